@@ -1,0 +1,188 @@
+"""The event vocabulary, wire format v1 (DESIGN.md section 3).
+
+Every event is a frozen msgspec Struct tagged by `type`; unknown fields are refused. Fields not
+given take their defaults and are omitted again when encoding, so a log written by hand stays as
+short as its author made it.
+
+Facts are the optional fields of `hit` and `heal` that only some rulesets use. Each defaults to
+None ("not said"); a ruleset declares which it reads and refuses the others (a rule error).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Any, Literal, TypeAlias
+
+import msgspec
+from msgspec import Meta
+
+WIRE_VERSION = 1
+
+Id = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^#\s][^\s]*$",
+        description="Unique within the fight; `#N` is reserved for the N-th event.",
+    ),
+]
+EventRef = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=200,
+        pattern=r"^(#[1-9][0-9]*|[^#\s][^\s]*)$",
+        description="An event's id, or `#N` for the N-th event of the fight.",
+    ),
+]
+CharacterId = Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^[^\s]+$")]
+Amount = Annotated[int, Meta(ge=0)]
+Die = Annotated[int, Meta(ge=1, le=1000)]
+Timestamp = Annotated[datetime.datetime, Meta(tz=True, description="RFC 3339, informational only")]
+OptionValue: TypeAlias = bool | int | str
+
+
+class EventBase(
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    kw_only=True,
+    tag_field="type",
+):
+    """Fields every event may carry."""
+
+    id: Id | None = None
+    at: Timestamp | None = None
+    by: str | None = None
+    rolls: dict[str, list[Die]] = {}
+    note: str | None = None
+
+
+class FightStarted(EventBase, tag="fight_started"):
+    ruleset: str
+    seed: int = 0
+    options: dict[str, OptionValue] = {}
+    tables: dict[str, Any] = {}
+    name: str = ""
+    version: Annotated[int, Meta(ge=1, le=WIRE_VERSION)] = WIRE_VERSION
+
+
+class CharacterJoined(EventBase, tag="character_joined"):
+    character: CharacterId
+    name: str = ""
+    side: str = ""
+    kind: str = ""
+    stats: dict[str, int] = {}
+    gear: dict[str, str] = {}
+
+
+class Hit(EventBase, tag="hit"):
+    target: CharacterId
+    damage: Amount
+    attacker: str | None = None
+    # facts: each used by some rulesets only (see FACTS below)
+    weapon: Literal["A", "B", "C"] | None = None
+    strike_roll: Annotated[int, Meta(ge=1, le=100)] | None = None
+    strike_chance: Annotated[int, Meta(ge=0)] | None = None
+    band: Literal["fatigue", "endurance", "grievous"] | None = None
+    cleave_shield: bool | None = None
+    magic: bool | None = None
+    breath: bool | None = None
+    slam: bool | None = None
+    hit_strength: Annotated[int, Meta(ge=0)] | None = None
+    coup_de_grace: bool | None = None
+    ignores_ap: bool | None = None
+    gear_absorbs: bool | None = None
+
+
+class Heal(EventBase, tag="heal"):
+    target: CharacterId
+    amount: Amount
+    means: str = ""
+    healer: str | None = None
+    # facts
+    items: Annotated[int, Meta(ge=0)] | None = None
+    check: int | None = None
+    wound: str | None = None
+    pool: Literal["fatigue", "endurance"] | None = None
+
+
+class _Tick(EventBase):
+    round: Annotated[int, Meta(ge=0)] | None = None
+    side: str | None = None
+    character: CharacterId | None = None
+
+    def __post_init__(self) -> None:
+        if self.side is not None and self.character is not None:
+            raise ValueError("a turn is scoped to a `side` or a `character`, not both")
+
+
+class TurnStarted(_Tick, tag="turn_started"):
+    pass
+
+
+class TurnEnded(_Tick, tag="turn_ended"):
+    pass
+
+
+class Choice(EventBase, tag="choice"):
+    character: CharacterId
+    option: Annotated[str, Meta(min_length=1)]
+
+
+class FightEnded(EventBase, tag="fight_ended"):
+    pass
+
+
+GameEvent: TypeAlias = CharacterJoined | Hit | Heal | TurnStarted | TurnEnded | Choice | FightEnded
+
+
+class Retract(EventBase, tag="retract"):
+    event: EventRef
+    reason: str = ""
+
+
+class Amend(EventBase, tag="amend"):
+    event: EventRef
+    replacement: GameEvent
+    reason: str = ""
+
+
+Event: TypeAlias = FightStarted | GameEvent | Retract | Amend
+UndoEvent: TypeAlias = Retract | Amend
+
+EVENT_TYPES: tuple[type[EventBase], ...] = (
+    FightStarted,
+    CharacterJoined,
+    Hit,
+    Heal,
+    TurnStarted,
+    TurnEnded,
+    Choice,
+    Retract,
+    Amend,
+    FightEnded,
+)
+
+_COMMON = frozenset(EventBase.__struct_fields__)
+_HIT_CORE = frozenset({"target", "damage", "attacker"})
+_HEAL_CORE = frozenset({"target", "amount", "means", "healer"})
+
+FACTS: dict[str, tuple[str, ...]] = {
+    "hit": tuple(f for f in Hit.__struct_fields__ if f not in _COMMON | _HIT_CORE),
+    "heal": tuple(f for f in Heal.__struct_fields__ if f not in _COMMON | _HEAL_CORE),
+}
+"""The fact fields of `hit` and `heal`, in declaration order."""
+
+
+def type_name(event: EventBase) -> str:
+    """The wire `type` of an event."""
+    return event.__struct_config__.tag  # type: ignore[return-value]
+
+
+def facts_given(event: Hit | Heal) -> dict[str, object]:
+    """The facts the recorder actually stated on this hit or heal."""
+    names = FACTS["hit"] if isinstance(event, Hit) else FACTS["heal"]
+    return {n: v for n in names if (v := getattr(event, n)) is not None}

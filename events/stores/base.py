@@ -1,0 +1,68 @@
+"""The store contract (DESIGN.md section 7): one contract, every store, one shared test suite.
+
+A store keeps the events of many fights, each an append-only sequence numbered from 1. It knows
+nothing of rules: it refuses only what would corrupt a log (a reused id with other content, a
+stale expected version) and writes a batch entirely or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, runtime_checkable
+
+import msgspec
+
+from ..model import Event
+
+
+class Stored(msgspec.Struct, frozen=True):
+    """An event as the store holds it: its 1-based position in the fight, and the event."""
+
+    seq: int
+    event: Event
+
+
+@runtime_checkable
+class Store(Protocol):
+    def append(
+        self, fight: str, events: Sequence[Event], expected_version: int | None = None
+    ) -> int:
+        """Append `events` atomically; return the fight's version (its number of events) after.
+
+        An event whose id is already in the fight (or earlier in the same batch) with the same
+        content is skipped. The same id with other content raises ConflictError. If
+        `expected_version` is given and is not the current version, ConflictError, unless every
+        event of the batch was already there (a retry): then the current version is returned.
+        Nothing of a refused batch is written.
+        """
+        ...
+
+    def read(self, fight: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
+        """The events from `from_seq` to `to_seq` (inclusive), in order, streamed."""
+        ...
+
+    def fights(self) -> list[str]:
+        """Every fight id in the store, in order of creation."""
+        ...
+
+    def version(self, fight: str) -> int:
+        """The number of events in the fight; 0 for a fight the store does not have."""
+        ...
+
+    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored]:
+        """The stored events named by `refs` (explicit ids or `#N`); unknown names are left out."""
+        ...
+
+    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
+        """The `retract` and `amend` events up to `to_seq`, in order (few, so a list)."""
+        ...
+
+    def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
+        """Keep an encoded state at `seq` (an optimisation: a store may ignore it)."""
+        ...
+
+    def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
+        """The newest snapshot at or before `at_most`, as (seq, data), or None."""
+        ...
+
+    def close(self) -> None: ...
