@@ -1,0 +1,35 @@
+"""woundlog.core: what it means. States, the state graph, dice, rulesets and the pure reducer."""
+
+from .changes import CharacterChange, Changes
+from .dice import Dice, DieRoll, draw
+from .machine import Graph, IllegalTransition
+from .reducer import apply, apply_or_void, diff, skip, start
+from .ruleset import Context, Ruleset
+from .rulesets import RULESETS, get_ruleset
+from .state import Character, FightState
+from .states import STATES, State
+from .tables import Table
+
+__all__ = [
+    "RULESETS",
+    "STATES",
+    "CharacterChange",
+    "Changes",
+    "Character",
+    "Context",
+    "Dice",
+    "DieRoll",
+    "FightState",
+    "Graph",
+    "IllegalTransition",
+    "Ruleset",
+    "State",
+    "Table",
+    "apply",
+    "apply_or_void",
+    "diff",
+    "draw",
+    "get_ruleset",
+    "skip",
+    "start",
+]

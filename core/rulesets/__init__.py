@@ -1,0 +1,23 @@
+"""The registry of rulesets, by name. A new ruleset is one module and one line here."""
+
+from __future__ import annotations
+
+from woundlog.events import StructuralError
+
+from ..ruleset import Ruleset
+from .mordheim import Mordheim
+
+RULESETS: dict[str, Ruleset] = {rules.name: rules for rules in (Mordheim(),)}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        known = ", ".join(RULESETS)
+        raise StructuralError(
+            f"no ruleset `{name}` (known: {known})", field="$.ruleset"
+        ) from None
+
+
+__all__ = ["RULESETS", "get_ruleset"]

@@ -1,0 +1,172 @@
+"""What a ruleset is: its state graph, dice, stats, facts and options, and one handler per event.
+
+A ruleset subclasses `Ruleset`, declares its data as class attributes and overrides the handlers
+its game has. A handler receives the fight, the event and a `Context` (the event's dice and its
+explanation) and returns new characters; it never reaches out: no store, no clock, no printing.
+A handler the game has no rule for refuses the event with a RuleError that says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+
+import msgspec
+
+from woundlog.events import (
+    CharacterJoined,
+    Choice,
+    Heal,
+    Hit,
+    RuleError,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+)
+
+from .dice import Dice
+from .machine import Graph
+from .state import Character, FightState
+
+Options = dict[str, bool | int | str]
+CharacterT = TypeVar("CharacterT", bound=Character)
+
+COMMON_OPTIONS: Options = {"strict_dice": False}
+"""Options every ruleset has: `strict_dice` makes a missing die an error instead of a draw."""
+
+
+class Context:
+    """One event being resolved: its id, its dice, its ruleset's graph, and what it did, in words."""
+
+    __slots__ = ("dice", "event_id", "graph", "options", "said")
+
+    def __init__(self, event_id: str, dice: Dice, graph: Graph, options: Options) -> None:
+        self.event_id = event_id
+        self.dice = dice
+        self.graph = graph
+        self.options = options
+        self.said: list[str] = []
+
+    def roll(self, purpose: str) -> int:
+        return self.dice.roll(purpose)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def move(self, character: CharacterT, trigger: str) -> CharacterT:
+        """Fire `trigger` on the character; the ruleset's Machine must declare the move."""
+        return msgspec.structs.replace(
+            character, state=self.graph.fire(character.state, trigger)
+        )
+
+    def refuse(self, message: str, field: str | None = None) -> RuleError:
+        return RuleError(message, event=self.event_id, field=field)
+
+
+class Ruleset:
+    """Base of every ruleset. Subclasses set the class attributes and override handlers."""
+
+    name: ClassVar[str]
+    graph: ClassVar[Graph]
+    character: ClassVar[type[Character]]
+    dice: ClassVar[Mapping[str, int]] = {}
+    """Die purposes the rules roll, with the number of sides of each."""
+    stats: ClassVar[Mapping[str, int | None]] = {}
+    """Stats a character may have, with their defaults (None: required)."""
+    kinds: ClassVar[tuple[str, ...]] = ("character",)
+    """Kinds of character; the first is the default."""
+    hit_facts: ClassVar[frozenset[str]] = frozenset()
+    heal_facts: ClassVar[frozenset[str]] = frozenset()
+    options: ClassVar[Options] = {}
+    """House rules, with their defaults."""
+    tables: ClassVar[Mapping[str, type[Any]]] = {}
+    """Tables a fight may replace, with the msgspec type each must decode as."""
+
+    @classmethod
+    def documentation(cls) -> str:
+        import inspect
+
+        return inspect.getdoc(inspect.getmodule(cls)) or ""
+
+    # --- setting up -------------------------------------------------------------------------
+
+    def check_options(self, given: Mapping[str, bool | int | str]) -> Options:
+        """The fight's options: the defaults, overridden by those given (all checked)."""
+        defaults = {**COMMON_OPTIONS, **self.options}
+        for key, value in given.items():
+            if key not in defaults:
+                known = ", ".join(sorted(defaults))
+                raise StructuralError(
+                    f"{self.name} has no option `{key}` (it has: {known})",
+                    field=f"$.options.{key}",
+                )
+            expected = type(defaults[key])
+            if type(value) is not expected:
+                raise StructuralError(
+                    f"option `{key}` takes a {expected.__name__}, not {value!r}",
+                    field=f"$.options.{key}",
+                )
+        return {**defaults, **given}
+
+    def check_tables(self, given: Mapping[str, Any]) -> None:
+        for key, value in given.items():
+            kind = self.tables.get(key)
+            if kind is None:
+                known = ", ".join(sorted(self.tables)) or "none"
+                raise StructuralError(
+                    f"{self.name} has no table `{key}` to replace (it has: {known})",
+                    field=f"$.tables.{key}",
+                )
+            try:
+                msgspec.convert(value, kind)
+            except msgspec.ValidationError as exc:
+                raise StructuralError(f"table `{key}`: {exc}", field=f"$.tables.{key}") from None
+
+    def join(self, fight: FightState[Any], event: CharacterJoined, ctx: Context) -> Character:
+        """A new character, with stats checked against the ruleset and defaults filled in."""
+        kind = event.kind or self.kinds[0]
+        if kind not in self.kinds:
+            raise ctx.refuse(
+                f"{self.name} has no kind `{kind}` (it has: {', '.join(self.kinds)})", "$.kind"
+            )
+        stats: dict[str, int] = {}
+        for stat, default in self.stats.items():
+            value = event.stats.get(stat, default)
+            if value is None:
+                raise ctx.refuse(f"{self.name} needs stat `{stat}`", f"$.stats.{stat}")
+            stats[stat] = value
+        for stat in event.stats:
+            if stat not in self.stats:
+                known = ", ".join(self.stats)
+                raise ctx.refuse(
+                    f"{self.name} has no stat `{stat}` (it has: {known})", f"$.stats.{stat}"
+                )
+        return self.new_character(event, kind, stats, ctx)
+
+    def new_character(
+        self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
+    ) -> Character:
+        raise NotImplementedError
+
+    # --- the handlers: by default the game has no such rule -----------------------------------
+
+    def on_hit(self, fight: FightState[Any], target: Any, hit: Hit, ctx: Context) -> Character:
+        raise ctx.refuse(f"{self.name} has no rule for hits")
+
+    def on_heal(self, fight: FightState[Any], target: Any, heal: Heal, ctx: Context) -> Character:
+        raise ctx.refuse(f"{self.name} has no rule for healing")
+
+    def on_choice(
+        self, fight: FightState[Any], character: Any, choice: Choice, ctx: Context
+    ) -> Character:
+        raise ctx.refuse(f"{self.name} leaves no decision to a player (no `choice` to make)")
+
+    def on_turn_started(
+        self, fight: FightState[Any], turn: TurnStarted, ctx: Context
+    ) -> Mapping[str, Character]:
+        return {}
+
+    def on_turn_ended(
+        self, fight: FightState[Any], turn: TurnEnded, ctx: Context
+    ) -> Mapping[str, Character]:
+        return {}

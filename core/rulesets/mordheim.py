@@ -1,0 +1,209 @@
+"""Mordheim: the injury roll and the recovery phase.
+
+States in this game:
+  upright        on his feet and fighting, even on zero wounds after standing up.
+  knocked_down   face up: may crawl 2" in the movement phase; may not fight, shoot or cast.
+  stunned        face down: may do nothing at all.
+  out_of_action  removed from the battle; final for this fight.
+  (downed, stabilised and dead are not used: whether an out-of-action warrior lives is
+  decided after the battle, outside the fight.)
+
+Stats: `wounds` (default 1). The rest of the profile (movement, weapon_skill, ballistic_skill,
+strength, toughness, initiative, attacks, leadership) may be given for reference; rules here do
+not read it. Kinds: `warrior` (default), `hero`, `henchman`, none with a rule of its own. Every
+character needs a `side`: its recovery phase is its side's.
+
+Dice: `injury` (D6), one for the wound that takes a fighter to zero and one for every wound
+after it: 1-2 knocked down, 3-4 stunned, 5-6 out of action.
+
+Decisions where the text is silent or ambiguous:
+- "Several wounds in one turn: apply the highest." Between two recovery phases a fighter's
+  state only ever gets worse: each injury result is combined with his current state and the
+  worse one stands (upright < knocked_down < stunned < out_of_action). So a hit never improves a
+  state, and a 2-wound hit on a 1-wound fighter rolls twice and keeps the higher result. "A
+  turn" is therefore everything between recoveries, across several hits.
+- A hit of 0 damage inflicts no wound and rolls nothing.
+- The recovery phase is `turn_started` with a `side` (that side's fighters) or with a
+  `character` (that fighter alone, for trackers that run a turn per model). A `turn_started`
+  with neither is a round marker and recovers nobody.
+- One step per recovery phase: knocked down -> upright, stunned -> knocked down. A stunned
+  fighter stands at his side's second recovery phase.
+- A fighter who stands up stays on zero wounds (his next wound rolls again) and carries
+  `half_rate` for that turn: half move, strikes last, may not charge, run or flee. It clears at
+  the end of that turn (`turn_ended` of his side, of himself, or of the whole round) or at his
+  next recovery phase, whichever comes first.
+- Crawling 2" and the base-contact limits on it are movement, which woundlog does not track;
+  the knocked_down state carries them.
+- Out of action is final: a hit on an out-of-action fighter is refused.
+- The text has no healing: a `heal` is refused, pointing at `retract`/`amend` for correcting a
+  mistaken hit. It leaves no decision to a player: a `choice` is refused.
+- The close-combat rule that knocked-down or stunned models are taken out of action by any
+  wound is not in this text; record such a blow as a hit whose `injury` die is given.
+- `injuries` is always empty: Mordheim's serious injuries are rolled after the battle.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
+
+from ..machine import Graph
+from ..ruleset import Context, Ruleset
+from ..state import Character, FightState
+from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
+from ..tables import Table
+
+TRANSITIONS = [
+    ("knock_down", UPRIGHT, KNOCKED_DOWN),
+    ("stun", [UPRIGHT, KNOCKED_DOWN], STUNNED),
+    ("take_out_of_action", [UPRIGHT, KNOCKED_DOWN, STUNNED], OUT_OF_ACTION),
+    ("stand_up", KNOCKED_DOWN, UPRIGHT),
+    ("turn_face_up", STUNNED, KNOCKED_DOWN),
+]
+
+INJURY = Table("D6", {(1, 2): KNOCKED_DOWN, (3, 4): STUNNED, (5, 6): OUT_OF_ACTION}, range(1, 7))
+
+SEVERITY: dict[str, int] = {UPRIGHT: 0, KNOCKED_DOWN: 1, STUNNED: 2, OUT_OF_ACTION: 3}
+INJURY_TRIGGER: dict[str, str] = {
+    KNOCKED_DOWN: "knock_down",
+    STUNNED: "stun",
+    OUT_OF_ACTION: "take_out_of_action",
+}
+PROFILE = ("movement", "weapon_skill", "ballistic_skill", "strength", "toughness",
+           "initiative", "attacks", "leadership")
+
+
+class Warrior(Character, frozen=True, kw_only=True):
+    wounds: int
+    half_rate: bool = False
+    injuries: tuple[str, ...] = ()
+
+
+def worse(a: str, b: str) -> str:
+    return a if SEVERITY[a] >= SEVERITY[b] else b
+
+
+def injury_roll(ctx: Context) -> tuple[int, State]:
+    """One D6 on the injury table."""
+    roll = ctx.roll("injury")
+    return roll, INJURY[roll]
+
+
+def take_wounds(
+    fighter: Warrior, damage: int, ctx: Context
+) -> tuple[int, list[tuple[int, State]]]:
+    """Remove wounds one at a time; the wound that reaches zero and every one after it rolls."""
+    wounds, results = fighter.wounds, []
+    for _ in range(damage):
+        if wounds > 0:
+            wounds -= 1
+        if wounds == 0:
+            results.append(injury_roll(ctx))
+    return wounds, results
+
+
+def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]:
+    """Stunned fighters turn face up; knocked-down fighters stand, at half rate this turn."""
+    if fighter.state == KNOCKED_DOWN:
+        stood = msgspec.structs.replace(ctx.move(fighter, "stand_up"), half_rate=True)
+        return stood, f"{fighter.name} stands up (half rate this turn)"
+    if fighter.state == STUNNED:
+        return ctx.move(fighter, "turn_face_up"), f"{fighter.name} turns face up (knocked down)"
+    if fighter.half_rate:
+        return msgspec.structs.replace(fighter, half_rate=False), None
+    return fighter, None
+
+
+def in_scope(fighter: Warrior, cid: str, turn: TurnStarted | TurnEnded) -> bool:
+    if turn.character is not None:
+        return cid == turn.character
+    if turn.side is not None:
+        return fighter.side == turn.side
+    return True
+
+
+class Mordheim(Ruleset):
+    name = "mordheim"
+    graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION], TRANSITIONS)
+    character = Warrior
+    dice: ClassVar[dict[str, int]] = {"injury": 6}
+    stats: ClassVar[dict[str, int | None]] = {"wounds": 1, **dict.fromkeys(PROFILE, 0)}
+    kinds = ("warrior", "hero", "henchman")
+
+    def new_character(
+        self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
+    ) -> Warrior:
+        if not event.side:
+            raise ctx.refuse("a Mordheim warrior needs a `side`: its recovery phase", "$.side")
+        if stats["wounds"] < 1:
+            raise ctx.refuse("a warrior starts with at least 1 wound", "$.stats.wounds")
+        profile = {k: v for k, v in stats.items() if k == "wounds" or k in event.stats}
+        return Warrior(
+            state=UPRIGHT,
+            name=event.name or event.character,
+            side=event.side,
+            kind=kind,
+            stats=profile,
+            gear=event.gear,
+            wounds=stats["wounds"],
+        )
+
+    def on_hit(self, fight: FightState[Any], target: Warrior, hit: Hit, ctx: Context) -> Warrior:
+        if target.state == OUT_OF_ACTION:
+            raise ctx.refuse(f"{target.name} is out of action and takes no further part")
+        if hit.damage == 0:
+            ctx.say(f"{target.name}: no wound")
+            return target
+        wounds, results = take_wounds(target, hit.damage, ctx)
+        fighter = msgspec.structs.replace(target, wounds=wounds)
+        worst = target.state
+        for _, result in results:
+            worst = worse(worst, result)
+        if worst != fighter.state:
+            fighter = ctx.move(fighter, INJURY_TRIGGER[worst])
+        lost = f"{target.name} loses {hit.damage} wound{'s' if hit.damage > 1 else ''}"
+        lost += f" ({target.wounds} -> {wounds})"
+        if results:
+            shown = ", ".join(f"{roll} {result.replace('_', ' ')}" for roll, result in results)
+            lost += f"; injury roll {shown}: {fighter.state.replace('_', ' ')}"
+        ctx.say(lost)
+        return fighter
+
+    def on_heal(self, fight: FightState[Any], target: Warrior, heal: Heal, ctx: Context) -> Warrior:
+        raise ctx.refuse(
+            "Mordheim has no healing during a battle; to correct a mistaken hit, retract or "
+            "amend it (woundlog undo / woundlog amend)"
+        )
+
+    def on_turn_started(
+        self, fight: FightState[Any], turn: TurnStarted, ctx: Context
+    ) -> dict[str, Warrior]:
+        if turn.side is None and turn.character is None:
+            return {}
+        updated: dict[str, Warrior] = {}
+        moves: list[str] = []
+        for cid, fighter in fight.characters.items():
+            if in_scope(fighter, cid, turn):
+                after, said = recovery_phase(fighter, ctx)
+                if after is not fighter:
+                    updated[cid] = after
+                if said:
+                    moves.append(said)
+        ctx.say("recovery phase: " + (", ".join(moves) or "nobody to recover"))
+        return updated
+
+    def on_turn_ended(
+        self, fight: FightState[Any], turn: TurnEnded, ctx: Context
+    ) -> dict[str, Warrior]:
+        rested = {
+            cid: msgspec.structs.replace(fighter, half_rate=False)
+            for cid, fighter in fight.characters.items()
+            if fighter.half_rate and in_scope(fighter, cid, turn)
+        }
+        if rested:
+            names = ", ".join(fight.characters[cid].name for cid in rested)
+            ctx.say(f"end of turn: back to full movement and fighting: {names}")
+        return rested

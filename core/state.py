@@ -1,0 +1,56 @@
+"""State as plain, frozen data: a fight's characters and what the fight was set up with.
+
+The JSON encoding of FightState is the state of DESIGN.md section 8: `ruleset`, `seq`, and
+`characters` keyed by id in join order, each with its `state` and the ruleset's counters.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from woundlog.events import FightStarted
+
+from .states import State
+
+
+class Character(msgspec.Struct, frozen=True, kw_only=True):
+    """What every ruleset tracks of a character; each ruleset subclasses it with its counters."""
+
+    state: State
+    name: str
+    side: str
+    kind: str
+    stats: dict[str, int] = {}
+    gear: dict[str, str] = {}
+
+
+C = TypeVar("C", bound=Character)
+
+
+class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True):
+    ruleset: str
+    seq: int
+    characters: dict[str, C]
+    name: str = ""
+    seed: int = 0
+    options: dict[str, bool | int | str] = {}
+    tables: dict[str, Any] = {}
+    ended: bool = False
+
+    def character(self, character_id: str) -> C | None:
+        return self.characters.get(character_id)
+
+
+def setup_of(event: FightStarted, options: dict[str, bool | int | str]) -> FightState[Any]:
+    """The empty fight a `fight_started` event sets up (options already checked and completed)."""
+    return FightState(
+        ruleset=event.ruleset,
+        seq=1,
+        characters={},
+        name=event.name,
+        seed=event.seed,
+        options=options,
+        tables=event.tables,
+    )
