@@ -1,6 +1,6 @@
 """woundlog.core: what it means. States, the state graph, dice, rulesets and the pure reducer."""
 
-from .changes import CharacterChange, Changes
+from .changes import Changes, CharacterChange
 from .dice import Dice, DieRoll, draw
 from .machine import Graph, IllegalTransition
 from .reducer import apply, apply_or_void, diff, skip, start
@@ -13,9 +13,9 @@ from .tables import Table
 __all__ = [
     "RULESETS",
     "STATES",
-    "CharacterChange",
     "Changes",
     "Character",
+    "CharacterChange",
     "Context",
     "Dice",
     "DieRoll",

@@ -55,7 +55,7 @@ class Graph:
         return self.states[0]
 
     def fire(self, state: str, trigger: str) -> State:
-        """The state after `trigger` from `state`; IllegalTransition if the Machine has no such move."""
+        """The state `trigger` leads to from `state`; IllegalTransition if undeclared."""
         try:
             return self.table[(state, trigger)]
         except KeyError:

@@ -32,7 +32,7 @@ from woundlog.events import (
     type_name,
 )
 
-from .changes import CharacterChange, Changes
+from .changes import Changes, CharacterChange
 from .dice import Dice
 from .machine import IllegalTransition
 from .ruleset import Context, Ruleset
@@ -43,7 +43,7 @@ State = FightState[Any]
 
 
 def start(event: FightStarted) -> tuple[State, Changes]:
-    """The fight a `fight_started` event sets up; unknown rulesets, options or tables are refused."""
+    """The fight a `fight_started` sets up; unknown rulesets, options or tables are refused."""
     eid = event_ref(event, 1)
     try:
         rules = get_ruleset(event.ruleset)
@@ -74,7 +74,9 @@ def apply(state: State | None, event: Event) -> tuple[State, Changes]:
         )
     rules = get_ruleset(state.ruleset)
     try:
-        dice = Dice(state.seed, eid, event.rolls, rules.dice, strict=bool(state.options["strict_dice"]))
+        dice = Dice(
+            state.seed, eid, event.rolls, rules.dice, strict=bool(state.options["strict_dice"])
+        )
         ctx = Context(eid, dice, rules.graph, state.options)
         if isinstance(event, Retract | Amend):
             return _undo_marker(state, event, seq, eid)
@@ -110,18 +112,20 @@ def apply_or_void(state: State | None, event: Event) -> tuple[State, Changes]:
         return msgspec.structs.replace(state, seq=seq), changes
 
 
-def skip(state: State, event: Event, why: str) -> tuple[State, Changes]:
-    """Pass over an event a later undo removed: it keeps its position, and nothing else."""
+def skip(state: State, event: Event, undone: str) -> tuple[State, Changes]:
+    """Pass over an event a later undo retracted: it keeps its position and does nothing."""
     seq = state.seq + 1
     changes = Changes(
-        seq=seq, event=event_ref(event, seq), type=type_name(event), explanation=why, undone=True
+        seq=seq,
+        event=event_ref(event, seq),
+        type=type_name(event),
+        explanation="not replayed",
+        undone=undone,
     )
     return msgspec.structs.replace(state, seq=seq), changes
 
 
-def _undo_marker(
-    state: State, event: Retract | Amend, seq: int, eid: str
-) -> tuple[State, Changes]:
+def _undo_marker(state: State, event: Retract | Amend, seq: int, eid: str) -> tuple[State, Changes]:
     verb = "retracts" if isinstance(event, Retract) else "amends"
     said = f"{verb} {event.event}" + (f" ({event.reason})" if event.reason else "")
     changes = Changes(seq=seq, event=eid, type=type_name(event), explanation=said)
@@ -170,9 +174,7 @@ def _character(state: State, character_id: str, field: str, ctx: Context) -> Any
     character = state.characters.get(character_id)
     if character is None:
         joined = ", ".join(state.characters) or "nobody yet"
-        raise ctx.refuse(
-            f"no character `{character_id}` in this fight (joined: {joined})", field
-        )
+        raise ctx.refuse(f"no character `{character_id}` in this fight (joined: {joined})", field)
     return character
 
 
@@ -187,19 +189,23 @@ def _check_facts(used: frozenset[str], event: Hit | Heal, ctx: Context) -> None:
 def _check_scope(state: State, turn: TurnStarted | TurnEnded, ctx: Context) -> None:
     if turn.character is not None:
         _character(state, turn.character, "$.character", ctx)
-    elif turn.side is not None and not any(
-        c.side == turn.side for c in state.characters.values()
-    ):
+    elif turn.side is not None and not any(c.side == turn.side for c in state.characters.values()):
         sides = ", ".join(dict.fromkeys(c.side for c in state.characters.values())) or "none yet"
         raise ctx.refuse(f"no character is on side `{turn.side}` (sides: {sides})", "$.side")
 
 
 def diff(
-    rules: Ruleset, before: Mapping[str, Character], after: Mapping[str, Character]
+    rules: Ruleset,
+    before: Mapping[str, Character],
+    after: Mapping[str, Character],
+    *,
+    moves: bool = True,
 ) -> list[CharacterChange]:
     """Per character that changed: its state before and after, counters, injuries gained.
 
-    Every state move must be one the ruleset's Machine declares; anything else is a bug.
+    With `moves` (one event's effect), every state move must be one the ruleset's Machine
+    declares; anything else is a bug. Without (an undo's consequences), any difference is shown,
+    and a character the undo removed shows `after` as None.
     """
     changes: list[CharacterChange] = []
     for cid, now in after.items():
@@ -213,7 +219,7 @@ def diff(
                 CharacterChange(character=cid, name=now.name, before=None, after=now.state)
             )
             continue
-        if not rules.graph.allows(was.state, now.state):
+        if moves and not rules.graph.allows(was.state, now.state):
             raise IllegalTransition(f"{rules.name}: {cid} moved {was.state} -> {now.state}")
         counters: dict[str, tuple[Any, Any]] = {}
         injuries: list[Any] = []
@@ -221,7 +227,7 @@ def diff(
             old, new = getattr(was, field), getattr(now, field)
             if old == new or field == "state":
                 continue
-            if field == "injuries":
+            if field == "injuries" and new[: len(old)] == old:
                 injuries = list(new[len(old) :])
             elif isinstance(new, dict):
                 for key in dict.fromkeys([*old, *new]):
@@ -238,5 +244,11 @@ def diff(
                 counters=counters,
                 injuries=injuries,
             )
+        )
+    if not moves:
+        changes.extend(
+            CharacterChange(character=cid, name=was.name, before=was.state, after=None)
+            for cid, was in before.items()
+            if cid not in after
         )
     return changes

@@ -36,7 +36,7 @@ COMMON_OPTIONS: Options = {"strict_dice": False}
 
 
 class Context:
-    """One event being resolved: its id, its dice, its ruleset's graph, and what it did, in words."""
+    """One event being resolved: its id, its dice, its ruleset's graph, and what it did."""
 
     __slots__ = ("dice", "event_id", "graph", "options", "said")
 
@@ -55,9 +55,7 @@ class Context:
 
     def move(self, character: CharacterT, trigger: str) -> CharacterT:
         """Fire `trigger` on the character; the ruleset's Machine must declare the move."""
-        return msgspec.structs.replace(
-            character, state=self.graph.fire(character.state, trigger)
-        )
+        return msgspec.structs.replace(character, state=self.graph.fire(character.state, trigger))
 
     def refuse(self, message: str, field: str | None = None) -> RuleError:
         return RuleError(message, event=self.event_id, field=field)

@@ -1,4 +1,4 @@
-"""woundlog.events: what happened. The event vocabulary, codecs, schema and stores; no game rules."""
+"""woundlog.events: what happened. Event vocabulary, codecs, schema, stores; no game rules."""
 
 from .codec import (
     canonical,

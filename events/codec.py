@@ -1,4 +1,4 @@
-"""Codecs for events: JSON, MessagePack and JSON Lines, with errors that name line, event and field."""
+"""Codecs for events: JSON, MessagePack and JSON Lines; errors name line, event and field."""
 
 from __future__ import annotations
 
@@ -31,9 +31,7 @@ def event_ref(event: EventBase, seq: int) -> str:
     return event.id if event.id is not None else f"#{seq}"
 
 
-def _structural(
-    exc: msgspec.MsgspecError, raw: bytes | None, line: int | None
-) -> StructuralError:
+def _structural(exc: msgspec.MsgspecError, raw: bytes | None, line: int | None) -> StructuralError:
     match = _AT_PATH.match(str(exc))
     assert match is not None
     event: str | None = None

@@ -15,9 +15,7 @@ def get_ruleset(name: str) -> Ruleset:
         return RULESETS[name]
     except KeyError:
         known = ", ".join(RULESETS)
-        raise StructuralError(
-            f"no ruleset `{name}` (known: {known})", field="$.ruleset"
-        ) from None
+        raise StructuralError(f"no ruleset `{name}` (known: {known})", field="$.ruleset") from None
 
 
 __all__ = ["RULESETS", "get_ruleset"]

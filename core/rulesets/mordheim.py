@@ -72,8 +72,16 @@ INJURY_TRIGGER: dict[str, str] = {
     STUNNED: "stun",
     OUT_OF_ACTION: "take_out_of_action",
 }
-PROFILE = ("movement", "weapon_skill", "ballistic_skill", "strength", "toughness",
-           "initiative", "attacks", "leadership")
+PROFILE = (
+    "movement",
+    "weapon_skill",
+    "ballistic_skill",
+    "strength",
+    "toughness",
+    "initiative",
+    "attacks",
+    "leadership",
+)
 
 
 class Warrior(Character, frozen=True, kw_only=True):
@@ -92,9 +100,7 @@ def injury_roll(ctx: Context) -> tuple[int, State]:
     return roll, INJURY[roll]
 
 
-def take_wounds(
-    fighter: Warrior, damage: int, ctx: Context
-) -> tuple[int, list[tuple[int, State]]]:
+def take_wounds(fighter: Warrior, damage: int, ctx: Context) -> tuple[int, list[tuple[int, State]]]:
     """Remove wounds one at a time; the wound that reaches zero and every one after it rolls."""
     wounds, results = fighter.wounds, []
     for _ in range(damage):

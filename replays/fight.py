@@ -1,0 +1,267 @@
+"""A Fight: one fight's log in a store, and its state folded from it.
+
+Appending validates the whole batch against the fight as it stands (structure, then rules) and
+writes it only if every event passes: nothing refused is ever half-written. A retry of events
+already written is a no-op, so other software can resend freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
+from typing import Any
+
+import msgspec
+
+from woundlog.core import Changes, FightState
+from woundlog.events import (
+    Amend,
+    BatchRefused,
+    ConflictError,
+    Event,
+    FightStarted,
+    GameEvent,
+    RefusedError,
+    Retract,
+    UsageError,
+    canonical,
+    event_ref,
+)
+from woundlog.events.stores.base import Store, Stored
+
+from . import snapshots
+from .fold import fold, last_state
+from .timeline import Timeline
+from .undo import Target, Undo, names_of, target_of
+
+State = FightState[Any]
+
+RETRIES = 20
+"""How often an append is revalidated when another writer got in first."""
+
+
+class Appended(msgspec.Struct, frozen=True):
+    """The result of an append: the fight's version after it, and what each new event did."""
+
+    version: int
+    changes: list[Changes]
+    skipped: list[str] = []  # ids already in the fight with the same content
+
+
+class Fight:
+    def __init__(self, store: Store, fight: str) -> None:
+        self.store = store
+        self.id = fight
+
+    # --- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, store: Store, fight: str, started: FightStarted) -> Fight:
+        if store.version(fight) > 0:
+            raise UsageError(f"fight `{fight}` already exists")
+        new = cls(store, fight)
+        new.append([started], expected_version=0)
+        return new
+
+    @classmethod
+    def open(cls, store: Store, fight: str) -> Fight:
+        if store.version(fight) == 0:
+            known = ", ".join(store.fights()) or "none yet"
+            raise UsageError(f"no fight `{fight}` (fights: {known})")
+        return cls(store, fight)
+
+    @property
+    def version(self) -> int:
+        return self.store.version(self.id)
+
+    def events(self, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
+        return self.store.read(self.id, from_seq, to_seq)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def undo_resolution(self, at: int | None = None) -> Undo:
+        return Undo(self.store.undo_events(self.id, at))
+
+    def state(self, at: int | None = None) -> State:
+        """The fight at seq `at` (default: now) as it stood then: later undo events ignored."""
+        end = self._end(at)
+        return self._refold(self.undo_resolution(end), end)
+
+    def steps(self, at: int | None = None) -> Iterator[tuple[State, Changes]]:
+        """Every event's changes as the fight stands now (undone events marked)."""
+        end = self._end(at)
+        return fold(self.events(1, end), self.undo_resolution(end))
+
+    def history(self, at: int | None = None) -> Iterator[Changes]:
+        """Every event's changes as they happened, each undo with its consequences; events a
+        later undo took back are marked with it."""
+        end = self._end(at)
+        final = self.undo_resolution(end)
+        timeline = Timeline(None, Undo(), self._refold, self._find)
+        for stored in self.events(1, end):
+            changes = timeline.push(stored, strict=False)
+            fate = final.fate(stored.seq, stored.event)
+            if fate is not None:
+                changes = msgspec.structs.replace(changes, undone=fate.describe())
+            yield changes
+
+    def newest_live(self) -> str:
+        """The name of the newest event still in effect that an undo can take back."""
+        undo = self.undo_resolution()
+        retracted = {
+            s.event.event for s in undo.events if isinstance(s.event, Retract) and undo.live[s.seq]
+        }
+        for stored in self._newest_first():
+            if isinstance(stored.event, FightStarted | Retract):
+                continue
+            names = names_of(stored.seq, stored.event)
+            if not retracted.intersection(names):
+                return names[-1]
+        raise UsageError(f"nothing to undo in fight `{self.id}`")
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def append(self, events: Sequence[Event], expected_version: int | None = None) -> Appended:
+        """Validate and append a batch atomically; raise on anything refused (nothing written)."""
+        for _ in range(RETRIES):
+            version = self.version
+            fresh, skipped = self._fresh(events, version)
+            if not fresh:
+                return Appended(version, [], skipped)
+            if expected_version is not None and expected_version != version:
+                raise ConflictError(
+                    f"the fight is at version {version}, not {expected_version}",
+                    current_version=version,
+                )
+            changes, state = self._validate(fresh, version)
+            try:
+                new_version = self.store.append(self.id, [e for _, e in fresh], version)
+            except ConflictError:
+                if expected_version is not None:
+                    raise
+                continue  # another writer got in first: revalidate against its events
+            if new_version // snapshots.SNAPSHOT_EVERY > version // snapshots.SNAPSHOT_EVERY:
+                self.store.save_snapshot(self.id, new_version, snapshots.encode(state))
+            return Appended(new_version, changes, skipped)
+        raise ConflictError(
+            f"gave up after {RETRIES} tries: the fight kept changing", current_version=self.version
+        )
+
+    def undo(self, event: str | None = None, reason: str = "", by: str | None = None) -> Appended:
+        """Retract `event` (default: the newest live one); the changes carry its consequences."""
+        target = event if event is not None else self.newest_live()
+        return self.append([Retract(event=target, reason=reason, by=by)])
+
+    def amend(
+        self, event: str, replacement: GameEvent, reason: str = "", by: str | None = None
+    ) -> Appended:
+        return self.append([Amend(event=event, replacement=replacement, reason=reason, by=by)])
+
+    # --- the parts -------------------------------------------------------------------------
+
+    def _end(self, at: int | None) -> int:
+        version = self.version
+        if version == 0:
+            raise UsageError(f"no fight `{self.id}`")
+        if at is None:
+            return version
+        if not 1 <= at <= version:
+            raise UsageError(f"--at {at}: fight `{self.id}` has events 1 to {version}")
+        return at
+
+    def _fresh(
+        self, events: Sequence[Event], version: int
+    ) -> tuple[list[tuple[int, Event]], list[str]]:
+        """The events of a batch not yet in the fight (with their batch index), and the ids of
+        those that are. The same id with other content is a conflict."""
+        ids = [e.id for e in events if e.id is not None]
+        existing = self.store.lookup(self.id, ids) if ids else {}
+        seen: dict[str, bytes] = {i: canonical(s.event) for i, s in existing.items()}
+        fresh: list[tuple[int, Event]] = []
+        skipped: list[str] = []
+        for index, event in enumerate(events):
+            if event.id is None:
+                fresh.append((index, event))
+                continue
+            content = canonical(event)
+            known = seen.get(event.id)
+            if known is None:
+                seen[event.id] = content
+                fresh.append((index, event))
+            elif known == content:
+                skipped.append(event.id)
+            else:
+                raise ConflictError(
+                    f"id `{event.id}` is already used by another event",
+                    current_version=version,
+                    event=event.id,
+                    index=index,
+                    field="$.id",
+                )
+        return fresh, skipped
+
+    def _validate(
+        self, fresh: list[tuple[int, Event]], version: int
+    ) -> tuple[list[Changes], State]:
+        """Fold the new events onto the fight as it stands, strictly; collect every refusal."""
+        pending: list[Stored] = []
+        start = self.state() if version else None
+        timeline = Timeline(
+            start,
+            self.undo_resolution() if version else Undo(),
+            lambda undo, upto: self._refold(undo, upto, pending),
+            lambda name: self._find(name, pending),
+        )
+        changes: list[Changes] = []
+        errors: list[RefusedError] = []
+        for index, event in fresh:
+            stored = Stored(version + len(pending) + 1, event)
+            try:
+                changes.append(timeline.push(stored, strict=True))
+            except RefusedError as exc:
+                errors.append(exc.located(event=event_ref(event, stored.seq), index=index))
+                continue  # later events are checked against the batch without this one
+            pending.append(stored)
+        if len(errors) == 1:
+            raise errors[0]
+        if errors:
+            raise BatchRefused(errors)
+        assert timeline.state is not None
+        return changes, timeline.state
+
+    def _refold(self, undo: Undo, upto: int, pending: Sequence[Stored] = ()) -> State:
+        """The state at `upto` under `undo`, from the newest snapshot that still holds."""
+        stored_upto = min(upto, self.version)
+        start: State | None = None
+        first = 1
+        snap = self.store.snapshot(self.id, stored_upto) if stored_upto else None
+        if snap is not None and snapshots.usable(snap[0], self._undo_targets(undo, pending)):
+            first, start = snap[0] + 1, snapshots.decode(snap[1])
+        stream: Iterable[Stored] = self.events(first, stored_upto) if first <= stored_upto else ()
+        stream = chain(stream, (p for p in pending if p.seq <= upto))
+        state = last_state(fold(stream, undo), start)
+        if state is None:
+            raise UsageError(f"no fight `{self.id}`")
+        return state
+
+    def _undo_targets(self, undo: Undo, pending: Sequence[Stored]) -> list[tuple[int, int | None]]:
+        pairs = []
+        for stored in undo.events:
+            target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
+            pairs.append((stored.seq, target.seq if target else None))
+        return pairs
+
+    def _find(self, name: str, pending: Sequence[Stored] = ()) -> Target | None:
+        for stored in pending:
+            if name in names_of(stored.seq, stored.event):
+                return target_of(stored)
+        found = self.store.lookup(self.id, [name]).get(name)
+        return target_of(found) if found else None
+
+    def _newest_first(self) -> Iterator[Stored]:
+        version = self.version
+        step = 64
+        while version > 0:
+            chunk = list(self.events(max(1, version - step + 1), version))
+            yield from reversed(chunk)
+            version -= step

@@ -1,0 +1,54 @@
+"""Folding a log into state, as it stands now: every undo applied, one pass, memory held flat.
+
+The undo events are resolved first (they are few, and a store or a file can hand them over
+without the rest); then the events stream through the reducer once, each retracted event
+skipped in its place and each amended one replayed as its replacement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import msgspec
+
+from woundlog.core import Changes, FightState, apply, apply_or_void, skip
+from woundlog.events.stores.base import Stored
+
+from .undo import Undo
+
+State = FightState[Any]
+
+
+def fold(
+    stream: Iterable[Stored],
+    undo: Undo,
+    *,
+    state: State | None = None,
+    strict: bool = False,
+) -> Iterator[tuple[State, Changes]]:
+    """Yield the state and the changes after each event of `stream`.
+
+    `state` is where the stream takes up (a snapshot), or None from the first event. A rule
+    error voids its event and the fold goes on, unless `strict`.
+    """
+    step = apply if strict else apply_or_void
+    for stored in stream:
+        fate = None if undo.empty else undo.fate(stored.seq, stored.event)
+        if fate is None:
+            state, changes = step(state, stored.event)
+        elif fate.replacement is None:
+            assert state is not None  # the first event, fight_started, cannot be undone
+            state, changes = skip(state, stored.event, fate.describe())
+        else:
+            state, changes = step(state, fate.replacement)
+            changes = msgspec.structs.replace(changes, undone=fate.describe())
+        yield state, changes
+
+
+def last_state(steps: Iterable[tuple[State, Changes]], start: State | None = None) -> State | None:
+    """The state after the last step (or `start` if there were none)."""
+    state = start
+    for state, _ in steps:  # noqa: B007 - only the last one is wanted
+        pass
+    return state

@@ -1,0 +1,64 @@
+"""The fight as it happened: advancing one event at a time, each undo reporting its consequences.
+
+A game event folds onto the current state. An undo event changes the past, so the state after
+it is a refold of the log with the new undo resolution; its consequences are the difference,
+character by character ("Grim: out_of_action -> knocked_down").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from woundlog.core import Changes, FightState, apply, apply_or_void, diff, get_ruleset
+from woundlog.events import Amend, Retract, RuleError, event_ref
+from woundlog.events.stores.base import Stored
+
+from .undo import Target, Undo, check_target
+
+State = FightState[Any]
+Refold = Callable[[Undo, int], State]
+"""The state at a seq (the undo event itself included) under an undo resolution."""
+Find = Callable[[str], Target | None]
+"""The event a name (`#N` or an id) stands for, if any."""
+
+
+class Timeline:
+    def __init__(self, state: State | None, undo: Undo, refold: Refold, find: Find) -> None:
+        self.state = state
+        self.undo = undo
+        self._refold = refold
+        self._find = find
+
+    def push(self, stored: Stored, *, strict: bool) -> Changes:
+        """Advance by one event. With `strict`, a rule error is raised instead of voiding."""
+        event = stored.event
+        if isinstance(event, Retract | Amend):
+            return self._push_undo(stored, event, strict=strict)
+        step = apply if strict else apply_or_void
+        self.state, changes = step(self.state, event)
+        return changes
+
+    def _push_undo(self, stored: Stored, event: Retract | Amend, *, strict: bool) -> Changes:
+        target = self._find(event.event)
+        check_target(stored.seq, event, target)
+        assert target is not None and self.state is not None
+        if isinstance(event, Retract):
+            names = (f"#{target.seq}", target.id) if target.id else (f"#{target.seq}",)
+            earlier = self.undo.retracted(names)
+            if earlier is not None and strict:
+                raise RuleError(
+                    f"`{event.event}` is already undone (by {earlier})",
+                    event=event_ref(event, stored.seq),
+                    field="$.event",
+                )
+        before = self.state
+        _, marker = apply(before, event)
+        undo = self.undo.with_event(stored)
+        after = self._refold(undo, stored.seq)
+        rules = get_ruleset(before.ruleset)
+        consequences = diff(rules, before.characters, after.characters, moves=False)
+        self.state, self.undo = after, undo
+        return msgspec.structs.replace(marker, consequences=consequences)

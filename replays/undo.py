@@ -1,0 +1,139 @@
+"""Undo (DESIGN.md section 6): which events a log's `retract` and `amend` events take away.
+
+History is never edited. An undo event names an earlier event by its id or by `#N`; resolving
+the undo events of a log (newest first, so that retracting a retract restores its event) tells,
+for every other event, whether it stands, was retracted, or is replayed as a replacement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from woundlog.events import (
+    Amend,
+    Event,
+    GameEvent,
+    Retract,
+    StructuralError,
+    UndoEvent,
+    event_ref,
+    type_name,
+)
+from woundlog.events.stores.base import Stored
+
+
+def names_of(seq: int, event: Event) -> tuple[str, ...]:
+    """Every name an event answers to: `#seq`, and its own id if it has one."""
+    return (f"#{seq}", event.id) if event.id is not None else (f"#{seq}",)
+
+
+class Fate(msgspec.Struct, frozen=True):
+    """What the undo events of a log do to one event."""
+
+    by: str  # the undo event's name
+    replacement: GameEvent | None = None  # None: retracted
+
+    def describe(self) -> str:
+        return f"{'retracted' if self.replacement is None else 'amended'} by {self.by}"
+
+
+class Undo:
+    """The resolved undo events of a log (or of a prefix of it).
+
+    Built from the undo events alone, so a replay can resolve a long log without holding it.
+    """
+
+    def __init__(self, undo_events: Iterable[Stored] = ()) -> None:
+        self.events: list[Stored] = list(undo_events)
+        self.live: dict[int, bool] = {}
+        self._retracted: dict[str, str] = {}
+        self._amended: dict[str, tuple[int, str, GameEvent]] = {}
+        self._resolve()
+
+    def _resolve(self) -> None:
+        # newest first: whether an undo event stands depends only on the undo events after it
+        retracted: dict[str, str] = {}
+        for stored in reversed(self.events):
+            names = names_of(stored.seq, stored.event)
+            stands = not any(name in retracted for name in names)
+            self.live[stored.seq] = stands
+            if stands and isinstance(stored.event, Retract):
+                retracted.setdefault(stored.event.event, event_ref(stored.event, stored.seq))
+        self._retracted = retracted
+        for stored in self.events:
+            event = stored.event
+            if isinstance(event, Amend) and self.live[stored.seq]:
+                by = event_ref(event, stored.seq)
+                self._amended[event.event] = (stored.seq, by, event.replacement)
+
+    def with_event(self, stored: Stored) -> Undo:
+        """The resolution once one more undo event is appended."""
+        return Undo([*self.events, stored])
+
+    @property
+    def empty(self) -> bool:
+        return not self.events
+
+    def fate(self, seq: int, event: Event) -> Fate | None:
+        """None if the event stands as written; else who retracted or replaced it, and with what."""
+        names = names_of(seq, event)
+        for name in names:
+            by = self._retracted.get(name)
+            if by is not None:
+                return Fate(by)
+        if not self._amended:
+            return None
+        found = [self._amended[name] for name in names if name in self._amended]
+        if not found:
+            return None
+        _, by, replacement = max(found, key=lambda entry: entry[0])  # the newest amend wins
+        if replacement.id is None and event.id is not None:
+            # the slot keeps its identity, and so its dice and the names others use for it
+            replacement = msgspec.structs.replace(replacement, id=event.id)
+        return Fate(by, replacement)
+
+    def retracted(self, names: Iterable[str]) -> str | None:
+        """The undo event that retracted the event with these names, if one did."""
+        return next((self._retracted[n] for n in names if n in self._retracted), None)
+
+
+class Target(msgspec.Struct, frozen=True):
+    """What an undo check needs to know of the event an undo event names."""
+
+    seq: int
+    type: str
+    id: str | None
+
+
+def check_target(seq: int, event: UndoEvent, target: Target | None) -> None:
+    """Structural checks of an undo event, given the event it names (None: no such event)."""
+    eid = event_ref(event, seq)
+    if target is None or target.seq >= seq:
+        raise StructuralError(
+            f"`{event.event}` names no earlier event of this fight", event=eid, field="$.event"
+        )
+    if target.type == "fight_started":
+        raise StructuralError(
+            "`fight_started` cannot be undone; start a new fight instead",
+            event=eid,
+            field="$.event",
+        )
+    if isinstance(event, Amend):
+        if target.type in ("retract", "amend"):
+            raise StructuralError(
+                f"`{event.event}` is an undo event: retract it instead of amending it",
+                event=eid,
+                field="$.event",
+            )
+        if event.replacement.id is not None and event.replacement.id != target.id:
+            raise StructuralError(
+                "the replacement keeps the id of the event it replaces; leave `id` out",
+                event=eid,
+                field="$.replacement.id",
+            )
+
+
+def target_of(stored: Stored) -> Target:
+    return Target(stored.seq, type_name(stored.event), stored.event.id)
