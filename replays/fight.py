@@ -30,7 +30,7 @@ from woundlog.events import (
 from woundlog.events.stores.base import Store, Stored
 
 from . import snapshots
-from .fold import fold, last_state
+from .fold import fold, fold_state
 from .timeline import Timeline
 from .undo import Target, Undo, names_of, target_of
 
@@ -239,7 +239,7 @@ class Fight:
             first, start = snap[0] + 1, snapshots.decode(snap[1])
         stream: Iterable[Stored] = self.events(first, stored_upto) if first <= stored_upto else ()
         stream = chain(stream, (p for p in pending if p.seq <= upto))
-        state = last_state(fold(stream, undo), start)
+        state = fold_state(stream, undo, state=start)
         if state is None:
             raise UsageError(f"no fight `{self.id}`")
         return state

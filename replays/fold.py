@@ -7,15 +7,16 @@ skipped in its place and each amended one replayed as its replacement.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
 
 from woundlog.core import Changes, FightState, apply, apply_or_void, skip
+from woundlog.events import Event
 from woundlog.events.stores.base import Stored
 
-from .undo import Undo
+from .undo import Undo, resolve
 
 State = FightState[Any]
 
@@ -46,9 +47,24 @@ def fold(
         yield state, changes
 
 
-def last_state(steps: Iterable[tuple[State, Changes]], start: State | None = None) -> State | None:
-    """The state after the last step (or `start` if there were none)."""
-    state = start
-    for state, _ in steps:  # noqa: B007 - only the last one is wanted
+def fold_state(
+    stream: Iterable[Stored],
+    undo: Undo,
+    *,
+    state: State | None = None,
+    strict: bool = False,
+) -> State | None:
+    """The state after the last event of `stream` (`state` itself if the stream is empty)."""
+    last = state
+    for last, _ in fold(stream, undo, state=state, strict=strict):  # noqa: B007
         pass
-    return state
+    return last
+
+
+def replay(
+    events: Sequence[Event], *, at: int | None = None, strict: bool = False
+) -> Iterator[tuple[State, Changes]]:
+    """Replay a log held in memory, as it stands: its structure checked, every undo applied."""
+    log = events[:at] if at is not None else events
+    undo = resolve((seq, None, event) for seq, event in enumerate(log, start=1))
+    return fold((Stored(seq, e) for seq, e in enumerate(log, start=1)), undo, strict=strict)

@@ -18,6 +18,7 @@ from woundlog.events import (
     Retract,
     StructuralError,
     UndoEvent,
+    WoundlogError,
     event_ref,
     type_name,
 )
@@ -137,3 +138,42 @@ def check_target(seq: int, event: UndoEvent, target: Target | None) -> None:
 
 def target_of(stored: Stored) -> Target:
     return Target(stored.seq, type_name(stored.event), stored.event.id)
+
+
+def resolve(entries: Iterable[tuple[int, int | None, Event]]) -> Undo:
+    """Resolve the undo events among (seq, line, event) entries, checking the log's structure:
+    ids unique, each undo naming an earlier event it may undo.
+
+    Entries may leave out unnamed game events: an undo naming one by `#N` is then taken to
+    name a game event.
+    """
+    targets: dict[str, Target] = {}
+    lines: dict[str, int | None] = {}
+    undo_events: list[tuple[int | None, Stored]] = []
+    for seq, line, event in entries:
+        target = Target(seq, type_name(event), event.id)
+        targets[f"#{seq}"] = target
+        if event.id is not None:
+            if event.id in lines:
+                earlier = lines[event.id]
+                raise StructuralError(
+                    f"id `{event.id}` is already used"
+                    + (f" on line {earlier}" if earlier else " by an earlier event"),
+                    event=event.id,
+                    line=line,
+                    field="$.id",
+                )
+            lines[event.id] = line
+            targets[event.id] = target
+        if isinstance(event, Retract | Amend):
+            undo_events.append((line, Stored(seq, event)))
+    for line, stored in undo_events:
+        name = stored.event.event  # type: ignore[union-attr]
+        target = targets.get(name)
+        if target is None and name.startswith("#") and int(name[1:]) < stored.seq:
+            target = Target(int(name[1:]), "game", None)
+        try:
+            check_target(stored.seq, stored.event, target)  # type: ignore[arg-type]
+        except WoundlogError as exc:
+            raise exc.located(line=line) from None
+    return Undo(stored for _, stored in undo_events)
