@@ -24,6 +24,7 @@ class _IdOnly(msgspec.Struct):
 
 _id_decoder = msgspec.json.Decoder(_IdOnly)
 _AT_PATH = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
+_NAMED_FIELD = re.compile(r"(?:missing required|unknown) field `(?P<name>[^`]+)`")
 
 
 def event_ref(event: EventBase, seq: int) -> str:
@@ -40,10 +41,13 @@ def _structural(exc: msgspec.MsgspecError, raw: bytes | None, line: int | None) 
             event = _id_decoder.decode(raw).id
         except msgspec.MsgspecError:
             event = None
-    message = match["message"]
+    message, path = match["message"], match["path"]
+    named = _NAMED_FIELD.search(message)
+    if named is not None:  # msgspec points at the object; the field itself is more useful
+        path = f"{path or '$'}.{named['name']}"
     if isinstance(exc, msgspec.DecodeError) and not isinstance(exc, msgspec.ValidationError):
         message = f"not a JSON event: {message}"
-    return StructuralError(message, event=event, line=line, field=match["path"])
+    return StructuralError(message, event=event, line=line, field=path)
 
 
 def decode_json(data: bytes | str, *, line: int | None = None) -> Event:

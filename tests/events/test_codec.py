@@ -1,0 +1,116 @@
+"""Codecs and structural validation at the boundary (DESIGN.md sections 3 and 5)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+
+from woundlog.events import (
+    EVENT_TYPES,
+    Event,
+    StructuralError,
+    canonical,
+    decode_json,
+    decode_msgpack,
+    encode_json,
+    encode_msgpack,
+    iter_jsonl,
+    json_schema,
+    write_jsonl,
+)
+
+from ..strategies import any_event
+
+
+@settings(max_examples=300)
+@given(any_event)
+def test_every_event_round_trips_through_json(event: Event) -> None:
+    assert decode_json(encode_json(event)) == event
+
+
+@settings(max_examples=300)
+@given(any_event)
+def test_every_event_round_trips_through_messagepack(event: Event) -> None:
+    assert decode_msgpack(encode_msgpack(event)) == event
+
+
+@settings(max_examples=100)
+@given(any_event)
+def test_every_event_round_trips_through_json_lines(event: Event) -> None:
+    out = io.BytesIO()
+    write_jsonl(out, [event, event])
+    assert [e for _, e in iter_jsonl(out.getvalue().splitlines(keepends=True))] == [event, event]
+
+
+def test_every_event_type_is_in_the_union_and_the_schema() -> None:
+    schema = json.dumps(json_schema())
+    for kind in EVENT_TYPES:
+        assert f'"{kind.__struct_config__.tag}"' in schema
+
+
+def test_defaults_are_left_out_when_encoding() -> None:
+    event = decode_json(b'{"type": "hit", "target": "grim", "damage": 1}')
+    assert encode_json(event) == b'{"type":"hit","target":"grim","damage":1}'
+
+
+def test_canonical_form_ignores_key_order() -> None:
+    a = decode_json(b'{"type":"hit","target":"g","damage":1,"rolls":{"a":[1],"b":[2]}}')
+    b = decode_json(b'{"damage":1,"rolls":{"b":[2],"a":[1]},"target":"g","type":"hit"}')
+    assert canonical(a) == canonical(b)
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "words"),
+    [
+        (b'{"type":"hit","id":"h1","target":"grim","damage":-1}', "$.damage", ">= 0"),
+        (b'{"type":"hit","target":"grim"}', "$.damage", "missing"),
+        (b'{"type":"hit","target":"grim","damage":"2"}', "$.damage", "int"),
+        (b'{"type":"punch","target":"grim"}', "$.type", "punch"),
+        (b'{"type":"hit","target":"grim","damage":1,"dmg":2}', "$.dmg", "unknown"),
+        (
+            b'{"type":"hit","target":"grim","damage":1,"rolls":{"injury":[0]}}',
+            "$.rolls[...][0]",
+            ">= 1",
+        ),
+        (b'{"type":"hit","id":"#3","target":"grim","damage":1}', "$.id", "#"),
+        (b'{"type":"retract","event":"#0"}', "$.event", ""),
+        (b'{"type":"turn_ended","side":"a","character":"b"}', None, "not both"),
+        (b'{"type":"fight_started","ruleset":"mordheim","at":"yesterday"}', "$.at", "datetime"),
+        (
+            b'{"type":"amend","event":"#2","replacement":{"type":"retract","event":"#1"}}',
+            "$.replacement.type",
+            "retract",
+        ),
+    ],
+)
+def test_structural_errors_name_the_line_the_field_and_what_was_expected(
+    line: bytes, field: str | None, words: str
+) -> None:
+    with pytest.raises(StructuralError) as err:
+        decode_json(line, line=7)
+    assert err.value.line == 7
+    if field is not None:
+        assert err.value.field == field
+    assert words in err.value.message
+    assert "line 7" in str(err.value)
+
+
+def test_a_structural_error_names_the_event_id_when_it_has_one() -> None:
+    with pytest.raises(StructuralError) as err:
+        decode_json(b'{"type":"hit","id":"h1","target":"grim","damage":-1}')
+    assert err.value.event == "h1"
+
+
+def test_text_that_is_not_json_is_refused_as_such() -> None:
+    with pytest.raises(StructuralError, match="not a JSON event"):
+        decode_json(b"hit grim 2", line=3)
+
+
+def test_the_schema_is_a_json_schema_of_the_tagged_union() -> None:
+    schema = json_schema()
+    assert schema["$schema"].startswith("https://json-schema.org/")
+    msgspec.json.encode(schema)
