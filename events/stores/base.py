@@ -38,11 +38,13 @@ class Store(Protocol):
         ...
 
     def read(self, fight: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
-        """The events from `from_seq` to `to_seq` (inclusive), in order, streamed."""
+        """The events from `from_seq` to `to_seq` (inclusive), in order, streamed. A fight the
+        store does not have reads as empty."""
         ...
 
     def fights(self) -> list[str]:
-        """Every fight id in the store, in order of creation."""
+        """Every fight id in the store, in a stable order: creation order where the store
+        knows it (SQLite), else by name (JSON Lines)."""
         ...
 
     def version(self, fight: str) -> int:
@@ -50,7 +52,8 @@ class Store(Protocol):
         ...
 
     def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored]:
-        """The stored events named by `refs` (explicit ids or `#N`); unknown names are left out."""
+        """The stored events named by `refs` (explicit ids or `#N`), keyed by the ref as given;
+        unknown names are left out."""
         ...
 
     def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
@@ -66,3 +69,7 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Store: ...
+
+    def __exit__(self, *exc: object) -> None: ...

@@ -1,0 +1,280 @@
+"""The JSON Lines store: a directory with one human-readable, diffable file per fight.
+
+`<directory>/<fight>.jsonl` holds one event per line exactly as `encode_json` writes it, so the
+file is also the import and export format. Blank lines (a person's edit) are skipped and do not
+count as events.
+
+Writers hold an exclusive `flock` on the fight's file from the moment they read it to check ids
+and version until their batch is on disk, and write the batch with one write and an fsync, so
+processes appending to one fight at once serialise. A reader takes the shared lock only to learn
+how far the file is complete, then streams up to there: it never sees half a batch in progress.
+
+A crash in the middle of a write can leave a final line without its newline. That batch was never
+acknowledged: reads ignore the torn line, and the next append cuts it off. (A power cut can also
+persist the first lines of a batch without the rest; no line-per-event file can rule that out.)
+
+Each append scans the fight's file (decoding only ids), so this store suits fights of thousands of
+events, not millions; SQLite is the store for those. Snapshots are not kept.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO
+
+import msgspec
+
+from ..codec import canonical, decode_json
+from ..errors import StructuralError, UsageError
+from ..model import Amend, Event, Retract
+from ._batch import nothing_stored, plan_append, split_refs
+from .base import Stored
+
+SUFFIX = ".jsonl"
+_TAIL = 4096  # bytes read at a time when looking back for the last newline
+_SAFE_FIGHT = re.compile(r"\w[\w.-]{0,199}")
+_UNDO_TYPES = frozenset(str(kind.__struct_config__.tag) for kind in (Retract, Amend))
+
+
+class _Head(msgspec.Struct):
+    """The two fields a scan needs; msgspec skips the rest of the line without building it."""
+
+    id: str | None = None
+    type: str = ""
+
+
+_head_decoder = msgspec.json.Decoder(_Head)
+
+
+class JsonlStore:
+    """A store in a directory of `<fight>.jsonl` files.
+
+    `fights()` lists fights sorted by name: a file's creation time is not portably known.
+    Fight ids must be safe file names: a letter, digit or `_` first, then letters, digits and
+    `_.-`, at most 200 characters. `save_snapshot` keeps nothing and `snapshot` returns None.
+    """
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+
+    def __repr__(self) -> str:
+        return f"JsonlStore({str(self.directory)!r})"
+
+    def __enter__(self) -> JsonlStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Nothing to release: files are open only during each call (and each read's stream)."""
+
+    def path(self, fight: str) -> Path:
+        """The fight's file; UsageError if the fight id cannot safely be a file name."""
+        if not _SAFE_FIGHT.fullmatch(fight):
+            raise UsageError(
+                f"fight id {fight!r} cannot be a file name in a JSON Lines store: use letters, "
+                "digits and _ . - (not first), at most 200 characters"
+            )
+        return self.directory / f"{fight}{SUFFIX}"
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def append(
+        self, fight: str, events: Sequence[Event], expected_version: int | None = None
+    ) -> int:
+        path = self.path(fight)
+        # A new fight is planned against the empty log first, so that a first batch that is
+        # refused (or has nothing to write) leaves no empty file behind to be listed as a fight.
+        if not path.exists():
+            planned = plan_append(fight, events, 0, expected_version, nothing_stored)
+            if not planned:
+                return 0
+        with _locked(path) as fd:
+            version, end, stored = _scan_for_append(fd, {e.id for e in events if e.id is not None})
+            if end < os.fstat(fd).st_size:
+                os.ftruncate(fd, end)  # a torn last line, left by a crash mid-write
+            fresh = plan_append(fight, events, version, expected_version, lambda ids: stored)
+            if fresh:
+                _write_batch(fd, end, b"".join(body + b"\n" for _, body in fresh))
+                if end == 0:
+                    _fsync_directory(self.directory)  # so the new file's name survives a crash
+            return version + len(fresh)
+
+    def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
+        """Snapshots are an optimisation this store does without."""
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def read(self, fight: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
+        return _read(self.path(fight), from_seq, to_seq)  # checks the id now, not on first next()
+
+    def fights(self) -> list[str]:
+        names = (
+            path.name.removesuffix(SUFFIX)
+            for path in self.directory.glob(f"*{SUFFIX}")
+            if path.is_file() and path.stat().st_size > 0
+        )
+        return sorted(name for name in names if _SAFE_FIGHT.fullmatch(name))
+
+    def version(self, fight: str) -> int:
+        return sum(1 for _ in _lines(self.path(fight)))
+
+    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored]:
+        by_seq, ids = split_refs(refs)
+        found: dict[str, Stored] = {}
+        wanted = len(by_seq) + len(ids)
+        for seq, number, raw in _lines(self.path(fight)):
+            if len(found) == wanted:
+                break
+            if seq in by_seq:
+                found[by_seq[seq]] = _stored(seq, number, raw)
+            event_id = _head(raw, number).id
+            if event_id in ids:
+                found[event_id] = _stored(seq, number, raw)
+        return found
+
+    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
+        undos: list[Stored] = []
+        for seq, number, raw in _lines(self.path(fight)):
+            if to_seq is not None and seq > to_seq:
+                break
+            if _head(raw, number).type in _UNDO_TYPES:
+                undos.append(_stored(seq, number, raw))
+        return undos
+
+    def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
+        return None
+
+
+def _read(path: Path, from_seq: int, to_seq: int | None) -> Iterator[Stored]:
+    for seq, number, raw in _lines(path):
+        if to_seq is not None and seq > to_seq:
+            return
+        if seq >= from_seq:
+            yield _stored(seq, number, raw)
+
+
+def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """(seq, line number, line) of each event line complete when the stream began."""
+    try:
+        with open(path, "rb") as f:
+            yield from _complete_lines(f)
+    except FileNotFoundError:
+        return  # a fight never written to
+
+
+def _complete_lines(f: BinaryIO) -> Iterator[tuple[int, int, bytes]]:
+    # Under the shared lock no writer is mid-batch, so the end of the last complete line is a
+    # batch boundary; whatever is written after lies beyond it and waits for the next read.
+    fcntl.flock(f, fcntl.LOCK_SH)
+    try:
+        complete = _end_of_last_line(f)
+    finally:
+        fcntl.flock(f, fcntl.LOCK_UN)
+    f.seek(0)
+    yield from _event_lines(f, complete)
+
+
+def _end_of_last_line(f: BinaryIO) -> int:
+    """The offset just past the file's last newline: a torn last line is left outside it."""
+    end = os.fstat(f.fileno()).st_size
+    while end > 0:
+        start = max(0, end - _TAIL)
+        f.seek(start)
+        newline = f.read(end - start).rfind(b"\n")
+        if newline >= 0:
+            return start + newline + 1
+        end = start
+    return 0
+
+
+def _event_lines(f: BinaryIO, limit: int) -> Iterator[tuple[int, int, bytes]]:
+    seq = offset = 0
+    for number, raw in enumerate(f, start=1):
+        offset += len(raw)
+        if offset > limit:
+            return
+        if raw.strip():
+            seq += 1
+            yield seq, number, raw
+
+
+def _scan_for_append(fd: int, ids: set[str]) -> tuple[int, int, dict[str, tuple[int, bytes]]]:
+    """Under the write lock: the version, the end of the last complete line, and the events
+    already stored under `ids`, as (seq, canonical bytes)."""
+    version = end = 0
+    stored: dict[str, tuple[int, bytes]] = {}
+    with open(fd, "rb", closefd=False) as f:
+        for number, raw in enumerate(f, start=1):
+            if not raw.endswith(b"\n"):
+                break  # a torn last line: not part of the log
+            end += len(raw)
+            if not raw.strip():
+                continue
+            version += 1
+            event_id = _head(raw, number).id
+            if event_id in ids and event_id not in stored:
+                stored[event_id] = (version, canonical(_stored(version, number, raw).event))
+    return version, end, stored
+
+
+def _write_batch(fd: int, end: int, data: bytes) -> None:
+    """Put the batch after the last complete line, all of it on disk or none of it in the file."""
+    try:
+        os.lseek(fd, end, os.SEEK_SET)
+        written = 0
+        while written < len(data):  # one write(2) unless the kernel takes the batch in parts
+            written += os.write(fd, data[written:])
+        os.fsync(fd)
+    except BaseException:
+        os.ftruncate(fd, end)  # a full disk or an interrupt must not leave half a batch behind
+        raise
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[int]:
+    """The fight's file, created if missing, open for writing under an exclusive lock."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _fsync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _head(raw: bytes, number: int) -> _Head:
+    try:
+        return _head_decoder.decode(raw)
+    except msgspec.MsgspecError:
+        # A hand-edited line gone wrong: the full decode says which line and field, as a
+        # StructuralError. (It cannot succeed where the head failed; re-raise if it ever does.)
+        decode_json(raw, line=number)
+        raise
+
+
+def _stored(seq: int, number: int, raw: bytes) -> Stored:
+    try:
+        return Stored(seq, decode_json(raw, line=number))
+    except StructuralError as err:
+        raise err.located(event=f"#{seq}") from None

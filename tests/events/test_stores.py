@@ -1,0 +1,555 @@
+"""The store contract (DESIGN.md section 7), one suite run against every store, on real files.
+
+The `store` fixture runs each contract test once per kind of store; the tests after the contract
+prove what only one kind promises (SQLite's snapshots, the JSON Lines file format) and how a store
+is chosen by URL.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+from woundlog.events import (
+    Amend,
+    ConflictError,
+    Event,
+    FightStarted,
+    Hit,
+    Retract,
+    StructuralError,
+    UsageError,
+    encode_json,
+)
+from woundlog.events.stores import (
+    JsonlStore,
+    SQLiteStore,
+    Store,
+    Stored,
+    default_db_path,
+    open_store,
+)
+from woundlog.events.stores import sqlite as sqlite_module
+
+FIGHT = "pit"
+
+
+def url_for(kind: str, directory: Path) -> str:
+    return str(directory / "log.db") if kind == "sqlite" else f"jsonl:{directory / 'log'}"
+
+
+@pytest.fixture(params=["sqlite", "jsonl"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return url_for(request.param, tmp_path)
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[Store]:
+    opened = open_store(url)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def hit(event_id: str | None, damage: int = 1, target: str = "grim") -> Hit:
+    return Hit(id=event_id, target=target, damage=damage)
+
+
+def opening() -> list[Event]:
+    return [FightStarted(ruleset="mordheim"), hit("h1"), hit("h2"), hit("h3")]
+
+
+def events_of(store: Store, from_seq: int = 1, to_seq: int | None = None) -> list[Event]:
+    return [stored.event for stored in store.read(FIGHT, from_seq, to_seq)]
+
+
+def location_of(store: Store) -> Path:
+    assert isinstance(store, SQLiteStore | JsonlStore)
+    return store.path if isinstance(store, SQLiteStore) else store.directory
+
+
+def seqs_of(stored: list[Stored]) -> list[int]:
+    return [s.seq for s in stored]
+
+
+# -- the contract: every store --------------------------------------------------------------------
+
+
+def test_every_store_satisfies_the_store_protocol(store: Store) -> None:
+    assert isinstance(store, Store)
+
+
+def test_append_returns_the_version_after_each_batch(store: Store) -> None:
+    assert store.append(FIGHT, [FightStarted(ruleset="mordheim")]) == 1
+    assert store.append(FIGHT, [hit("h1"), hit("h2")]) == 3
+    assert store.append(FIGHT, [hit("h3")]) == 4
+
+
+def test_read_gives_every_event_back_equal_and_numbered_from_one(store: Store) -> None:
+    written = opening()
+    store.append(FIGHT, written)
+    stored = list(store.read(FIGHT))
+    assert seqs_of(stored) == [1, 2, 3, 4]
+    assert [s.event for s in stored] == written
+
+
+def test_read_range_includes_both_ends(store: Store) -> None:
+    written = opening()
+    store.append(FIGHT, written)
+    assert events_of(store, from_seq=2, to_seq=3) == written[1:3]
+    assert events_of(store, from_seq=3) == written[2:]
+    assert events_of(store, to_seq=1) == written[:1]
+    assert events_of(store, from_seq=5) == []
+
+
+def test_unknown_fight_reads_empty_at_version_zero(store: Store) -> None:
+    assert list(store.read("nobody")) == []
+    assert store.version("nobody") == 0
+    assert store.fights() == []
+
+
+def test_events_without_id_are_always_appended(store: Store) -> None:
+    same = Hit(target="grim", damage=1)
+    assert store.append(FIGHT, [same, same]) == 2
+    assert store.append(FIGHT, [same]) == 3
+
+
+def test_reappending_an_event_with_its_id_and_content_adds_nothing(store: Store) -> None:
+    store.append(FIGHT, opening())
+    assert store.append(FIGHT, [hit("h2")]) == 4
+    assert events_of(store) == opening()
+
+
+def test_key_order_inside_an_event_does_not_make_it_other_content(store: Store) -> None:
+    first = Hit(id="h1", target="grim", damage=1, rolls={"injury": [3], "armour": [5]})
+    again = Hit(id="h1", target="grim", damage=1, rolls={"armour": [5], "injury": [3]})
+    store.append(FIGHT, [first])
+    assert store.append(FIGHT, [again]) == 1
+
+
+def test_reusing_an_id_with_other_content_is_a_conflict_that_writes_nothing(
+    store: Store,
+) -> None:
+    store.append(FIGHT, opening())
+    with pytest.raises(ConflictError) as caught:
+        store.append(FIGHT, [hit("h9"), hit("h2", damage=5)])
+    assert caught.value.current_version == 4
+    assert caught.value.event == "h2"
+    assert caught.value.index == 1
+    assert store.version(FIGHT) == 4
+    assert events_of(store) == opening()
+
+
+def test_stale_expected_version_is_a_conflict_that_writes_nothing(store: Store) -> None:
+    store.append(FIGHT, opening())
+    with pytest.raises(ConflictError) as caught:
+        store.append(FIGHT, [hit("h4")], expected_version=3)
+    assert caught.value.current_version == 4
+    assert store.version(FIGHT) == 4
+
+
+def test_matching_expected_version_appends(store: Store) -> None:
+    assert store.append(FIGHT, opening(), expected_version=0) == 4
+    assert store.append(FIGHT, [hit("h4")], expected_version=4) == 5
+
+
+def test_retry_of_a_written_batch_with_its_stale_expected_version_returns_the_version(
+    store: Store,
+) -> None:
+    store.append(FIGHT, [FightStarted(ruleset="mordheim")])
+    batch: list[Event] = [hit("h1"), hit("h2")]
+    assert store.append(FIGHT, batch, expected_version=1) == 3
+    store.append(FIGHT, [hit("h3")])
+    assert store.append(FIGHT, batch, expected_version=1) == 4
+    assert store.version(FIGHT) == 4
+
+
+def test_empty_batch_with_stale_expected_version_is_a_conflict(store: Store) -> None:
+    store.append(FIGHT, opening())
+    assert store.append(FIGHT, [], expected_version=4) == 4
+    with pytest.raises(ConflictError):
+        store.append(FIGHT, [], expected_version=2)
+
+
+def test_an_id_twice_in_one_batch_with_the_same_content_is_written_once(store: Store) -> None:
+    assert store.append(FIGHT, [hit("h1"), hit("h2"), hit("h1")]) == 2
+    assert events_of(store) == [hit("h1"), hit("h2")]
+
+
+def test_an_id_twice_in_one_batch_with_other_content_is_a_conflict(store: Store) -> None:
+    with pytest.raises(ConflictError) as caught:
+        store.append(FIGHT, [hit("h1"), hit("h1", damage=2)])
+    assert (caught.value.event, caught.value.index) == ("h1", 1)
+    assert store.version(FIGHT) == 0
+    assert store.fights() == []
+
+
+def test_a_batch_whose_third_event_conflicts_writes_nothing(store: Store) -> None:
+    store.append(FIGHT, [FightStarted(ruleset="mordheim"), hit("h1")])
+    with pytest.raises(ConflictError) as caught:
+        store.append(FIGHT, [hit("h2"), hit("h3"), hit("h1", damage=9), hit("h4")])
+    assert caught.value.index == 2
+    assert store.version(FIGHT) == 2
+    assert store.lookup(FIGHT, ["h2", "h3"]) == {}
+
+
+@pytest.mark.parametrize("bad", [hit("h9", damage=-1), hit("#2")], ids=["negative", "hash-id"])
+def test_an_event_that_would_not_read_back_is_refused_with_its_batch(
+    store: Store, bad: Hit
+) -> None:
+    with pytest.raises(StructuralError) as caught:
+        store.append(FIGHT, [FightStarted(ruleset="mordheim"), bad])
+    assert caught.value.index == 1
+    assert store.version(FIGHT) == 0
+
+
+def test_lookup_finds_events_by_id_and_by_position(store: Store) -> None:
+    written = opening()
+    store.append(FIGHT, written)
+    found = store.lookup(FIGHT, ["h2", "#1", "#4"])
+    assert found == {
+        "h2": Stored(3, written[2]),
+        "#1": Stored(1, written[0]),
+        "#4": Stored(4, written[3]),
+    }
+
+
+def test_lookup_leaves_out_names_of_no_event(store: Store) -> None:
+    store.append(FIGHT, opening())
+    assert store.lookup(FIGHT, ["nope", "#5", "#0"]) == {}
+    assert store.lookup("nobody", ["#1"]) == {}
+
+
+def test_undo_events_lists_retracts_and_amends_in_order_up_to_seq(store: Store) -> None:
+    retract = Retract(id="r1", event="h1", reason="wrong target")
+    amend = Amend(id="a1", event="#3", replacement=hit(None, damage=2), reason="typo")
+    store.append(FIGHT, [*opening(), retract, amend, hit("h4")])
+    assert store.undo_events(FIGHT) == [Stored(5, retract), Stored(6, amend)]
+    assert store.undo_events(FIGHT, to_seq=5) == [Stored(5, retract)]
+    assert store.undo_events(FIGHT, to_seq=4) == []
+
+
+def test_fights_lists_each_fight_once_with_its_own_version(store: Store) -> None:
+    store.append("alpha", opening())
+    store.append("bravo", [FightStarted(ruleset="dq")])
+    store.append("alpha", [hit("h4")])
+    assert store.fights() == ["alpha", "bravo"]
+    assert (store.version("alpha"), store.version("bravo")) == (5, 1)
+
+
+def test_a_refused_first_batch_creates_no_fight(store: Store) -> None:
+    with pytest.raises(ConflictError):
+        store.append(FIGHT, [hit("h1")], expected_version=3)
+    assert store.fights() == []
+
+
+def test_events_survive_closing_and_reopening_the_store(url: str) -> None:
+    first = open_store(url)
+    first.append(FIGHT, opening())
+    first.close()
+    again = open_store(url)
+    try:
+        assert events_of(again) == opening()
+    finally:
+        again.close()
+
+
+def test_appending_while_a_read_is_half_consumed_leaves_the_read_intact(store: Store) -> None:
+    store.append(FIGHT, opening())
+    reading = store.read(FIGHT)
+    assert next(reading).seq == 1
+    store.append(FIGHT, [hit("h4")])
+    assert [s.event for s in reading][:3] == opening()[1:]
+
+
+# Two OS processes, each with its own store, race to append to one fight: some single events,
+# some batches, some with an expected version retried on conflict, and every batch sent twice.
+WORKER = """
+import sys, time
+from pathlib import Path
+from woundlog.events import ConflictError, Hit
+from woundlog.events.stores import open_store
+
+url, name, signals = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+events = [Hit(id=f"{name}-{i}", target=name, damage=1) for i in range(200)]
+store = open_store(url)
+(signals / f"ready-{name}").touch()
+while not (signals / "go").exists():
+    time.sleep(0.001)
+start, size = 0, 1
+while start < len(events):
+    batch = events[start : start + size]
+    if size % 2:
+        store.append("race", batch)
+    else:
+        while True:
+            try:
+                store.append("race", batch, expected_version=store.version("race"))
+                break
+            except ConflictError:
+                pass
+    store.append("race", batch)
+    start, size = start + size, size % 5 + 1
+    time.sleep(0.001)  # let the other in: SQLite's busy wait is not first come, first served
+store.close()
+"""
+NAMES = ("left", "right")
+
+
+def test_two_processes_appending_to_one_fight_lose_and_duplicate_nothing(
+    url: str, tmp_path: Path
+) -> None:
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, url, name, str(tmp_path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for name in NAMES
+    ]
+    start_together(workers, tmp_path)
+    for worker in workers:
+        _, err = worker.communicate(timeout=300)
+        assert worker.returncode == 0, err.decode()
+
+    store = open_store(url)
+    try:
+        stored = list(store.read("race"))
+        assert store.version("race") == 400
+    finally:
+        store.close()
+    assert seqs_of(stored) == list(range(1, 401))
+    ids = [str(s.event.id) for s in stored]
+    assert len(set(ids)) == 400
+    for name in NAMES:
+        assert [i for i in ids if i.startswith(name)] == [f"{name}-{n}" for n in range(200)]
+    writers = [i.partition("-")[0] for i in ids]
+    turns = sum(1 for a, b in itertools.pairwise(writers) if a != b)
+    assert turns > 2, f"the processes took turns only {turns} times: they hardly raced at all"
+
+
+def start_together(workers: list[subprocess.Popen[bytes]], signals: Path) -> None:
+    """Wait until every worker has its store open, then let them all go at once."""
+    deadline = time.monotonic() + 120
+    while not all((signals / f"ready-{name}").exists() for name in NAMES):
+        for worker in workers:
+            if worker.poll() is not None:
+                pytest.fail(f"a worker died before the start: {worker.communicate()[1].decode()}")
+        assert time.monotonic() < deadline, "the workers never got ready"
+        time.sleep(0.01)
+    (signals / "go").touch()
+
+
+# -- SQLite only ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    with SQLiteStore(tmp_path / "log.db") as opened:
+        yield opened
+
+
+def test_sqlite_snapshot_is_the_newest_at_or_before_the_asked_seq(
+    sqlite_store: SQLiteStore,
+) -> None:
+    sqlite_store.save_snapshot(FIGHT, 10, b"ten")
+    sqlite_store.save_snapshot(FIGHT, 20, b"twenty")
+    assert sqlite_store.snapshot(FIGHT) == (20, b"twenty")
+    assert sqlite_store.snapshot(FIGHT, at_most=19) == (10, b"ten")
+    assert sqlite_store.snapshot(FIGHT, at_most=9) is None
+    assert sqlite_store.snapshot("nobody") is None
+
+
+def test_sqlite_saving_a_snapshot_at_the_same_seq_replaces_it(sqlite_store: SQLiteStore) -> None:
+    sqlite_store.save_snapshot(FIGHT, 10, b"old")
+    sqlite_store.save_snapshot(FIGHT, 10, b"new")
+    assert sqlite_store.snapshot(FIGHT) == (10, b"new")
+
+
+def test_sqlite_fights_are_listed_in_order_of_creation(sqlite_store: SQLiteStore) -> None:
+    for fight in ("zulu", "alpha", "mike"):
+        sqlite_store.append(fight, [FightStarted(ruleset="mordheim")])
+    sqlite_store.append("zulu", [hit("h1")])
+    assert sqlite_store.fights() == ["zulu", "alpha", "mike"]
+
+
+def test_sqlite_read_streams_across_pages_in_order(
+    sqlite_store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_module, "PAGE_SIZE", 3)
+    written = [hit(f"h{n}") for n in range(10)]
+    sqlite_store.append(FIGHT, written)
+    assert events_of(sqlite_store) == written
+    assert events_of(sqlite_store, from_seq=3, to_seq=9) == written[2:9]
+
+
+def test_sqlite_file_is_in_wal_mode_with_one_row_per_event(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with SQLiteStore(path) as store:
+        store.append(FIGHT, opening())
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        rows = db.execute("SELECT seq, id, type, body FROM events ORDER BY seq").fetchall()
+    finally:
+        db.close()
+    assert rows[1] == (2, "h1", "hit", encode_json(hit("h1")))
+    assert len(rows) == 4
+
+
+def test_sqlite_creates_the_missing_parent_directory(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "log.db"
+    with SQLiteStore(path) as store:
+        store.append(FIGHT, opening())
+    assert path.is_file()
+
+
+def test_sqlite_refuses_a_file_from_a_newer_woundlog(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    SQLiteStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    with pytest.raises(UsageError, match="newer woundlog"):
+        SQLiteStore(path)
+
+
+# -- JSON Lines only ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def jsonl_store(tmp_path: Path) -> JsonlStore:
+    return JsonlStore(tmp_path / "log")
+
+
+def test_jsonl_file_holds_one_encoded_event_per_line(jsonl_store: JsonlStore) -> None:
+    jsonl_store.append(FIGHT, opening())
+    lines = jsonl_store.path(FIGHT).read_bytes().splitlines()
+    assert lines == [encode_json(event) for event in opening()]
+
+
+def test_jsonl_torn_last_line_is_ignored_by_read_and_cut_off_by_append(
+    jsonl_store: JsonlStore,
+) -> None:
+    jsonl_store.append(FIGHT, opening())
+    path = jsonl_store.path(FIGHT)
+    with path.open("ab") as f:
+        f.write(b'{"type":"hit","id":"h4","target":"gr')  # a crash mid-write
+    assert events_of(jsonl_store) == opening()
+    assert jsonl_store.version(FIGHT) == 4
+    assert jsonl_store.append(FIGHT, [hit("h4", damage=3)]) == 5
+    assert path.read_bytes().splitlines()[-1] == encode_json(hit("h4", damage=3))
+    assert events_of(jsonl_store) == [*opening(), hit("h4", damage=3)]
+
+
+def test_jsonl_blank_lines_are_not_events(jsonl_store: JsonlStore) -> None:
+    jsonl_store.append(FIGHT, opening()[:2])
+    with jsonl_store.path(FIGHT).open("ab") as f:
+        f.write(b"\n")
+    assert jsonl_store.append(FIGHT, [hit("h2")]) == 3
+    assert [s.seq for s in jsonl_store.read(FIGHT)] == [1, 2, 3]
+    assert jsonl_store.lookup(FIGHT, ["#3"]) == {"#3": Stored(3, hit("h2"))}
+
+
+def test_jsonl_malformed_line_is_reported_with_its_line_number(jsonl_store: JsonlStore) -> None:
+    jsonl_store.append(FIGHT, opening()[:2])
+    with jsonl_store.path(FIGHT).open("ab") as f:
+        f.write(b'{"type":"hit","id":"h2","target":"grim","damage":-1}\n')
+    with pytest.raises(StructuralError) as caught:
+        list(jsonl_store.read(FIGHT))
+    assert (caught.value.line, caught.value.event) == (3, "h2")
+
+
+@pytest.mark.parametrize("fight", ["../escape", "a/b", "a\\b", "..", ".hidden", "", "a\x00b"])
+def test_jsonl_refuses_a_fight_id_that_is_no_safe_file_name(
+    jsonl_store: JsonlStore, tmp_path: Path, fight: str
+) -> None:
+    with pytest.raises(UsageError):
+        jsonl_store.append(fight, opening())
+    with pytest.raises(UsageError):
+        jsonl_store.read(fight)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log"]
+    assert list(jsonl_store.directory.iterdir()) == []
+
+
+def test_jsonl_fights_are_listed_by_name(jsonl_store: JsonlStore) -> None:
+    for fight in ("zulu", "alpha", "mike"):
+        jsonl_store.append(fight, [FightStarted(ruleset="mordheim")])
+    assert jsonl_store.fights() == ["alpha", "mike", "zulu"]
+
+
+def test_jsonl_keeps_no_snapshots(jsonl_store: JsonlStore) -> None:
+    jsonl_store.save_snapshot(FIGHT, 1, b"state")
+    assert jsonl_store.snapshot(FIGHT) is None
+
+
+# -- choosing a store by URL ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "kind", "where"),
+    [
+        ("sqlite://{tmp}/a.db", SQLiteStore, "a.db"),
+        ("sqlite:rel.db", SQLiteStore, "rel.db"),
+        ("sqlite:{tmp}/e.db", SQLiteStore, "e.db"),
+        ("{tmp}/b.db", SQLiteStore, "b.db"),
+        ("{tmp}/c.sqlite", SQLiteStore, "c.sqlite"),
+        ("{tmp}/d.sqlite3", SQLiteStore, "d.sqlite3"),
+        ("jsonl:{tmp}/logs", JsonlStore, "logs"),
+        ("jsonl://{tmp}/logs", JsonlStore, "logs"),
+        ("jsonl:rel", JsonlStore, "rel"),
+        ("{tmp}", JsonlStore, ""),
+    ],
+)
+def test_open_store_understands_each_accepted_form(
+    url: str, kind: type, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    opened = open_store(url.format(tmp=tmp_path))
+    try:
+        assert isinstance(opened, kind)
+        assert location_of(opened).resolve() == (tmp_path / where).resolve()
+    finally:
+        opened.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://gm@localhost/woundlog", "{tmp}/notes.txt", "sqlite://elsewhere/a.db", "sqlite:"],
+)
+def test_open_store_refuses_other_urls_naming_the_accepted_forms(url: str, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="sqlite:///ABSOLUTE") as caught:
+        open_store(url.format(tmp=tmp_path))
+    assert "jsonl:DIR" in str(caught.value)
+
+
+def test_open_store_without_url_opens_sqlite_at_woundlog_db(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "env" / "fights.db"
+    monkeypatch.setenv("WOUNDLOG_DB", str(path))
+    assert default_db_path() == path
+    opened = open_store()
+    try:
+        assert isinstance(opened, SQLiteStore)
+        assert opened.path == path
+        assert path.is_file()
+    finally:
+        opened.close()
+
+
+def test_default_db_path_without_woundlog_db_is_in_the_user_data_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("WOUNDLOG_DB", raising=False)
+    expected = Path(platformdirs.user_data_dir("woundlog", appauthor=False)) / "woundlog.db"
+    assert default_db_path() == expected
