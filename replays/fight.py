@@ -27,7 +27,7 @@ from woundlog.events import (
     canonical,
     event_ref,
 )
-from woundlog.events.stores.base import Store, Stored
+from woundlog.events.stores import Store, Stored
 
 from . import snapshots
 from .fold import fold, fold_state

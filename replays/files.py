@@ -13,7 +13,7 @@ from typing import Any
 
 from woundlog.core import Changes, FightState
 from woundlog.events import Event, WoundlogError, decode_json
-from woundlog.events.stores.base import Stored
+from woundlog.events.stores import Stored
 
 from .fold import fold
 from .undo import Undo, resolve

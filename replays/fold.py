@@ -14,7 +14,7 @@ import msgspec
 
 from woundlog.core import Changes, FightState, apply, apply_or_void, skip
 from woundlog.events import Event
-from woundlog.events.stores.base import Stored
+from woundlog.events.stores import Stored
 
 from .undo import Undo, resolve
 

@@ -14,7 +14,7 @@ import msgspec
 
 from woundlog.core import Changes, FightState, apply, apply_or_void, diff, get_ruleset
 from woundlog.events import Amend, Retract, RuleError, event_ref
-from woundlog.events.stores.base import Stored
+from woundlog.events.stores import Stored
 
 from .undo import Target, Undo, check_target
 

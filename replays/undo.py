@@ -22,7 +22,7 @@ from woundlog.events import (
     event_ref,
     type_name,
 )
-from woundlog.events.stores.base import Stored
+from woundlog.events.stores import Stored
 
 
 def names_of(seq: int, event: Event) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from woundlog.core import RULESETS, FightState, get_ruleset
 from woundlog.events import Amend, Event, Hit, Retract, write_jsonl
-from woundlog.events.stores.base import Stored
+from woundlog.events.stores import Stored
 from woundlog.replays import fold_state, replay, snapshots
 from woundlog.replays.undo import Undo
 
