@@ -210,7 +210,7 @@ def diff(
     changes: list[CharacterChange] = []
     for cid, now in after.items():
         was = before.get(cid)
-        if was is now:
+        if was is now or was == now:
             continue
         if was is None:
             if now.state not in rules.graph.states:

@@ -20,7 +20,7 @@ from .undo import Target, Undo, check_target
 
 State = FightState[Any]
 Refold = Callable[[Undo, int], State]
-"""The state at a seq (the undo event itself included) under an undo resolution."""
+"""The state at a seq under an undo resolution."""
 Find = Callable[[str], Target | None]
 """The event a name (`#N` or an id) stands for, if any."""
 
@@ -57,7 +57,8 @@ class Timeline:
         before = self.state
         _, marker = apply(before, event)
         undo = self.undo.with_event(stored)
-        after = self._refold(undo, stored.seq)
+        # the past as the new resolution has it, then the undo event in its own place
+        after, _ = apply(self._refold(undo, stored.seq - 1), event)
         rules = get_ruleset(before.ruleset)
         consequences = diff(rules, before.characters, after.characters, moves=False)
         self.state, self.undo = after, undo
