@@ -194,3 +194,15 @@ def test_machine_declares_only_the_four_states_mordheim_uses() -> None:
     graph = get_ruleset("mordheim").graph
     assert set(graph.states) == {"upright", "knocked_down", "stunned", "out_of_action"}
     assert not any(source == "out_of_action" for source, _ in graph.edges)
+
+
+def test_drawn_dice_give_each_injury_result_a_third_of_the_time() -> None:
+    base = fight()
+    n = 30_000
+    counts = {"knocked_down": 0, "stunned": 0, "out_of_action": 0}
+    for i in range(n):
+        state, _ = apply(base, Hit(id=f"h{i}", target="grim", damage=1))
+        counts[grim(state).state] += 1
+    sigma = (n * (1 / 3) * (2 / 3)) ** 0.5
+    for result, count in counts.items():
+        assert abs(count - n / 3) < 5 * sigma, (result, count)
