@@ -82,11 +82,12 @@ def canonical(event: EventBase) -> bytes:
 def convert(obj: object, *, index: int | None = None) -> Event:
     """Validate an already-parsed object (a dict from another program) into an event."""
     try:
-        return msgspec.convert(obj, Event)
+        event: Event = msgspec.convert(obj, Event)
+        return event
     except msgspec.MsgspecError as exc:
-        event = obj.get("id") if isinstance(obj, dict) else None
+        given_id = obj.get("id") if isinstance(obj, dict) else None
         err = _structural(exc, None, None)
-        err.event = event if isinstance(event, str) else None
+        err.event = given_id if isinstance(given_id, str) else None
         err.index = index
         raise err from None
 

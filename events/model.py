@@ -60,7 +60,7 @@ class EventBase(
     note: str | None = None
 
 
-class FightStarted(EventBase, tag="fight_started"):
+class FightStarted(EventBase, tag="fight_started", frozen=True):
     ruleset: str
     seed: int = 0
     options: dict[str, OptionValue] = {}
@@ -69,7 +69,7 @@ class FightStarted(EventBase, tag="fight_started"):
     version: Annotated[int, Meta(ge=1, le=WIRE_VERSION)] = WIRE_VERSION
 
 
-class CharacterJoined(EventBase, tag="character_joined"):
+class CharacterJoined(EventBase, tag="character_joined", frozen=True):
     character: CharacterId
     name: str = ""
     side: str = ""
@@ -78,7 +78,7 @@ class CharacterJoined(EventBase, tag="character_joined"):
     gear: dict[str, str] = {}
 
 
-class Hit(EventBase, tag="hit"):
+class Hit(EventBase, tag="hit", frozen=True):
     target: CharacterId
     damage: Amount
     attacker: str | None = None
@@ -97,7 +97,7 @@ class Hit(EventBase, tag="hit"):
     gear_absorbs: bool | None = None
 
 
-class Heal(EventBase, tag="heal"):
+class Heal(EventBase, tag="heal", frozen=True):
     target: CharacterId
     amount: Amount
     means: str = ""
@@ -109,7 +109,7 @@ class Heal(EventBase, tag="heal"):
     pool: Literal["fatigue", "endurance"] | None = None
 
 
-class _Tick(EventBase):
+class _Tick(EventBase, frozen=True):
     round: Annotated[int, Meta(ge=0)] | None = None
     side: str | None = None
     character: CharacterId | None = None
@@ -119,32 +119,32 @@ class _Tick(EventBase):
             raise ValueError("a turn is scoped to a `side` or a `character`, not both")
 
 
-class TurnStarted(_Tick, tag="turn_started"):
+class TurnStarted(_Tick, tag="turn_started", frozen=True):
     pass
 
 
-class TurnEnded(_Tick, tag="turn_ended"):
+class TurnEnded(_Tick, tag="turn_ended", frozen=True):
     pass
 
 
-class Choice(EventBase, tag="choice"):
+class Choice(EventBase, tag="choice", frozen=True):
     character: CharacterId
     option: Annotated[str, Meta(min_length=1)]
 
 
-class FightEnded(EventBase, tag="fight_ended"):
+class FightEnded(EventBase, tag="fight_ended", frozen=True):
     pass
 
 
 GameEvent: TypeAlias = CharacterJoined | Hit | Heal | TurnStarted | TurnEnded | Choice | FightEnded
 
 
-class Retract(EventBase, tag="retract"):
+class Retract(EventBase, tag="retract", frozen=True):
     event: EventRef
     reason: str = ""
 
 
-class Amend(EventBase, tag="amend"):
+class Amend(EventBase, tag="amend", frozen=True):
     event: EventRef
     replacement: GameEvent
     reason: str = ""

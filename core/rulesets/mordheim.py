@@ -66,7 +66,7 @@ TRANSITIONS = [
 
 INJURY = Table("D6", {(1, 2): KNOCKED_DOWN, (3, 4): STUNNED, (5, 6): OUT_OF_ACTION}, range(1, 7))
 
-SEVERITY: dict[str, int] = {UPRIGHT: 0, KNOCKED_DOWN: 1, STUNNED: 2, OUT_OF_ACTION: 3}
+SEVERITY: dict[State, int] = {UPRIGHT: 0, KNOCKED_DOWN: 1, STUNNED: 2, OUT_OF_ACTION: 3}
 INJURY_TRIGGER: dict[str, str] = {
     KNOCKED_DOWN: "knock_down",
     STUNNED: "stun",
@@ -90,7 +90,7 @@ class Warrior(Character, frozen=True, kw_only=True):
     injuries: tuple[str, ...] = ()
 
 
-def worse(a: str, b: str) -> str:
+def worse(a: State, b: State) -> State:
     return a if SEVERITY[a] >= SEVERITY[b] else b
 
 

@@ -8,7 +8,8 @@ stale expected version) and writes a batch entirely or not at all.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol, runtime_checkable
+from types import TracebackType
+from typing import Protocol, Self, runtime_checkable
 
 import msgspec
 
@@ -70,6 +71,11 @@ class Store(Protocol):
 
     def close(self) -> None: ...
 
-    def __enter__(self) -> Store: ...
+    def __enter__(self) -> Self: ...
 
-    def __exit__(self, *exc: object) -> None: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...
