@@ -25,7 +25,6 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import BinaryIO
 
 import msgspec
@@ -34,7 +33,7 @@ from ..codec import canonical, decode_json
 from ..errors import StructuralError, UsageError
 from ..model import Amend, Event, Retract
 from ._batch import nothing_stored, plan_append, split_refs
-from .base import Stored
+from .base import ClosesOnExit, Stored
 
 SUFFIX = ".jsonl"
 _TAIL = 4096  # bytes read at a time when looking back for the last newline
@@ -52,7 +51,7 @@ class _Head(msgspec.Struct):
 _head_decoder = msgspec.json.Decoder(_Head)
 
 
-class JsonlStore:
+class JsonlStore(ClosesOnExit):
     """A store in a directory of `<fight>.jsonl` files.
 
     `fights()` lists fights sorted by name: a file's creation time is not portably known.
@@ -66,17 +65,6 @@ class JsonlStore:
 
     def __repr__(self) -> str:
         return f"JsonlStore({str(self.directory)!r})"
-
-    def __enter__(self) -> JsonlStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         """Nothing to release: files are open only during each call (and each read's stream)."""

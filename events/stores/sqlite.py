@@ -13,7 +13,6 @@ import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 import msgspec
@@ -22,7 +21,7 @@ from ..codec import canonical
 from ..errors import StructuralError, UsageError
 from ..model import Amend, Event, Retract, type_name
 from ._batch import Fresh, plan_append, split_refs
-from .base import Stored
+from .base import ClosesOnExit, Stored
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 30.0
@@ -65,7 +64,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 # the few undo events alone, already in seq order, so `undo_events` reads nothing else.
 
 
-class SQLiteStore:
+class SQLiteStore(ClosesOnExit):
     """A store in one SQLite file; `":memory:"` gives a private in-memory one (for tests)."""
 
     def __init__(self, path: str | Path) -> None:
@@ -88,17 +87,6 @@ class SQLiteStore:
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self.path)!r})"
-
-    def __enter__(self) -> SQLiteStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         self._db.close()

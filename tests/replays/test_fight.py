@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import pytest
@@ -249,7 +248,3 @@ def test_rules_of_a_snapshotted_fight_are_checked_against_the_state_it_gives(
     fight.append([TurnStarted(side="skaven")])
     with pytest.raises(RuleError, match="out of action"):
         fight.append([Hit(target="snik", damage=1)])
-
-
-def _states(state: Any) -> dict[str, str]:
-    return {cid: c.state for cid, c in state.characters.items()}
