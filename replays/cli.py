@@ -1,0 +1,539 @@
+"""The `woundlog` command: a game master's tools on a fight log in a store, or on a `.jsonl` file.
+
+Every command that records something builds one event and appends it through `Fight`, so the CLI
+refuses exactly what the library refuses. Errors print as `error: <message>` on stderr, without
+a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflict (DESIGN.md
+section 8).
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, ParamSpec
+
+import typer
+
+from woundlog.core import RULESETS
+from woundlog.events import (
+    BatchRefused,
+    ConflictError,
+    FightStarted,
+    Heal,
+    Hit,
+    UsageError,
+    WoundlogError,
+    encode_json,
+    json_schema,
+)
+from woundlog.events.stores import Store, open_store
+
+from . import cli_input as given
+from .cli_output import (
+    console,
+    print_appended,
+    print_changes,
+    print_error,
+    print_json,
+    print_raw,
+    print_state,
+    rules_list,
+    rules_summary,
+    say,
+)
+from .fight import Appended, Fight
+from .files import replay_file
+
+app = typer.Typer(
+    name="woundlog",
+    help="Track what happens to tabletop characters once they get hurt.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+P = ParamSpec("P")
+
+# --- options shared by several commands ----------------------------------------------------------
+
+Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Store: a .db path, sqlite:PATH or jsonl:DIR. Default: $WOUNDLOG_DB, else the "
+        "user data directory.",
+    ),
+]
+FightId = Annotated[str, typer.Argument(metavar="FIGHT", help="The fight's id in the store.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+At = Annotated[
+    int | None, typer.Option("--at", min=1, metavar="N", help="As the fight stood at event N.")
+]
+Rolls = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--roll", metavar="PURPOSE=V[,V...]", help="Dice already rolled, in order (repeatable)."
+    ),
+]
+Facts = Annotated[
+    list[str] | None,
+    typer.Option("--fact", metavar="KEY=VALUE", help="An optional fact of the ruleset."),
+]
+EventId = Annotated[
+    str | None, typer.Option("--id", help="The event's id (makes a resend harmless).")
+]
+Note = Annotated[str | None, typer.Option("--note", help="Free text kept with the event.")]
+Reason = Annotated[str, typer.Option("--reason", help="Why, kept in the log.")]
+
+
+def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P, None]]:
+    """Register a command whose WoundlogErrors become `error: ...` and the error's exit code.
+
+    Done per command rather than in `main()`, so that a test driving `app` directly sees exactly
+    what a person at the terminal sees.
+    """
+
+    def register(run: Callable[P, None]) -> Callable[P, None]:
+        @functools.wraps(run)
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
+            try:
+                run(*args, **kwargs)
+            except WoundlogError as error:
+                fail(error)
+            except OSError as error:  # a file named on the command line: a usage error
+                where = f": {error.filename}" if error.filename else ""
+                fail(UsageError(f"{error.strerror or error}{where}"))
+
+        app.command(name)(guarded)
+        return run
+
+    return register
+
+
+def fail(error: WoundlogError) -> NoReturn:
+    print_error(error)
+    raise typer.Exit(error.exit_code)
+
+
+@contextmanager
+def opened(db: str | None) -> Iterator[Store]:
+    store = open_store(db)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@contextmanager
+def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
+    with opened(db) as store:
+        yield Fight.open(store, fight)
+
+
+@contextmanager
+def one_event() -> Iterator[None]:
+    """Around appending a single event: its place in the batch ("batch item 0") is only noise."""
+    try:
+        yield
+    except WoundlogError as error:
+        error.index = None
+        raise
+
+
+def record(db: str | None, fight: str, fields: dict[str, Any], as_json: bool) -> None:
+    """Append the one event `fields` describe, and print what it did."""
+    with existing_fight(db, fight) as opened_fight, one_event():
+        print_appended(opened_fight.append([given.event(fields)]), as_json=as_json)
+
+
+# --- setting up ------------------------------------------------------------------------------
+
+
+@command()
+def new(
+    fight: FightId,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="The game's rules (woundlog rules).")],
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for dice nobody gives. Default: a random one.")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", metavar="KEY=VALUE", help="A house rule.")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="The fight's name.")] = None,
+    tables: Annotated[
+        Path | None, typer.Option(metavar="FILE.toml", help="Tables replacing the ruleset's.")
+    ] = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Start a fight."""
+    # A seed chosen here is written into fight_started, so every replay still draws the same dice;
+    # without it every fight would draw the same dice as every other.
+    chosen = secrets.randbelow(2**31) if seed is None else seed
+    started = given.event(
+        {
+            "type": "fight_started",
+            "ruleset": ruleset,
+            "seed": chosen,
+            "options": given.mapping(option or [], "--option"),
+            "tables": given.toml_file(tables) if tables else None,
+            "name": name,
+        }
+    )
+    assert isinstance(started, FightStarted)
+    with opened(db) as store, one_event():
+        created = Fight.create(store, fight, started)
+        print_appended(Appended(created.version, list(created.history())), as_json=as_json)
+    if not as_json:
+        say(f"fight `{fight}` created, seed {chosen}")
+
+
+@command()
+def join(
+    fight: FightId,
+    character: Annotated[
+        str, typer.Argument(metavar="CHARACTER", help="The character's id in this fight.")
+    ],
+    name: Annotated[str | None, typer.Option(help="Display name (default: the id).")] = None,
+    side: Annotated[str | None, typer.Option(help="Warband, party or team.")] = None,
+    kind: Annotated[str | None, typer.Option(help="Ruleset-defined kind.")] = None,
+    stat: Annotated[
+        list[str] | None, typer.Option("--stat", metavar="KEY=VALUE", help="A stat (repeatable).")
+    ] = None,
+    gear: Annotated[
+        list[str] | None, typer.Option("--gear", metavar="SLOT=ITEM", help="Gear (repeatable).")
+    ] = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A character joins the fight."""
+    fields = {
+        "type": "character_joined",
+        "character": character,
+        "name": name,
+        "side": side,
+        "kind": kind,
+        "stats": given.mapping(stat or [], "--stat"),
+        "gear": given.mapping(gear or [], "--gear", typed=False),
+    }
+    record(db, fight, fields, as_json)
+
+
+# --- what happens in the fight -------------------------------------------------------------------
+
+
+@command()
+def hit(
+    fight: FightId,
+    target: Annotated[str, typer.Argument(metavar="TARGET", help="The character hit.")],
+    damage: Annotated[
+        int, typer.Argument(metavar="DAMAGE", help="Damage (wounds, hit points...).")
+    ],
+    attacker: Annotated[str | None, typer.Option(help="Who struck.")] = None,
+    roll: Rolls = None,
+    fact: Facts = None,
+    event_id: EventId = None,
+    note: Note = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A character is hit."""
+    fields = {
+        "type": "hit",
+        "target": target,
+        "damage": damage,
+        "attacker": attacker,
+        "rolls": given.rolls(roll or []),
+        "id": event_id,
+        "note": note,
+    }
+    record(db, fight, given.with_facts(Hit, fields, fact or []), as_json)
+
+
+@command()
+def heal(
+    fight: FightId,
+    target: Annotated[str, typer.Argument(metavar="TARGET", help="The character healed.")],
+    amount: Annotated[int, typer.Argument(metavar="AMOUNT", help="How much is healed.")],
+    means: Annotated[str | None, typer.Option(help="Ruleset-defined: bandage, spell...")] = None,
+    healer: Annotated[str | None, typer.Option(help="Who healed.")] = None,
+    roll: Rolls = None,
+    fact: Facts = None,
+    event_id: EventId = None,
+    note: Note = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A character is healed."""
+    fields = {
+        "type": "heal",
+        "target": target,
+        "amount": amount,
+        "means": means,
+        "healer": healer,
+        "rolls": given.rolls(roll or []),
+        "id": event_id,
+        "note": note,
+    }
+    record(db, fight, given.with_facts(Heal, fields, fact or []), as_json)
+
+
+@command()
+def tick(
+    fight: FightId,
+    start: Annotated[bool, typer.Option("--start", help="A turn starts (turn_started).")] = False,
+    end: Annotated[bool, typer.Option("--end", help="A turn ends (turn_ended).")] = False,
+    side: Annotated[str | None, typer.Option(help="Only this side's turn.")] = None,
+    character: Annotated[str | None, typer.Option(help="Only this character's turn.")] = None,
+    round_: Annotated[int | None, typer.Option("--round", min=0, help="The round.")] = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A turn starts or ends: the rules' start- and end-of-turn steps (recovery, bleeding...)."""
+    if start == end:
+        raise UsageError("tick takes one of --start or --end")
+    if side is not None and character is not None:
+        raise UsageError("a turn is scoped to --side or --character, not both")
+    fields = {
+        "type": "turn_started" if start else "turn_ended",
+        "round": round_,
+        "side": side,
+        "character": character,
+    }
+    record(db, fight, fields, as_json)
+
+
+@command()
+def choose(
+    fight: FightId,
+    character: Annotated[str, typer.Argument(metavar="CHARACTER", help="Who decides.")],
+    option: Annotated[str, typer.Argument(metavar="OPTION", help="What they choose.")],
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A player makes a decision the rules leave to them."""
+    record(db, fight, {"type": "choice", "character": character, "option": option}, as_json)
+
+
+@command()
+def end(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
+    """The fight ends."""
+    record(db, fight, {"type": "fight_ended"}, as_json)
+
+
+# --- correcting mistakes -------------------------------------------------------------------------
+
+
+@command()
+def undo(
+    fight: FightId,
+    event: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="EVENT", help="The event's id or #N. Default: the newest still live."
+        ),
+    ] = None,
+    reason: Reason = "",
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Retract an event (history is kept) and print what that changed."""
+    with existing_fight(db, fight) as opened_fight, one_event():
+        print_appended(opened_fight.undo(event, reason=reason), as_json=as_json)
+
+
+@command()
+def amend(
+    fight: FightId,
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The event's id or #N.")],
+    replacement: Annotated[
+        str, typer.Option("--json", metavar="JSON", help="The whole replacement event.")
+    ],
+    reason: Reason = "",
+    db: Db = None,
+) -> None:
+    """Replay an event as another one, in its place, and print what that changed."""
+    fields = {
+        "type": "amend",
+        "event": event,
+        "replacement": given.json_object(replacement, "--json"),
+        "reason": reason,
+    }
+    record(db, fight, fields, as_json=False)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+@command()
+def state(fight: FightId, at: At = None, as_json: AsJson = False, db: Db = None) -> None:
+    """Every character's state, now or at event N."""
+    with existing_fight(db, fight) as opened_fight:
+        print_state(opened_fight.state(at), fight, as_json=as_json)
+
+
+@command()
+def log(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
+    """Every event as it happened: what it changed and every die used."""
+    with existing_fight(db, fight) as opened_fight:
+        if as_json:
+            print_json(list(opened_fight.history()))
+            return
+        for changes in opened_fight.history():
+            print_changes(changes, moves=True)
+
+
+# --- files -----------------------------------------------------------------------------------
+
+
+@command()
+def export(
+    fight: FightId,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", metavar="FILE.jsonl", help="Default: stdout.")
+    ] = None,
+    db: Db = None,
+) -> None:
+    """Write the fight's log as JSON Lines, the format `import` and `replay` read."""
+    with existing_fight(db, fight) as opened_fight:
+        if output is None:
+            sys.stdout.flush()
+            write_events(sys.stdout.buffer, opened_fight)
+            return
+        with open(output, "wb") as out:
+            count = write_events(out, opened_fight)
+        say(f"exported {count} events of fight `{fight}` to {output}")
+
+
+def write_events(out: Any, fight: Fight) -> int:
+    count = 0
+    for stored in fight.events():
+        out.write(encode_json(stored.event) + b"\n")
+        count += 1
+    out.flush()
+    return count
+
+
+@command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(metavar="FILE.jsonl", help="A fight log.")],
+    as_: Annotated[
+        str | None, typer.Option("--as", metavar="FIGHT", help="Default: the file's stem.")
+    ] = None,
+    db: Db = None,
+) -> None:
+    """Store a fight log, checking every event; all of it is stored or none."""
+    fight = as_ or file.stem
+    events, lines = given.jsonl_file(file)
+    if not events:
+        raise UsageError(f"{file} holds no events")
+    with opened(db) as store:
+        before = store.version(fight)
+        try:
+            appended = Fight(store, fight).append(events, expected_version=0)
+        except ConflictError as error:
+            if error.event is None and before:
+                raise ConflictError(
+                    f"fight `{fight}` already has {before} events; import under another id "
+                    "with --as",
+                    current_version=before,
+                ) from None
+            raise on_lines(error, lines) from None
+        except WoundlogError as error:
+            raise on_lines(error, lines) from None
+    skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
+    say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+
+
+def on_lines(error: WoundlogError, lines: list[int]) -> WoundlogError:
+    """Name the file's line for an error that names its place in the appended batch."""
+    each = error.errors if isinstance(error, BatchRefused) else [error]
+    for refused in each:
+        if refused.index is not None and refused.line is None:
+            refused.line = lines[refused.index]
+    # a batch's message is made from its errors' when it is built: build it again
+    return BatchRefused(error.errors) if isinstance(error, BatchRefused) else error
+
+
+@command()
+def replay(
+    file: Annotated[Path, typer.Argument(metavar="FILE.jsonl", help="A fight log.")],
+    at: At = None,
+    as_json: AsJson = False,
+    trace: Annotated[
+        bool,
+        typer.Option(
+            "--trace",
+            help="Print every event's changes as the fight stands (undone events marked); "
+            "with --json, one JSON object per line, the state last.",
+        ),
+    ] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Stop at an event the rules refuse, not void it.")
+    ] = False,
+) -> None:
+    """Fold a `.jsonl` fight log into state; no store involved."""
+    last = None
+    for now, changes in replay_file(file, at=at, strict=strict):
+        last = now  # only the final state is kept: memory stays flat however long the file
+        if trace and as_json:
+            print_json(changes)
+        elif trace:
+            print_changes(changes)
+    if last is None:
+        raise UsageError(f"{file} holds no events")
+    if at is not None and last.seq < at:
+        raise UsageError(f"--at {at}: {file} has events 1 to {last.seq}")
+    print_state(last, file.stem, as_json=as_json)
+
+
+# --- reference -------------------------------------------------------------------------------
+
+
+@command()
+def rules(
+    name: Annotated[
+        str | None, typer.Argument(metavar="NAME", help="A ruleset. Default: list them.")
+    ] = None,
+    diagram: Annotated[
+        bool, typer.Option("--diagram", help="Print the state graph as a mermaid diagram.")
+    ] = False,
+) -> None:
+    """The rulesets: their decisions, states, dice, stats and facts."""
+    if name is None:
+        if diagram:
+            raise UsageError("--diagram draws one ruleset: give its NAME")
+        console().print(rules_list(RULESETS))
+        return
+    ruleset = RULESETS.get(name)
+    if ruleset is None:
+        raise UsageError(f"no ruleset `{name}` (known: {', '.join(RULESETS)})")
+    if diagram:
+        print_raw(ruleset.graph.mermaid())
+        return
+    say(ruleset.documentation())
+    say("")
+    console().print(rules_summary(ruleset))
+
+
+@command()
+def schema() -> None:
+    """The JSON Schema of the events."""
+    print_json(json_schema(), indent=2)
+
+
+@command()
+def demo() -> None:
+    """Replay a bundled Mordheim skirmish event by event, undo included."""
+    from .demo import run_demo
+
+    run_demo(console())
+
+
+def main() -> None:
+    app(prog_name="woundlog")

@@ -1,0 +1,118 @@
+"""What the CLI reads from a person: `KEY=VALUE` options, dice, files, and the events they make.
+
+Events are built as plain dicts and validated by `woundlog.events.convert`, the same boundary
+other software's events cross, so a bad value is refused with the field it came in (`$.damage`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from woundlog.events import (
+    FACTS,
+    Event,
+    Heal,
+    Hit,
+    StructuralError,
+    UsageError,
+    convert,
+    read_jsonl,
+)
+
+Scalar = bool | int | str
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_BOOLS = {"true": True, "false": False}
+
+
+def scalar(text: str) -> Scalar:
+    """`3` -> 3, `true`/`false` -> bool (any case), anything else stays a string."""
+    if _INT.fullmatch(text):
+        return int(text)
+    return _BOOLS.get(text.lower(), text)
+
+
+def pairs(values: Iterable[str], option: str) -> list[tuple[str, str]]:
+    """Split each `KEY=VALUE` of a repeated option, refusing a value with no key."""
+    found: list[tuple[str, str]] = []
+    for value in values:
+        key, equals, rest = value.partition("=")
+        if not equals or not key.strip():
+            raise UsageError(f"{option} takes KEY=VALUE, not {value!r}")
+        found.append((key.strip(), rest))
+    return found
+
+
+def mapping(values: Iterable[str], option: str, *, typed: bool = True) -> dict[str, Any]:
+    """A repeated `KEY=VALUE` option as a dict; values typed by `scalar` unless `typed=False`.
+
+    A key given twice is refused rather than silently taking the last one.
+    """
+    result: dict[str, Any] = {}
+    for key, value in pairs(values, option):
+        if key in result:
+            raise UsageError(f"{option} {key} is given twice")
+        result[key] = scalar(value) if typed else value
+    return result
+
+
+def rolls(values: Iterable[str]) -> dict[str, list[Any]]:
+    """`--roll injury=3,5 --roll injury=2` -> {"injury": [3, 5, 2]}: dice of a purpose in order."""
+    result: dict[str, list[Any]] = {}
+    for purpose, text in pairs(values, "--roll"):
+        result.setdefault(purpose, []).extend(scalar(v.strip()) for v in text.split(","))
+    return result
+
+
+def event(fields: Mapping[str, Any]) -> Event:
+    """Validate an event given as a dict; options left unset (None) take the event's defaults."""
+    return convert({key: value for key, value in fields.items() if value is not None})
+
+
+def with_facts(
+    kind: type[Hit] | type[Heal], fields: dict[str, Any], facts: list[str]
+) -> dict[str, Any]:
+    """Add `--fact KEY=VALUE`s as top-level fields of a hit or heal (DESIGN.md section 3).
+
+    A key that is not a fact but one of the event's own fields has its own option, so it is a
+    usage error; a key the event does not know goes on to `convert`, which refuses it as a
+    structural error naming the field.
+    """
+    given = mapping(facts, "--fact")
+    own = {"type", *kind.__struct_fields__} - set(FACTS[str(kind.__struct_config__.tag)])
+    for key in given:
+        if key in own:
+            raise UsageError(f"`{key}` is not a fact: set it with its own argument or option")
+    return {**fields, **given}
+
+
+def json_object(text: str, option: str) -> Any:
+    """JSON typed on the command line; not JSON at all is a refused event, naming the option."""
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        raise StructuralError(f"not JSON: {exc}", field=option) from None
+
+
+def toml_file(path: Path) -> dict[str, Any]:
+    try:
+        data = msgspec.toml.decode(path.read_bytes())
+    except msgspec.DecodeError as exc:
+        raise UsageError(f"{path} is not TOML: {exc}") from None
+    assert isinstance(data, dict)  # a TOML document is always a table
+    return data
+
+
+def jsonl_file(path: Path) -> tuple[list[Event], list[int]]:
+    """Every event of a `.jsonl` file, and the line each came from (errors name the line)."""
+    events: list[Event] = []
+    lines: list[int] = []
+    for line, decoded in read_jsonl(path):
+        events.append(decoded)
+        lines.append(line)
+    return events, lines

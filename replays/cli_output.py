@@ -1,0 +1,205 @@
+"""What the CLI prints: one line per event, state tables, ruleset summaries, JSON and errors.
+
+Text goes through rich, which drops colour and cursor tricks when stdout is not a terminal.
+JSON bypasses rich entirely: rich would wrap long lines and highlight them, and a program
+reading the output wants the exact bytes msgspec wrote.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from woundlog.core import Changes, Character, FightState, Ruleset
+from woundlog.core.ruleset import COMMON_OPTIONS
+from woundlog.events import WoundlogError
+
+from .fight import Appended
+
+UNDO_TYPES = ("retract", "amend")
+STATE_STYLES = {
+    "upright": "green",
+    "knocked_down": "yellow",
+    "stunned": "magenta",
+    "downed": "red",
+    "stabilised": "cyan",
+    "out_of_action": "bold red",
+    "dead": "bold red",
+}
+
+
+PIPE_WIDTH = 160
+"""Width for output that is not a terminal: rich's 80 would squeeze tables into truncated cells."""
+
+
+def console(*, stderr: bool = False) -> Console:
+    # Made per use, not at import: rich would keep the streams of the moment it was built, and a
+    # test runner swaps sys.stdout between invocations.
+    made = Console(stderr=stderr, highlight=False)
+    if not made.is_terminal and "COLUMNS" not in os.environ:
+        made.width = PIPE_WIDTH
+    return made
+
+
+def say(text: str | Text, *, out: Console | None = None) -> None:
+    """Print one line as it is: no markup (event text has brackets), never wrapped."""
+    (out or console()).print(text, markup=False, soft_wrap=True)
+
+
+def print_raw(text: str) -> None:
+    """Text for programs (JSON, a diagram): straight to stdout, one trailing newline."""
+    sys.stdout.write(text.rstrip("\n") + "\n")
+    sys.stdout.flush()
+
+
+def print_json(value: Any, *, indent: int = 0) -> None:
+    encoded = msgspec.json.encode(value)
+    print_raw((msgspec.json.format(encoded, indent=indent) if indent else encoded).decode())
+
+
+def print_error(error: WoundlogError) -> None:
+    console(stderr=True).print(f"error: {error}", markup=False, soft_wrap=True, style="red")
+
+
+# --- events -------------------------------------------------------------------------------------
+
+
+def dice_text(changes: Changes) -> str:
+    """`dice: injury d6=3 given, injury d6=5 drawn | unused: injury 6`, or '' if no dice."""
+    parts = []
+    if changes.dice:
+        used = ", ".join(f"{d.purpose} d{d.sides}={d.value} {d.source}" for d in changes.dice)
+        parts.append(f"dice: {used}")
+    if changes.unused:
+        unused = ", ".join(
+            f"{purpose} {','.join(map(str, values))}" for purpose, values in changes.unused.items()
+        )
+        parts.append(f"unused: {unused}")
+    return " | ".join(parts)
+
+
+def event_line(changes: Changes) -> str:
+    """`Changes.line()` with its dice; consequences are left to their own lines."""
+    line = msgspec.structs.replace(changes, consequences=[]).line()
+    dice = dice_text(changes)
+    return f"{line} | {dice}" if dice else line
+
+
+def print_changes(changes: Changes, *, moves: bool = False, out: Console | None = None) -> None:
+    """One event: its line, then an undo's consequences (or that it had none).
+
+    With `moves`, also each character the event changed, one per line.
+    """
+    say(event_line(changes), out=out)
+    if moves:
+        for change in changes.characters:
+            say(f"    {change.summary()}", out=out)
+    if changes.type in UNDO_TYPES and changes.void is None:
+        for change in changes.consequences:
+            say(f"    consequence: {change.summary()}", out=out)
+        if not changes.consequences:
+            say("    no consequences: no character's state or counters changed", out=out)
+
+
+def print_appended(appended: Appended, *, as_json: bool) -> None:
+    if as_json:
+        print_json(appended)
+        return
+    for changes in appended.changes:
+        print_changes(changes)
+    if appended.skipped:
+        say(f"already recorded, nothing appended: {', '.join(appended.skipped)}")
+
+
+# --- state --------------------------------------------------------------------------------------
+
+
+def counter_names(characters: Iterable[Character]) -> list[str]:
+    """The ruleset's own fields of its characters (`wounds`, `half_rate`, ...), in order."""
+    common = set(Character.__struct_fields__)
+    names: dict[str, None] = {}
+    for character in characters:
+        names.update(dict.fromkeys(f for f in character.__struct_fields__ if f not in common))
+    return list(names)
+
+
+def cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "-"
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value)) or "-"
+    return str(value)
+
+
+def state_table(state: FightState[Any], title: str) -> Table:
+    counters = counter_names(state.characters.values())
+    heading = f"{title}: {state.ruleset}, seq {state.seq}" + (", ended" if state.ended else "")
+    table = Table(title=heading, title_justify="left")
+    for column in ("id", "name", "side", "state", *counters):
+        table.add_column(column)
+    for cid, character in state.characters.items():
+        table.add_row(
+            cid,
+            character.name,
+            character.side,
+            Text(character.state, style=STATE_STYLES.get(character.state, "")),
+            *(cell(getattr(character, name)) for name in counters),
+        )
+    return table
+
+
+def print_state(state: FightState[Any], title: str, *, as_json: bool) -> None:
+    if as_json:
+        print_json(state)
+    elif state.characters:
+        console().print(state_table(state, title))
+    else:
+        say(f"{title}: {state.ruleset}, seq {state.seq}: nobody has joined yet")
+
+
+# --- rulesets -----------------------------------------------------------------------------------
+
+
+def rules_list(rulesets: dict[str, Ruleset]) -> Table:
+    table = Table(title="rulesets", title_justify="left")
+    table.add_column("name")
+    table.add_column("about")
+    for name, rules in rulesets.items():
+        table.add_row(name, rules.documentation().partition("\n")[0])
+    return table
+
+
+def rules_summary(rules: Ruleset) -> Table:
+    """What a ruleset declares: the words a log written for it may use."""
+    options = {**COMMON_OPTIONS, **rules.options}
+    rows = {
+        "states": ", ".join(rules.graph.states),
+        "dice": ", ".join(f"{purpose} (d{sides})" for purpose, sides in rules.dice.items()),
+        "stats": ", ".join(
+            stat if default is None else f"{stat}={default}"
+            for stat, default in rules.stats.items()
+        ),
+        "kinds": ", ".join(rules.kinds),
+        "hit facts": ", ".join(sorted(rules.hit_facts)),
+        "heal facts": ", ".join(sorted(rules.heal_facts)),
+        "options": ", ".join(f"{key}={cell_option(value)}" for key, value in options.items()),
+        "tables": ", ".join(rules.tables),
+    }
+    table = Table(title=f"{rules.name} at a glance", title_justify="left", show_header=False)
+    table.add_column("what", style="bold")
+    table.add_column("declared")
+    for what, declared in rows.items():
+        table.add_row(what, declared or "none")
+    return table
+
+
+def cell_option(value: bool | int | str) -> str:
+    """An option's default as the CLI takes it back (`--option strict_dice=false`)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
