@@ -214,13 +214,15 @@ class Fight:
         )
         changes: list[Changes] = []
         errors: list[RefusedError] = []
-        for index, event in fresh:
-            stored = Stored(version + len(pending) + 1, event)
+        for position, (index, event) in enumerate(fresh, start=version + 1):
+            stored = Stored(position, event)
             try:
                 changes.append(timeline.push(stored, strict=True))
             except RefusedError as exc:
                 errors.append(exc.located(event=event_ref(event, stored.seq), index=index))
-                continue  # later events are checked against the batch without this one
+                # later events are checked as if this one were void, each at its own position
+                timeline.pass_over(stored)
+                continue
             pending.append(stored)
         if len(errors) == 1:
             raise errors[0]

@@ -41,6 +41,11 @@ class Timeline:
         self.state, changes = step(self.state, event)
         return changes
 
+    def pass_over(self, stored: Stored) -> None:
+        """Step past a refused event, so that the events after it keep their own positions."""
+        if self.state is not None:
+            self.state = msgspec.structs.replace(self.state, seq=stored.seq)
+
     def _push_undo(self, stored: Stored, event: Retract | Amend, *, strict: bool) -> Changes:
         target = self._find(event.event)
         check_target(stored.seq, event, target)

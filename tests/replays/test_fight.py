@@ -248,3 +248,10 @@ def test_rules_of_a_snapshotted_fight_are_checked_against_the_state_it_gives(
     fight.append([TurnStarted(side="skaven")])
     with pytest.raises(RuleError, match="out of action"):
         fight.append([Hit(target="snik", damage=1)])
+
+
+def test_refused_events_of_a_batch_are_named_by_their_own_positions(store: Store) -> None:
+    fight = skirmish(store)
+    with pytest.raises(BatchRefused) as err:
+        fight.append([Heal(target="grim", amount=1), Heal(target="snik", amount=1)])
+    assert [e.event for e in err.value.errors] == ["#4", "#5"]
