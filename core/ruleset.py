@@ -77,8 +77,9 @@ class Ruleset:
     heal_facts: ClassVar[frozenset[str]] = frozenset()
     options: ClassVar[Options] = {}
     """House rules, with their defaults."""
-    tables: ClassVar[Mapping[str, type[Any]]] = {}
-    """Tables a fight may replace, with the msgspec type each must decode as."""
+    tables: ClassVar[Mapping[str, Any]] = {}
+    """Tables a fight may replace (`fight_started.tables`), each with its default: a msgspec
+    Struct (or other msgspec-typed value) whose type a replacement must decode as."""
 
     @classmethod
     def documentation(cls) -> str:
@@ -108,17 +109,23 @@ class Ruleset:
 
     def check_tables(self, given: Mapping[str, Any]) -> None:
         for key, value in given.items():
-            kind = self.tables.get(key)
-            if kind is None:
+            default = self.tables.get(key)
+            if default is None:
                 known = ", ".join(sorted(self.tables)) or "none"
                 raise StructuralError(
                     f"{self.name} has no table `{key}` to replace (it has: {known})",
                     field=f"$.tables.{key}",
                 )
             try:
-                msgspec.convert(value, kind)
+                msgspec.convert(value, type(default))
             except msgspec.ValidationError as exc:
                 raise StructuralError(f"table `{key}`: {exc}", field=f"$.tables.{key}") from None
+
+    def table(self, fight: FightState[Any], name: str) -> Any:
+        """The table `name` this fight plays with: the one its log carries, else the default."""
+        default = self.tables[name]
+        given = fight.tables.get(name)
+        return default if given is None else _decoded(type(default), given)
 
     def join(self, fight: FightState[Any], event: CharacterJoined, ctx: Context) -> Character:
         """A new character, with stats checked against the ruleset and defaults filled in."""
@@ -168,3 +175,19 @@ class Ruleset:
         self, fight: FightState[Any], turn: TurnEnded, ctx: Context
     ) -> Mapping[str, Character]:
         return {}
+
+
+_decoded_tables: dict[int, tuple[object, object]] = {}
+
+
+def _decoded(kind: type[Any], raw: object) -> Any:
+    """`raw` decoded as `kind`, once per table object a fight carries (a pure memo: the same
+    table always decodes the same way). The raw object is kept, so its id stays its own."""
+    hit = _decoded_tables.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    if len(_decoded_tables) > 256:
+        _decoded_tables.clear()
+    value = msgspec.convert(raw, kind)
+    _decoded_tables[id(raw)] = (raw, value)
+    return value
