@@ -236,8 +236,12 @@ class Fight:
         stored_upto = min(upto, self.version)
         start: State | None = None
         first = 1
-        snap = self.store.snapshot(self.id, stored_upto) if stored_upto else None
-        if snap is not None and snapshots.usable(snap[0], self._undo_targets(undo, pending)):
+        snap = snapshots.newest_that_holds(
+            lambda limit: self.store.snapshot(self.id, limit),
+            stored_upto,
+            self._undo_targets(undo, pending),
+        )
+        if snap is not None:
             first, start = snap[0] + 1, snapshots.decode(snap[1])
         stream: Iterable[Stored] = self.events(first, stored_upto) if first <= stored_upto else ()
         stream = chain(stream, (p for p in pending if p.seq <= upto))

@@ -6,7 +6,7 @@ event after the snapshot reaches back before it; `usable` checks exactly that.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -41,3 +41,23 @@ def usable(snapshot_seq: int, undo_targets: Iterable[tuple[int, int | None]]) ->
         for seq, target in undo_targets
         if seq > snapshot_seq
     )
+
+
+def newest_that_holds(
+    find: Callable[[int], tuple[int, bytes] | None],
+    upto: int,
+    undo_targets: Sequence[tuple[int, int | None]],
+) -> tuple[int, bytes] | None:
+    """The newest snapshot at or before `upto` that still holds (`find(limit)` gives the newest
+    stored at or before `limit`). An undo that reaches behind one sends the search to before
+    the event it names, so one late undo costs a short refold, not a full one."""
+    limit = upto
+    while limit > 0:
+        snap = find(limit)
+        if snap is None or usable(snap[0], undo_targets):
+            return snap
+        reached = [t for seq, t in undo_targets if seq > snap[0] and (t is None or t <= snap[0])]
+        if None in reached:
+            return None
+        limit = min(t for t in reached if t is not None) - 1
+    return None

@@ -255,3 +255,20 @@ def test_refused_events_of_a_batch_are_named_by_their_own_positions(store: Store
     with pytest.raises(BatchRefused) as err:
         fight.append([Heal(target="grim", amount=1), Heal(target="snik", amount=1)])
     assert [e.event for e in err.value.errors] == ["#4", "#5"]
+
+
+def test_a_late_undo_refolds_from_the_newest_snapshot_before_what_it_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snapshot_module, "SNAPSHOT_EVERY", 4)
+    store = SQLiteStore(tmp_path / "snap.db")
+    fight = skirmish(store)
+    for round_ in range(8):
+        fight.append([Hit(target="grim", damage=0), TurnStarted(side="reavers", round=round_)])
+    fight.undo("#15")
+    found = snapshot_module.newest_that_holds(
+        lambda limit: store.snapshot("well", limit), fight.version, [(fight.version + 1, 15)]
+    )
+    assert found is not None and found[0] < 15
+    log = [s.event for s in fight.events()]
+    assert msgspec.json.encode(fight.state()) == msgspec.json.encode(list(replay(log))[-1][0])
