@@ -59,15 +59,21 @@ class Dice:
         self._strict = strict
         self._next: dict[str, int] = {}
         self.used: list[DieRoll] = []
+        if given:
+            self._check(given)
+
+    def _check(self, given: Mapping[str, list[int]]) -> None:
+        """A given die outside its range is refused; dice of a purpose the rules do not roll
+        are kept."""
         for purpose, values in given.items():
-            die = sides.get(purpose)
+            die = self._sides.get(purpose)
             if die is None:
                 continue  # reported as unused: other software may roll dice we have no use for
             for i, value in enumerate(values):
                 if not 1 <= value <= die:
                     raise StructuralError(
                         f"a d{die} shows 1 to {die}, not {value}",
-                        event=event_id,
+                        event=self._event_id,
                         field=f"$.rolls.{purpose}[{i}]",
                     )
 

@@ -7,12 +7,18 @@ Undo events (`retract`, `amend`) change nothing here: replays resolve them befor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import operator
+from collections.abc import Iterable, Mapping
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import msgspec
+from msgspec.structs import astuple
 
 from woundlog.events import (
+    FACTS,
     Amend,
     CharacterJoined,
     Choice,
@@ -28,7 +34,6 @@ from woundlog.events import (
     TurnStarted,
     WoundlogError,
     event_ref,
-    facts_given,
     type_name,
 )
 
@@ -40,6 +45,7 @@ from .rulesets import get_ruleset
 from .state import Character, FightState, setup_of
 
 State = FightState[Any]
+_UNDO = (Retract, Amend)
 
 
 def start(event: FightStarted) -> tuple[State, Changes]:
@@ -61,40 +67,30 @@ def start(event: FightStarted) -> tuple[State, Changes]:
 def apply(state: State | None, event: Event) -> tuple[State, Changes]:
     """Fold one event into the fight. Raises StructuralError or RuleError when it is refused."""
     if state is None:
-        if not isinstance(event, FightStarted):
-            raise StructuralError(
-                "a fight begins with `fight_started`", event=event_ref(event, 1), field="$.type"
-            )
-        return start(event)
-    seq = state.seq + 1
-    eid = event_ref(event, seq)
-    if isinstance(event, FightStarted):
-        raise StructuralError(
-            "`fight_started` comes once, as the first event", event=eid, field="$.type"
-        )
-    rules = get_ruleset(state.ruleset)
-    try:
-        dice = Dice(
-            state.seed, eid, event.rolls, rules.dice, strict=bool(state.options["strict_dice"])
-        )
-        ctx = Context(eid, dice, rules.graph, state.options)
-        if isinstance(event, Retract | Amend):
-            return _undo_marker(state, event, seq, eid)
-        if state.ended:
-            raise ctx.refuse("the fight has ended; undo `fight_ended` to go on")
-        characters, ended = _resolve(rules, state, event, ctx)
-    except WoundlogError as exc:
-        raise exc.located(event=eid) from None
-    new_state = msgspec.structs.replace(state, seq=seq, characters=characters, ended=ended)
+        return start(_first(event))
+    new_state, rules, ctx, updated = _advance(state, event)
+    if ctx is None:  # an undo event: a marker in its place, nothing more
+        return new_state, _undo_marker(new_state, event)
     return new_state, Changes(
-        seq=seq,
-        event=eid,
+        seq=new_state.seq,
+        event=ctx.event_id,
         type=type_name(event),
         explanation="; ".join(ctx.said) or "no effect",
-        characters=diff(rules, state.characters, characters),
-        dice=dice.used,
-        unused=dice.unused(),
+        characters=_moved(rules, state.characters, new_state.characters, updated),
+        dice=ctx.dice.used,
+        unused=ctx.dice.unused(),
     )
+
+
+def advance(state: State | None, event: Event) -> State:
+    """The state `apply` folds the event into, refusing exactly what `apply` refuses, without
+    working out what changed: for a fold that keeps only where it ends."""
+    if state is None:
+        return start(_first(event))[0]
+    new_state, rules, ctx, updated = _advance(state, event)
+    if ctx is not None:
+        _check_moves(rules, state.characters, new_state.characters, updated)
+    return new_state
 
 
 def apply_or_void(state: State | None, event: Event) -> tuple[State, Changes]:
@@ -112,6 +108,16 @@ def apply_or_void(state: State | None, event: Event) -> tuple[State, Changes]:
         return msgspec.structs.replace(state, seq=seq), changes
 
 
+def advance_or_void(state: State | None, event: Event) -> State:
+    """`apply_or_void`'s state alone, as `advance` is `apply`'s."""
+    try:
+        return advance(state, event)
+    except RuleError:
+        if state is None:
+            raise
+        return msgspec.structs.replace(state, seq=state.seq + 1)
+
+
 def skip(state: State, event: Event, undone: str) -> tuple[State, Changes]:
     """Pass over an event a later undo retracted: it keeps its position and does nothing."""
     seq = state.seq + 1
@@ -125,49 +131,84 @@ def skip(state: State, event: Event, undone: str) -> tuple[State, Changes]:
     return msgspec.structs.replace(state, seq=seq), changes
 
 
-def _undo_marker(state: State, event: Retract | Amend, seq: int, eid: str) -> tuple[State, Changes]:
+def _first(event: Event) -> FightStarted:
+    if not isinstance(event, FightStarted):
+        raise StructuralError(
+            "a fight begins with `fight_started`", event=event_ref(event, 1), field="$.type"
+        )
+    return event
+
+
+def _advance(
+    state: State, event: Event
+) -> tuple[State, Ruleset, Context | None, Mapping[str, Character]]:
+    """The fight after the event, its ruleset, the event's Context (None for an undo event,
+    which changes nothing here), and the characters the event updated."""
+    seq = state.seq + 1
+    eid = event_ref(event, seq)
+    if isinstance(event, FightStarted):
+        raise StructuralError(
+            "`fight_started` comes once, as the first event", event=eid, field="$.type"
+        )
+    rules = get_ruleset(state.ruleset)
+    try:
+        dice = Dice(
+            state.seed, eid, event.rolls, rules.dice, strict=bool(state.options["strict_dice"])
+        )
+        ctx = Context(eid, dice, rules.graph, state.options)
+        if isinstance(event, _UNDO):
+            return msgspec.structs.replace(state, seq=seq), rules, None, {}
+        if state.ended:
+            raise ctx.refuse("the fight has ended; undo `fight_ended` to go on")
+        updated, ended = _resolve(rules, state, event, ctx)
+    except WoundlogError as exc:
+        raise exc.located(event=eid) from None
+    characters = {**state.characters, **updated} if updated else state.characters
+    new_state = msgspec.structs.replace(state, seq=seq, characters=characters, ended=ended)
+    return new_state, rules, ctx, updated
+
+
+def _undo_marker(state: State, event: Event) -> Changes:
+    assert isinstance(event, _UNDO)
     verb = "retracts" if isinstance(event, Retract) else "amends"
     said = f"{verb} {event.event}" + (f" ({event.reason})" if event.reason else "")
-    changes = Changes(seq=seq, event=eid, type=type_name(event), explanation=said)
-    return msgspec.structs.replace(state, seq=seq), changes
+    eid = event_ref(event, state.seq)
+    return Changes(seq=state.seq, event=eid, type=type_name(event), explanation=said)
 
 
 def _resolve(
     rules: Ruleset, state: State, event: Event, ctx: Context
-) -> tuple[dict[str, Character], bool]:
+) -> tuple[Mapping[str, Character], bool]:
+    """The characters the event updates (new or changed), and whether the fight has ended."""
     characters = state.characters
-    updated: Mapping[str, Character]
     match event:
-        case CharacterJoined():
-            if event.character in characters:
-                raise ctx.refuse(f"{event.character} has already joined", "$.character")
-            updated = {event.character: rules.join(state, event, ctx)}
-            ctx.say(f"{updated[event.character].name} joins ({updated[event.character].state})")
         case Hit():
-            _check_facts(rules.hit_facts, event, ctx)
+            _check_facts(rules, "hit", event, ctx)
             target = _character(state, event.target, "$.target", ctx)
-            updated = {event.target: rules.on_hit(state, target, event, ctx)}
-        case Heal():
-            _check_facts(rules.heal_facts, event, ctx)
-            target = _character(state, event.target, "$.target", ctx)
-            updated = {event.target: rules.on_heal(state, target, event, ctx)}
-        case Choice():
-            chooser = _character(state, event.character, "$.character", ctx)
-            updated = {event.character: rules.on_choice(state, chooser, event, ctx)}
+            return {event.target: rules.on_hit(state, target, event, ctx)}, False
         case TurnStarted() | TurnEnded():
             _check_scope(state, event, ctx)
             if isinstance(event, TurnStarted):
-                updated = rules.on_turn_started(state, event, ctx)
-            else:
-                updated = rules.on_turn_ended(state, event, ctx)
+                return rules.on_turn_started(state, event, ctx), False
+            return rules.on_turn_ended(state, event, ctx), False
+        case CharacterJoined():
+            if event.character in characters:
+                raise ctx.refuse(f"{event.character} has already joined", "$.character")
+            joined = rules.join(state, event, ctx)
+            ctx.say(f"{joined.name} joins ({joined.state})")
+            return {event.character: joined}, False
+        case Heal():
+            _check_facts(rules, "heal", event, ctx)
+            target = _character(state, event.target, "$.target", ctx)
+            return {event.target: rules.on_heal(state, target, event, ctx)}, False
+        case Choice():
+            chooser = _character(state, event.character, "$.character", ctx)
+            return {event.character: rules.on_choice(state, chooser, event, ctx)}, False
         case FightEnded():
             ctx.say("the fight ends")
-            return characters, True
+            return {}, True
         case _:
             raise AssertionError(f"unhandled event {event!r}")
-    if not updated:
-        return characters, False
-    return {**characters, **updated}, False
 
 
 def _character(state: State, character_id: str, field: str, ctx: Context) -> Any:
@@ -178,12 +219,23 @@ def _character(state: State, character_id: str, field: str, ctx: Context) -> Any
     return character
 
 
-def _check_facts(used: frozenset[str], event: Hit | Heal, ctx: Context) -> None:
-    for fact in facts_given(event):
-        if fact not in used:
-            raise ctx.refuse(
-                f"this ruleset does not use the fact `{fact}` on a {type_name(event)}", f"$.{fact}"
-            )
+def _check_facts(rules: Ruleset, kind: str, event: Hit | Heal, ctx: Context) -> None:
+    """A fact the ruleset does not read is refused (the first one stated, in declaration order)."""
+    unread, stated = _unread_facts(rules.hit_facts if kind == "hit" else rules.heal_facts, kind)
+    values = stated(event)
+    if values.count(None) == len(values):
+        return  # the usual case: none of them stated
+    fact = next(f for f, v in zip(unread, values, strict=True) if v is not None)
+    raise ctx.refuse(f"this ruleset does not use the fact `{fact}` on a {kind}", f"$.{fact}")
+
+
+@functools.cache
+def _unread_facts(used: frozenset[str], kind: str) -> tuple[tuple[str, ...], Any]:
+    """The facts of `kind` outside `used`, and a getter of their values as one tuple."""
+    unread = tuple(fact for fact in FACTS[kind] if fact not in used)
+    if len(unread) > 1:
+        return unread, operator.attrgetter(*unread)
+    return unread, lambda event: tuple(getattr(event, fact) for fact in unread)
 
 
 def _check_scope(state: State, turn: TurnStarted | TurnEnded, ctx: Context) -> None:
@@ -192,6 +244,42 @@ def _check_scope(state: State, turn: TurnStarted | TurnEnded, ctx: Context) -> N
     elif turn.side is not None and not any(c.side == turn.side for c in state.characters.values()):
         sides = ", ".join(dict.fromkeys(c.side for c in state.characters.values())) or "none yet"
         raise ctx.refuse(f"no character is on side `{turn.side}` (sides: {sides})", "$.side")
+
+
+def _check_moves(
+    rules: Ruleset,
+    before: Mapping[str, Character],
+    after: Mapping[str, Character],
+    updated: Mapping[str, Character],
+) -> None:
+    """Raise IllegalTransition, as `apply` would, if the event moved a character in a way the
+    ruleset's Machine does not declare."""
+    for cid, now in updated.items():
+        was = before.get(cid)
+        if was is not now and was != now and not _declared(rules, was, now):
+            _moved(rules, before, after, updated)  # raises, naming the first such move
+
+
+def _declared(rules: Ruleset, was: Character | None, now: Character) -> bool:
+    """Whether the Machine declares the move (for a character joining: its first state)."""
+    if was is None:
+        return now.state in rules.graph.states
+    return rules.graph.allows(was.state, now.state)
+
+
+def _moved(
+    rules: Ruleset,
+    before: Mapping[str, Character],
+    after: Mapping[str, Character],
+    updated: Mapping[str, Character],
+) -> list[CharacterChange]:
+    """`diff(rules, before, after)` of one event, looking only at the characters it updated:
+    every other one is the very object it was before."""
+    if len(updated) > 1:  # report them in the fight's order, as `diff` does
+        order = list(filter(updated.__contains__, after))
+        if order != list(updated):
+            updated = {cid: updated[cid] for cid in order}
+    return diff(rules, before, updated)
 
 
 def diff(
@@ -213,20 +301,20 @@ def diff(
         if was is now or was == now:
             continue
         if was is None:
-            if now.state not in rules.graph.states:
+            if not _declared(rules, was, now):
                 raise IllegalTransition(f"{rules.name}: {cid} joined in undeclared {now.state}")
             changes.append(
                 CharacterChange(character=cid, name=now.name, before=None, after=now.state)
             )
             continue
-        if moves and not rules.graph.allows(was.state, now.state):
+        if moves and not _declared(rules, was, now):
             raise IllegalTransition(f"{rules.name}: {cid} moved {was.state} -> {now.state}")
         counters: dict[str, tuple[Any, Any]] = {}
         injuries: list[Any] = []
-        for field in now.__struct_fields__:
-            old, new = getattr(was, field), getattr(now, field)
-            if old == new or field == "state":
+        for field in _changed_fields(was, now):
+            if field == "state":
                 continue
+            old, new = getattr(was, field), getattr(now, field)
             if field == "injuries" and new[: len(old)] == old:
                 injuries = list(new[len(old) :])
             elif isinstance(new, dict):
@@ -252,3 +340,11 @@ def diff(
             if cid not in after
         )
     return changes
+
+
+def _changed_fields(was: Character, now: Character) -> Iterable[str]:
+    """The fields of `now` whose value differs from the one `was` has, in declaration order."""
+    fields = now.__struct_fields__
+    if type(was) is type(now):  # the usual case: every field compared in one go
+        return compress(fields, map(ne, astuple(was), astuple(now)))
+    return [field for field in fields if getattr(was, field) != getattr(now, field)]

@@ -7,40 +7,101 @@ grows with the number of explicit ids and undo events, never with the rest of th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, WoundlogError, decode_json
+from woundlog.events import Event, StructuralError, WoundlogError, decode_json
 from woundlog.events.stores import Stored
 
-from .fold import fold
+from .fold import fold, fold_state
 from .undo import Undo, resolve
 
 State = FightState[Any]
 
+BLOCK = 1 << 16
+"""Bytes the first pass reads at a time."""
+_UNDO_WORDS = (b'"id"', b"retract", b"amend")
+"""A line holding none of these carries no id and is no undo event."""
+_BLANK_START = re.compile(rb"\n[ \t\r\n\x0b\x0c]")
+"""How a blank line (only whitespace) begins after the line before it, if there is one."""
 
-def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
-    """(seq, line number, raw line) of every event line; blank lines hold no event."""
-    seq = 0
+
+def _blocks(path: Path) -> Iterator[bytes]:
+    """The file in blocks of whole lines (the last line may lack its newline)."""
     with open(path, "rb") as f:
-        for number, raw in enumerate(f, start=1):
-            if raw.strip():
-                seq += 1
-                yield seq, number, raw
+        pending: list[bytes] = []  # the start of a line the next read ends
+        while data := f.read(BLOCK):
+            end = data.rfind(b"\n") + 1
+            if not end:
+                pending.append(data)
+                continue
+            yield b"".join([*pending, data[:end]])
+            pending = [data[end:]]
+        if last := b"".join(pending):
+            yield last
+
+
+def _undo_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """(seq, line number, raw line) of the lines undo needs: the first event line, and every
+    line holding one of the words an id or an undo event is written with.
+
+    The words are searched for in whole blocks, so the lines without them cost next to
+    nothing. A block that may hold a blank line (it has no event, so the seq falls behind the
+    line number) is read line by line instead.
+    """
+    seq = number = 0
+    for block in _blocks(path):
+        if block[:1].isspace() or _BLANK_START.search(block):
+            for raw in _split(block):
+                number += 1
+                if raw.strip():
+                    seq += 1
+                    if seq == 1 or any(word in raw for word in _UNDO_WORDS):
+                        yield seq, number, raw
+            continue
+        starts = {block.rfind(b"\n", 0, hit) + 1 for hit in _hits(block)}
+        if seq == 0:
+            starts.add(0)  # the first event, `fight_started`
+        counted = before = 0  # newlines in block[:counted]
+        for start in sorted(starts):
+            before += block.count(b"\n", counted, start)
+            counted = start
+            end = block.find(b"\n", start)
+            raw = block[start:] if end < 0 else block[start : end + 1]
+            yield seq + before + 1, number + before + 1, raw
+        lines = block.count(b"\n") + (not block.endswith(b"\n"))
+        seq += lines
+        number += lines
+
+
+def _split(block: bytes) -> list[bytes]:
+    """The lines of a block split at newlines only, each keeping its newline (as a file does)."""
+    lines = block.split(b"\n")
+    last = lines.pop()
+    return [line + b"\n" for line in lines] + ([last] if last else [])
+
+
+def _hits(block: bytes) -> Iterator[int]:
+    """Where in the block any of the undo words is written."""
+    for word in _UNDO_WORDS:
+        at = block.find(word)
+        while at >= 0:
+            yield at
+            at = block.find(word, at + 1)
 
 
 def scan_undo(path: Path, at: int | None = None) -> Undo:
     """Pass one: resolve the file's undo events, checking ids are unique and targets exist."""
 
     def named_or_undo() -> Iterator[tuple[int, int | None, Event]]:
-        for seq, number, raw in _lines(path):
+        # a line with neither an id nor an undo is nothing undo needs: not even decoded
+        for seq, number, raw in _undo_lines(path):
             if at is not None and seq > at:
                 return
-            # a line with neither an id nor an undo is nothing undo needs: not even decoded
-            if seq == 1 or b'"id"' in raw or b"retract" in raw or b"amend" in raw:
-                yield seq, number, decode_json(raw, line=number)
+            yield seq, number, decode_json(raw, line=number)
 
     return resolve(named_or_undo())
 
@@ -51,16 +112,46 @@ def replay_file(
     """Each event's state and changes, as the fight stands: every undo in the file applied."""
     path = Path(path)
     undo = scan_undo(path, at)
-    where = {"line": 0}
-
-    def stream() -> Iterator[Stored]:
-        for seq, number, raw in _lines(path):
-            if at is not None and seq > at:
-                return
-            where["line"] = number
-            yield Stored(seq, decode_json(raw, line=number))
-
+    events = _Events(path, at)
     try:
-        yield from fold(stream(), undo, strict=strict)
+        yield from fold(events, undo, strict=strict)
     except WoundlogError as exc:
-        raise exc.located(line=where["line"]) from None
+        raise exc.located(line=events.line) from None
+
+
+def replay_file_state(
+    path: str | Path, *, at: int | None = None, strict: bool = False
+) -> State | None:
+    """The state `replay_file` ends in (None: the file holds no event), refusing what it refuses,
+    without working out each event's changes."""
+    path = Path(path)
+    undo = scan_undo(path, at)
+    events = _Events(path, at)
+    try:
+        return fold_state(events, undo, strict=strict)
+    except WoundlogError as exc:
+        raise exc.located(line=events.line) from None
+
+
+class _Events:
+    """Pass two: the file's events up to seq `at`; `line` is where the latest one came from."""
+
+    def __init__(self, path: Path, at: int | None) -> None:
+        self.path = path
+        self.at = at
+        self.line = 0
+
+    def __iter__(self) -> Iterator[Stored]:
+        at, seq = self.at, 0
+        with open(self.path, "rb") as f:
+            for self.line, raw in enumerate(f, start=1):
+                if at is not None and seq >= at:
+                    return
+                try:
+                    event = decode_json(raw, line=self.line)
+                except StructuralError:
+                    if raw.strip():
+                        raise
+                    continue  # a blank line holds no event
+                seq += 1
+                yield Stored(seq, event)

@@ -123,12 +123,14 @@ def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]
     return fighter, None
 
 
-def in_scope(fighter: Warrior, cid: str, turn: TurnStarted | TurnEnded) -> bool:
+def in_scope(fight: FightState[Any], turn: TurnStarted | TurnEnded) -> dict[str, Warrior]:
+    """The fighters a turn is about: one fighter, one side, or (neither given) everyone."""
     if turn.character is not None:
-        return cid == turn.character
+        fighter = fight.characters.get(turn.character)
+        return {} if fighter is None else {turn.character: fighter}
     if turn.side is not None:
-        return fighter.side == turn.side
-    return True
+        return {cid: f for cid, f in fight.characters.items() if f.side == turn.side}
+    return fight.characters
 
 
 class Mordheim(Ruleset):
@@ -191,13 +193,12 @@ class Mordheim(Ruleset):
             return {}
         updated: dict[str, Warrior] = {}
         moves: list[str] = []
-        for cid, fighter in fight.characters.items():
-            if in_scope(fighter, cid, turn):
-                after, said = recovery_phase(fighter, ctx)
-                if after is not fighter:
-                    updated[cid] = after
-                if said:
-                    moves.append(said)
+        for cid, fighter in in_scope(fight, turn).items():
+            after, said = recovery_phase(fighter, ctx)
+            if after is not fighter:
+                updated[cid] = after
+            if said:
+                moves.append(said)
         ctx.say("recovery phase: " + (", ".join(moves) or "nobody to recover"))
         return updated
 
@@ -206,8 +207,8 @@ class Mordheim(Ruleset):
     ) -> dict[str, Warrior]:
         rested = {
             cid: msgspec.structs.replace(fighter, half_rate=False)
-            for cid, fighter in fight.characters.items()
-            if fighter.half_rate and in_scope(fighter, cid, turn)
+            for cid, fighter in in_scope(fight, turn).items()
+            if fighter.half_rate
         }
         if rested:
             names = ", ".join(fight.characters[cid].name for cid in rested)
