@@ -3,7 +3,7 @@
 from .changes import Changes, CharacterChange
 from .dice import Dice, DieRoll, draw
 from .machine import Graph, IllegalTransition
-from .reducer import apply, apply_or_void, diff, skip, start
+from .reducer import advance, advance_or_void, apply, apply_or_void, diff, skip, start
 from .ruleset import Context, Ruleset
 from .rulesets import RULESETS, get_ruleset
 from .state import Character, FightState
@@ -25,6 +25,8 @@ __all__ = [
     "Ruleset",
     "State",
     "Table",
+    "advance",
+    "advance_or_void",
     "apply",
     "apply_or_void",
     "diff",
