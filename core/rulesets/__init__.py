@@ -1,4 +1,4 @@
-"""The registry of rulesets, by name. A new ruleset is one module and one line here."""
+"""The registry of rulesets, by name. A new ruleset is one module, one import and one line here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ from woundlog.events import StructuralError
 from ..ruleset import Ruleset
 from .mordheim import Mordheim
 
-RULESETS: dict[str, Ruleset] = {rules.name: rules for rules in (Mordheim(),)}
+RULESETS: dict[str, Ruleset] = {
+    rules.name: rules
+    for rules in (
+        Mordheim(),
+    )
+}
 
 
 def get_ruleset(name: str) -> Ruleset:
