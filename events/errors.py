@@ -5,6 +5,8 @@ Exit codes follow DESIGN.md section 8: 2 usage, 3 refused event, 4 conflict.
 
 from __future__ import annotations
 
+from typing import Self
+
 
 class WoundlogError(Exception):
     """Base of every error woundlog raises on purpose.
@@ -38,7 +40,7 @@ class WoundlogError(Exception):
         event: str | None = None,
         line: int | None = None,
         index: int | None = None,
-    ) -> WoundlogError:
+    ) -> Self:
         """Fill in where the error happened, keeping what is already known."""
         if self.event is None:
             self.event = event

@@ -149,7 +149,7 @@ def resolve(entries: Iterable[tuple[int, int | None, Event]]) -> Undo:
     """
     targets: dict[str, Target] = {}
     lines: dict[str, int | None] = {}
-    undo_events: list[tuple[int | None, Stored]] = []
+    undo_events: list[tuple[int | None, int, UndoEvent]] = []
     for seq, line, event in entries:
         target = Target(seq, type_name(event), event.id)
         targets[f"#{seq}"] = target
@@ -166,14 +166,13 @@ def resolve(entries: Iterable[tuple[int, int | None, Event]]) -> Undo:
             lines[event.id] = line
             targets[event.id] = target
         if isinstance(event, Retract | Amend):
-            undo_events.append((line, Stored(seq, event)))
-    for line, stored in undo_events:
-        name = stored.event.event  # type: ignore[union-attr]
-        target = targets.get(name)
-        if target is None and name.startswith("#") and int(name[1:]) < stored.seq:
-            target = Target(int(name[1:]), "game", None)
+            undo_events.append((line, seq, event))
+    for line, seq, undo in undo_events:
+        named = targets.get(undo.event)
+        if named is None and undo.event.startswith("#") and int(undo.event[1:]) < seq:
+            named = Target(int(undo.event[1:]), "game", None)
         try:
-            check_target(stored.seq, stored.event, target)  # type: ignore[arg-type]
+            check_target(seq, undo, named)
         except WoundlogError as exc:
             raise exc.located(line=line) from None
-    return Undo(stored for _, stored in undo_events)
+    return Undo(Stored(seq, undo) for _, seq, undo in undo_events)
