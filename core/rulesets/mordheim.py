@@ -172,8 +172,11 @@ class Mordheim(Ruleset):
             worst = worse(worst, result)
         if worst != fighter.state:
             fighter = ctx.move(fighter, INJURY_TRIGGER[worst])
-        lost = f"{target.name} loses {hit.damage} wound{'s' if hit.damage > 1 else ''}"
-        lost += f" ({target.wounds} -> {wounds})"
+        plural = "s" if hit.damage > 1 else ""
+        if target.wounds:
+            lost = f"{target.name} loses {hit.damage} wound{plural} ({target.wounds} -> {wounds})"
+        else:
+            lost = f"{target.name} takes {hit.damage} more wound{plural} on zero wounds"
         if results:
             shown = ", ".join(f"{roll} {result.replace('_', ' ')}" for roll, result in results)
             lost += f"; injury roll {shown}: {fighter.state.replace('_', ' ')}"
