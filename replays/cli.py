@@ -291,6 +291,8 @@ def tick(
     side: Annotated[str | None, typer.Option(help="Only this side's turn.")] = None,
     character: Annotated[str | None, typer.Option(help="Only this character's turn.")] = None,
     round_: Annotated[int | None, typer.Option("--round", min=0, help="The round.")] = None,
+    roll: Rolls = None,
+    event_id: EventId = None,
     as_json: AsJson = False,
     db: Db = None,
 ) -> None:
@@ -304,6 +306,8 @@ def tick(
         "round": round_,
         "side": side,
         "character": character,
+        "rolls": given.rolls(roll or []),
+        "id": event_id,
     }
     record(db, fight, fields, as_json)
 
@@ -313,11 +317,20 @@ def choose(
     fight: FightId,
     character: Annotated[str, typer.Argument(metavar="CHARACTER", help="Who decides.")],
     option: Annotated[str, typer.Argument(metavar="OPTION", help="What they choose.")],
+    roll: Rolls = None,
+    event_id: EventId = None,
     as_json: AsJson = False,
     db: Db = None,
 ) -> None:
     """A player makes a decision the rules leave to them."""
-    record(db, fight, {"type": "choice", "character": character, "option": option}, as_json)
+    fields = {
+        "type": "choice",
+        "character": character,
+        "option": option,
+        "rolls": given.rolls(roll or []),
+        "id": event_id,
+    }
+    record(db, fight, fields, as_json)
 
 
 @command()

@@ -135,7 +135,7 @@ def cell(value: Any) -> str:
         return "yes" if value else "-"
     if isinstance(value, list | tuple):
         return ", ".join(map(str, value)) or "-"
-    return str(value)
+    return "-" if value is None else str(value)
 
 
 def state_table(state: FightState[Any], title: str) -> Table:

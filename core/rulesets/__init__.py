@@ -5,12 +5,14 @@ from __future__ import annotations
 from woundlog.events import StructuralError
 
 from ..ruleset import Ruleset
+from .d26 import D26
 from .mordheim import Mordheim
 
 RULESETS: dict[str, Ruleset] = {
     rules.name: rules
     for rules in (
         Mordheim(),
+        D26(),
     )
 }
 

@@ -1,0 +1,857 @@
+"""Each d26 rule, with the dice given, as the rule text states it, and each decision documented
+where the text is silent."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from woundlog.core import FightState, apply, apply_or_void, get_ruleset
+from woundlog.core.rulesets.d26 import (
+    HOLD_ON_TO_LIFE,
+    INJURY_LOCATION,
+    INJURY_THRESHOLDS,
+    SEVERE_INJURIES_STAND_IN,
+)
+from woundlog.events import (
+    CharacterJoined,
+    Choice,
+    Event,
+    FightStarted,
+    Heal,
+    Hit,
+    Retract,
+    RuleError,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+)
+from woundlog.replays import replay, replay_file
+from woundlog.replays.cli import app
+
+ROUND_END = TurnEnded()
+
+
+def fight(*events: Event, hp: int = 10, kind: str = "", tables: Any = None) -> FightState[Any]:
+    """A d26 fight with Mira (`kind`, `hp`) and Kael (pc, 10 HP), then `events`."""
+    state, _ = apply(None, FightStarted(ruleset="d26", tables=tables or {}))
+    for event in (
+        CharacterJoined(character="mira", name="Mira", side="party", kind=kind, stats={"hp": hp}),
+        CharacterJoined(character="kael", name="Kael", side="party", stats={"hp": 10}),
+        *events,
+    ):
+        state, _ = apply(state, event)
+    return state
+
+
+def hit(damage: int, *location: int, target: str = "mira", **facts: Any) -> Hit:
+    rolls = {"location": list(location)} if location else {}
+    return Hit(target=target, damage=damage, rolls=rolls, **facts)
+
+
+def own_turn_ends(*hold_on: int, who: str = "mira") -> TurnEnded:
+    return TurnEnded(character=who, rolls={"hold_on": list(hold_on)} if hold_on else {})
+
+
+def heal_check(check: int | None, amount: int = 0) -> Heal:
+    return Heal(target="mira", amount=amount, means="heal_check", healer="kael", check=check)
+
+
+def mira(state: FightState[Any]) -> Any:
+    return state.characters["mira"]
+
+
+def explanation(state: FightState[Any], event: Event) -> str:
+    return apply(state, event)[1].explanation
+
+
+# a Fatal Injury to the arm, then each choice, as most tests need them
+FATAL_ARM = hit(16, 1)  # 10 HP, 6 left over: Fatal; d4 = 1, the arm
+FATAL_HEAD = hit(16, 4)
+HOLDING_ON = (FATAL_ARM, Choice(character="mira", option="hold_on"))
+
+
+# --- HP and Fatigued ----------------------------------------------------------------------------
+
+
+def test_damage_above_zero_only_lowers_hp_and_rolls_nothing() -> None:
+    state, changes = apply(fight(), hit(4))
+    assert mira(state).hp == 6
+    assert not mira(state).fatigued
+    assert mira(state).state == "upright"
+    assert changes.dice == []
+
+
+def test_hp_never_go_below_zero() -> None:
+    assert mira(fight(hit(25, 4))).hp == 0
+    assert mira(fight(hit(10), hit(2))).hp == 0
+
+
+def test_reaching_zero_hp_makes_a_character_fatigued() -> None:
+    state = fight(hit(10))
+    assert mira(state).hp == 0
+    assert mira(state).fatigued
+    assert mira(state).state == "upright"
+
+
+def test_fatigued_stays_when_healed_above_zero() -> None:
+    state = fight(hit(10), Heal(target="mira", amount=5, means="potion"))
+    assert mira(state).hp == 5
+    assert mira(state).fatigued
+
+
+def test_only_rest_removes_fatigued() -> None:
+    state = fight(hit(10), Heal(target="mira", amount=3, means="spell"))
+    assert mira(state).fatigued
+    state, _ = apply(state, Heal(target="mira", amount=0, means="rest"))
+    assert not mira(state).fatigued
+
+
+def test_healing_at_zero_hp_while_fatigued_restores_hp_and_harm_lowers_them_again() -> None:
+    state = fight(hit(10), Heal(target="mira", amount=4))
+    state, changes = apply(state, hit(3))  # above 0 HP again: HP, no injury check
+    assert mira(state).hp == 1
+    assert changes.dice == []
+    state, changes = apply(state, hit(5, 2))  # the blow back to 0 checks its excess: 4, Severe
+    assert mira(state).hp == 0
+    assert mira(state).injuries == ("severe leg",)
+
+
+def test_healing_never_raises_hp_above_the_hp_stat() -> None:
+    assert mira(fight(hit(3), Heal(target="mira", amount=9))).hp == 10
+
+
+# --- the injury thresholds ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("excess", "injuries", "state"),
+    [
+        (0, (), "upright"),
+        (2, (), "upright"),
+        (3, ("severe arm",), "upright"),
+        (5, ("severe arm",), "upright"),
+        (6, ("fatal arm",), "downed"),
+        (11, ("fatal arm",), "downed"),
+    ],
+)
+def test_damage_left_over_from_the_blow_that_reaches_zero_is_checked(
+    excess: int, injuries: tuple[str, ...], state: str
+) -> None:
+    after = fight(hit(10 + excess, 1))
+    assert mira(after).injuries == injuries
+    assert mira(after).state == state
+
+
+@pytest.mark.parametrize(
+    ("damage", "injuries", "state"),
+    [
+        (2, (), "upright"),
+        (3, ("severe arm",), "upright"),
+        (5, ("severe arm",), "upright"),
+        (6, ("fatal arm",), "downed"),
+    ],
+)
+def test_every_later_hit_at_zero_hp_checks_its_whole_damage(
+    damage: int, injuries: tuple[str, ...], state: str
+) -> None:
+    after = fight(hit(10), hit(damage, 1))
+    assert mira(after).injuries == injuries
+    assert mira(after).state == state
+
+
+def test_no_effect_rolls_no_location() -> None:
+    _, changes = apply(fight(hit(10)), hit(2, 1))
+    assert changes.dice == []
+    assert changes.unused == {"location": [1]}
+
+
+def test_a_hit_of_no_damage_at_zero_hp_checks_nothing() -> None:
+    _, changes = apply(fight(hit(10), kind="legendary"), hit(0, hit_strength=3))
+    assert changes.dice == [] and changes.characters == []
+
+
+def test_threshold_table_has_the_books_ranges() -> None:
+    assert list(INJURY_THRESHOLDS) == [
+        ((0, 2), "no effect"),
+        ((3, 5), "severe"),
+        ((6, 6), "fatal"),  # 6+
+    ]
+
+
+# --- injury location ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("roll", "location"), [(1, "arm"), (2, "leg"), (3, "internal"), (4, "head")]
+)
+def test_every_injury_rolls_its_location_on_1d4(roll: int, location: str) -> None:
+    state, changes = apply(fight(), hit(13, roll))
+    assert mira(state).injuries == (f"severe {location}",)
+    assert [(d.purpose, d.sides, d.value) for d in changes.dice] == [("location", 4, roll)]
+    assert INJURY_LOCATION[roll] == location
+
+
+@pytest.mark.parametrize(
+    ("roll", "location"), [(1, "arm"), (2, "leg"), (3, "internal"), (4, "head")]
+)
+def test_a_fatal_injury_rolls_its_location_too(roll: int, location: str) -> None:
+    assert mira(fight(hit(16, roll))).fatal_location == location
+
+
+def test_a_second_severe_injury_to_the_same_location_escalates_to_fatal() -> None:
+    state = fight(hit(13, 1))
+    state, changes = apply(state, hit(4, 1))
+    assert mira(state).injuries == ("severe arm", "fatal arm")
+    assert mira(state).state == "downed"
+    assert "escalates" in changes.explanation
+
+
+def test_no_one_has_severe_injuries_in_both_arms_however_many_healthy_limbs() -> None:
+    state = fight(hit(13, 1))  # "the left arm"
+    state, _ = apply(state, hit(5, 1))  # "the right arm": the d4 knows one arm location
+    assert mira(state).injuries.count("severe arm") == 1
+    assert mira(state).fatal_location == "arm"
+
+
+def test_severe_injuries_to_other_locations_do_not_escalate() -> None:
+    state = fight(hit(13, 1), hit(4, 2), hit(3, 3), hit(5, 4))
+    assert mira(state).injuries == ("severe arm", "severe leg", "severe internal", "severe head")
+    assert mira(state).state == "upright"
+
+
+def test_an_earlier_fatal_injury_does_not_escalate_a_severe_one() -> None:
+    state = fight(
+        *HOLDING_ON,
+        own_turn_ends(6),  # stabilised
+        Heal(target="mira", amount=5),  # stands up
+        hit(8, 1),  # 3 left over: Severe, to the arm that took the Fatal Injury
+    )
+    assert mira(state).injuries == ("fatal arm", "severe arm")
+    assert mira(state).state == "upright"
+
+
+def test_a_severe_injury_leaves_the_character_fighting() -> None:
+    state = fight(hit(14, 2))
+    assert mira(state).state == "upright"
+    assert mira(state).fate is None
+
+
+# --- the choice: The Last Stand or Hold on to Life ----------------------------------------------
+
+
+def test_a_fatal_injury_downs_the_character_awaiting_the_choice() -> None:
+    state, changes = apply(fight(), FATAL_ARM)
+    assert mira(state).state == "downed"
+    assert mira(state).fate == "undecided"
+    assert "choose `last_stand` or `hold_on`" in changes.explanation
+
+
+def test_the_last_stand_gives_one_automatic_action_then_death() -> None:
+    state, changes = apply(fight(FATAL_ARM), Choice(character="mira", option="last_stand"))
+    assert mira(state).state == "dead"
+    assert mira(state).fate == "last_stand"
+    assert "automatic success" in changes.explanation
+    assert "Hit Strength 3, reducible only to 2" in changes.explanation
+
+
+def test_after_the_last_stand_the_character_cannot_be_saved() -> None:
+    state = fight(FATAL_ARM, Choice(character="mira", option="last_stand"))
+    with pytest.raises(RuleError, match="dead"):
+        apply(state, heal_check(20))
+
+
+def test_the_last_stand_attack_is_recorded_as_a_hit_by_the_fallen() -> None:
+    state = fight(FATAL_ARM, Choice(character="mira", option="last_stand"))
+    state, _ = apply(state, Hit(target="kael", damage=6, attacker="mira"))
+    assert state.characters["kael"].hp == 4
+
+
+def test_hold_on_to_life_leaves_the_character_incapacitated() -> None:
+    state = fight(*HOLDING_ON)
+    assert mira(state).state == "downed"
+    assert mira(state).fate == "hold_on"
+
+
+def test_a_choice_that_is_neither_option_is_refused_naming_the_field() -> None:
+    with pytest.raises(RuleError, match="`last_stand` or `hold_on`") as err:
+        apply(fight(FATAL_ARM), Choice(character="mira", option="flee"))
+    assert err.value.field == "$.option"
+
+
+def test_a_choice_without_a_fatal_injury_is_refused() -> None:
+    with pytest.raises(RuleError, match="no Fatal Injury to answer") as err:
+        apply(fight(), Choice(character="mira", option="last_stand"))
+    assert err.value.field == "$.character"
+
+
+def test_a_second_choice_is_refused() -> None:
+    with pytest.raises(RuleError, match="already holds on"):
+        apply(fight(*HOLDING_ON), Choice(character="mira", option="last_stand"))
+
+
+def test_a_turn_ending_before_the_choice_settles_it_as_hold_on() -> None:
+    state, changes = apply(fight(FATAL_ARM), TurnEnded(character="kael"))
+    assert mira(state).state == "downed"
+    assert mira(state).fate == "hold_on"
+    assert "the turn ended before a choice" in changes.explanation
+    assert changes.dice == []  # not Mira's own turn: no hold_on die
+
+
+@pytest.mark.parametrize("turn", [TurnEnded(side="party"), ROUND_END])
+def test_a_side_or_round_ending_before_the_choice_also_settles_it(turn: TurnEnded) -> None:
+    assert mira(fight(FATAL_ARM, turn)).fate == "hold_on"
+
+
+def test_the_last_stand_is_refused_once_a_turn_has_ended() -> None:
+    state = fight(FATAL_ARM, TurnEnded(character="kael"))
+    with pytest.raises(RuleError, match="taken at once"):
+        apply(state, Choice(character="mira", option="last_stand"))
+
+
+def test_own_turn_ending_before_the_choice_holds_on_and_rolls_at_once() -> None:
+    state, changes = apply(fight(FATAL_ARM), own_turn_ends(1))
+    assert mira(state).fate == "hold_on"
+    assert mira(state).agony == 2
+    assert [(d.purpose, d.sides, d.value) for d in changes.dice] == [("hold_on", 6, 1)]
+
+
+def test_a_turn_starting_does_nothing_to_a_pending_choice() -> None:
+    assert mira(fight(FATAL_ARM, TurnStarted(character="mira"))).fate == "undecided"
+
+
+# --- holding on: the d6 at the end of each own turn ---------------------------------------------
+
+
+def test_a_six_stabilises_on_their_own() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(6))
+    assert mira(state).state == "stabilised"
+
+
+@pytest.mark.parametrize("roll", [2, 3, 4, 5])
+def test_two_to_five_changes_nothing(roll: int) -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(roll))
+    assert mira(state).state == "downed"
+    assert mira(state).agony == 0
+
+
+def test_a_one_is_agony() -> None:
+    state, changes = apply(fight(*HOLDING_ON), own_turn_ends(1))
+    assert mira(state).agony == 2
+    assert "dies at the end of the next round" in changes.explanation
+
+
+def test_hold_on_table_has_the_books_faces() -> None:
+    assert [HOLD_ON_TO_LIFE[r] for r in range(1, 7)] == [
+        "agony", "holds on", "holds on", "holds on", "holds on", "stabilises",
+    ]  # fmt: skip
+
+
+def test_only_the_characters_own_turn_end_rolls_the_hold_on_die() -> None:
+    state = fight(*HOLDING_ON)
+    for turn in (TurnEnded(character="kael"), TurnEnded(side="party"), ROUND_END):
+        _, changes = apply(state, turn)
+        assert changes.dice == [], turn
+
+
+def test_the_hold_on_die_is_drawn_when_not_given() -> None:
+    _, changes = apply(fight(*HOLDING_ON), TurnEnded(id="t1", character="mira"))
+    assert [(d.purpose, d.source) for d in changes.dice] == [("hold_on", "drawn")]
+
+
+def test_a_stabilised_character_rolls_no_more() -> None:
+    _, changes = apply(fight(*HOLDING_ON, own_turn_ends(6)), own_turn_ends(1))
+    assert changes.dice == []
+
+
+# --- agony --------------------------------------------------------------------------------------
+
+
+def test_agony_kills_at_the_end_of_the_next_round() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), TurnEnded(character="kael"))
+    state, _ = apply(state, ROUND_END)  # the end of the round of the 1
+    assert mira(state).state == "downed"
+    assert mira(state).agony == 1
+    state, _ = apply(state, own_turn_ends(3))
+    state, changes = apply(state, ROUND_END)  # the end of the next round
+    assert mira(state).state == "dead"
+    assert "dies in agony" in changes.explanation
+
+
+def test_agony_rolled_on_the_last_turn_of_a_round_still_gives_the_next_round() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END)
+    assert mira(state).state == "downed"
+
+
+def test_stabilised_before_the_next_round_ends_survives_agony() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END, heal_check(15), ROUND_END, ROUND_END)
+    assert mira(state).state == "stabilised"
+    assert mira(state).agony == 0
+
+
+def test_the_die_keeps_being_rolled_in_agony_and_a_six_still_stabilises() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END, own_turn_ends(6), ROUND_END)
+    assert mira(state).state == "stabilised"
+
+
+def test_a_second_one_in_agony_neither_resets_nor_shortens_the_deadline() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END)
+    state, changes = apply(state, own_turn_ends(1))
+    assert mira(state).agony == 1
+    assert "deadline stands" in changes.explanation
+    state, _ = apply(state, ROUND_END)
+    assert mira(state).state == "dead"
+
+
+def test_side_turn_ends_do_not_count_as_round_ends_for_agony() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), TurnEnded(side="party"), TurnEnded(side="party"))
+    assert mira(state).agony == 2
+
+
+def test_no_agony_no_death_at_round_ends() -> None:
+    state = fight(*HOLDING_ON, ROUND_END, ROUND_END, ROUND_END)
+    assert mira(state).state == "downed"
+
+
+# --- the Heal check -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("check", "state"), [(14, "downed"), (15, "stabilised"), (30, "stabilised")]
+)
+def test_heal_check_stabilises_at_fifteen(check: int, state: str) -> None:
+    assert mira(fight(*HOLDING_ON, heal_check(check))).state == state
+
+
+@pytest.mark.parametrize(("check", "state"), [(17, "downed"), (18, "stabilised")])
+def test_heal_check_for_a_head_injury_stabilises_at_eighteen(check: int, state: str) -> None:
+    after = fight(FATAL_HEAD, Choice(character="mira", option="hold_on"), heal_check(check))
+    assert mira(after).state == state
+
+
+def test_a_successful_heal_check_ends_agony() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), heal_check(15))
+    assert mira(state).agony == 0
+
+
+def test_a_heal_check_needs_its_total() -> None:
+    with pytest.raises(RuleError, match="check=N") as err:
+        apply(fight(*HOLDING_ON), heal_check(None))
+    assert err.value.field == "$.check"
+
+
+def test_a_heal_check_before_the_choice_is_refused() -> None:
+    with pytest.raises(RuleError, match="record the choice first"):
+        apply(fight(FATAL_ARM), heal_check(20))
+
+
+def test_a_check_with_another_means_is_refused() -> None:
+    with pytest.raises(RuleError, match="heal_check") as err:
+        apply(fight(*HOLDING_ON), Heal(target="mira", amount=0, means="potion", check=16))
+    assert err.value.field == "$.means"
+
+
+def test_a_heal_check_on_someone_not_dying_is_ordinary_healing() -> None:
+    state, changes = apply(fight(hit(6)), heal_check(3, amount=2))
+    assert mira(state).hp == 6
+    assert "not compared" in changes.explanation
+
+
+# --- standing up, and healing the downed --------------------------------------------------------
+
+
+def test_a_stabilised_character_stands_when_healed_above_zero() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(6))
+    state, _ = apply(state, Heal(target="mira", amount=0, means="potion"))
+    assert mira(state).state == "stabilised"
+    state, _ = apply(state, Heal(target="mira", amount=3, means="potion"))
+    assert mira(state).state == "upright"
+    assert mira(state).hp == 3
+    assert mira(state).fatigued
+    assert mira(state).fate is None and mira(state).fatal_location is None
+
+
+def test_a_heal_check_that_also_restores_hp_stabilises_and_stands_at_once() -> None:
+    state = fight(*HOLDING_ON, heal_check(16, amount=2))
+    assert mira(state).state == "upright"
+    assert mira(state).hp == 2
+
+
+def test_healing_a_downed_character_raises_hp_but_does_not_stop_the_dying() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(1), Heal(target="mira", amount=4, means="potion"))
+    assert mira(state).state == "downed"
+    assert mira(state).hp == 4
+    state = fight(
+        *HOLDING_ON, own_turn_ends(1), Heal(target="mira", amount=4), ROUND_END, ROUND_END
+    )
+    assert mira(state).state == "dead"
+
+
+def test_a_six_after_a_potion_stabilises_and_stands_at_once() -> None:
+    state = fight(*HOLDING_ON, Heal(target="mira", amount=4), own_turn_ends(6))
+    assert mira(state).state == "upright"
+
+
+def test_a_dying_character_cannot_rest() -> None:
+    with pytest.raises(RuleError, match="cannot rest") as err:
+        apply(fight(*HOLDING_ON), Heal(target="mira", amount=0, means="rest"))
+    assert err.value.field == "$.means"
+
+
+def test_a_stabilised_character_may_rest() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(6), Heal(target="mira", amount=2, means="rest"))
+    assert mira(state).state == "upright"
+    assert not mira(state).fatigued
+
+
+def test_the_dead_cannot_be_healed() -> None:
+    state = fight(FATAL_ARM, Choice(character="mira", option="last_stand"))
+    with pytest.raises(RuleError, match="dead"):
+        apply(state, Heal(target="mira", amount=5))
+
+
+# --- hits on the downed, the stabilised and the dead --------------------------------------------
+
+
+def test_a_downed_character_is_hit_on_the_zero_hp_thresholds() -> None:
+    state = fight(*HOLDING_ON, hit(2, 2))
+    assert mira(state).injuries == ("fatal arm",)
+    state = fight(*HOLDING_ON, hit(4, 2))
+    assert mira(state).injuries == ("fatal arm", "severe leg")
+    assert mira(state).state == "downed"
+
+
+def test_a_fatal_injury_kills_a_downed_character() -> None:
+    state, changes = apply(fight(*HOLDING_ON), hit(6, 3))
+    assert mira(state).state == "dead"
+    assert "already incapacitated" in changes.explanation
+
+
+def test_a_fatal_injury_kills_one_awaiting_the_choice() -> None:
+    state = fight(FATAL_ARM, hit(9, 2))
+    assert mira(state).state == "dead"
+    assert mira(state).fate is None  # no choice is awaited from the dead
+
+
+def test_an_escalated_injury_kills_a_downed_character() -> None:
+    state = fight(*HOLDING_ON, hit(3, 2), hit(4, 2))
+    assert mira(state).state == "dead"
+
+
+def test_a_fatal_injury_kills_a_stabilised_character() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(6), hit(7, 4))
+    assert mira(state).state == "dead"
+
+
+def test_a_stabilised_character_keeps_severe_injuries_and_stays_stable() -> None:
+    state = fight(*HOLDING_ON, own_turn_ends(6), hit(3, 4))
+    assert mira(state).state == "stabilised"
+    assert mira(state).injuries == ("fatal arm", "severe head")
+
+
+def test_a_downed_character_healed_above_zero_loses_hp_before_any_check() -> None:
+    state, changes = apply(fight(*HOLDING_ON, Heal(target="mira", amount=4)), hit(3))
+    assert mira(state).hp == 1
+    assert changes.dice == []
+
+
+def test_the_dead_cannot_be_hit() -> None:
+    state = fight(FATAL_ARM, Choice(character="mira", option="last_stand"))
+    with pytest.raises(RuleError, match="dead"):
+        apply(state, hit(3))
+
+
+# --- npc and legendary --------------------------------------------------------------------------
+
+
+def test_an_npc_at_zero_hp_simply_dies() -> None:
+    state, changes = apply(fight(kind="npc", hp=5), hit(5, 1))
+    assert mira(state).state == "dead"
+    assert mira(state).injuries == ()
+    assert changes.dice == []
+    assert "simply dies" in changes.explanation
+
+
+def test_an_npc_above_zero_only_loses_hp() -> None:
+    state = fight(hit(4), kind="npc", hp=5)
+    assert mira(state).state == "upright"
+    assert mira(state).hp == 1
+
+
+def test_an_npc_has_no_choice_to_make() -> None:
+    state = fight(hit(9), kind="npc", hp=5)
+    with pytest.raises(RuleError):
+        apply(state, Choice(character="mira", option="last_stand"))
+
+
+@pytest.mark.parametrize(
+    ("strength", "injuries", "state"),
+    [
+        (0, (), "upright"),
+        (1, ("severe leg",), "upright"),
+        (2, ("severe leg",), "upright"),
+        (3, ("fatal leg",), "downed"),
+        (4, ("fatal leg",), "downed"),
+    ],
+)
+def test_a_legendary_enemys_injury_goes_by_hit_strength(
+    strength: int, injuries: tuple[str, ...], state: str
+) -> None:
+    # 1 HP: the blow reaches 0 with 8 left over, which would be Fatal by the thresholds
+    after = fight(hit(9, 2, hit_strength=strength), kind="legendary", hp=1)
+    assert mira(after).injuries == injuries
+    assert mira(after).state == state
+
+
+def test_a_legendary_enemy_hit_at_zero_hp_goes_by_hit_strength() -> None:
+    after = fight(hit(20), hit(1, 3, hit_strength=3), kind="legendary", hp=20)
+    assert mira(after).injuries == ("fatal internal",)
+
+
+def test_a_legendary_enemy_without_hit_strength_uses_the_thresholds() -> None:
+    after = fight(hit(24, 2), kind="legendary", hp=20)
+    assert mira(after).injuries == ("severe leg",)
+
+
+def test_hit_strength_does_not_injure_a_legendary_enemy_above_zero_hp() -> None:
+    _, changes = apply(fight(kind="legendary", hp=20), hit(5, 2, hit_strength=3))
+    assert changes.dice == []
+
+
+def test_a_legendary_enemy_chooses_like_a_pc() -> None:
+    state = fight(hit(3, 4, hit_strength=3), kind="legendary", hp=3)
+    state, _ = apply(state, Choice(character="mira", option="last_stand"))
+    assert mira(state).state == "dead"
+
+
+def test_hit_strength_on_a_pc_is_not_read_and_says_so() -> None:
+    state, changes = apply(fight(), hit(11, 1, hit_strength=3))  # 1 left over: no effect
+    assert mira(state).injuries == ()
+    assert "legendary enemies only" in changes.explanation
+
+
+# --- joining, facts, dice, the graph ------------------------------------------------------------
+
+
+def test_a_character_needs_hp() -> None:
+    state, _ = apply(None, FightStarted(ruleset="d26"))
+    with pytest.raises(RuleError, match="needs stat `hp`") as err:
+        apply(state, CharacterJoined(character="mira"))
+    assert err.value.field == "$.stats.hp"
+
+
+def test_a_character_starts_with_at_least_one_hp() -> None:
+    state, _ = apply(None, FightStarted(ruleset="d26"))
+    with pytest.raises(RuleError, match="at least 1 HP") as err:
+        apply(state, CharacterJoined(character="mira", stats={"hp": 0}))
+    assert err.value.field == "$.stats.hp"
+
+
+def test_kind_defaults_to_pc_and_no_side_is_needed() -> None:
+    state, _ = apply(None, FightStarted(ruleset="d26"))
+    state, _ = apply(state, CharacterJoined(character="mira", stats={"hp": 7}))
+    assert mira(state).kind == "pc"
+    assert mira(state).hp == 7
+
+
+def test_an_unknown_kind_is_refused() -> None:
+    state, _ = apply(None, FightStarted(ruleset="d26"))
+    with pytest.raises(RuleError, match="pc, npc, legendary"):
+        apply(state, CharacterJoined(character="mira", kind="boss", stats={"hp": 7}))
+
+
+def test_a_fact_d26_does_not_use_is_refused() -> None:
+    with pytest.raises(RuleError) as err:
+        apply(fight(), Hit(target="mira", damage=1, magic=True))
+    assert err.value.field == "$.magic"
+
+
+def test_dice_purposes_and_sides() -> None:
+    assert dict(get_ruleset("d26").dice) == {"location": 4, "hold_on": 6}
+
+
+def test_a_location_die_out_of_range_is_refused_as_structural() -> None:
+    with pytest.raises(StructuralError, match="d4"):
+        apply(fight(), hit(13, 5))
+
+
+def test_machine_declares_the_four_states_d26_uses_and_nothing_leaves_dead() -> None:
+    graph = get_ruleset("d26").graph
+    assert graph.states == ("upright", "downed", "stabilised", "dead")
+    assert not any(source == "dead" for source, _ in graph.edges)
+
+
+def test_rule_error_on_replay_becomes_a_void_change() -> None:
+    state = fight(FATAL_ARM, Choice(character="mira", option="last_stand"))
+    after, changes = apply_or_void(state, hit(3))
+    assert changes.void is not None and "dead" in changes.void
+    assert after.characters == state.characters
+
+
+def test_the_docstring_lists_each_decision_the_issue_asks_for() -> None:
+    text = get_ruleset("d26").documentation()
+    for decision in (
+        "A turn that ends before the choice is made",
+        "keeps being rolled after agony",
+        "Hits on a downed or stabilised character",
+        "Standing up. A stabilised character stands",
+        "Healing at 0 HP while Fatigued",
+        "STAND-IN",
+    ):
+        assert decision in text, decision
+
+
+# --- the severe_injuries table, a stand-in the log may replace ----------------------------------
+
+BOOK = {
+    "arm": "no two-handed actions",
+    "leg": "half movement",
+    "internal": "no running",
+    "head": "-2 to perception",
+}
+
+
+def test_the_default_severe_injuries_table_is_labelled_a_stand_in() -> None:
+    assert SEVERE_INJURIES_STAND_IN.source.startswith("STAND-IN")
+    for location in ("arm", "leg", "internal", "head"):
+        assert getattr(SEVERE_INJURIES_STAND_IN, location).startswith("stand-in:")
+    _, changes = apply(fight(), hit(13, 2))
+    assert "stand-in: movement is limited" in changes.explanation
+
+
+def test_a_severe_injuries_table_in_the_log_replaces_the_stand_in() -> None:
+    _, changes = apply(fight(tables={"severe_injuries": BOOK}), hit(13, 2))
+    assert "Leg Injury (half movement)" in changes.explanation
+    assert "stand-in" not in changes.explanation
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        {"arm": "x", "leg": "y", "internal": "z"},  # a location missing
+        {**BOOK, "tail": "no"},  # a location the text does not have
+        {**BOOK, "arm": 3},  # not a text
+        ["arm", "leg"],
+    ],
+)
+def test_a_malformed_severe_injuries_table_is_refused_as_structural(table: Any) -> None:
+    with pytest.raises(StructuralError) as err:
+        apply(None, FightStarted(ruleset="d26", tables={"severe_injuries": table}))
+    assert err.value.field == "$.tables.severe_injuries"
+
+
+# --- the example fights shipped with the package ------------------------------------------------
+
+
+def shipped(name: str) -> str:
+    return str(files("woundlog.replays") / "data" / name)
+
+
+def test_the_ossuary_gate_example_tells_its_story() -> None:
+    steps = list(replay_file(shipped("d26_ossuary_gate.jsonl")))
+    assert all(changes.void is None for _, changes in steps)
+    final = steps[-1][0].characters
+    assert {cid: c.state for cid, c in final.items()} == {
+        "mira": "upright",
+        "kael": "upright",
+        "ghoul": "dead",
+        "warden": "dead",
+    }
+    assert final["kael"].injuries == ("severe arm", "fatal arm")
+    assert not final["kael"].fatigued
+    assert final["warden"].fate == "last_stand"
+
+
+def test_the_agony_example_ends_in_death_at_the_end_of_the_next_round() -> None:
+    steps = list(replay_file(shipped("d26_agony.jsonl")))
+    assert all(changes.void is None for _, changes in steps)
+    states = [state.characters["bren"].state for state, _ in steps[4:]]
+    assert states[-1] == "dead"
+    assert states[-2] == "downed"  # alive until the very last round end
+
+
+# --- frequencies of drawn dice ------------------------------------------------------------------
+
+
+def test_drawn_location_dice_give_each_location_a_quarter_of_the_time() -> None:
+    base = fight()
+    n = 20_000
+    counts = dict.fromkeys(("arm", "leg", "internal", "head"), 0)
+    for i in range(n):
+        state, _ = apply(base, Hit(id=f"h{i}", target="mira", damage=13))
+        counts[mira(state).injuries[0].split()[1]] += 1
+    sigma = (n * (1 / 4) * (3 / 4)) ** 0.5
+    for location, count in counts.items():
+        assert abs(count - n / 4) < 5 * sigma, (location, count)
+
+
+def test_drawn_hold_on_dice_stabilise_a_sixth_and_bring_agony_a_sixth_of_the_time() -> None:
+    base = fight(*HOLDING_ON)
+    n = 12_000
+    stable = agony = 0
+    for i in range(n):
+        state, _ = apply(base, TurnEnded(id=f"t{i}", character="mira"))
+        stable += mira(state).state == "stabilised"
+        agony += mira(state).agony == 2
+    sigma = (n * (1 / 6) * (5 / 6)) ** 0.5
+    assert abs(stable - n / 6) < 5 * sigma
+    assert abs(agony - n / 6) < 5 * sigma
+
+
+def test_replay_of_a_log_with_a_retracted_fatal_hit_restores_the_character() -> None:
+    log: list[Event] = [
+        FightStarted(ruleset="d26"),
+        CharacterJoined(character="mira", stats={"hp": 10}),
+        Hit(id="oops", target="mira", damage=16, rolls={"location": [1]}),
+        Retract(event="oops"),
+    ]
+    final = list(replay(log))[-1][0]
+    assert mira(final).state == "upright"
+    assert mira(final).hp == 10
+
+
+# --- the README walkthrough, as a GM types it -----------------------------------------------------
+
+WALKTHROUGH = [
+    "new gate --ruleset d26 --seed 26 --tables book.toml",
+    "join gate mira --name Mira --stat hp=12",
+    "join gate warden --name Warden --kind legendary --stat hp=20",
+    "hit gate mira 15 --attacker warden --roll location=2",
+    "hit gate mira 6 --attacker warden --roll location=4",
+    "choose gate mira hold_on",
+    "tick gate --end --character mira",
+    "heal gate mira 0 --means heal_check --healer kael --fact check=18",
+    "hit gate warden 22 --attacker mira --fact hit_strength=3",
+    "choose gate warden last_stand",
+    "heal gate mira 5 --means potion",
+]
+
+
+def test_the_readme_walkthrough_runs_as_written_with_the_books_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.toml").write_text(
+        "[severe_injuries]\n" + "".join(f'{k} = "{v}"\n' for k, v in BOOK.items())
+    )
+    runner = CliRunner()
+    said = []
+    for line in WALKTHROUGH:
+        result = runner.invoke(app, shlex.split(line))
+        assert result.exit_code == 0, (line, result.output)
+        said.append(result.output)
+    assert "Leg Injury (half movement)" in said[3]
+    assert "holds on" in said[6]  # the drawn hold_on die: 3
+    assert "Difficulty 18: Mira is stabilised" in said[7]
+    state = json.loads(runner.invoke(app, ["state", "gate", "--json"]).stdout)["characters"]
+    assert state["mira"]["state"] == "upright"
+    assert state["mira"]["fatigued"] is True
+    assert state["mira"]["injuries"] == ["severe leg", "fatal head"]
+    assert state["warden"]["state"] == "dead"
