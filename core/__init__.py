@@ -1,6 +1,6 @@
 """woundlog.core: what it means. States, the state graph, dice, rulesets and the pure reducer."""
 
-from .changes import Changes, CharacterChange
+from .changes import Changes, CharacterChange, show
 from .dice import Dice, DieRoll, draw
 from .machine import Graph, IllegalTransition
 from .reducer import advance, advance_or_void, apply, apply_or_void, diff, skip, start
@@ -32,6 +32,7 @@ __all__ = [
     "diff",
     "draw",
     "get_ruleset",
+    "show",
     "skip",
     "start",
 ]

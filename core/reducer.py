@@ -310,13 +310,15 @@ def diff(
         if moves and not _declared(rules, was, now):
             raise IllegalTransition(f"{rules.name}: {cid} moved {was.state} -> {now.state}")
         counters: dict[str, tuple[Any, Any]] = {}
-        injuries: list[Any] = []
+        gained: list[Any] = []
+        removed: list[Any] = []
         for field in _changed_fields(was, now):
             if field == "state":
                 continue
             old, new = getattr(was, field), getattr(now, field)
-            if field == "injuries" and new[: len(old)] == old:
-                injuries = list(new[len(old) :])
+            if field == "injuries":
+                gained = [injury for injury in new if injury not in old]
+                removed = [injury for injury in old if injury not in new]
             elif isinstance(new, dict):
                 for key in dict.fromkeys([*old, *new]):
                     if old.get(key) != new.get(key):
@@ -330,7 +332,8 @@ def diff(
                 before=was.state,
                 after=now.state,
                 counters=counters,
-                injuries=injuries,
+                injuries=gained,
+                injuries_removed=removed,
             )
         )
     if not moves:

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from woundlog.core import Changes, Character, FightState, Ruleset
+from woundlog.core import Changes, Character, FightState, Ruleset, show
 from woundlog.core.ruleset import COMMON_OPTIONS
 from woundlog.events import WoundlogError
 
@@ -42,7 +42,7 @@ PIPE_WIDTH = 160
 def console(*, stderr: bool = False) -> Console:
     # Made per use, not at import: rich would keep the streams of the moment it was built, and a
     # test runner swaps sys.stdout between invocations.
-    made = Console(stderr=stderr, highlight=False)
+    made = Console(stderr=stderr, highlight=False, emoji=False)
     if not made.is_terminal and "COLUMNS" not in os.environ:
         made.width = PIPE_WIDTH
     return made
@@ -133,9 +133,7 @@ def counter_names(characters: Iterable[Character]) -> list[str]:
 def cell(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "-"
-    if isinstance(value, list | tuple):
-        return ", ".join(map(str, value)) or "-"
-    return "-" if value is None else str(value)
+    return show(value)
 
 
 def state_table(state: FightState[Any], title: str) -> Table:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from woundlog.events import StructuralError
 
 from ..ruleset import Ruleset
+from .contractor import Contractor
 from .d26 import D26
 from .mordheim import Mordheim
 
@@ -13,6 +14,7 @@ RULESETS: dict[str, Ruleset] = {
     for rules in (
         Mordheim(),
         D26(),
+        Contractor(),
     )
 }
 

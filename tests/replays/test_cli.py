@@ -296,6 +296,9 @@ EXPECTED_FINAL = {
     },
     "mordheim_recovery.jsonl": {"marius": "knocked_down", "vex": "upright"},
     "mordheim_undo.jsonl": {"hilde": "stunned", "ulf": "knocked_down"},
+    "contractor_cinder.jsonl": {"cinder": "upright"},
+    "contractor_salvage.jsonl": {"brask": "upright", "mirel": "upright", "tomo": "dead"},
+    "contractor_own_tables.jsonl": {"ash": "upright", "juno": "upright"},
     "d26_agony.jsonl": {"bren": "dead", "ysolde": "upright", "troll": "upright"},
     "d26_ossuary_gate.jsonl": {
         "mira": "upright",

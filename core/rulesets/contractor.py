@@ -1,0 +1,747 @@
+"""Contractor: flat damage against HP, the d100 Wound Table, wound layers against Constitution.
+
+States in this game:
+  upright        acting. A contractor keeps acting after a wound unless the wound prevents it.
+  out_of_action  an active wound whose type prevents acting (its table row says so): cannot
+                 act until that wound is treated, then upright again.
+  dead           Constitution (and so Maximum HP) at 0 or less: permanent, no resurrection.
+  (knocked_down, stunned, downed and stabilised are not used: the text has no such conditions.)
+
+Stats: `constitution` (required, at least 1), `ap` (armour points, default 0), `motivation`
+(default 0), and any attribute the fight's location table penalises (stand-in table: perception,
+vitality, strength, dexterity, speed). `stats` keeps the values a contractor joined with; what
+wounds take off them is in `penalties`. Kind: `contractor`. Gear from `character_joined.gear`,
+by slot: `back` or `pack`, `shield_arm` and `weapon_arm` cover a location; the Foreman may point
+location 10 at any slot.
+Counters: `constitution` and `max_hp` (now), `hp` (current), `ap`, `motivation`,
+`wound_counter` (active wounds), `penalties` ({attribute: total}), `injuries` (the active
+wounds, each with its id and layers), `pending` (location-10 wounds waiting for the Foreman),
+`gear_damage` (wounds gear took instead of the body).
+
+Dice: `wound` (d100, read 1-100: give 00 as 100), one roll each time a hit takes a contractor
+to 0 HP. The roll gives the wound type by range and the location by its final digit (0 is 10):
+  1-10    Lucky (the text): the wound is cancelled; +5 Motivation.
+  11-90   the `wound_types` table. STAND-IN default, as the text does not print it:
+          11-20 Graze, 21-30 Laceration, 31-40 Fracture, 41-50 Burn, 51-60 Puncture,
+          61-70 Concussion, 71-80 Dislocation, 81-90 Internal Injury. Only Fracture is the
+          text's (its example roll, 37; its effect: disadvantage on skill checks involving that
+          location until treated); its range and every other row are made up, have no effect of
+          their own, and are marked "(stand-in)" when rolled.
+  91-100  Maimed (the text): a permanent wound that normal treatment cannot remove.
+Locations, 1-9 the `locations` table. STAND-IN default, except 7 (the text's):
+  1 head (perception -2), 2 face (perception -1), 3 chest (vitality -2), 4 abdomen
+  (vitality -1), 5 back, the Back/Pack (strength -1; gear in `back` or `pack`), 6 shield arm
+  (strength -2; gear in `shield_arm`), 7 weapon arm (dexterity -2; gear in `weapon_arm`),
+  8 left leg (speed -2), 9 right leg (speed -2).
+  10 (the text): exposed gear, or the body location the Foreman judges most exposed (a `choice`).
+Tables: `wound_types` and `locations` replace the stand-ins through `fight_started.tables`
+(`woundlog new --tables FILE.toml`), rows keyed by the book's ranges and numbers:
+  [wound_types.rows]
+  "11-36" = { name = "Bruise", effect = "-1 on the next check" }
+  "37" = { name = "Fracture", effect = "disadvantage with that limb until treated" }
+  "38-90" = { name = "Knockout", effect = "senseless", prevents_acting = true }
+  [locations.rows]
+  7 = { name = "weapon_arm", penalty = { dexterity = -2 }, gear = ["weapon_arm"] }
+  ... and every other location from 1 to 9.
+A replacement must cover 11-90 (wound types) or 1-9 (locations) exactly once; anything else is
+refused as a structural error when the fight starts. Lucky, Maimed and location 10 are the
+text's own rules and are not replaced.
+
+Facts: on a hit, `ignores_ap` (true: AP does not reduce it) and `gear_absorbs` (whether gear
+covering the location takes the wound). On a heal, `wound`: the id of the wound.
+Heal means: `mend` (Mend + Vitality, in combat), `treat_wound` (camp), `clinic` (town leave)
+treat a wound; `prosthetic` and `coiltech` are for Maimed wounds; any other means is ordinary
+HP healing.
+Choices (the Foreman's; `character` is the wounded contractor): a body location, by name or
+number, or `gear:SLOT`, for the oldest pending location-10 wound; `prosthetic_lost:WOUND` when a
+prosthetic is stolen, broken or destroyed.
+Options: `gear_absorbs` (default true): gear covering the location takes the wound unless the
+hit says `gear_absorbs: false`. Set it false to make gear take a wound only when the hit says
+`gear_absorbs: true`.
+
+Decisions where the text is silent or ambiguous:
+- Damage beyond 0 HP is lost at the reset: a hit that takes a contractor to 0 HP (exactly 0
+  counts) rolls one wound however far below 0 it went, and HP comes back to Maximum HP.
+- AP takes its value off every hit, never below 0; a hit reduced to 0 does nothing.
+- Maximum HP is Constitution: the text ties one to the other, so `max_hp` always equals
+  `constitution`, and a contractor joins at full HP.
+- The reset to Maximum HP comes after the wound's own layers (Cinder, Constitution 14, is back
+  on 10 HP after her Fracture). It happens on every roll, Lucky and gear included: step 2 has no
+  exception.
+- A roll of exactly 10 is Lucky: Lucky covers 1-10. "Location 10 is never Lucky by itself" means
+  20, 30 ... 90 follow their type; a Lucky result cancels the wound wherever it would land.
+  Lucky's +5 Motivation stays for the rest of the fight.
+- Location 10 (a non-Lucky roll ending in 0, 100 included): the wound waits in `pending` for the
+  Foreman's `choice`: a body location (name or number 1-9; gear covering it takes the wound as
+  for a rolled location, by the hit's `gear_absorbs`) or `gear:SLOT` (that gear, whatever the
+  slot, takes it). HP resets at once; when the wound lands on the body, current HP is capped at
+  the new Maximum HP. Several pending wounds are placed oldest first; a pending wound cannot be
+  treated.
+- Gear takes the wound by default (the text's "when gear absorbs" reads as the rule); option
+  and fact `gear_absorbs` change it. Relevant gear is an item in a slot covering the location.
+  A Maimed result destroys it (it leaves `gear`); any other result is kept in `gear_damage` with
+  the wound type, and the Foreman narrates the consequence (dropped weapon, torn pack ...).
+  Either way: no counter, no penalty, no effect.
+- A wound's id is the id of the hit that dealt it (`#N` when the hit has none), so undoing
+  another event never renames it.
+- Treatment (`mend`, `treat_wound`, `clinic`) removes one named non-Maimed wound: all three
+  layers are reversed (counter -1, so Constitution and Maximum HP +4; its penalty; its effect).
+  Where each may be used (combat, camp, town) is for the table: woundlog does not check it.
+  Treatment does not raise current HP by itself.
+- Ordinary healing: every heal's `amount` restores that much current HP, up to Maximum HP
+  (after a treatment, up to the new Maximum HP). It never removes a wound. A heal naming a
+  `wound` with a means that treats nothing is refused.
+- Maimed: treatment is refused, naming what it needs. A `prosthetic` (a heal naming the wound)
+  offsets the Maimed wound's penalties: its location penalty and its effect end, but the wound
+  stays active on the counter (Constitution and Maximum HP stay 4 lower), as Maimed is
+  permanent. `coiltech` (Coiltech restoration) removes a Maimed wound like a treatment. Only
+  Maimed wounds take either; one prosthetic per wound; its name (Basic Weapon Arm ...) goes in
+  the note. The choice `prosthetic_lost:WOUND` brings the penalties back.
+- Permanent death: Constitution at 0 or less, from the wound counter and any Constitution
+  penalty, is `dead`, with 0 HP. A hit, heal or choice for the dead is refused.
+- Effects are kept on the wound as the table words them: woundlog rolls no skill checks, so
+  "disadvantage" is for the table to apply. A type that prevents acting makes its contractor
+  out_of_action while it is active; none of the text's own rows does.
+- The text has no start- or end-of-turn rule: turn ticks are accepted and change nothing.
+- A hit on an out_of_action contractor is resolved like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from woundlog.events import CharacterJoined, Choice, Heal, Hit
+
+from ..machine import Graph
+from ..ruleset import Context, Ruleset
+from ..state import Character, FightState
+from ..states import DEAD, OUT_OF_ACTION, UPRIGHT
+from ..tables import Table
+
+TRANSITIONS = [
+    ("prevent_acting", UPRIGHT, OUT_OF_ACTION),  # a wound whose type prevents acting lands
+    ("act_again", OUT_OF_ACTION, UPRIGHT),  # the last such wound is treated
+    ("die", [UPRIGHT, OUT_OF_ACTION], DEAD),  # Constitution 0 or less; nothing leaves dead
+]
+
+CONSTITUTION_PER_WOUND = 4
+LUCKY_MOTIVATION = 5
+TREATMENTS = ("mend", "treat_wound", "clinic")
+PROSTHETIC = "prosthetic"
+COILTECH = "coiltech"
+EXPOSED = 10  # location 10: exposed gear, or the Foreman's choice
+GEAR_CHOICE = "gear:"
+PROSTHETIC_LOST = "prosthetic_lost:"
+
+
+# --- the tables ---------------------------------------------------------------------------------
+
+
+class WoundType(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One row of the Wound Table: the type's name, its effect, and whether it stops acting."""
+
+    name: str
+    effect: str = ""
+    prevents_acting: bool = False
+    stand_in: bool = False  # True: not the book's row, woundlog's stand-in for it
+
+
+class WoundTypes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The wound types for rolls 11-90, keyed by the book's ranges: `"11-20"`, `"37"`."""
+
+    rows: dict[str, WoundType]
+
+    def __post_init__(self) -> None:
+        self.table()  # a malformed replacement is refused when the fight starts
+
+    def table(self) -> Table[WoundType]:
+        return Table("d100", covering(self.rows, range(11, 91), "wound_types"), range(11, 91))
+
+
+class Location(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One body location: its name, its stat penalty, and the gear slots that cover it."""
+
+    name: str
+    penalty: dict[str, int] = {}
+    gear: tuple[str, ...] = ()
+    stand_in: bool = False  # True: not the book's row, woundlog's stand-in for it
+
+
+class Locations(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The body locations 1-9, keyed by number (location 10 is the text's own rule)."""
+
+    rows: dict[str, Location]
+
+    def __post_init__(self) -> None:
+        if str(EXPOSED) in self.rows:
+            raise ValueError(
+                "locations: location 10 is the text's own rule (exposed gear or the Foreman's "
+                "choice): give rows 1 to 9 only"
+            )
+        covering(self.rows, range(1, 10), "locations")
+        names = [row.name for row in self.rows.values()]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"locations: each name once, not {', '.join(twice)}")
+
+    def number(self, number: int) -> Location:
+        return self.rows[str(number)]
+
+    def named(self, option: str) -> Location | None:
+        """The location a Foreman names, by its name or its number (1-9)."""
+        if option in self.rows:
+            return self.rows[option]
+        return next((row for row in self.rows.values() if row.name == option), None)
+
+    def attributes(self) -> list[str]:
+        """Every attribute some location penalises, in table order."""
+        return list(dict.fromkeys(stat for row in self.rows.values() for stat in row.penalty))
+
+
+def covering(rows: dict[str, Any], faces: range, table: str) -> dict[tuple[int, int], Any]:
+    """Rows keyed `"low-high"` (or one number) as ranges that cover `faces` exactly once each."""
+    ranges: dict[tuple[int, int], Any] = {}
+    seen: dict[int, str] = {}
+    for key, row in rows.items():
+        low, _, high = key.partition("-")
+        if not (low.strip().isdigit() and (not high or high.strip().isdigit())):
+            raise ValueError(f"{table}: `{key}` is not a roll or a range of rolls like 11-20")
+        span = (int(low), int(high or low))
+        for roll in range(span[0], span[1] + 1):
+            if roll not in faces:
+                raise ValueError(f"{table}: `{key}` reaches {roll}, outside {faces[0]}-{faces[-1]}")
+            if roll in seen:
+                raise ValueError(f"{table}: {roll} is in both `{seen[roll]}` and `{key}`")
+            seen[roll] = key
+        ranges[span] = row
+    missing = [roll for roll in faces if roll not in seen]
+    if missing:
+        raise ValueError(f"{table}: no row for {spans(missing)}")
+    return ranges
+
+
+def spans(rolls: list[int]) -> str:
+    """`[2, 3, 4, 9]` as `2-4, 9`."""
+    runs: list[list[int]] = []
+    for roll in rolls:
+        if runs and roll == runs[-1][-1] + 1:
+            runs[-1].append(roll)
+        else:
+            runs.append([roll])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
+
+
+LUCKY = WoundType("Lucky", "the wound is cancelled: +5 Motivation")
+MAIMED = WoundType(
+    "Maimed", "permanent: only a prosthetic (offsets it) or Coiltech restoration (removes it)"
+)
+
+WOUND_TYPES = WoundTypes(  # STAND-IN for the book's 11-90 (the text prints only 37, Fracture)
+    {
+        "11-20": WoundType("Graze", stand_in=True),
+        "21-30": WoundType("Laceration", stand_in=True),
+        "31-40": WoundType(  # the name and effect are the text's; the range is the stand-in's
+            "Fracture", "disadvantage on skill checks involving that location until treated"
+        ),
+        "41-50": WoundType("Burn", stand_in=True),
+        "51-60": WoundType("Puncture", stand_in=True),
+        "61-70": WoundType("Concussion", stand_in=True),
+        "71-80": WoundType("Dislocation", stand_in=True),
+        "81-90": WoundType("Internal Injury", stand_in=True),
+    }
+)
+
+LOCATIONS = Locations(  # STAND-IN for the book's location table, except 7 (the text's)
+    {
+        "1": Location("head", {"perception": -2}, stand_in=True),
+        "2": Location("face", {"perception": -1}, stand_in=True),
+        "3": Location("chest", {"vitality": -2}, stand_in=True),
+        "4": Location("abdomen", {"vitality": -1}, stand_in=True),
+        "5": Location("back", {"strength": -1}, ("back", "pack"), stand_in=True),
+        "6": Location("shield_arm", {"strength": -2}, ("shield_arm",), stand_in=True),
+        "7": Location("weapon_arm", {"dexterity": -2}, ("weapon_arm",)),
+        "8": Location("left_leg", {"speed": -2}, stand_in=True),
+        "9": Location("right_leg", {"speed": -2}, stand_in=True),
+    }
+)
+
+
+def spoken(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def named(kind: WoundType | Location) -> str:
+    """A table row's name, marked when it is woundlog's stand-in rather than the book's."""
+    return spoken(kind.name) + (" (stand-in)" if kind.stand_in else "")
+
+
+def wound_table(types: WoundTypes) -> Table[WoundType]:
+    """The d100 Wound Table: the text's Lucky and Maimed rows around the fight's types."""
+    return Table("d100", {(1, 10): LUCKY, **types.table().rows, (91, 100): MAIMED}, range(1, 101))
+
+
+# --- what a contractor carries ------------------------------------------------------------------
+
+
+class Wound(msgspec.Struct, frozen=True, kw_only=True):
+    """An active wound on the body: its three layers, kept so treatment can reverse them."""
+
+    id: str  # the hit that dealt it
+    roll: int
+    type: str
+    location: str
+    penalty: dict[str, int] = {}
+    effect: str = ""
+    maimed: bool = False
+    prevents_acting: bool = False
+    prosthetic: bool = False  # a Maimed wound's penalty and effect offset by a prosthetic
+
+    def offset(self) -> bool:
+        return self.maimed and self.prosthetic
+
+    def __str__(self) -> str:
+        penalty = ", ".join(f"{stat} {value:+d}" for stat, value in self.penalty.items())
+        shown = f"{self.id} {self.type}, {spoken(self.location)}"
+        if self.offset():
+            return f"{shown} (prosthetic)"
+        return shown + (f" ({penalty})" if penalty else "")
+
+
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
+    """A location-10 wound waiting for the Foreman to choose where it lands."""
+
+    id: str
+    roll: int
+    gear_absorbs: bool
+
+    def __str__(self) -> str:
+        return f"{self.id} roll {self.roll}: location 10, the Foreman chooses"
+
+
+class GearHit(msgspec.Struct, frozen=True, kw_only=True):
+    """A wound that gear took instead of the body."""
+
+    wound: str
+    slot: str
+    item: str
+    type: str
+    destroyed: bool
+
+    def __str__(self) -> str:
+        return f"{self.wound} {self.item}: {'destroyed' if self.destroyed else self.type}"
+
+
+class ContractorSheet(Character, frozen=True, kw_only=True):
+    """A contractor's sheet: `stats` as joined, the rest as the wounds leave it."""
+
+    constitution: int
+    max_hp: int
+    hp: int
+    ap: int
+    motivation: int
+    wound_counter: int = 0
+    penalties: dict[str, int] = msgspec.field(default_factory=dict)
+    injuries: tuple[Wound, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    gear_damage: tuple[GearHit, ...] = ()
+
+
+# --- damage and the wound roll ------------------------------------------------------------------
+
+
+def flat_damage(hit: Hit, ap: int) -> int:
+    """Fixed damage, reduced by AP unless the effect ignores AP."""
+    return hit.damage if hit.ignores_ap else max(0, hit.damage - ap)
+
+
+def wound_roll(ctx: Context) -> int:
+    """d100 read 1-100: a die given as 100 is the 00."""
+    return ctx.roll("wound")
+
+
+def location_of(roll: int) -> int:
+    """The final digit; 0 is location 10."""
+    return roll % 10 or EXPOSED
+
+
+def with_layers(sheet: ContractorSheet, injuries: tuple[Wound, ...]) -> ContractorSheet:
+    """The sheet carrying exactly these wounds: counter, Constitution, Maximum HP, penalties."""
+    penalties: dict[str, int] = {}
+    for wound in injuries:
+        if not wound.offset():
+            for stat, value in wound.penalty.items():
+                penalties[stat] = penalties.get(stat, 0) + value
+    penalties = {stat: value for stat, value in penalties.items() if value}
+    constitution = (
+        sheet.stats["constitution"]
+        - CONSTITUTION_PER_WOUND * len(injuries)
+        + penalties.get("constitution", 0)
+    )
+    return msgspec.structs.replace(
+        sheet,
+        injuries=injuries,
+        wound_counter=len(injuries),
+        penalties=penalties,
+        constitution=constitution,
+        max_hp=constitution,  # Maximum HP follows Constitution
+    )
+
+
+def exposed_gear(sheet: ContractorSheet, place: Location) -> str | None:
+    """The slot whose gear covers this location, if the contractor carries any there."""
+    return next((slot for slot in place.gear if sheet.gear.get(slot)), None)
+
+
+def gear_takes_wound(
+    sheet: ContractorSheet, wound_id: str, kind: WoundType, slot: str
+) -> tuple[ContractorSheet, str]:
+    """No counter, no penalty, no effect: Maimed destroys the gear, anything else marks it."""
+    item = sheet.gear[slot]
+    maimed = kind is MAIMED
+    hit = GearHit(wound=wound_id, slot=slot, item=item, type=kind.name, destroyed=maimed)
+    gear = {s: i for s, i in sheet.gear.items() if s != slot} if maimed else sheet.gear
+    taken = msgspec.structs.replace(sheet, gear=gear, gear_damage=(*sheet.gear_damage, hit))
+    if maimed:
+        return taken, f"the {item} takes it and is destroyed"
+    return taken, f"the {item} takes it: the Foreman picks a gear consequence"
+
+
+def body_takes_wound(
+    sheet: ContractorSheet, wound_id: str, roll: int, kind: WoundType, place: Location
+) -> tuple[ContractorSheet, str]:
+    """The three layers: the counter (Constitution -4), the location's penalty, the effect."""
+    wound = Wound(
+        id=wound_id,
+        roll=roll,
+        type=kind.name,
+        location=place.name,
+        penalty=dict(place.penalty),
+        effect=kind.effect,
+        maimed=kind is MAIMED,
+        prevents_acting=kind.prevents_acting,
+    )
+    wounded = with_layers(sheet, (*sheet.injuries, wound))
+    said = f"Constitution {sheet.constitution} -> {wounded.constitution}"
+    if place.penalty:
+        said += ", " + ", ".join(f"{stat} {value:+d}" for stat, value in place.penalty.items())
+    if kind.effect:
+        said += f", {kind.effect}"
+    return wounded, said
+
+
+def land_wound(
+    sheet: ContractorSheet,
+    wound_id: str,
+    roll: int,
+    kind: WoundType,
+    place: Location,
+    gear_absorbs: bool,
+) -> tuple[ContractorSheet, str]:
+    """At a body location: on the gear covering it (if it may absorb), else on the body."""
+    slot = exposed_gear(sheet, place) if gear_absorbs else None
+    if slot is not None:
+        return gear_takes_wound(sheet, wound_id, kind, slot)
+    return body_takes_wound(sheet, wound_id, roll, kind, place)
+
+
+def settle(sheet: ContractorSheet, ctx: Context) -> ContractorSheet:
+    """Death at Constitution 0; otherwise acting unless an active wound prevents it."""
+    if sheet.constitution <= 0:
+        dead = ctx.move(sheet, "die")
+        ctx.say(f"{sheet.name} dies: Constitution {sheet.constitution}, permanently")
+        return msgspec.structs.replace(dead, hp=0)
+    stopped = any(w.prevents_acting and not w.offset() for w in sheet.injuries)
+    if stopped and sheet.state == UPRIGHT:
+        ctx.say(f"{sheet.name} cannot act until the wound is treated")
+        return ctx.move(sheet, "prevent_acting")
+    if not stopped and sheet.state == OUT_OF_ACTION:
+        ctx.say(f"{sheet.name} can act again")
+        return ctx.move(sheet, "act_again")
+    return sheet
+
+
+def refuse_the_dead(sheet: ContractorSheet, ctx: Context) -> None:
+    if sheet.state == DEAD:
+        raise ctx.refuse(f"{sheet.name} is dead, permanently: there is no resurrection")
+
+
+def wound_named(sheet: ContractorSheet, heal: Heal, ctx: Context) -> Wound:
+    """The active wound a heal's fact `wound` names."""
+    active = ", ".join(w.id for w in sheet.injuries) or "none"
+    if heal.wound is None:
+        raise ctx.refuse(
+            f"name the wound with fact `wound` (active wounds of {sheet.name}: {active})", "$.wound"
+        )
+    found = next((w for w in sheet.injuries if w.id == heal.wound), None)
+    if found is not None:
+        return found
+    if any(p.id == heal.wound for p in sheet.pending):
+        raise ctx.refuse(
+            f"wound {heal.wound} is on location 10 and waits for the Foreman: place it with a "
+            "`choice` first",
+            "$.wound",
+        )
+    raise ctx.refuse(
+        f"{sheet.name} has no active wound `{heal.wound}` (active: {active})", "$.wound"
+    )
+
+
+def without(sheet: ContractorSheet, wound: Wound) -> ContractorSheet:
+    return with_layers(sheet, tuple(w for w in sheet.injuries if w is not wound))
+
+
+def treat(sheet: ContractorSheet, heal: Heal, ctx: Context) -> ContractorSheet:
+    """Mend, Treat Wound or a clinic: all three layers of a non-Maimed wound are reversed."""
+    wound = wound_named(sheet, heal, ctx)
+    if wound.maimed:
+        raise ctx.refuse(
+            f"wound {wound.id} is Maimed: normal treatment cannot remove it; fit a prosthetic "
+            "(means `prosthetic`) or use Coiltech restoration (means `coiltech`)",
+            "$.means",
+        )
+    treated = without(sheet, wound)
+    ctx.say(
+        f"{heal.means} treats wound {wound.id} ({wound.type}, {spoken(wound.location)}): "
+        f"Constitution {sheet.constitution} -> {treated.constitution}"
+    )
+    return treated
+
+
+def fit_prosthetic(sheet: ContractorSheet, heal: Heal, ctx: Context) -> ContractorSheet:
+    """A prosthetic offsets a Maimed wound's penalties; the wound itself stays."""
+    wound = maimed_named(sheet, heal, ctx)
+    if wound.prosthetic:
+        raise ctx.refuse(f"wound {wound.id} already has its prosthetic", "$.wound")
+    fitted = msgspec.structs.replace(wound, prosthetic=True)
+    ctx.say(f"a prosthetic offsets wound {wound.id} ({spoken(wound.location)})")
+    return with_layers(sheet, tuple(fitted if w is wound else w for w in sheet.injuries))
+
+
+def coiltech_restoration(sheet: ContractorSheet, heal: Heal, ctx: Context) -> ContractorSheet:
+    """Coiltech restoration removes a Maimed wound: all three layers reversed."""
+    wound = maimed_named(sheet, heal, ctx)
+    restored = without(sheet, wound)
+    ctx.say(
+        f"Coiltech restores wound {wound.id} ({spoken(wound.location)}): "
+        f"Constitution {sheet.constitution} -> {restored.constitution}"
+    )
+    return restored
+
+
+def maimed_named(sheet: ContractorSheet, heal: Heal, ctx: Context) -> Wound:
+    wound = wound_named(sheet, heal, ctx)
+    if not wound.maimed:
+        raise ctx.refuse(
+            f"wound {wound.id} is not Maimed: {heal.means} is for Maimed wounds; treat it with "
+            f"means {', '.join(TREATMENTS)}",
+            "$.means",
+        )
+    return wound
+
+
+def restore_hp(sheet: ContractorSheet, amount: int, ctx: Context) -> ContractorSheet:
+    """Ordinary healing: current HP up by `amount`, never past Maximum HP."""
+    hp = min(sheet.max_hp, sheet.hp + amount)
+    if hp != sheet.hp:
+        ctx.say(f"{sheet.name} recovers {hp - sheet.hp} HP ({sheet.hp} -> {hp})")
+    elif amount:
+        ctx.say(f"{sheet.name} is already at Maximum HP ({sheet.max_hp})")
+    return msgspec.structs.replace(sheet, hp=hp)
+
+
+def place_pending(
+    sheet: ContractorSheet, option: str, fight: FightState[Any], rules: Contractor, ctx: Context
+) -> ContractorSheet:
+    """The Foreman places the oldest location-10 wound: on exposed gear, or on a body location."""
+    if not sheet.pending:
+        raise ctx.refuse(
+            f"no wound of {sheet.name} waits on location 10: a choice places such a wound, or "
+            f"`{PROSTHETIC_LOST}WOUND` records a lost prosthetic",
+            "$.option",
+        )
+    waiting = sheet.pending[0]
+    kind = wound_table(rules.table(fight, "wound_types"))[waiting.roll]
+    sheet = msgspec.structs.replace(sheet, pending=sheet.pending[1:])
+    if option.startswith(GEAR_CHOICE):
+        placed = on_exposed_gear(sheet, waiting, kind, option.removeprefix(GEAR_CHOICE), ctx)
+    else:
+        placed = on_body_location(
+            sheet, waiting, kind, option, rules.table(fight, "locations"), ctx
+        )
+    # the HP reset came before this wound's own reduction: cap it at the new Maximum HP
+    return settle(msgspec.structs.replace(placed, hp=min(placed.hp, placed.max_hp)), ctx)
+
+
+def on_exposed_gear(
+    sheet: ContractorSheet, waiting: Pending, kind: WoundType, slot: str, ctx: Context
+) -> ContractorSheet:
+    """Location 10 points to exposed gear: whatever the slot, that gear takes the wound."""
+    if not sheet.gear.get(slot):
+        carried = ", ".join(sheet.gear) or "nothing"
+        raise ctx.refuse(
+            f"{sheet.name} carries nothing in slot `{slot}` (slots: {carried})", "$.option"
+        )
+    placed, said = gear_takes_wound(sheet, waiting.id, kind, slot)
+    ctx.say(f"the Foreman points {named(kind)} {waiting.id} at exposed gear: {said}")
+    return placed
+
+
+def on_body_location(
+    sheet: ContractorSheet,
+    waiting: Pending,
+    kind: WoundType,
+    option: str,
+    locations: Locations,
+    ctx: Context,
+) -> ContractorSheet:
+    """The Foreman's most exposed body location; gear covering it may still take the wound."""
+    place = locations.named(option)
+    if place is None:
+        known = ", ".join(row.name for row in locations.rows.values())
+        raise ctx.refuse(
+            f"`{option}` is no body location: choose one of {known} (or its number, 1-9), or "
+            f"`{GEAR_CHOICE}SLOT` for exposed gear",
+            "$.option",
+        )
+    placed, said = land_wound(sheet, waiting.id, waiting.roll, kind, place, waiting.gear_absorbs)
+    ctx.say(f"the Foreman places {named(kind)} {waiting.id} on the {named(place)}: {said}")
+    return placed
+
+
+def lose_prosthetic(sheet: ContractorSheet, option: str, ctx: Context) -> ContractorSheet:
+    """A prosthetic stolen, broken or destroyed: the Maimed wound's penalties are back."""
+    wound_id = option.removeprefix(PROSTHETIC_LOST)
+    wound = next((w for w in sheet.injuries if w.id == wound_id and w.prosthetic), None)
+    if wound is None:
+        fitted = ", ".join(w.id for w in sheet.injuries if w.prosthetic) or "none"
+        raise ctx.refuse(
+            f"{sheet.name} has no prosthetic on wound `{wound_id}` (prosthetics on: {fitted})",
+            "$.option",
+        )
+    lost = msgspec.structs.replace(wound, prosthetic=False)
+    ctx.say(f"{sheet.name} loses the prosthetic on wound {wound.id}: its penalties are back")
+    return with_layers(sheet, tuple(lost if w is wound else w for w in sheet.injuries))
+
+
+class Contractor(Ruleset):
+    name = "contractor"
+    graph = Graph(name, [UPRIGHT, OUT_OF_ACTION, DEAD], TRANSITIONS)
+    character = ContractorSheet
+    dice: ClassVar[dict[str, int]] = {"wound": 100}
+    stats: ClassVar[dict[str, int | None]] = {"constitution": None, "ap": 0, "motivation": 0}
+    kinds = ("contractor",)
+    hit_facts = frozenset({"ignores_ap", "gear_absorbs"})
+    heal_facts = frozenset({"wound"})
+    options: ClassVar[dict[str, bool | int | str]] = {"gear_absorbs": True}
+    tables: ClassVar[dict[str, Any]] = {"wound_types": WOUND_TYPES, "locations": LOCATIONS}
+
+    def join(self, fight: FightState[Any], event: CharacterJoined, ctx: Context) -> Character:
+        """The stats are the base ones and the attributes the fight's location table penalises."""
+        attributes = [a for a in self.table(fight, "locations").attributes() if a not in self.stats]
+        for stat in event.stats:
+            if stat not in self.stats and stat not in attributes:
+                known = ", ".join([*self.stats, *attributes])
+                raise ctx.refuse(
+                    f"contractor has no stat `{stat}` (it has: {known})", f"$.stats.{stat}"
+                )
+        given = {k: v for k, v in event.stats.items() if k in attributes}
+        base = msgspec.structs.replace(
+            event, stats={k: v for k, v in event.stats.items() if k not in given}
+        )
+        sheet = super().join(fight, base, ctx)
+        return msgspec.structs.replace(sheet, stats={**sheet.stats, **given}) if given else sheet
+
+    def new_character(
+        self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
+    ) -> ContractorSheet:
+        if stats["constitution"] < 1:
+            raise ctx.refuse(
+                "a contractor joins with Constitution 1 or more (at 0 they are dead)",
+                "$.stats.constitution",
+            )
+        if stats["ap"] < 0:
+            raise ctx.refuse("AP is 0 or more: it reduces damage", "$.stats.ap")
+        return ContractorSheet(
+            state=UPRIGHT,
+            name=event.name or event.character,
+            side=event.side,
+            kind=kind,
+            stats=stats,
+            gear=event.gear,
+            constitution=stats["constitution"],
+            max_hp=stats["constitution"],
+            hp=stats["constitution"],
+            ap=stats["ap"],
+            motivation=stats["motivation"],
+        )
+
+    def on_hit(
+        self, fight: FightState[Any], target: ContractorSheet, hit: Hit, ctx: Context
+    ) -> ContractorSheet:
+        refuse_the_dead(target, ctx)
+        damage = flat_damage(hit, target.ap)
+        if damage == 0:
+            ctx.say(f"{target.name}: no damage gets through (AP {target.ap})")
+            return target
+        if damage < target.hp:
+            ctx.say(f"{target.name} takes {damage} damage (HP {target.hp} -> {target.hp - damage})")
+            return msgspec.structs.replace(target, hp=target.hp - damage)
+        ctx.say(f"{target.name} takes {damage} damage: 0 HP")
+        return self.hitting_zero_hp(fight, target, hit, ctx)
+
+    def hitting_zero_hp(
+        self, fight: FightState[Any], sheet: ContractorSheet, hit: Hit, ctx: Context
+    ) -> ContractorSheet:
+        """Roll on the Wound Table, reset HP to Maximum HP, act on unless the wound prevents it."""
+        roll = wound_roll(ctx)
+        kind = wound_table(self.table(fight, "wound_types"))[roll]
+        number = location_of(roll)
+        absorbs = hit.gear_absorbs if hit.gear_absorbs is not None else ctx.options["gear_absorbs"]
+        if kind is LUCKY:
+            sheet = msgspec.structs.replace(sheet, motivation=sheet.motivation + LUCKY_MOTIVATION)
+            said = f"Lucky: the wound is cancelled, Motivation +{LUCKY_MOTIVATION}"
+        elif number == EXPOSED:
+            waiting = Pending(id=ctx.event_id, roll=roll, gear_absorbs=bool(absorbs))
+            sheet = msgspec.structs.replace(sheet, pending=(*sheet.pending, waiting))
+            said = (
+                f"{named(kind)} to location 10: exposed gear or the most exposed location, the "
+                "Foreman chooses (`choice`)"
+            )
+        else:
+            place = self.table(fight, "locations").number(number)
+            sheet, landed = land_wound(sheet, ctx.event_id, roll, kind, place, bool(absorbs))
+            said = f"{named(kind)} to location {number}, {named(place)}: {landed}"
+        ctx.say(f"wound roll {roll}: {said}; HP reset to {max(sheet.max_hp, 0)}")
+        return settle(msgspec.structs.replace(sheet, hp=sheet.max_hp), ctx)
+
+    def on_heal(
+        self, fight: FightState[Any], target: ContractorSheet, heal: Heal, ctx: Context
+    ) -> ContractorSheet:
+        refuse_the_dead(target, ctx)
+        if heal.means in TREATMENTS:
+            sheet = treat(target, heal, ctx)
+        elif heal.means == PROSTHETIC:
+            sheet = fit_prosthetic(target, heal, ctx)
+        elif heal.means == COILTECH:
+            sheet = coiltech_restoration(target, heal, ctx)
+        elif heal.wound is not None:
+            means = f"means `{heal.means}`" if heal.means else "a heal without means"
+            raise ctx.refuse(
+                f"{means} treats no wound: treat wound {heal.wound} with means "
+                f"{', '.join(TREATMENTS)} ({PROSTHETIC} or {COILTECH} if it is Maimed), or "
+                "leave the fact `wound` out to restore HP",
+                "$.means",
+            )
+        else:
+            sheet = target
+        return settle(restore_hp(sheet, heal.amount, ctx), ctx)
+
+    def on_choice(
+        self, fight: FightState[Any], character: ContractorSheet, choice: Choice, ctx: Context
+    ) -> ContractorSheet:
+        refuse_the_dead(character, ctx)
+        if choice.option.startswith(PROSTHETIC_LOST):
+            return lose_prosthetic(character, choice.option, ctx)
+        return place_pending(character, choice.option, fight, self, ctx)
