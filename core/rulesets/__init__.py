@@ -7,12 +7,14 @@ from woundlog.events import StructuralError
 from ..ruleset import Ruleset
 from .contractor import Contractor
 from .d26 import D26
+from .dragonquest import DragonQuest
 from .mordheim import Mordheim
 
 RULESETS: dict[str, Ruleset] = {
     rules.name: rules
     for rules in (
         Mordheim(),
+        DragonQuest(),
         D26(),
         Contractor(),
     )

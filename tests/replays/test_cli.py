@@ -299,6 +299,16 @@ EXPECTED_FINAL = {
     "contractor_cinder.jsonl": {"cinder": "upright"},
     "contractor_salvage.jsonl": {"brask": "upright", "mirel": "upright", "tomo": "dead"},
     "contractor_own_tables.jsonl": {"ash": "upright", "juno": "upright"},
+    "dragonquest_rolf.jsonl": {"rolf": "upright", "orc": "upright"},
+    "dragonquest_house_table.jsonl": {"hake": "upright", "morrow": "upright"},
+    "dragonquest_skirmish.jsonl": {
+        "rolf": "upright",
+        "brannoc": "upright",
+        "ysolde": "upright",
+        "gorlag": "upright",
+        "snag": "knocked_down",
+        "cinderwing": "upright",
+    },
     "d26_agony.jsonl": {"bren": "dead", "ysolde": "upright", "troll": "upright"},
     "d26_ossuary_gate.jsonl": {
         "mira": "upright",
