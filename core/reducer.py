@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -317,8 +317,7 @@ def diff(
                 continue
             old, new = getattr(was, field), getattr(now, field)
             if field == "injuries":
-                gained = [injury for injury in new if injury not in old]
-                removed = [injury for injury in old if injury not in new]
+                gained, removed = _injuries_gained_and_removed(old, new)
             elif isinstance(new, dict):
                 for key in dict.fromkeys([*old, *new]):
                     if old.get(key) != new.get(key):
@@ -343,6 +342,21 @@ def diff(
             if cid not in after
         )
     return changes
+
+
+def _injuries_gained_and_removed(
+    old: Sequence[Any], new: Sequence[Any]
+) -> tuple[list[Any], list[Any]]:
+    """Injuries in `new` but not `old`, and in `old` but not `new`, counted as a multiset: a
+    second Internal Injury is gained even though the first is already there."""
+    left = list(old)
+    gained = []
+    for injury in new:
+        if injury in left:
+            left.remove(injury)
+        else:
+            gained.append(injury)
+    return gained, left
 
 
 def _changed_fields(was: Character, now: Character) -> Iterable[str]:

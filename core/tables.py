@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Generic, TypeVar
 
 R = TypeVar("R")
@@ -11,7 +11,9 @@ R = TypeVar("R")
 class Table(Generic[R]):
     """A roll-to-result table. Its ranges are inclusive and must cover every face exactly once."""
 
-    def __init__(self, die: str, rows: Mapping[tuple[int, int], R], faces: range | None = None):
+    def __init__(
+        self, die: str, rows: Mapping[tuple[int, int], R], faces: Iterable[int] | None = None
+    ):
         self.die = die
         self.rows = dict(rows)
         self._by_roll: dict[int, R] = {}

@@ -9,13 +9,15 @@ from .contractor import Contractor
 from .d26 import D26
 from .dragonquest import DragonQuest
 from .mordheim import Mordheim
+from .warhammer_quest import WarhammerQuest
 
 RULESETS: dict[str, Ruleset] = {
     rules.name: rules
     for rules in (
         Mordheim(),
-        DragonQuest(),
+        WarhammerQuest(),
         D26(),
+        DragonQuest(),
         Contractor(),
     )
 }

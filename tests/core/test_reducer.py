@@ -112,3 +112,15 @@ def test_changes_report_state_and_counters_before_and_after() -> None:
     assert (grim.before, grim.after) == ("upright", "stunned")
     assert grim.counters == {"wounds": (1, 0)}
     assert "injury roll 3 stunned" in changes.explanation
+
+
+def test_a_second_identical_injury_is_reported_as_gained() -> None:
+    from woundlog.core import Character, diff, get_ruleset
+
+    class Scarred(Character, frozen=True, kw_only=True):
+        injuries: tuple[str, ...] = ()
+
+    once = Scarred(state="upright", name="G", side="a", kind="warrior", injuries=("scar",))
+    twice = Scarred(state="upright", name="G", side="a", kind="warrior", injuries=("scar", "scar"))
+    [change] = diff(get_ruleset("mordheim"), {"g": once}, {"g": twice})
+    assert change.injuries == ["scar"] and change.injuries_removed == []

@@ -309,6 +309,16 @@ EXPECTED_FINAL = {
         "snag": "knocked_down",
         "cinderwing": "upright",
     },
+    "warhammer_quest_fire_chasm.jsonl": {
+        "grundi": "upright",
+        "elwen": "upright",
+        "magnus": "stabilised",
+        "brakk": "dead",
+        "skarsnik": "dead",
+        "snotgit": "dead",
+        "grishnak": "dead",
+        "gorbag": "upright",
+    },
     "d26_agony.jsonl": {"bren": "dead", "ysolde": "upright", "troll": "upright"},
     "d26_ossuary_gate.jsonl": {
         "mira": "upright",
