@@ -153,6 +153,20 @@ class Ruleset:
     ) -> Character:
         raise NotImplementedError
 
+    def basics(
+        self, event: CharacterJoined, kind: str, stats: dict[str, int], *, side: str = ""
+    ) -> dict[str, Any]:
+        """What every character starts with, whatever the game: the Machine's first state, a
+        name (the id when none is given), side, kind, the stats as joined, and gear."""
+        return {
+            "state": self.graph.initial,
+            "name": event.name or event.character,
+            "side": event.side or side,
+            "kind": kind,
+            "stats": stats,
+            "gear": event.gear,
+        }
+
     # --- the handlers: by default the game has no such rule -----------------------------------
 
     def on_hit(self, fight: FightState[Any], target: Any, hit: Hit, ctx: Context) -> Character:

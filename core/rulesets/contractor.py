@@ -664,12 +664,7 @@ class Contractor(Ruleset):
         if stats["ap"] < 0:
             raise ctx.refuse("AP is 0 or more: it reduces damage", "$.stats.ap")
         return ContractorSheet(
-            state=UPRIGHT,
-            name=event.name or event.character,
-            side=event.side,
-            kind=kind,
-            stats=stats,
-            gear=event.gear,
+            **self.basics(event, kind, stats),
             constitution=stats["constitution"],
             max_hp=stats["constitution"],
             hp=stats["constitution"],

@@ -417,12 +417,7 @@ class D26(Ruleset):
         if stats["hp"] < 1:
             raise ctx.refuse("a character starts with at least 1 HP", "$.stats.hp")
         return Combatant(
-            state=UPRIGHT,
-            name=event.name or event.character,
-            side=event.side,
-            kind=kind,
-            stats=stats,
-            gear=event.gear,
+            **self.basics(event, kind, stats),
             hp=stats["hp"],
         )
 

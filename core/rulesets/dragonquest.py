@@ -682,12 +682,7 @@ class DragonQuest(Ruleset):
         # house-rule stats the GM did not give stay unknown: their checks are skipped
         known = {k: v for k, v in stats.items() if k not in HOUSE_RULE_STATS or k in event.stats}
         return Figure(
-            state=UPRIGHT,
-            name=event.name or event.character,
-            side=event.side,
-            kind=kind,
-            stats=known,
-            gear=event.gear,
+            **self.basics(event, kind, known),
             fatigue=stats["fatigue"],
             endurance=stats["endurance"],
             protection=stats["protection"],

@@ -150,12 +150,7 @@ class Mordheim(Ruleset):
             raise ctx.refuse("a warrior starts with at least 1 wound", "$.stats.wounds")
         profile = {k: v for k, v in stats.items() if k == "wounds" or k in event.stats}
         return Warrior(
-            state=UPRIGHT,
-            name=event.name or event.character,
-            side=event.side,
-            kind=kind,
-            stats=profile,
-            gear=event.gear,
+            **self.basics(event, kind, profile),
             wounds=stats["wounds"],
         )
 

@@ -1125,12 +1125,7 @@ class WarhammerQuest(Ruleset):
             raise ctx.refuse("Starting Wounds are at least 1", "$.stats.wounds")
         profile = {k: v for k, v in stats.items() if k == "wounds" or k in event.stats}
         return Warrior(
-            state=UPRIGHT,
-            name=event.name or event.character,
-            side=event.side or ("monsters" if kind == MONSTER else "warriors"),
-            kind=kind,
-            stats=profile,
-            gear=event.gear,
+            **self.basics(event, kind, profile, side="monsters" if kind == MONSTER else "warriors"),
             wounds=stats["wounds"],
         )
 
