@@ -22,6 +22,7 @@ from woundlog.core import RULESETS
 from woundlog.events import (
     BatchRefused,
     ConflictError,
+    Event,
     FightStarted,
     Heal,
     Hit,
@@ -30,6 +31,7 @@ from woundlog.events import (
     encode_json,
     json_schema,
 )
+from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 
 from . import cli_input as given
@@ -434,14 +436,46 @@ def write_events(out: Any, fight: Fight) -> int:
 
 @command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(metavar="FILE.jsonl", help="A fight log.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE", help="A fight log (.jsonl), or with --from another program's records."
+        ),
+    ],
     as_: Annotated[
         str | None, typer.Option("--as", metavar="FIGHT", help="Default: the file's stem.")
     ] = None,
+    from_: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="FORMAT",
+            help=f"FILE holds records of another program ({', '.join(IMPORTERS)}): a JSON "
+            "array or JSON Lines.",
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", help="With --from: the rules of the fight, if this creates it."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="With --from: the seed of a fight this creates. Default: a random one."),
+    ] = None,
     db: Db = None,
 ) -> None:
-    """Store a fight log, checking every event; all of it is stored or none."""
+    """Store a fight log, checking every event; all of it is stored or none.
+
+    With --from, convert another program's records into events and append them to the fight in
+    one batch (creating it with --ruleset if it is new); importing the same records again adds
+    nothing.
+    """
     fight = as_ or file.stem
+    if from_ is not None:
+        import_records(file, fight, from_, ruleset, seed, db)
+        return
+    if ruleset is not None or seed is not None:
+        raise UsageError("--ruleset and --seed go with --from")
     events, lines = given.jsonl_file(file)
     if not events:
         raise UsageError(f"{file} holds no events")
@@ -461,6 +495,44 @@ def import_(
             raise on_lines(error, lines) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+
+
+def import_records(
+    file: Path, fight: str, fmt: str, ruleset: str | None, seed: int | None, db: str | None
+) -> None:
+    """Convert another program's records and append them atomically; a new fight's
+    `fight_started` goes in the same batch, so a refused record leaves no empty fight behind."""
+    records, lines = given.records_file(file)
+    with opened(db) as store:
+        version = store.version(fight)
+        started: list[Event] = []
+        joined: list[str] = []
+        if version:
+            current = Fight(store, fight).state()
+            if ruleset is not None and ruleset != current.ruleset:
+                raise UsageError(
+                    f"fight `{fight}` is played with `{current.ruleset}`, not `{ruleset}`"
+                )
+            ruleset, joined = current.ruleset, list(current.characters)
+        elif ruleset is None:
+            raise UsageError(f"no fight `{fight}` yet: give --ruleset to create it")
+        else:  # a seed chosen here is kept in fight_started, as `new` does
+            chosen = secrets.randbelow(2**31) if seed is None else seed
+            started.append(FightStarted(ruleset=ruleset, seed=chosen))
+        try:
+            converted = convert_records(fmt, records, ruleset=ruleset, joined=joined)
+        except WoundlogError as error:
+            raise on_records(error, lines) from None
+        appended = Fight(store, fight).append([*started, *converted.events], version)
+    skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
+    say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+
+
+def on_records(error: WoundlogError, lines: list[int | None]) -> WoundlogError:
+    """Name the file's line of a record an importer refused, when the file is JSON Lines."""
+    if error.index is not None and error.line is None and error.index < len(lines):
+        error.line = lines[error.index]
+    return error
 
 
 def on_lines(error: WoundlogError, lines: list[int]) -> WoundlogError:

@@ -116,3 +116,27 @@ def jsonl_file(path: Path) -> tuple[list[Event], list[int]]:
         events.append(decoded)
         lines.append(line)
     return events, lines
+
+
+def records_file(path: Path) -> tuple[list[object], list[int | None]]:
+    """Another program's records: a JSON array (or one object), else JSON Lines, one record per
+    line. Also the line each record came from (None inside a JSON document)."""
+    data = path.read_bytes()
+    try:
+        whole = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        pass  # not one JSON document: JSON Lines
+    else:
+        whole_records: list[object] = whole if isinstance(whole, list) else [whole]
+        return whole_records, [None] * len(whole_records)
+    records: list[object] = []
+    lines: list[int | None] = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            records.append(msgspec.json.decode(raw))
+        except msgspec.DecodeError as exc:
+            raise StructuralError(f"not a JSON record: {exc}", line=number) from None
+        lines.append(number)
+    return records, lines

@@ -1,0 +1,281 @@
+"""What every importer shares: the result, the rulesets' stat mapping, stable ids, and the batch
+of woundlog events being built from another program's records.
+
+Importers live in `events`, so they cannot ask `core` what a ruleset needs: the little they must
+know of each ruleset (which stat a maximum of hit points becomes, which kinds, whether it heals)
+is data here, in `PROFILES`, and the rules still check every event on append.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+import msgspec
+from msgspec import Meta
+
+from ..codec import convert
+from ..errors import StructuralError, UsageError
+from ..model import CharacterJoined, Event, Heal, Hit, TurnEnded, TurnStarted
+
+T = TypeVar("T")
+
+SourceId = Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\s]+$")]
+"""An id taken from the source (actor, combatant, envelope): it becomes part of woundlog ids,
+which allow no whitespace and at most 200 characters."""
+
+
+class Converted(msgspec.Struct, frozen=True):
+    """What a conversion gives: the events, and the cursor to hand to the next call for the same
+    fight (formats compared pairwise need the last snapshot seen; others give None)."""
+
+    events: list[Event]
+    previous: Any | None = None
+
+
+# --- what each ruleset needs from a hit-point tracker -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How a source's hit points map onto one ruleset.
+
+    `stat` is the stat a combatant's maximum HP becomes when it joins; damage and healing count
+    in it one for one. `kinds` and `sides` are (player character, anyone else); an empty kind
+    leaves the ruleset's default. `heals` is False for a game with no healing during a fight:
+    HP going back up in the source then makes no event.
+    """
+
+    stat: str
+    kinds: tuple[str, str]
+    sides: tuple[str, str]
+    heals: bool = True
+
+
+PROFILES: dict[str, Profile] = {
+    "d26": Profile("hp", ("pc", "npc"), ("players", "monsters")),
+    "mordheim": Profile("wounds", ("", ""), ("players", "monsters"), heals=False),
+    "warhammer_quest": Profile("wounds", ("warrior", "monster"), ("warriors", "monsters")),
+    "contractor": Profile("constitution", ("", ""), ("players", "monsters")),
+}
+
+UNSUPPORTED: dict[str, str] = {
+    "dragonquest": "DragonQuest splits damage between Fatigue and Endurance and needs Willpower: "
+    "a hit-point total says neither",
+}
+
+
+def profile_of(ruleset: str) -> Profile:
+    profile = PROFILES.get(ruleset)
+    if profile is not None:
+        return profile
+    why = UNSUPPORTED.get(ruleset)
+    if why is not None:
+        raise UsageError(f"ruleset `{ruleset}` cannot be imported into: {why}")
+    raise UsageError(f"no importable ruleset `{ruleset}` (importable: {', '.join(PROFILES)})")
+
+
+# --- decoding records --------------------------------------------------------------------------
+
+_AT_PATH = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
+_NAMED_FIELD = re.compile(r"missing required field `(?P<name>[^`]+)`")
+
+
+def decode(record: object, shape: type[T], index: int) -> T:
+    """Validate one record of another program into its Struct; errors name the record and field."""
+    try:
+        return msgspec.convert(record, shape)
+    except msgspec.ValidationError as exc:
+        match = _AT_PATH.match(str(exc))
+        assert match is not None
+        message, path = match["message"], match["path"] or "$"
+        named = _NAMED_FIELD.search(message)
+        if named is not None:  # msgspec points at the object; the missing field says more
+            path = f"{path}.{named['name']}"
+        raise StructuralError(message, field=path, index=index) from None
+
+
+def content_key(record: object, before: str = "") -> str:
+    """A short digest of a record's canonical JSON (keys sorted), chained after `before`.
+
+    Chaining makes the key of a snapshot depend on every snapshot before it, so the same
+    snapshot seen again later in a fight (HP back where it was) still gets new ids."""
+    digest = hashlib.blake2b(before.encode(), digest_size=8)
+    digest.update(msgspec.json.encode(record, order="sorted"))
+    return digest.hexdigest()
+
+
+# --- what the source says of a combatant, and the events it makes ------------------------------
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A combatant as one record shows it. `hp` is its current HP before the record's change."""
+
+    id: str
+    name: str
+    player: bool
+    max_hp: int
+    hp: int
+    side: str | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Where the initiative stands: the round, the active entry's place in the order (None when
+    nobody acts) and the characters whose turn it is."""
+
+    round: int
+    position: int | None
+    active: tuple[str, ...]
+
+
+class Batch:
+    """The events of one conversion, with who has joined so far.
+
+    Every event gets an id `<source>:<key>:...` made of source ids and record content only, so a
+    second import of the same records makes the same events, which the fight skips.
+    """
+
+    def __init__(self, source: str, profile: Profile, joined: Collection[str]) -> None:
+        self.source = source
+        self.profile = profile
+        self.joined = set(joined)
+        self.events: list[Event] = []
+
+    def id(self, *parts: str) -> str:
+        return ":".join((self.source, *parts))
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+
+    def sight(self, who: Sighting) -> bool:
+        """Join a combatant seen for the first time (True), hurt already if it is below its
+        maximum, so the fight matches the source from the start."""
+        if who.id in self.joined:
+            return False
+        self.joined.add(who.id)
+        index = 0 if who.player else 1
+        kind = self.profile.kinds[index]
+        self.add(
+            CharacterJoined(
+                id=self.id(who.id, "joined"),
+                by=self.source,
+                character=who.id,
+                name=who.name,
+                side=who.side or self.profile.sides[index],
+                kind=kind,
+                stats={self.profile.stat: who.max_hp},
+            )
+        )
+        self.hp_change(self.id(who.id, "hurt"), who.id, min(who.hp - who.max_hp, 0))
+        return True
+
+    def hp_change(
+        self,
+        event_id: str,
+        character: str,
+        delta: int,
+        *,
+        by: str | None = None,
+        rolls: dict[str, list[int]] | None = None,
+    ) -> None:
+        """HP down is a hit, up a heal (when the ruleset heals in a fight); no change, nothing."""
+        given = rolls or {}
+        if delta < 0:
+            self.add(
+                Hit(
+                    id=event_id,
+                    by=self.source,
+                    target=character,
+                    damage=-delta,
+                    attacker=by,
+                    rolls=given,
+                )
+            )
+        elif delta > 0 and self.profile.heals:
+            self.add(
+                Heal(
+                    id=event_id,
+                    by=self.source,
+                    target=character,
+                    amount=delta,
+                    healer=by,
+                    rolls=given,
+                )
+            )
+
+    def turn_change(self, key: str, before: Turn, now: Turn) -> None:
+        """The active turn moved on: the turns of `before` end, the round ends when the round
+        counter went up, and the turns of `now` start. Moving back (a GM's correction) makes no
+        event: the end-of-turn rules cannot be run backwards; undo them in woundlog instead.
+        Only joined characters tick: nothing has happened to the others yet."""
+        if not advanced(before, now):
+            return
+        if before.round >= 1:
+            for character in before.active:
+                self.tick(TurnEnded, key, before.round, character)
+            if now.round > before.round:
+                self.add(
+                    TurnEnded(id=self.id(key, "round_ended"), by=self.source, round=before.round)
+                )
+        if now.round >= 1:
+            for character in now.active:
+                self.tick(TurnStarted, key, now.round, character)
+
+    def tick(
+        self, kind: type[TurnStarted] | type[TurnEnded], key: str, round_: int, character: str
+    ) -> None:
+        if character not in self.joined:
+            return
+        suffix = "turn_started" if kind is TurnStarted else "turn_ended"
+        self.add(
+            kind(
+                id=self.id(key, character, suffix),
+                by=self.source,
+                round=round_,
+                character=character,
+            )
+        )
+
+    def give_rolls(self, start: int, rolls: dict[str, list[int]]) -> None:
+        """Hand dice to the first event made since `start` (dice of a record with no event are
+        dropped: nothing needed them)."""
+        if rolls and start < len(self.events):
+            self.events[start] = msgspec.structs.replace(self.events[start], rolls=rolls)
+
+    def check(self, start: int, index: int) -> None:
+        """Validate the events record `index` made, as any event from outside is validated."""
+        for event in self.events[start:]:
+            try:
+                convert(msgspec.to_builtins(event))
+            except StructuralError as error:
+                raise StructuralError(
+                    f"makes an invalid event: {error.message}",
+                    event=event.id,
+                    field=error.field,
+                    index=index,
+                ) from None
+
+
+def advanced(before: Turn, now: Turn) -> bool:
+    """Whether the initiative moved forward from `before` to `now`."""
+    if now.round != before.round:
+        return now.round > before.round
+    if now.active == before.active and now.position == before.position:
+        return False
+    if before.position is None or now.position is None:
+        return True
+    # the same place with someone else in it: the active combatant left and the next moved up
+    return now.position >= before.position
+
+
+def merge_rolls(groups: Iterable[tuple[str, list[int]]]) -> dict[str, list[int]]:
+    rolls: dict[str, list[int]] = {}
+    for purpose, values in groups:
+        if values:
+            rolls.setdefault(purpose, []).extend(values)
+    return rolls

@@ -1,0 +1,390 @@
+"""Importers: Foundry hooks, Improved Initiative snapshots and Avrae combat states become woundlog
+events with stable ids, joins at first sight, given dice, and turn and round ticks."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from woundlog.events import (
+    CharacterJoined,
+    Event,
+    FightStarted,
+    Heal,
+    Hit,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+    UsageError,
+    type_name,
+)
+from woundlog.events.importers import IMPORTERS, Converted, convert_records
+from woundlog.events.stores import SQLiteStore, Store
+from woundlog.replays import Fight
+
+DATA = Path(__file__).parent.parent / "data" / "importers"
+
+
+def jsonl(name: str) -> list[Any]:
+    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line.strip()]
+
+
+FOUNDRY = jsonl("foundry_d26.jsonl")
+II: list[Any] = json.loads((DATA / "improved_initiative_mordheim.json").read_text())
+AVRAE = jsonl("avrae_d26.jsonl")
+
+
+def ids(converted: Converted) -> list[str]:
+    return [e.id or "" for e in converted.events]
+
+
+def summary(events: list[Event]) -> list[tuple[str, ...]]:
+    """(type, subject, amount-or-round) per event: what a reader checks the rules against."""
+    rows: list[tuple[str, ...]] = []
+    for e in events:
+        if isinstance(e, CharacterJoined):
+            rows.append(("joined", e.character, f"{e.kind}/{e.side}/{e.stats}"))
+        elif isinstance(e, Hit):
+            rows.append(("hit", e.target, str(e.damage)))
+        elif isinstance(e, Heal):
+            rows.append(("heal", e.target, str(e.amount)))
+        elif isinstance(e, TurnStarted | TurnEnded):
+            rows.append((type_name(e), e.character or "round", str(e.round)))
+    return rows
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = SQLiteStore(tmp_path / "fights.db")
+    yield opened
+    opened.close()
+
+
+# --- the interface -------------------------------------------------------------------------------
+
+
+def test_importers_are_named_by_format() -> None:
+    assert list(IMPORTERS) == ["foundry", "improved-initiative", "avrae"]
+
+
+def test_unknown_format_is_a_usage_error_naming_the_known_ones() -> None:
+    with pytest.raises(UsageError, match="known: foundry, improved-initiative, avrae"):
+        convert_records("roll20", [], ruleset="d26")
+
+
+def test_ruleset_without_hit_points_is_refused_with_the_reason() -> None:
+    with pytest.raises(UsageError, match="Fatigue and Endurance"):
+        convert_records("foundry", FOUNDRY, ruleset="dragonquest")
+    with pytest.raises(UsageError, match="importable: d26, mordheim"):
+        convert_records("foundry", FOUNDRY, ruleset="chess")
+
+
+def test_converted_is_serialisable_with_its_cursor() -> None:
+    converted = convert_records("improved-initiative", II, ruleset="mordheim")
+    again = msgspec.json.decode(msgspec.json.encode(converted.previous))
+    assert again == converted.previous
+
+
+# --- Foundry -------------------------------------------------------------------------------------
+
+
+def test_foundry_hooks_become_joins_hits_heals_and_ticks() -> None:
+    converted = convert_records("foundry", FOUNDRY, ruleset="d26")
+    assert summary(converted.events) == [
+        ("joined", "brakka0000000001", "pc/players/{'hp': 22}"),
+        ("turn_started", "brakka0000000001", "1"),
+        ("joined", "goblin0000000001", "npc/monsters/{'hp': 7}"),
+        ("hit", "goblin0000000001", "5"),
+        ("turn_ended", "brakka0000000001", "1"),
+        ("turn_started", "goblin0000000001", "1"),
+        ("joined", "vess000000000001", "pc/players/{'hp': 14}"),
+        ("hit", "vess000000000001", "5"),  # already hurt when first seen: 9 of 14 before the blow
+        ("hit", "vess000000000001", "3"),
+        ("hit", "brakka0000000001", "26"),  # 22 to reach 0, and the 4 of overflow past it
+        ("heal", "goblin0000000001", "3"),
+        ("turn_ended", "goblin0000000001", "1"),
+        ("turn_ended", "round", "1"),
+        ("turn_started", "brakka0000000001", "2"),
+    ]
+    assert converted.previous is None
+
+
+def test_foundry_ids_come_from_the_envelope_and_the_actor() -> None:
+    assert ids(convert_records("foundry", FOUNDRY, ruleset="d26")) == [
+        "foundry:brakka0000000001:joined",
+        "foundry:tc0001:brakka0000000001:turn_started",
+        "foundry:goblin0000000001:joined",
+        "foundry:dm0001:hit",
+        "foundry:tc0002:brakka0000000001:turn_ended",
+        "foundry:tc0002:goblin0000000001:turn_started",
+        "foundry:vess000000000001:joined",
+        "foundry:vess000000000001:hurt",
+        "foundry:dm0003:hit",
+        "foundry:dm0004:hit",
+        "foundry:hl0001:heal",
+        "foundry:tc0003:goblin0000000001:turn_ended",
+        "foundry:tc0003:round_ended",
+        "foundry:tc0003:brakka0000000001:turn_started",
+    ]
+
+
+def test_foundry_attacker_and_recorder_are_kept() -> None:
+    hit = convert_records("foundry", FOUNDRY[1:2], ruleset="d26").events[1]
+    assert isinstance(hit, Hit)
+    assert (hit.attacker, hit.by) == ("brakka0000000001", "foundry")
+
+
+def test_damage_absorbed_by_temporary_hp_is_no_hit() -> None:
+    converted = convert_records("foundry", FOUNDRY[2:3], ruleset="d26")
+    assert summary(converted.events) == [("joined", "brakka0000000001", "pc/players/{'hp': 22}")]
+
+
+def test_roll_dice_are_its_active_results_given_for_the_purpose() -> None:
+    hit = convert_records("foundry", FOUNDRY[5:6], ruleset="d26").events[-1]
+    assert hit.rolls == {"location": [3]}  # the rerolled 1 is inactive
+
+
+def test_rolls_of_pool_terms_and_several_purposes_count_in_order() -> None:
+    record = copy.deepcopy(FOUNDRY[5])
+    d6 = {"class": "Die", "faces": 6, "results": [{"result": 2, "active": True}]}
+    pool = {"class": "PoolTerm", "rolls": [{"terms": [d6]}, {"terms": [d6]}]}
+    record["rolls"] = {"injury": [{"terms": [pool, {"class": "OperatorTerm", "operator": "+"}]}]}
+    hit = convert_records("foundry", [record], ruleset="d26").events[-1]
+    assert hit.rolls == {"location": [3], "injury": [2, 2]}
+
+
+def test_a_roll_without_purpose_is_refused() -> None:
+    record = {k: v for k, v in FOUNDRY[5].items() if k != "purpose"}
+    with pytest.raises(StructuralError) as caught:
+        convert_records("foundry", [FOUNDRY[0], record], ruleset="d26")
+    assert (caught.value.index, caught.value.field) == (1, "$.purpose")
+
+
+def test_turn_changes_backwards_or_before_round_one_make_nothing() -> None:
+    both = ["brakka0000000001", "goblin0000000001"]
+    assert convert_records("foundry", FOUNDRY[8:9], ruleset="d26", joined=both).events == []
+    start = convert_records("foundry", FOUNDRY[0:1], ruleset="d26", joined=both)
+    assert summary(start.events) == [("turn_started", "brakka0000000001", "1")]
+
+
+def test_first_sight_joins_once_and_known_characters_do_not_join() -> None:
+    joined = ["brakka0000000001", "goblin0000000001", "vess000000000001"]
+    converted = convert_records("foundry", FOUNDRY, ruleset="d26", joined=joined)
+    assert not any(isinstance(e, CharacterJoined) for e in converted.events)
+    assert "foundry:vess000000000001:hurt" not in ids(converted)
+
+
+def test_mordheim_maps_hp_to_wounds_and_ignores_healing() -> None:
+    converted = convert_records("foundry", FOUNDRY[1:2] + FOUNDRY[6:7], ruleset="mordheim")
+    assert summary(converted.events) == [
+        ("joined", "goblin0000000001", "/monsters/{'wounds': 7}"),
+        ("hit", "goblin0000000001", "5"),
+    ]
+
+
+def test_warhammer_quest_and_contractor_kinds_and_stats() -> None:
+    quest = convert_records("foundry", FOUNDRY[:2], ruleset="warhammer_quest").events
+    assert summary(quest)[0] == ("joined", "brakka0000000001", "warrior/warriors/{'wounds': 22}")
+    assert summary(quest)[2] == ("joined", "goblin0000000001", "monster/monsters/{'wounds': 7}")
+    contractor = convert_records("foundry", FOUNDRY[:1], ruleset="contractor").events
+    assert summary(contractor)[0] == ("joined", "brakka0000000001", "/players/{'constitution': 22}")
+
+
+def test_an_actors_side_overrides_the_default() -> None:
+    record = copy.deepcopy(FOUNDRY[1])
+    record["actor"]["side"] = "goblins"
+    joined = convert_records("foundry", [record], ruleset="mordheim").events[0]
+    assert isinstance(joined, CharacterJoined) and joined.side == "goblins"
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "match"),
+    [
+        (lambda r: r.pop("id"), "$.id", "missing required field"),
+        (lambda r: r["changes"].pop("hp"), "$.changes.hp", "missing required field"),
+        (lambda r: r["changes"].update(hp="-5"), "$.changes.hp", "Expected `int`"),
+        (lambda r: r.update(hook="updateActor"), "$.hook", "known: dnd5e.damageActor"),
+        (lambda r: r["actor"].update(id="two words"), "$.actor.id", "matching regex"),
+        (lambda r: r.update(overflow=-1), "$.overflow", ">= 0"),
+    ],
+)
+def test_malformed_envelopes_name_the_record_and_field(change: Any, field: str, match: str) -> None:
+    record = copy.deepcopy(FOUNDRY[1])
+    change(record)
+    with pytest.raises(StructuralError, match=match) as caught:
+        convert_records("foundry", [FOUNDRY[0], FOUNDRY[2], record], ruleset="d26")
+    assert (caught.value.index, caught.value.field) == (2, field)
+
+
+def test_a_die_the_event_cannot_hold_is_refused_with_the_record() -> None:
+    record = copy.deepcopy(FOUNDRY[5])
+    record["roll"]["terms"][0]["results"][1]["result"] = 0
+    with pytest.raises(StructuralError, match="invalid event") as caught:
+        convert_records("foundry", [record], ruleset="d26")
+    assert caught.value.index == 0
+    assert caught.value.field is not None and caught.value.field.startswith("$.rolls")
+
+
+# --- Improved Initiative -------------------------------------------------------------------------
+
+
+def test_improved_initiative_snapshots_compared_pairwise() -> None:
+    converted = convert_records("improved-initiative", II, ruleset="d26")
+    assert summary(converted.events) == [
+        ("joined", "grm1", "pc/players/{'hp': 2}"),
+        ("joined", "skv1", "npc/monsters/{'hp': 1}"),
+        ("joined", "skv2", "npc/monsters/{'hp': 1}"),  # the lair action (MaxHP 0) is not tracked
+        ("hit", "skv1", "1"),
+        ("turn_ended", "grm1", "1"),
+        ("turn_started", "skv1", "1"),
+        ("joined", "rat3", "npc/monsters/{'hp': 1}"),  # temporary HP took Grim's blow: no hit
+        ("turn_ended", "skv1", "1"),
+        ("turn_started", "skv2", "1"),
+        ("hit", "grm1", "2"),
+        ("heal", "grm1", "1"),
+        ("turn_ended", "skv2", "1"),
+        ("turn_ended", "round", "1"),
+        ("turn_started", "grm1", "2"),
+        # the step back to round 1 makes nothing
+    ]
+    names = [e.name for e in converted.events if isinstance(e, CharacterJoined)]
+    assert names == ["Grim", "Clanrat 1", "Clanrat 2", "Giant Rat"]
+
+
+def test_improved_initiative_in_mordheim_has_no_heal() -> None:
+    converted = convert_records("improved-initiative", II, ruleset="mordheim")
+    assert not any(isinstance(e, Heal) for e in converted.events)
+
+
+def test_a_combatant_hurt_when_first_seen_is_hit_for_the_difference() -> None:
+    snapshot = copy.deepcopy(II[4])
+    converted = convert_records("improved-initiative", [snapshot], ruleset="d26")
+    assert ("hit", "grm1", "2") in summary(converted.events)
+    assert "ii:grm1:hurt" in ids(converted)
+    # no turn ticks on the baseline snapshot
+    assert not any(isinstance(e, TurnStarted | TurnEnded) for e in converted.events)
+
+
+def test_cursor_continues_a_fight_exactly_as_one_call() -> None:
+    whole = convert_records("improved-initiative", II, ruleset="d26")
+    first = convert_records("improved-initiative", II[:3], ruleset="d26")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    rest = convert_records(
+        "improved-initiative", II[3:], ruleset="d26", joined=joined, previous=first.previous
+    )
+    assert first.events + rest.events == whole.events
+    assert rest.previous == whole.previous
+
+
+def test_the_same_snapshot_again_later_makes_new_ids() -> None:
+    # hurt, healed back, hurt again: the third snapshot equals the first but follows others
+    a, b = II[0], II[1]
+    healed = copy.deepcopy(a)
+    converted = convert_records("improved-initiative", [a, b, healed, b], ruleset="d26")
+    hits = [e.id for e in converted.events if isinstance(e, Hit)]
+    assert len(hits) == 2 and len(set(hits)) == 2
+
+
+def test_a_resent_snapshot_makes_nothing() -> None:
+    first = convert_records("improved-initiative", II[:2], ruleset="d26")
+    again = convert_records(
+        "improved-initiative",
+        II[1:2],
+        ruleset="d26",
+        joined=["grm1", "skv1", "skv2"],
+        previous=first.previous,
+    )
+    assert again.events == []
+
+
+def test_a_bad_cursor_is_refused() -> None:
+    with pytest.raises(StructuralError) as caught:
+        convert_records("improved-initiative", II, ruleset="d26", previous={"key": 3})
+    assert caught.value.field == "previous"
+
+
+def test_malformed_snapshot_names_record_and_field() -> None:
+    snapshot = copy.deepcopy(II[2])
+    snapshot["Combatants"][1]["CurrentHP"] = "zero"
+    with pytest.raises(StructuralError, match="Expected `int`") as caught:
+        convert_records("improved-initiative", [II[0], II[1], snapshot], ruleset="d26")
+    assert (caught.value.index, caught.value.field) == (2, "$.Combatants[1].CurrentHP")
+    with pytest.raises(StructuralError) as missing:
+        convert_records("improved-initiative", [{"RoundCounter": 1}], ruleset="d26")
+    assert (missing.value.index, missing.value.field) == (0, "$.Combatants")
+
+
+# --- Avrae ---------------------------------------------------------------------------------------
+
+
+def test_avrae_state_updates_compared_pairwise() -> None:
+    converted = convert_records("avrae", AVRAE, ruleset="d26")
+    assert summary(converted.events) == [
+        ("joined", "tali-0001", "pc/players/{'hp': 12}"),
+        ("joined", "wolf-0001", "npc/monsters/{'hp': 11}"),  # a group's members, one by one
+        ("joined", "wolf-0002", "npc/monsters/{'hp': 11}"),
+        ("hit", "wolf-0002", "2"),
+        ("hit", "wolf-0001", "7"),
+        ("turn_ended", "tali-0001", "1"),
+        ("turn_started", "wolf-0001", "1"),  # the group's turn is each member's
+        ("turn_started", "wolf-0002", "1"),
+        ("hit", "tali-0001", "5"),  # 5 temp HP and 5 HP lost: only HP counts
+        ("heal", "tali-0001", "2"),
+        ("turn_ended", "wolf-0001", "1"),
+        ("turn_ended", "wolf-0002", "1"),  # the ghost light has no HP: no turn of its own
+        ("hit", "wolf-0001", "4"),
+        ("turn_ended", "round", "1"),
+        ("turn_started", "tali-0001", "2"),
+    ]
+    assert all((e.id or "").startswith("avrae:") for e in converted.events)
+
+
+def test_avrae_records_of_other_types_are_skipped() -> None:
+    assert convert_records("avrae", AVRAE[:1], ruleset="d26").events == []
+
+
+def test_malformed_avrae_record_names_record_and_field() -> None:
+    record = copy.deepcopy(AVRAE[2])
+    record["data"]["combatants"][0]["hp"] = "7"
+    with pytest.raises(StructuralError) as caught:
+        convert_records("avrae", [AVRAE[1], record], ruleset="d26")
+    assert (caught.value.index, caught.value.field) == (1, "$.data.combatants[0].hp")
+    with pytest.raises(StructuralError) as untyped:
+        convert_records("avrae", [{"data": {}}], ruleset="d26")
+    assert (untyped.value.index, untyped.value.field) == (0, "$.event_type")
+
+
+# --- into a fight --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fmt", "records", "ruleset"),
+    [
+        ("foundry", FOUNDRY, "d26"),
+        ("improved-initiative", II, "mordheim"),
+        ("avrae", AVRAE, "d26"),
+        ("foundry", FOUNDRY, "warhammer_quest"),
+        ("avrae", AVRAE, "contractor"),
+    ],
+)
+def test_reimporting_the_same_records_is_a_no_op(
+    store: Store, fmt: str, records: list[Any], ruleset: str
+) -> None:
+    fight = Fight.create(store, "f", FightStarted(ruleset=ruleset, seed=3))
+    first = fight.append(convert_records(fmt, records, ruleset=ruleset).events)
+    before = fight.state()
+    # again, as the CLI does: knowing who joined, no cursor
+    again = convert_records(fmt, records, ruleset=ruleset, joined=list(before.characters))
+    second = fight.append(again.events)
+    assert second.version == first.version
+    assert second.changes == []
+    # and again without `joined`: the joins are the same events, skipped too
+    third = fight.append(convert_records(fmt, records, ruleset=ruleset).events)
+    assert third.version == first.version
+    assert fight.state() == before
