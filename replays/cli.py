@@ -623,5 +623,19 @@ def demo() -> None:
     run_demo(console())
 
 
+@command()
+def serve(
+    db: Db = None,
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (loopback by default).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+) -> None:
+    """Serve the fights over HTTP for other software (admin token: $WOUNDLOG_ADMIN_TOKEN)."""
+    from .service import serve as run_service  # the web stack loads only for this command
+
+    run_service(db, host, port)
+
+
 def main() -> None:
     app(prog_name="woundlog")

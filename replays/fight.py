@@ -105,6 +105,20 @@ class Fight:
                 changes = msgspec.structs.replace(changes, undone=fate.describe())
             yield changes
 
+    def changes_from(self, first: int, last: int | None = None) -> Iterator[Changes]:
+        """The changes of events `first` to `last` (default: the newest) as each was appended:
+        what `append` returned for them, later undos not marked. Starts from the state at
+        `first - 1` (a snapshot plus its tail), so a live feed need not refold the whole log."""
+        end = self._end(last)
+        if first > end:
+            return
+        first = max(first, 1)
+        start = self.state(first - 1) if first > 1 else None
+        undo = self.undo_resolution(first - 1) if first > 1 else Undo()
+        timeline = Timeline(start, undo, self._refold, self._find)
+        for stored in self.events(first, end):
+            yield timeline.push(stored, strict=False)
+
     def newest_live(self) -> str:
         """The name of the newest event still in effect that an undo can take back."""
         undo = self.undo_resolution()

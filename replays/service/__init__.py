@@ -1,0 +1,6 @@
+"""The HTTP service: `woundlog serve`, an ASGI app over the fights in a store (issue 7)."""
+
+from .app import create_app
+from .serve import serve
+
+__all__ = ["create_app", "serve"]

@@ -1,0 +1,257 @@
+"""The HTTP service (issue 7): an ASGI app over the same stores as the CLI.
+
+Handlers are async and hand every store call to a worker thread (`anyio.to_thread`), so a slow
+fold or a wait for SQLite's write lock never blocks the event loop, and the live streams keep
+flowing while appends run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+from anyio import to_thread
+from litestar import Litestar, Request, get, post
+from litestar.config.cors import CORSConfig
+from litestar.connection import ASGIConnection
+from litestar.datastructures import State
+from litestar.exceptions import (
+    HTTPException,
+    NotAuthorizedException,
+    NotFoundException,
+    PermissionDeniedException,
+)
+from litestar.handlers import BaseRouteHandler
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.params import Parameter
+from litestar.response import ServerSentEvent
+
+from woundlog.core import FightState
+from woundlog.events import WoundlogError
+
+from ..fight import Appended
+from .errors import http_error, woundlog_error
+from .fights import Fights
+from .schemas import Created, EventsPage, FightId, Health, NewFight, UndoRequest
+from .stream import Notifier, changes_stream
+from .tokens import Role
+
+MAX_BODY = 1024 * 1024
+MAX_BATCH = 1000
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+
+T = TypeVar("T")
+EventsBody = dict[str, Any] | list[Any]
+"""One event or a list of events: validated one by one (see schemas.py), so kept loose here."""
+
+
+@dataclass
+class Service:
+    fights: Fights
+    notifier: Notifier
+
+
+def service(connection: ASGIConnection[Any, Any, Any, Any]) -> Service:
+    found: Service = connection.app.state.service
+    return found
+
+
+async def run(call: Callable[..., T], *args: Any) -> T:
+    """A blocking call, in a worker thread."""
+    return await to_thread.run_sync(call, *args)
+
+
+# --- who may do what -------------------------------------------------------------------------
+
+
+def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
+    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise NotAuthorizedException(
+            "send `Authorization: Bearer TOKEN`", headers={"WWW-Authenticate": "Bearer"}
+        )
+    return token.strip()
+
+
+async def authorize(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
+    """A guard: 401 no or unknown token, 404 unknown fight, 403 a token of another fight or
+    role. A guard runs before the body is read, so an unauthorised request learns nothing of
+    what its body would have done."""
+    needed: Role = handler.opt["role"]
+    fight: str | None = connection.path_params.get("fight")
+    fights = service(connection).fights
+    grant = await run(fights.tokens.grant, bearer(connection))
+    if grant is None:
+        raise NotAuthorizedException("unknown token", headers={"WWW-Authenticate": "Bearer"})
+    if fight is None:  # creating a fight
+        if grant.role is not Role.ADMIN:
+            raise PermissionDeniedException("creating a fight takes the admin token")
+        return
+    if not await run(fights.exists, fight):
+        raise NotFoundException(f"no fight `{fight}`")
+    if not grant.covers(fight):
+        raise PermissionDeniedException(f"this token is for another fight, not `{fight}`")
+    if not grant.allows(needed):
+        raise PermissionDeniedException(f"a {grant.role.value} token cannot do this")
+
+
+GUARDED: dict[str, Any] = {"guards": [authorize], "security": SECURITY, "tags": ["fights"]}
+"""What every fight endpoint shares: the token check, and saying so in the OpenAPI schema."""
+
+
+# --- the endpoints ---------------------------------------------------------------------------
+
+
+@get("/health", tags=["service"])
+async def health() -> Health:
+    """Liveness."""
+    return Health()
+
+
+@post("/fights", status_code=201, role=Role.ADMIN, **GUARDED)
+async def create_fight(request: Request[Any, Any, Any], data: NewFight) -> Created:
+    """Start a fight (admin token); the answer holds its gm and viewer tokens, shown only once."""
+    fights = service(request).fights
+    appended, seed = await run(fights.create, data)
+    gm, viewer = await run(fights.tokens.issue, data.fight)
+    service(request).notifier.notify(data.fight)
+    return Created(
+        fight=data.fight, version=appended.version, seed=seed, gm_token=gm, viewer_token=viewer
+    )
+
+
+@post("/fights/{fight:str}/events", status_code=200, role=Role.GM, **GUARDED)
+async def append_events(
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    data: EventsBody,
+    expected_version: Annotated[int | None, Parameter(ge=0)] = None,
+) -> Appended:
+    """Append one event or a list, atomically (gm). Events already there (same id, same content)
+    are skipped, so a resend is harmless."""
+    appended = await run(service(request).fights.append, fight, data, expected_version)
+    if appended.changes:
+        service(request).notifier.notify(fight)
+    return appended
+
+
+@get("/fights/{fight:str}/state", role=Role.VIEWER, **GUARDED)
+async def fight_state(
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    at: Annotated[int | None, Parameter(ge=1)] = None,
+) -> FightState[Any]:
+    """Every character's state, now or as the fight stood at event `at` (viewer)."""
+    return await run(service(request).fights.state, fight, at)
+
+
+@get("/fights/{fight:str}/events", role=Role.VIEWER, **GUARDED)
+async def fight_events(
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    from_: Annotated[int, Parameter(query="from", ge=1)] = 1,
+    limit: Annotated[int, Parameter(ge=1, le=5000)] = 1000,
+) -> EventsPage:
+    """The events from seq `from`, with their seq (viewer); page on with `next`."""
+    return await run(service(request).fights.events, fight, from_, limit)
+
+
+@post("/fights/{fight:str}/undo", status_code=200, role=Role.GM, **GUARDED)
+async def undo(
+    request: Request[Any, Any, Any], fight: FightId, data: UndoRequest | None = None
+) -> Appended:
+    """Retract an event (default: the newest live one) (gm); the changes carry its
+    consequences."""
+    asked = data or UndoRequest()
+    appended = await run(service(request).fights.undo, fight, asked.event, asked.reason, asked.by)
+    service(request).notifier.notify(fight)
+    return appended
+
+
+@get("/fights/{fight:str}/stream", role=Role.VIEWER, **GUARDED)
+async def stream(
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    from_: Annotated[int | None, Parameter(query="from", ge=1)] = None,
+    last_event_id: Annotated[int | None, Parameter(header="Last-Event-ID", ge=0)] = None,
+) -> ServerSentEvent:
+    """Server-sent events (viewer): one `changes` message per event, its `id` the event's seq,
+    in order. From `from`, else after `Last-Event-ID`, else from the next append on."""
+    fights = service(request).fights
+    if from_ is not None:
+        first = from_
+    elif last_event_id is not None:
+        first = last_event_id + 1
+    else:
+        first = await run(fights.version, fight) + 1
+    return ServerSentEvent(changes_stream(fights, service(request).notifier, fight, first))
+
+
+@post("/fights/{fight:str}/import/{format:str}", status_code=200, role=Role.GM, **GUARDED)
+async def import_records(
+    request: Request[Any, Any, Any], fight: FightId, format: str, data: EventsBody
+) -> Appended:
+    """One record or a list in another program's format (`foundry`, `improved-initiative`,
+    `avrae`), converted by its importer and appended (gm). An unknown format is 404."""
+    appended = await run(service(request).fights.import_records, fight, format, data)
+    if appended.changes:
+        service(request).notifier.notify(fight)
+    return appended
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+
+def create_app(
+    store_url: str | None,
+    admin_token: str,
+    *,
+    max_body: int = MAX_BODY,
+    max_batch: int = MAX_BATCH,
+    cors_origins: Sequence[str] = (),
+) -> Litestar:
+    """The app over the store at `store_url`. `cors_origins`: web pages allowed to call it from a
+    browser (a Foundry VTT bridge module runs in the page at Foundry's own origin)."""
+    fights = Fights(store_url, admin_token, max_batch=max_batch)
+    cors = (
+        CORSConfig(
+            allow_origins=list(cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+        )
+        if cors_origins
+        else None
+    )
+    openapi = OpenAPIConfig(
+        title="woundlog",
+        version="1",
+        description="Send a fight's events, get authoritative state back.",
+        path="/schema",
+        render_plugins=[JsonRenderPlugin()],
+        components=Components(
+            security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}
+        ),
+    )
+    return Litestar(
+        route_handlers=[
+            health,
+            create_fight,
+            append_events,
+            fight_state,
+            fight_events,
+            undo,
+            stream,
+            import_records,
+        ],
+        state=State({"service": Service(fights, Notifier())}),
+        exception_handlers={WoundlogError: woundlog_error, HTTPException: http_error},
+        request_max_body_size=max_body,
+        openapi_config=openapi,
+        on_shutdown=[fights.close],
+        cors_config=cors,
+    )

@@ -1,0 +1,74 @@
+"""The service's own tables (tokens, import cursors), kept beside the fights so they survive a
+restart.
+
+With the SQLite store they live in the same database file, in tables prefixed `service_` that the
+store never reads; with a JSON Lines store, in `service.db` inside its directory (the store only
+reads `*.jsonl`). One connection guarded by a lock: these are tiny, rare statements, and the
+lock lets the worker threads of the server share it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from woundlog.events.stores import JsonlStore, SQLiteStore, Store
+from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS service_tokens (
+    hash  TEXT PRIMARY KEY,
+    fight TEXT NOT NULL,
+    role  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS service_cursors (
+    fight  TEXT NOT NULL,
+    format TEXT NOT NULL,
+    cursor BLOB NOT NULL,
+    PRIMARY KEY (fight, format)
+);
+"""
+
+
+def service_db_path(store: Store) -> Path:
+    if isinstance(store, SQLiteStore):
+        return store.path
+    if isinstance(store, JsonlStore):
+        return store.directory / "service.db"
+    raise TypeError(f"no place for the service's tables beside {store!r}")
+
+
+class ServiceDb:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        # check_same_thread=False: the lock, not the thread, keeps statements apart.
+        self._db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+        )
+        self._db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
+        self._db.executescript(_SCHEMA)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,99 @@
+"""What the HTTP service takes and gives: msgspec Structs, so the OpenAPI schema is drawn from them.
+
+Events themselves are not redeclared here: a request's events are decoded as plain JSON and then
+validated one by one with `woundlog.events.convert`, so that a refusal names each event's index in
+the batch, its id and its field (a whole-body decode would stop at the first bad event).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+
+from woundlog.events import WoundlogError
+from woundlog.events.stores import Stored
+
+FightId = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^\s/]+$",
+        description="The fight's id in the store (no whitespace, no `/`).",
+    ),
+]
+OptionValue = bool | int | str
+
+
+class NewFight(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """`POST /fights`: the fight's id plus the fields of its `fight_started` event."""
+
+    fight: FightId
+    ruleset: str
+    seed: int | None = None  # None: a random seed, written into the log so replays agree
+    options: dict[str, OptionValue] = {}
+    tables: dict[str, Any] = {}
+    name: str = ""
+    by: str | None = None
+    note: str | None = None
+
+
+class Created(msgspec.Struct, kw_only=True):
+    """The new fight's tokens: shown once, kept only as hashes."""
+
+    fight: str
+    version: int
+    seed: int
+    gm_token: str
+    viewer_token: str
+
+
+class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """`POST /fights/{fight}/undo`: the event to retract (id or `#N`); none: the newest live."""
+
+    event: str | None = None
+    reason: str = ""
+    by: str | None = None
+
+
+class EventsPage(msgspec.Struct, kw_only=True):
+    """Events with their seq; `next` is the `from` of the following page, None at the end."""
+
+    version: int
+    events: list[Stored]
+    next: int | None = None
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: str = "ok"
+
+
+class Refusal(msgspec.Struct, kw_only=True):
+    """One refused event (or one bad part of a request)."""
+
+    error: str
+    message: str
+    index: int | None = None  # place in the batch
+    event: str | None = None  # the event's id, or #N
+    field: str | None = None  # a msgspec-style path: `$.damage`
+
+
+class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Every error response: what went wrong, and for refused events, each of them."""
+
+    error: str
+    message: str
+    current_version: int | None = None  # 409: the fight's version now
+    errors: list[Refusal] = []
+
+
+def refusal(error: WoundlogError) -> Refusal:
+    return Refusal(
+        error=type(error).__name__,
+        message=error.message,
+        index=error.index,
+        event=error.event,
+        field=error.field,
+    )

@@ -1,0 +1,66 @@
+"""Many clients appending to one fight at once, each with `expected_version` and retrying on
+409: every event lands exactly once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+import httpx
+
+from .conftest import new_fight
+from .server import Server
+
+CLIENTS = 8
+PER_CLIENT = 200
+DEADLINE_S = 90.0
+
+
+def append_all(server: Server, name: str, gm: dict[str, str], done: list[int]) -> None:
+    """Append PER_CLIENT hits one by one, each at the version the last answer (or 409) gave."""
+    version: int | None = None
+    deadline = time.monotonic() + DEADLINE_S
+    with httpx.Client(base_url=server.url, timeout=30, headers=gm) as client:
+        for i in range(PER_CLIENT):
+            event = {"type": "hit", "id": f"{name}-{i}", "target": "grim", "damage": 0}
+            while time.monotonic() < deadline:
+                params = {} if version is None else {"expected_version": version}
+                answer = client.post("/fights/crowd-1/events", params=params, json=event)
+                if answer.status_code == 409:
+                    version = answer.json()["current_version"]
+                    continue
+                assert answer.status_code == 200, answer.text
+                version = answer.json()["version"]
+                done.append(1)
+                break
+            else:
+                raise TimeoutError(f"{name} gave up at event {i}")
+
+
+def test_eight_clients_appending_200_events_each_lose_and_double_nothing(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        fight = new_fight(client, "crowd-1")
+        done: list[int] = []
+        clients = [
+            threading.Thread(target=append_all, args=(server, f"c{n}", fight.gm, done))
+            for n in range(CLIENTS)
+        ]
+        for each in clients:
+            each.start()
+        for each in clients:
+            each.join(DEADLINE_S + 30)
+        assert len(done) == CLIENTS * PER_CLIENT
+        ids: list[str] = []
+        start = 4
+        while start:
+            page = client.get(
+                "/fights/crowd-1/events",
+                params={"from": start, "limit": 5000},
+                headers=fight.viewer,
+            ).json()
+            ids += [e["event"]["id"] for e in page["events"]]
+            start = page["next"]
+        assert len(ids) == CLIENTS * PER_CLIENT == page["version"] - 3
+        assert Counter(ids).most_common(1)[0][1] == 1
+        assert set(ids) == {f"c{n}-{i}" for n in range(CLIENTS) for i in range(PER_CLIENT)}

@@ -1,0 +1,92 @@
+"""`POST /fights/{fight}/import/{format}`: another program's records, converted and appended."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from .server import ADMIN, Server, bearer
+
+
+def fight_of(client: httpx.Client, fight: str, ruleset: str) -> dict[str, str]:
+    created = client.post(
+        "/fights", json={"fight": fight, "ruleset": ruleset, "seed": 3}, headers=bearer(ADMIN)
+    )
+    assert created.status_code == 201, created.text
+    return bearer(created.json()["gm_token"])
+
+
+def damage(envelope: str, hp: int, change: int) -> dict[str, Any]:
+    return {
+        "hook": "dnd5e.damageActor",
+        "id": envelope,
+        "actor": {
+            "id": "brakka",
+            "name": "Brakka",
+            "type": "character",
+            "hp": {"value": hp, "max": 22, "temp": 0},
+        },
+        "changes": {"hp": change, "temp": 0, "total": change},
+    }
+
+
+def snapshot(round_: int, hp: int) -> dict[str, Any]:
+    return {
+        "RoundCounter": round_,
+        "ActiveCombatantId": "gob1",
+        "Combatants": [
+            {
+                "Id": "gob1",
+                "StatBlock": {"Name": "Goblin", "Player": ""},
+                "IndexLabel": 1,
+                "MaxHP": 3,
+                "CurrentHP": hp,
+                "TemporaryHP": 0,
+            }
+        ],
+    }
+
+
+def test_foundry_hooks_are_converted_appended_and_a_resend_is_harmless(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        gm = fight_of(client, "foundry-1", "d26")
+        first = client.post(
+            "/fights/foundry-1/import/foundry", json=damage("e1", 15, -7), headers=gm
+        )
+        assert first.status_code == 200, first.text
+        body = first.json()
+        assert [c["type"] for c in body["changes"]] == ["character_joined", "hit"]
+        again = client.post(
+            "/fights/foundry-1/import/foundry", json=[damage("e1", 15, -7)], headers=gm
+        )
+        assert again.status_code == 200
+        assert again.json()["version"] == body["version"] and again.json()["changes"] == []
+        state = client.get("/fights/foundry-1/state", headers=gm).json()
+        assert state["characters"]["brakka"]["hp"] == 15
+
+
+def test_a_malformed_record_is_422_and_an_unknown_format_404(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        gm = fight_of(client, "foundry-2", "d26")
+        bad = client.post(
+            "/fights/foundry-2/import/foundry", json=[damage("e1", 15, -7), {"hook": 5}], headers=gm
+        )
+        assert bad.status_code == 422
+        assert bad.json()["errors"][0]["index"] == 1
+        unknown = client.post("/fights/foundry-2/import/roll20", json={}, headers=gm)
+        assert unknown.status_code == 404 and "foundry" in unknown.json()["message"]
+
+
+def test_the_importers_cursor_is_kept_between_requests(server: Server) -> None:
+    """Improved Initiative snapshots are compared pairwise: the second request's snapshot is
+    compared with the first request's, which the server kept."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        gm = fight_of(client, "ii-1", "d26")
+        url = "/fights/ii-1/import/improved-initiative"
+        assert client.post(url, json=snapshot(1, 3), headers=gm).status_code == 200
+        hurt = client.post(url, json=snapshot(1, 1), headers=gm)
+        assert hurt.status_code == 200, hurt.text
+        assert [c["type"] for c in hurt.json()["changes"]] == ["hit"]
+        state = client.get("/fights/ii-1/state", headers=gm).json()
+        assert state["characters"]["gob1"]["hp"] == 1

@@ -1,0 +1,46 @@
+"""Schemathesis against the OpenAPI schema the server serves: whatever it is sent, the service
+answers without a server error (no 5xx). Bounded: a few examples per operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import Case
+
+from .conftest import new_fight
+from .server import ADMIN, Server, bearer
+
+EXAMPLES = 25
+
+
+def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        fight = new_fight(client, "fuzzed")
+    schema = schemathesis.openapi.from_url(f"{server.url}/schema/openapi.json")
+    operations = [result.ok() for result in schema.get_all_operations()]  # type: ignore[union-attr]
+    assert len(operations) == 8
+    # the stream never ends by itself: it is checked by test_stream.py, not fuzzed here
+    strategies = [op.as_strategy() for op in operations if not op.path.endswith("/stream")]
+    tokens = st.sampled_from([ADMIN, fight.gm["Authorization"][7:], "wrong"])
+
+    @given(case=st.one_of(strategies), token=tokens, aim=st.booleans())
+    @settings(
+        max_examples=EXAMPLES * len(strategies),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )
+    def no_server_error(case: Case[Any], token: str, aim: bool) -> None:
+        # aimed: at the real fight and the real formats, so bodies reach the code behind them
+        if aim and "fight" in (case.path_parameters or {}):
+            case.path_parameters = {**(case.path_parameters or {}), "fight": "fuzzed"}
+        if aim and "format" in (case.path_parameters or {}):
+            case.path_parameters = {**(case.path_parameters or {}), "format": "foundry"}
+        response = case.call(base_url=server.url, headers=bearer(token), timeout=10)
+        assert response.status_code < 500, (case.method, case.formatted_path, response.text)
+
+    no_server_error()
