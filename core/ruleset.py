@@ -70,7 +70,10 @@ class Ruleset:
     dice: ClassVar[Mapping[str, int]] = {}
     """Die purposes the rules roll, with the number of sides of each."""
     stats: ClassVar[Mapping[str, int | None]] = {}
-    """Stats a character may have, with their defaults (None: required)."""
+    """Stats a character has, with their defaults (None: required)."""
+    optional_stats: ClassVar[tuple[str, ...]] = ()
+    """Stats a character may also carry (for reference, or for a house rule); kept only when
+    given, so "not given" stays distinguishable from any value."""
     kinds: ClassVar[tuple[str, ...]] = ("character",)
     """Kinds of character; the first is the default."""
     hit_facts: ClassVar[frozenset[str]] = frozenset()
@@ -140,13 +143,20 @@ class Ruleset:
             if value is None:
                 raise ctx.refuse(f"{self.name} needs stat `{stat}`", f"$.stats.{stat}")
             stats[stat] = value
-        for stat in event.stats:
-            if stat not in self.stats:
-                known = ", ".join(self.stats)
+        optional = self.optional_stat_names(fight)
+        for stat, value in event.stats.items():
+            if stat in optional:
+                stats[stat] = value
+            elif stat not in self.stats:
+                known = ", ".join([*self.stats, *optional])
                 raise ctx.refuse(
                     f"{self.name} has no stat `{stat}` (it has: {known})", f"$.stats.{stat}"
                 )
         return self.new_character(event, kind, stats, ctx)
+
+    def optional_stat_names(self, fight: FightState[Any]) -> tuple[str, ...]:
+        """The optional stats of this fight (a ruleset whose tables name stats overrides it)."""
+        return self.optional_stats
 
     def new_character(
         self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context

@@ -181,8 +181,13 @@ def rules_summary(rules: Ruleset) -> Table:
         "states": ", ".join(rules.graph.states),
         "dice": ", ".join(f"{purpose} (d{sides})" for purpose, sides in rules.dice.items()),
         "stats": ", ".join(
-            stat if default is None else f"{stat}={default}"
-            for stat, default in rules.stats.items()
+            [
+                *(
+                    stat if default is None else f"{stat}={default}"
+                    for stat, default in rules.stats.items()
+                ),
+                *(f"{stat} (optional)" for stat in rules.optional_stats),
+            ]
         ),
         "kinds": ", ".join(rules.kinds),
         "hit facts": ", ".join(sorted(rules.hit_facts)),

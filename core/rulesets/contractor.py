@@ -637,21 +637,9 @@ class Contractor(Ruleset):
     options: ClassVar[dict[str, bool | int | str]] = {"gear_absorbs": True}
     tables: ClassVar[dict[str, Any]] = {"wound_types": WOUND_TYPES, "locations": LOCATIONS}
 
-    def join(self, fight: FightState[Any], event: CharacterJoined, ctx: Context) -> Character:
-        """The stats are the base ones and the attributes the fight's location table penalises."""
-        attributes = [a for a in self.table(fight, "locations").attributes() if a not in self.stats]
-        for stat in event.stats:
-            if stat not in self.stats and stat not in attributes:
-                known = ", ".join([*self.stats, *attributes])
-                raise ctx.refuse(
-                    f"contractor has no stat `{stat}` (it has: {known})", f"$.stats.{stat}"
-                )
-        given = {k: v for k, v in event.stats.items() if k in attributes}
-        base = msgspec.structs.replace(
-            event, stats={k: v for k, v in event.stats.items() if k not in given}
-        )
-        sheet = super().join(fight, base, ctx)
-        return msgspec.structs.replace(sheet, stats={**sheet.stats, **given}) if given else sheet
+    def optional_stat_names(self, fight: FightState[Any]) -> tuple[str, ...]:
+        """The attributes the fight's location table penalises may be given at join."""
+        return tuple(a for a in self.table(fight, "locations").attributes() if a not in self.stats)
 
     def new_character(
         self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context

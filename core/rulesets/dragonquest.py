@@ -641,8 +641,8 @@ class DragonQuest(Ruleset):
         "willpower": None,
         "protection": 0,
         "shield": 0,
-        **dict.fromkeys(HOUSE_RULE_STATS, 0),
     }
+    optional_stats = HOUSE_RULE_STATS
     kinds = ("character", "monster")
     hit_facts = frozenset(
         {
@@ -675,14 +675,13 @@ class DragonQuest(Ruleset):
         if stats["shield"] not in (0, 1):
             raise ctx.refuse("`shield` is 1 if carrying one, else 0", "$.stats.shield")
         for key in HOUSE_RULE_STATS:
-            if key in event.stats and stats[key] < 1:
+            if key in stats and stats[key] < 1:
                 raise ctx.refuse(
                     f"`{key}` is at least 1; leave it out if it is not known", f"$.stats.{key}"
                 )
         # house-rule stats the GM did not give stay unknown: their checks are skipped
-        known = {k: v for k, v in stats.items() if k not in HOUSE_RULE_STATS or k in event.stats}
         return Figure(
-            **self.basics(event, kind, known),
+            **self.basics(event, kind, stats),
             fatigue=stats["fatigue"],
             endurance=stats["endurance"],
             protection=stats["protection"],

@@ -138,7 +138,8 @@ class Mordheim(Ruleset):
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION], TRANSITIONS)
     character = Warrior
     dice: ClassVar[dict[str, int]] = {"injury": 6}
-    stats: ClassVar[dict[str, int | None]] = {"wounds": 1, **dict.fromkeys(PROFILE, 0)}
+    stats: ClassVar[dict[str, int | None]] = {"wounds": 1}
+    optional_stats = PROFILE
     kinds = ("warrior", "hero", "henchman")
 
     def new_character(
@@ -148,9 +149,8 @@ class Mordheim(Ruleset):
             raise ctx.refuse("a Mordheim warrior needs a `side`: its recovery phase", "$.side")
         if stats["wounds"] < 1:
             raise ctx.refuse("a warrior starts with at least 1 wound", "$.stats.wounds")
-        profile = {k: v for k, v in stats.items() if k == "wounds" or k in event.stats}
         return Warrior(
-            **self.basics(event, kind, profile),
+            **self.basics(event, kind, stats),
             wounds=stats["wounds"],
         )
 

@@ -1099,7 +1099,8 @@ class WarhammerQuest(Ruleset):
         "recurring_pains": 6,
         "recurring_pains_wounds": 3,
     }
-    stats: ClassVar[dict[str, int | None]] = {"wounds": None, **dict.fromkeys(PROFILE, 0)}
+    stats: ClassVar[dict[str, int | None]] = {"wounds": None}
+    optional_stats = PROFILE
     kinds = (WARRIOR, MONSTER)
     hit_facts = frozenset({"coup_de_grace"})
     heal_facts = frozenset({"items"})
@@ -1123,9 +1124,8 @@ class WarhammerQuest(Ruleset):
     ) -> Warrior:
         if stats["wounds"] < 1:
             raise ctx.refuse("Starting Wounds are at least 1", "$.stats.wounds")
-        profile = {k: v for k, v in stats.items() if k == "wounds" or k in event.stats}
         return Warrior(
-            **self.basics(event, kind, profile, side="monsters" if kind == MONSTER else "warriors"),
+            **self.basics(event, kind, stats, side="monsters" if kind == MONSTER else "warriors"),
             wounds=stats["wounds"],
         )
 
