@@ -140,7 +140,7 @@ def state_table(state: FightState[Any], title: str) -> Table:
     counters = counter_names(state.characters.values())
     heading = f"{title}: {state.ruleset}, seq {state.seq}" + (", ended" if state.ended else "")
     table = Table(title=heading, title_justify="left")
-    for column in ("id", "name", "side", "state", *counters):
+    for column in ("id", "name", "side", "state", *counters, "stats"):
         table.add_column(column)
     for cid, character in state.characters.items():
         table.add_row(
@@ -149,6 +149,7 @@ def state_table(state: FightState[Any], title: str) -> Table:
             character.side,
             Text(character.state, style=STATE_STYLES.get(character.state, "")),
             *(cell(getattr(character, name)) for name in counters),
+            cell(character.stats),  # as joined, or as injuries left them (Starting Wounds...)
         )
     return table
 
