@@ -154,3 +154,31 @@ def test_no_machine_leaves_dead_unless_its_ruleset_declares_it() -> None:
     for rules in RULESETS.values():
         leaves_dead = {dest for (source, _), dest in rules.graph.table.items() if source == "dead"}
         assert not leaves_dead or getattr(rules, "raises_the_dead", False), rules.name
+
+
+def test_every_shipped_example_replays_identically_under_other_hash_seeds() -> None:
+    from importlib.resources import files
+
+    examples = sorted(
+        str(path)
+        for path in files("woundlog.replays").joinpath("data").iterdir()
+        if str(path).endswith(".jsonl")
+    )
+    script = (
+        "import sys, msgspec\n"
+        "from woundlog.replays import replay_file\n"
+        "for path in sys.argv[1:]:\n"
+        "    steps = list(replay_file(path))\n"
+        "    sys.stdout.buffer.write(msgspec.json.encode([steps[-1][0], [c for _, c in steps]]))\n"
+    )
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", script, *examples],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "4242")
+    ]
+    assert len(examples) >= 5  # one or more per ruleset
+    assert outputs[0] == outputs[1]
