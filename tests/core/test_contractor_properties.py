@@ -8,7 +8,7 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from woundlog.core import FightState, apply, get_ruleset
+from woundlog.core import FightState, apply
 from woundlog.core.rulesets.contractor import CONSTITUTION_PER_WOUND, ContractorSheet
 from woundlog.events import (
     Amend,
@@ -24,6 +24,7 @@ from woundlog.events import (
 )
 from woundlog.replays import replay
 
+from ..invariants import moves_stay_in_the_machine, replays_every_event
 from .test_contractor import HOUSE
 
 CREW = ("cinder", "vex", "okoro")
@@ -121,19 +122,13 @@ def layers_hold(sheet: ContractorSheet) -> None:
 @settings(max_examples=150, deadline=None)
 @given(contractor_logs())
 def test_a_random_stream_of_contractor_events_never_crashes_replay(log: list[Event]) -> None:
-    steps = list(replay(log))
-    assert [c.seq for _, c in steps] == list(range(1, len(log) + 1))
+    replays_every_event(log)
 
 
 @settings(max_examples=150, deadline=None)
 @given(contractor_logs())
 def test_no_contractor_fold_makes_a_transition_outside_the_machine(log: list[Event]) -> None:
-    graph = get_ruleset("contractor").graph
-    for _, changes in replay(log):
-        for change in changes.characters:
-            assert change.after in graph.states
-            if change.before is not None:
-                assert graph.allows(change.before, change.after)
+    moves_stay_in_the_machine("contractor", log)
 
 
 @settings(max_examples=150, deadline=None)

@@ -24,6 +24,8 @@ from woundlog.events import (
 )
 from woundlog.replays import replay, snapshots
 
+from ..invariants import moves_stay_in_the_machine, replays_every_event
+
 RULES = get_ruleset("warhammer_quest")
 CHARACTERS = {"grim": "warrior", "ulf": "warrior", "orc": "monster", "troll": "monster"}
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -117,19 +119,13 @@ def final(log: list[Event]) -> FightState[Any]:
 @SETTINGS
 @given(warhammer_quest_logs())
 def test_a_random_stream_of_events_never_crashes_replay(log: list[Event]) -> None:
-    steps = list(replay(log))
-    assert [c.seq for _, c in steps] == list(range(1, len(log) + 1))
+    replays_every_event(log)
 
 
 @SETTINGS
 @given(warhammer_quest_logs())
 def test_no_fold_makes_a_transition_outside_the_machine(log: list[Event]) -> None:
-    graph = RULES.graph
-    for _, changes in replay(log):
-        for change in changes.characters:
-            assert change.after in graph.states
-            if change.before is not None:
-                assert graph.allows(change.before, change.after)
+    moves_stay_in_the_machine("warhammer_quest", log)
 
 
 @SETTINGS

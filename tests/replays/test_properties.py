@@ -12,12 +12,13 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from woundlog.core import RULESETS, FightState, get_ruleset
+from woundlog.core import RULESETS, FightState
 from woundlog.events import Amend, Event, Hit, Retract, write_jsonl
 from woundlog.events.stores import Stored
 from woundlog.replays import fold_state, replay, snapshots
 from woundlog.replays.undo import Undo
 
+from ..invariants import moves_stay_in_the_machine, replays_every_event
 from ..strategies import mordheim_logs
 
 
@@ -122,20 +123,13 @@ def test_retracting_one_event_changes_no_other_events_drawn_dice(
 @settings(max_examples=150, deadline=None)
 @given(mordheim_logs())
 def test_no_fold_makes_a_transition_outside_the_rulesets_machine(log: list[Event]) -> None:
-    graph = get_ruleset("mordheim").graph
-    for _, changes in replay(log):
-        for change in changes.characters:
-            assert change.after in graph.states
-            if change.before is not None:
-                assert graph.allows(change.before, change.after)
+    moves_stay_in_the_machine("mordheim", log)
 
 
 @settings(max_examples=150, deadline=None)
 @given(mordheim_logs())
 def test_a_random_stream_of_events_never_crashes_replay(log: list[Event]) -> None:
-    steps = list(replay(log))
-    assert len(steps) == len(log)
-    assert [c.seq for _, c in steps] == list(range(1, len(log) + 1))
+    replays_every_event(log)
 
 
 def test_every_state_of_each_machine_is_reachable_from_its_first() -> None:
