@@ -1,12 +1,19 @@
 """Dice (DESIGN.md section 4): given rolls first, in order; otherwise drawn from the fight's seed.
 
 A drawn die is a counter-based hash of (seed, event id, purpose, index), mapped to 1..sides by
-rejection sampling. It depends on nothing but those four things, so undoing one event never
+rejection sampling. It depends on nothing but those things, so undoing one event never
 reshuffles another event's dice, and every process on every machine draws the same numbers.
+
+A die rolled *for one character* in an event that concerns several (a turn's Downed rolls) is
+that character's: given as `purpose@character`, and, from draw version 2 on, drawn with the
+character in the key, its index counted per character. So an undo that changes who is down at
+a tick never hands one character's die to another. Unscoped given dice of such a purpose are
+still handed out in the order the rules ask (join order), as logs of version 1 were written.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from collections.abc import Mapping
 
@@ -15,33 +22,68 @@ import msgspec
 from woundlog.events import RuleError, StructuralError
 
 _SPACE = 1 << 64
+SCOPE = "@"
+"""Separates a purpose from the character a given die belongs to: `downed@brakk`."""
+
+LEGACY_DRAW = 1
+"""Draw version 1: a die for one character of several is keyed like any other (seed, event,
+purpose, index), its index counted across the characters. Logs that say no version use it."""
+SCOPED_DRAW = 2
+"""Draw version 2: such a die has the character in its key, and its own index."""
 
 
-def draw(seed: int, event_id: str, purpose: str, index: int, sides: int) -> int:
-    """The `index`-th (0-based) die of `purpose` for event `event_id`, uniform in 1..sides."""
+def draw(
+    seed: int, event_id: str, purpose: str, index: int, sides: int, character: str | None = None
+) -> int:
+    """The `index`-th (0-based) die of `purpose` for event `event_id` (and `character`, when it
+    is one character's die), uniform in 1..sides."""
     limit = _SPACE - _SPACE % sides  # values at or past the limit would favour low faces
+    scope = purpose if character is None else f"{purpose}\x1f{character}"
     attempt = 0
     while True:
-        key = f"{seed}\x1f{event_id}\x1f{purpose}\x1f{index}\x1f{attempt}".encode()
+        key = f"{seed}\x1f{event_id}\x1f{scope}\x1f{index}\x1f{attempt}".encode()
         value = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
         if value < limit:
             return value % sides + 1
         attempt += 1
 
 
-class DieRoll(msgspec.Struct, frozen=True):
-    """One die the rules used: what for, how many sides, its value, and whether it was given."""
+class DieRoll(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One die the rules used: what for, how many sides, its value, whether it was given, and
+    the character it was rolled for when the event concerns several."""
 
     purpose: str
     sides: int
     value: int
     source: str  # "given" or "drawn"
+    character: str | None = None
+
+    def label(self) -> str:
+        """`downed@brakk d6=1 given`, as a person reads it."""
+        scope = self.purpose if self.character is None else f"{self.purpose}@{self.character}"
+        return f"{scope} d{self.sides}={self.value} {self.source}"
+
+
+def split_scope(key: str) -> tuple[str, str | None]:
+    """`downed@brakk` -> ("downed", "brakk"); `downed` -> ("downed", None)."""
+    purpose, at, character = key.partition(SCOPE)
+    return (purpose, character) if at else (purpose, None)
 
 
 class Dice:
     """The dice of one event: hands out given rolls in order, then drawn ones; records each."""
 
-    __slots__ = ("_event_id", "_given", "_next", "_seed", "_sides", "_strict", "used")
+    __slots__ = (
+        "_event_id",
+        "_given",
+        "_hints",
+        "_next",
+        "_scoped",
+        "_seed",
+        "_sides",
+        "_strict",
+        "used",
+    )
 
     def __init__(
         self,
@@ -51,57 +93,104 @@ class Dice:
         sides: Mapping[str, int],
         *,
         strict: bool = False,
+        version: int = LEGACY_DRAW,
+        hints: Mapping[str, str] | None = None,
     ) -> None:
         self._seed = seed
         self._event_id = event_id
         self._given = given
         self._sides = sides
         self._strict = strict
+        self._scoped = version >= SCOPED_DRAW
+        self._hints = hints or {}
         self._next: dict[str, int] = {}
         self.used: list[DieRoll] = []
         if given:
             self._check(given)
 
     def _check(self, given: Mapping[str, list[int]]) -> None:
-        """A given die outside its range is refused; dice of a purpose the rules do not roll
-        are kept."""
-        for purpose, values in given.items():
+        """A given die outside its range is refused. A purpose the rules never roll is a typo,
+        refused naming the purposes there are (version 1 logs kept such dice as unused, and
+        still do, so they replay as they were written)."""
+        for key, values in given.items():
+            purpose, _ = split_scope(key)
             die = self._sides.get(purpose)
             if die is None:
-                continue  # reported as unused: other software may roll dice we have no use for
+                if self._scoped:
+                    raise RuleError(
+                        unknown_purpose(purpose, self._sides),
+                        event=self._event_id,
+                        field=f"$.rolls.{key}",
+                    )
+                continue
             for i, value in enumerate(values):
                 if not 1 <= value <= die:
+                    hint = self._hints.get(purpose)
                     raise StructuralError(
-                        f"a d{die} shows 1 to {die}, not {value}",
+                        f"a d{die} shows 1 to {die}, not {value}" + (f": {hint}" if hint else ""),
                         event=self._event_id,
-                        field=f"$.rolls.{purpose}[{i}]",
+                        field=f"$.rolls.{key}[{i}]",
                     )
 
-    def roll(self, purpose: str) -> int:
-        """The next die of `purpose`: the next given one, else drawn from the seed."""
+    def roll(self, purpose: str, character: str | None = None) -> int:
+        """The next die of `purpose`: the next given one, else drawn from the seed.
+
+        With `character` (one character's die in an event about several): the next die given
+        as `purpose@character`, else the next unscoped given one, else drawn for that
+        character."""
         sides = self._sides[purpose]
-        index = self._next.get(purpose, 0)
-        self._next[purpose] = index + 1
-        given = self._given.get(purpose, ())
-        if index < len(given):
-            value, source = given[index], "given"
-        elif self._strict:
-            raise RuleError(
-                f"the rules need die {index + 1} of `{purpose}` (d{sides}) and option "
-                "strict_dice forbids drawing it: give it in `rolls`",
-                event=self._event_id,
-                field=f"$.rolls.{purpose}",
-            )
-        else:
-            value, source = draw(self._seed, self._event_id, purpose, index, sides), "drawn"
-        self.used.append(DieRoll(purpose, sides, value, source))
+        value: int | None = None
+        source = "given"
+        if character is not None:
+            scoped_key = f"{purpose}{SCOPE}{character}"
+            scoped_index = self._take(scoped_key)
+            given = self._given.get(scoped_key, ())
+            if scoped_index < len(given):
+                value = given[scoped_index]
+        if value is None:
+            index = self._take(purpose)
+            given = self._given.get(purpose, ())
+            if index < len(given):
+                value = given[index]
+            elif self._strict:
+                wanted = purpose if character is None else f"{purpose}@{character}"
+                raise RuleError(
+                    f"the rules need a die of `{wanted}` (d{sides}) and option strict_dice "
+                    "forbids drawing it: give it in `rolls`",
+                    event=self._event_id,
+                    field=f"$.rolls.{wanted}",
+                )
+            else:
+                source = "drawn"
+                if character is not None and self._scoped:
+                    # the character's own count: nobody else's dice move it
+                    value = draw(
+                        self._seed, self._event_id, purpose, scoped_index, sides, character
+                    )
+                    self._next[purpose] = index  # an unscoped die was not taken
+                else:
+                    value = draw(self._seed, self._event_id, purpose, index, sides)
+        self.used.append(DieRoll(purpose, sides, value, source, character))
         return value
+
+    def _take(self, key: str) -> int:
+        index = self._next.get(key, 0)
+        self._next[key] = index + 1
+        return index
 
     def unused(self) -> dict[str, list[int]]:
         """Given rolls the rules never asked for: kept in the log, reported, not refused."""
         left: dict[str, list[int]] = {}
-        for purpose, values in self._given.items():
-            rest = values[self._next.get(purpose, 0) :]
+        for key, values in self._given.items():
+            rest = values[self._next.get(key, 0) :]
             if rest:
-                left[purpose] = list(rest)
+                left[key] = list(rest)
         return left
+
+
+def unknown_purpose(purpose: str, sides: Mapping[str, int]) -> str:
+    """`this ruleset rolls no `injruy` dice (it rolls: injury); did you mean `injury`?`"""
+    known = ", ".join(sides) or "none"
+    said = f"this ruleset rolls no `{purpose}` dice (it rolls: {known})"
+    near = difflib.get_close_matches(purpose, list(sides), n=1)
+    return said + (f"; did you mean `{near[0]}`?" if near else "")

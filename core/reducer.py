@@ -153,7 +153,13 @@ def _advance(
     rules = get_ruleset(state.ruleset)
     try:
         dice = Dice(
-            state.seed, eid, event.rolls, rules.dice, strict=bool(state.options["strict_dice"])
+            state.seed,
+            eid,
+            event.rolls,
+            rules.dice,
+            strict=bool(state.options["strict_dice"]),
+            version=state.version,
+            hints=rules.dice_hints,
         )
         ctx = Context(eid, dice, rules.graph, state.options)
         if isinstance(event, _UNDO):
@@ -185,7 +191,11 @@ def _resolve(
         case Hit():
             _check_facts(rules, "hit", event, ctx)
             target = _character(state, event.target, "$.target", ctx)
-            return {event.target: rules.on_hit(state, target, event, ctx)}, False
+            outsider = _check_attacker(rules, state, event, ctx)
+            hurt = rules.on_hit(state, target, event, ctx)
+            if outsider:
+                ctx.say(outsider)
+            return {event.target: hurt}, False
         case TurnStarted() | TurnEnded():
             _check_scope(state, event, ctx)
             if isinstance(event, TurnStarted):
@@ -200,7 +210,11 @@ def _resolve(
         case Heal():
             _check_facts(rules, "heal", event, ctx)
             target = _character(state, event.target, "$.target", ctx)
-            return {event.target: rules.on_heal(state, target, event, ctx)}, False
+            outsider = _check_healer(rules, state, event, ctx)
+            healed = rules.on_heal(state, target, event, ctx)
+            if outsider:
+                ctx.say(outsider)
+            return {event.target: healed}, False
         case Choice():
             chooser = _character(state, event.character, "$.character", ctx)
             return {event.character: rules.on_choice(state, chooser, event, ctx)}, False
@@ -217,6 +231,33 @@ def _character(state: State, character_id: str, field: str, ctx: Context) -> Any
         joined = ", ".join(state.characters) or "nobody yet"
         raise ctx.refuse(f"no character `{character_id}` in this fight (joined: {joined})", field)
     return character
+
+
+def _check_attacker(rules: Ruleset, state: State, hit: Hit, ctx: Context) -> str | None:
+    """Refuse a blow struck by a character of the fight whose state the rules say cannot act;
+    of an attacker from outside the fight (a trap, a spell), say so, so that a typo shows."""
+    if hit.attacker is None:
+        return None
+    attacker = state.characters.get(hit.attacker)
+    if attacker is None:
+        return f"attacker `{hit.attacker}` is not a character of this fight"
+    why = rules.why_attacker_cannot(state, hit.attacker, attacker, hit)
+    if why is not None:
+        raise ctx.refuse(f"{attacker.name} {why}", "$.attacker")
+    return None
+
+
+def _check_healer(rules: Ruleset, state: State, heal: Heal, ctx: Context) -> str | None:
+    """As `_check_attacker`, for whoever gives a heal."""
+    if heal.healer is None:
+        return None
+    healer = state.characters.get(heal.healer)
+    if healer is None:
+        return f"healer `{heal.healer}` is not a character of this fight"
+    why = rules.why_healer_cannot(state, heal.healer, healer, heal)
+    if why is not None:
+        raise ctx.refuse(f"{healer.name} {why}", "$.healer")
+    return None
 
 
 def _check_facts(rules: Ruleset, kind: str, event: Hit | Heal, ctx: Context) -> None:

@@ -31,24 +31,67 @@ from .state import Character, FightState
 Options = dict[str, bool | int | str]
 CharacterT = TypeVar("CharacterT", bound=Character)
 
+
+class Acting(msgspec.Struct, frozen=True):
+    """What a character in one state may do (DESIGN.md section 5), and why not, in the words
+    of the rules (`is stunned and may do nothing at all`)."""
+
+    attack: bool
+    heal: bool
+    why: str = ""
+
+    def describe(self) -> str:
+        can = [act for act, may in (("attack", self.attack), ("heal", self.heal)) if may]
+        said = " and ".join(can) if can else "neither attack nor heal"
+        return said + (f" ({self.why})" if self.why and len(can) < 2 else "")
+
+
+ACTS = Acting(attack=True, heal=True)
+"""A character who may attack and heal: the default for a state a ruleset does not list."""
+
 COMMON_OPTIONS: Options = {"strict_dice": False}
 """Options every ruleset has: `strict_dice` makes a missing die an error instead of a draw."""
 
 
 class Context:
-    """One event being resolved: its id, its dice, its ruleset's graph, and what it did."""
+    """One event being resolved: its id, its dice, its ruleset's graph, and what it did.
 
-    __slots__ = ("dice", "event_id", "graph", "options", "said")
+    In an event that concerns several characters (a turn's end), `for_character` gives the
+    context of one of them: the same event, whose dice are that character's own."""
 
-    def __init__(self, event_id: str, dice: Dice, graph: Graph, options: Options) -> None:
+    __slots__ = ("character", "dice", "event_id", "graph", "options", "said")
+
+    def __init__(
+        self,
+        event_id: str,
+        dice: Dice,
+        graph: Graph,
+        options: Options,
+        *,
+        character: str | None = None,
+        said: list[str] | None = None,
+    ) -> None:
         self.event_id = event_id
         self.dice = dice
         self.graph = graph
         self.options = options
-        self.said: list[str] = []
+        self.character = character
+        self.said: list[str] = [] if said is None else said
+
+    def for_character(self, character: str) -> Context:
+        """This event as it concerns `character` alone: dice rolled through it are that
+        character's (`downed@brakk`), so nobody else's dice move when the others change."""
+        return Context(
+            self.event_id,
+            self.dice,
+            self.graph,
+            self.options,
+            character=character,
+            said=self.said,
+        )
 
     def roll(self, purpose: str) -> int:
-        return self.dice.roll(purpose)
+        return self.dice.roll(purpose, self.character)
 
     def say(self, text: str) -> None:
         self.said.append(text)
@@ -74,6 +117,11 @@ class Ruleset:
     optional_stats: ClassVar[tuple[str, ...]] = ()
     """Stats a character may also carry (for reference, or for a house rule); kept only when
     given, so "not given" stays distinguishable from any value."""
+    dice_hints: ClassVar[Mapping[str, str]] = {}
+    """Per die purpose, what to tell someone who gave it a value it cannot show (a D66)."""
+    who_may_act: ClassVar[Mapping[str, Acting]] = {}
+    """Per state, whether a character in it may attack and heal (DESIGN.md section 5); a
+    state not listed may do both."""
     kinds: ClassVar[tuple[str, ...]] = ("character",)
     """Kinds of character; the first is the default."""
     hit_facts: ClassVar[frozenset[str]] = frozenset()
@@ -176,6 +224,26 @@ class Ruleset:
             "stats": stats,
             "gear": event.gear,
         }
+
+    # --- who may act ------------------------------------------------------------------------
+
+    def acting(self, character: Character) -> Acting:
+        return self.who_may_act.get(character.state, ACTS)
+
+    def why_attacker_cannot(
+        self, fight: FightState[Any], attacker_id: str, attacker: Any, hit: Hit
+    ) -> str | None:
+        """Why `attacker`, a character of the fight, may not make this attack; None if he may.
+        A ruleset whose text makes exceptions (a Last Stand) overrides it."""
+        acting = self.acting(attacker)
+        return None if acting.attack else acting.why or f"is {attacker.state} and may not attack"
+
+    def why_healer_cannot(
+        self, fight: FightState[Any], healer_id: str, healer: Any, heal: Heal
+    ) -> str | None:
+        """Why `healer`, a character of the fight, may not give this heal; None if he may."""
+        acting = self.acting(healer)
+        return None if acting.heal else acting.why or f"is {healer.state} and may not heal"
 
     # --- the handlers: by default the game has no such rule -----------------------------------
 

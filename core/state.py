@@ -29,15 +29,19 @@ class Character(msgspec.Struct, frozen=True, kw_only=True):
 C = TypeVar("C", bound=Character)
 
 
-class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True):
+class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_defaults=True):
+    """A fight as it stands. Only `version` has a default (the draw of logs that name none), so
+    only it is left out of the encoding: state JSON of a version 1 log is what it always was."""
+
     ruleset: str
     seq: int
     characters: dict[str, C]
-    name: str = ""
-    seed: int = 0
-    options: dict[str, bool | int | str] = {}
-    tables: dict[str, Any] = {}
-    ended: bool = False
+    name: str
+    seed: int
+    options: dict[str, bool | int | str]
+    tables: dict[str, Any]
+    ended: bool
+    version: int = 1
 
     def character(self, character_id: str) -> C | None:
         return self.characters.get(character_id)
@@ -53,4 +57,6 @@ def setup_of(event: FightStarted, options: dict[str, bool | int | str]) -> Fight
         seed=event.seed,
         options=options,
         tables=event.tables,
+        ended=False,
+        version=event.version,
     )

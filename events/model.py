@@ -16,7 +16,10 @@ from typing import Annotated, Any, Literal, TypeAlias
 import msgspec
 from msgspec import Meta
 
-WIRE_VERSION = 1
+WIRE_VERSION = 2
+"""The newest wire format, which new fights record in `fight_started.version`. A log that names
+no version is version 1: its dice are drawn as they were when it was written (DESIGN.md
+section 4). Version 2 adds dice scoped to a character (`downed@brakk`) and draws them so."""
 
 Id = Annotated[
     str,
@@ -38,7 +41,15 @@ EventRef = Annotated[
 ]
 CharacterId = Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^[^\s]+$")]
 Amount = Annotated[int, Meta(ge=0)]
-Die = Annotated[int, Meta(ge=1, le=1000)]
+Die = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=1000,
+        description="A die's face, 1 to its sides (checked against the ruleset's die; a 0 is "
+        "refused there, with a hint where a table reads 00 or 0 as its highest face).",
+    ),
+]
 Timestamp = Annotated[datetime.datetime, Meta(tz=True, description="RFC 3339, informational only")]
 OptionValue: TypeAlias = bool | int | str
 
@@ -66,7 +77,14 @@ class FightStarted(EventBase, tag="fight_started", frozen=True):
     options: dict[str, OptionValue] = {}
     tables: dict[str, Any] = {}
     name: str = ""
-    version: Annotated[int, Meta(ge=1, le=WIRE_VERSION)] = WIRE_VERSION
+    version: Annotated[
+        int,
+        Meta(
+            ge=1,
+            le=WIRE_VERSION,
+            description="Wire format and dice draw the log was recorded with; absent: 1.",
+        ),
+    ] = 1
 
 
 class CharacterJoined(EventBase, tag="character_joined", frozen=True):
@@ -93,6 +111,7 @@ class Hit(EventBase, tag="hit", frozen=True):
     slam: bool | None = None
     hit_strength: Annotated[int, Meta(ge=0)] | None = None
     coup_de_grace: bool | None = None
+    pinned: bool | None = None
     ignores_ap: bool | None = None
     gear_absorbs: bool | None = None
 

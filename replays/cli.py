@@ -20,6 +20,7 @@ import typer
 
 from woundlog.core import RULESETS
 from woundlog.events import (
+    WIRE_VERSION,
     BatchRefused,
     ConflictError,
     Event,
@@ -185,6 +186,7 @@ def new(
             "options": given.mapping(option or [], "--option"),
             "tables": given.toml_file(tables) if tables else None,
             "name": name,
+            "version": WIRE_VERSION,
         }
     )
     assert isinstance(started, FightStarted)
@@ -518,7 +520,7 @@ def import_records(
             raise UsageError(f"no fight `{fight}` yet: give --ruleset to create it")
         else:  # a seed chosen here is kept in fight_started, as `new` does
             chosen = secrets.randbelow(2**31) if seed is None else seed
-            started.append(FightStarted(ruleset=ruleset, seed=chosen))
+            started.append(FightStarted(ruleset=ruleset, seed=chosen, version=WIRE_VERSION))
         try:
             converted = convert_records(fmt, records, ruleset=ruleset, joined=joined)
         except WoundlogError as error:

@@ -75,7 +75,7 @@ def dice_text(changes: Changes) -> str:
     """`dice: injury d6=3 given, injury d6=5 drawn | unused: injury 6`, or '' if no dice."""
     parts = []
     if changes.dice:
-        used = ", ".join(f"{d.purpose} d{d.sides}={d.value} {d.source}" for d in changes.dice)
+        used = ", ".join(d.label() for d in changes.dice)
         parts.append(f"dice: {used}")
     if changes.unused:
         unused = ", ".join(

@@ -630,6 +630,7 @@ class Contractor(Ruleset):
     graph = Graph(name, [UPRIGHT, OUT_OF_ACTION, DEAD], TRANSITIONS)
     character = ContractorSheet
     dice: ClassVar[dict[str, int]] = {"wound": 100}
+    dice_hints: ClassVar[dict[str, str]] = {"wound": "a d100's 00 is read as 100: give 100"}
     stats: ClassVar[dict[str, int | None]] = {"constitution": None, "ap": 0, "motivation": 0}
     kinds = ("contractor",)
     hit_facts = frozenset({"ignores_ap", "gear_absorbs"})

@@ -51,7 +51,7 @@ import msgspec
 from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
 
 from ..machine import Graph
-from ..ruleset import Context, Ruleset
+from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState
 from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
@@ -65,6 +65,15 @@ TRANSITIONS = [
 ]
 
 INJURY = Table("D6", {(1, 2): KNOCKED_DOWN, (3, 4): STUNNED, (5, 6): OUT_OF_ACTION}, range(1, 7))
+
+WHO_MAY_ACT = {
+    KNOCKED_DOWN: Acting(
+        attack=False, heal=False, why="is knocked down and may not fight, shoot or cast spells"
+    ),
+    STUNNED: Acting(attack=False, heal=False, why="is stunned and may do nothing at all"),
+    OUT_OF_ACTION: Acting(attack=False, heal=False, why="is out of action"),
+}
+"""Upright fighters act; the others may not strike a blow (nor heal, which this text lacks)."""
 
 SEVERITY: dict[State, int] = {UPRIGHT: 0, KNOCKED_DOWN: 1, STUNNED: 2, OUT_OF_ACTION: 3}
 INJURY_TRIGGER: dict[str, str] = {
@@ -141,6 +150,7 @@ class Mordheim(Ruleset):
     stats: ClassVar[dict[str, int | None]] = {"wounds": 1}
     optional_stats = PROFILE
     kinds = ("warrior", "hero", "henchman")
+    who_may_act = WHO_MAY_ACT
 
     def new_character(
         self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context

@@ -1081,6 +1081,9 @@ class WarhammerQuest(Ruleset):
     name = "warhammer_quest"
     graph = Graph(name, STATES, TRANSITIONS)
     character = Warrior
+    dice_hints: ClassVar[dict[str, str]] = {
+        "serious_injury": "a D66 is two d6, tens then units: give 34 as [3, 4]"
+    }
     dice: ClassVar[dict[str, int]] = {
         "serious_injury": 6,
         "downed": 6,

@@ -13,6 +13,7 @@ import threading
 from typing import Any
 
 from woundlog.events import (
+    WIRE_VERSION,
     BatchRefused,
     ConflictError,
     Event,
@@ -90,6 +91,7 @@ class Fights:
             "name": new.name,
             "by": new.by,
             "note": new.note,
+            "version": WIRE_VERSION,
         }
         started = convert({k: v for k, v in fields.items() if v is not None}, index=0)
         assert isinstance(started, FightStarted)

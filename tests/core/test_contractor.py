@@ -706,8 +706,10 @@ def test_a_wound_die_outside_1_to_100_is_refused_as_structural_00_is_given_as_10
     with pytest.raises(StructuralError, match="1 to 100") as err:
         apply(fight(), Hit(target="cinder", damage=99, rolls={"wound": [101]}))
     assert err.value.field == "$.rolls.wound[0]"
-    with pytest.raises(StructuralError):
-        decode_json('{"type":"hit","target":"cinder","damage":9,"rolls":{"wound":[0]}}')
+    zero = decode_json('{"type":"hit","target":"cinder","damage":99,"rolls":{"wound":[0]}}')
+    with pytest.raises(StructuralError, match="00 is read as 100: give 100") as err:
+        apply(fight(), zero)
+    assert err.value.field == "$.rolls.wound[0]"
 
 
 def test_a_wound_id_is_its_hits_id_and_undoing_an_earlier_hit_does_not_rename_it() -> None:

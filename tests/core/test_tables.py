@@ -22,7 +22,10 @@ class Example(Ruleset):
 
 
 def fight_with(tables: dict[str, Any]) -> FightState[Any]:
-    return FightState(ruleset="example", seq=1, characters={}, tables=tables)
+    return FightState(
+        ruleset="example", seq=1, characters={}, name="", seed=0, options={}, tables=tables,
+        ended=False,
+    )
 
 
 def test_a_fight_without_a_table_plays_with_the_default() -> None:

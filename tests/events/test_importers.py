@@ -224,7 +224,7 @@ def test_malformed_envelopes_name_the_record_and_field(change: Any, field: str, 
 
 def test_a_die_the_event_cannot_hold_is_refused_with_the_record() -> None:
     record = copy.deepcopy(FOUNDRY[5])
-    record["roll"]["terms"][0]["results"][1]["result"] = 0
+    record["roll"]["terms"][0]["results"][1]["result"] = 1001
     with pytest.raises(StructuralError, match="invalid event") as caught:
         convert_records("foundry", [record], ruleset="d26")
     assert caught.value.index == 0

@@ -295,7 +295,7 @@ EXPECTED_FINAL = {
         "gnash": "upright",
     },
     "mordheim_recovery.jsonl": {"marius": "knocked_down", "vex": "upright"},
-    "mordheim_undo.jsonl": {"hilde": "stunned", "ulf": "knocked_down"},
+    "mordheim_undo.jsonl": {"hilde": "stunned", "ulf": "knocked_down", "brand": "upright"},
     "contractor_cinder.jsonl": {"cinder": "upright"},
     "contractor_salvage.jsonl": {"brask": "upright", "mirel": "upright", "tomo": "dead"},
     "contractor_own_tables.jsonl": {"ash": "upright", "juno": "upright"},
@@ -358,8 +358,8 @@ def test_replay_at_shows_the_stunned_fighter_still_down_after_one_recovery_phase
 def test_replay_trace_json_prints_one_changes_object_per_event_then_the_state(run: Run) -> None:
     out = ok(run("replay", str(DATA / "mordheim_undo.jsonl"), "--trace", "--json")).stdout
     lines = [json.loads(line) for line in out.splitlines()]
-    assert [c["seq"] for c in lines[:-1]] == list(range(1, 9))
-    assert lines[-1]["seq"] == 8 and "characters" in lines[-1]
+    assert [c["seq"] for c in lines[:-1]] == list(range(1, 10))
+    assert lines[-1]["seq"] == 9 and "characters" in lines[-1]
 
 
 def test_replay_voids_an_event_the_rules_refuse_unless_strict(run: Run, tmp_path: Path) -> None:
@@ -587,7 +587,7 @@ def test_tick_and_choose_carry_given_dice_and_an_id(run: Run, skirmish: str) -> 
             "--side",
             "reavers",
             "--roll",
-            "hold_on=6",
+            "injury=6",
             "--id",
             "t1",
             "--json",
@@ -595,6 +595,6 @@ def test_tick_and_choose_carry_given_dice_and_an_id(run: Run, skirmish: str) -> 
     )
     [changes] = json.loads(tick.stdout)["changes"]
     assert changes["event"] == "t1"
-    assert changes["unused"] == {"hold_on": [6]}  # Mordheim rolls nothing at a turn's end
+    assert changes["unused"] == {"injury": [6]}  # Mordheim rolls nothing at a turn's end
     refused = run("choose", skirmish, "grim", "last_stand", "--roll", "hold_on=1")
     assert refused.exit_code == 3
