@@ -24,3 +24,32 @@ def moves_stay_in_the_machine(ruleset: str, log: list[Event]) -> None:
             assert change.after in graph.states
             if change.before is not None:
                 assert graph.allows(change.before, change.after)
+
+
+DiceOf = dict[tuple[str, str | None, str], list[tuple[int, int, str]]]
+"""Per (event, character or None, purpose): the (sides, value, source) of each die, in order."""
+
+
+def dice_of(log: list[Event]) -> DiceOf:
+    """Every die each event rolled, keyed by the event and the character it was rolled for."""
+    dice: DiceOf = {}
+    for _, changes in replay(log):
+        for die in changes.dice:
+            key = (changes.event, die.character, die.purpose)
+            dice.setdefault(key, []).append((die.sides, die.value, die.source))
+    return dice
+
+
+def undo_moves_no_other_die(log: list[Event], undo: Event, undone: str) -> None:
+    """Undoing one event (`undo` names `undone`) changes no die of any other (event,
+    character) pair (DESIGN.md section 4): where a pair rolls a purpose both before and after,
+    one sequence is the start of the other (an undo may change *whether* a character rolls,
+    at a tick where he is no longer down, never *what* he rolls)."""
+    before = dice_of(log)
+    after = dice_of([*log, undo])
+    for key in before.keys() & after.keys():
+        if key[0] == undone:
+            continue
+        old, new = before[key], after[key]
+        shorter = min(len(old), len(new))
+        assert old[:shorter] == new[:shorter], (key, old, new)

@@ -503,7 +503,7 @@ class D26(Ruleset):
     ) -> dict[str, Combatant]:
         updated: dict[str, Combatant] = {}
         for cid, character in fight.characters.items():
-            after = end_of_turn(character, cid, turn, ctx)
+            after = end_of_turn(character, cid, turn, ctx.for_character(cid))
             if after is not character:
                 updated[cid] = after
         return updated

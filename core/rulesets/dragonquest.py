@@ -769,7 +769,7 @@ class DragonQuest(Ruleset):
         for cid, figure in in_pulse(fight, turn).items():
             if figure.state != STUNNED:
                 continue
-            after, said = stun_recovery(figure, ctx)
+            after, said = stun_recovery(figure, ctx.for_character(cid))
             attempts.append(said)
             if after is not figure:
                 updated[cid] = after

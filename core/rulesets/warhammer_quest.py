@@ -1169,7 +1169,7 @@ class WarhammerQuest(Ruleset):
             ctx.say("not the start of the turn (that is a turn_started with no side or character)")
             return {}
         tables = self.played_tables(fight)
-        updated = each(fight, lambda w: start_of_turn(w, ctx, tables))
+        updated = each(fight, lambda cid, w: start_of_turn(w, ctx.for_character(cid), tables))
         if not ctx.said:
             ctx.say("start of the turn: no injury acts")
         return updated
@@ -1181,17 +1181,17 @@ class WarhammerQuest(Ruleset):
             ctx.say("not the end of the turn (that is a turn_ended with no side or character)")
             return {}
         tables = self.played_tables(fight)
-        updated = each(fight, lambda w: end_of_turn(w, ctx, tables))
+        updated = each(fight, lambda cid, w: end_of_turn(w, ctx.for_character(cid), tables))
         if not ctx.said:
             ctx.say("end of the turn: nobody is down")
         return updated
 
 
-def each(fight: FightState[Any], step: Callable[[Warrior], Warrior]) -> dict[str, Warrior]:
+def each(fight: FightState[Any], step: Callable[[str, Warrior], Warrior]) -> dict[str, Warrior]:
     """`step` for every character, in join order; those it changed."""
     updated: dict[str, Warrior] = {}
     for cid, character in fight.characters.items():
-        after = step(character)
+        after = step(cid, character)
         if after is not character:
             updated[cid] = after
     return updated
