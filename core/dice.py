@@ -78,6 +78,8 @@ class Dice:
         "_given",
         "_hints",
         "_next",
+        "_owner",
+        "_position",
         "_scoped",
         "_seed",
         "_sides",
@@ -95,6 +97,7 @@ class Dice:
         strict: bool = False,
         version: int = LEGACY_DRAW,
         hints: Mapping[str, str] | None = None,
+        owner: str | None = None,
     ) -> None:
         self._seed = seed
         self._event_id = event_id
@@ -103,7 +106,9 @@ class Dice:
         self._strict = strict
         self._scoped = version >= SCOPED_DRAW
         self._hints = hints or {}
-        self._next: dict[str, int] = {}
+        self._owner = owner
+        self._next: dict[str, int] = {}  # per key of `given`: how many of its dice are taken
+        self._position: dict[str, int] = {}  # per purpose: how many dice of it were rolled
         self.used: list[DieRoll] = []
         if given:
             self._check(given)
@@ -137,41 +142,46 @@ class Dice:
 
         With `character` (one character's die in an event about several): the next die given
         as `purpose@character`, else the next unscoped given one, else drawn for that
-        character."""
+        character. In an event about one character (the `owner`: a hit's target), his dice
+        may be given scoped to him too."""
         sides = self._sides[purpose]
+        position = self._count(purpose)  # its place among the event's dice of `purpose`
+        scope = character or self._owner
+        own = 0
         value: int | None = None
-        source = "given"
-        if character is not None:
-            scoped_key = f"{purpose}{SCOPE}{character}"
-            scoped_index = self._take(scoped_key)
-            given = self._given.get(scoped_key, ())
-            if scoped_index < len(given):
-                value = given[scoped_index]
+        if scope is not None:
+            key = f"{purpose}{SCOPE}{scope}"
+            own = self._take(key)  # its place among that character's
+            given = self._given.get(key, ())
+            value = given[own] if own < len(given) else None
         if value is None:
-            index = self._take(purpose)
-            given = self._given.get(purpose, ())
-            if index < len(given):
-                value = given[index]
-            elif self._strict:
-                wanted = purpose if character is None else f"{purpose}@{character}"
-                raise RuleError(
-                    f"the rules need a die of `{wanted}` (d{sides}) and option strict_dice "
-                    "forbids drawing it: give it in `rolls`",
-                    event=self._event_id,
-                    field=f"$.rolls.{wanted}",
-                )
+            shared = self._given.get(purpose, ())
+            if self._next.get(purpose, 0) < len(shared):
+                value = shared[self._take(purpose)]
+        if value is not None:
+            source = "given"
+        elif self._strict:
+            wanted = purpose if character is None else f"{purpose}{SCOPE}{character}"
+            raise RuleError(
+                f"the rules need a die of `{wanted}` (d{sides}) and option strict_dice "
+                "forbids drawing it: give it in `rolls`",
+                event=self._event_id,
+                field=f"$.rolls.{wanted}",
+            )
+        else:
+            source = "drawn"
+            if character is not None and self._scoped:
+                # counted per character: nobody else's dice move it
+                value = draw(self._seed, self._event_id, purpose, own, sides, character)
             else:
-                source = "drawn"
-                if character is not None and self._scoped:
-                    # the character's own count: nobody else's dice move it
-                    value = draw(
-                        self._seed, self._event_id, purpose, scoped_index, sides, character
-                    )
-                    self._next[purpose] = index  # an unscoped die was not taken
-                else:
-                    value = draw(self._seed, self._event_id, purpose, index, sides)
+                value = draw(self._seed, self._event_id, purpose, position, sides)
         self.used.append(DieRoll(purpose, sides, value, source, character))
         return value
+
+    def _count(self, purpose: str) -> int:
+        position = self._position.get(purpose, 0)
+        self._position[purpose] = position + 1
+        return position
 
     def _take(self, key: str) -> int:
         index = self._next.get(key, 0)

@@ -160,6 +160,7 @@ def _advance(
             strict=bool(state.options["strict_dice"]),
             version=state.version,
             hints=rules.dice_hints,
+            owner=_concerns(event),
         )
         ctx = Context(eid, dice, rules.graph, state.options)
         if isinstance(event, _UNDO):
@@ -172,6 +173,17 @@ def _advance(
     characters = {**state.characters, **updated} if updated else state.characters
     new_state = msgspec.structs.replace(state, seq=seq, characters=characters, ended=ended)
     return new_state, rules, ctx, updated
+
+
+def _concerns(event: Event) -> str | None:
+    """The one character an event is about (a hit's target, a choice's chooser, a turn of one
+    character), whose dice may be given as `purpose@character` too; None for an event about
+    several, whose rules roll per character through `Context.for_character`."""
+    if isinstance(event, Hit | Heal):
+        return event.target
+    if isinstance(event, Choice | TurnStarted | TurnEnded):
+        return event.character
+    return None
 
 
 def _undo_marker(state: State, event: Event) -> Changes:

@@ -8,6 +8,7 @@ A handler the game has no rule for refuses the event with a RuleError that says 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
@@ -27,6 +28,7 @@ from woundlog.events import (
 from .dice import Dice
 from .machine import Graph
 from .state import Character, FightState
+from .states import State
 
 Options = dict[str, bool | int | str]
 CharacterT = TypeVar("CharacterT", bound=Character)
@@ -39,11 +41,6 @@ class Acting(msgspec.Struct, frozen=True):
     attack: bool
     heal: bool
     why: str = ""
-
-    def describe(self) -> str:
-        can = [act for act, may in (("attack", self.attack), ("heal", self.heal)) if may]
-        said = " and ".join(can) if can else "neither attack nor heal"
-        return said + (f" ({self.why})" if self.why and len(can) < 2 else "")
 
 
 ACTS = Acting(attack=True, heal=True)
@@ -119,7 +116,7 @@ class Ruleset:
     given, so "not given" stays distinguishable from any value."""
     dice_hints: ClassVar[Mapping[str, str]] = {}
     """Per die purpose, what to tell someone who gave it a value it cannot show (a D66)."""
-    who_may_act: ClassVar[Mapping[str, Acting]] = {}
+    who_may_act: ClassVar[Mapping[State, Acting]] = {}
     """Per state, whether a character in it may attack and heal (DESIGN.md section 5); a
     state not listed may do both."""
     kinds: ClassVar[tuple[str, ...]] = ("character",)
@@ -185,21 +182,25 @@ class Ruleset:
             raise ctx.refuse(
                 f"{self.name} has no kind `{kind}` (it has: {', '.join(self.kinds)})", "$.kind"
             )
+        optional = self.optional_stat_names(fight)
+        for stat in event.stats:  # a misspelt stat first: it explains the missing one
+            if stat not in self.stats and stat not in optional:
+                known = [*self.stats, *optional]
+                near = difflib.get_close_matches(stat.lower(), known, n=1)
+                raise ctx.refuse(
+                    f"{self.name} has no stat `{stat}` (it has: {', '.join(known)})"
+                    + (f"; did you mean `{near[0]}`?" if near else ""),
+                    f"$.stats.{stat}",
+                )
         stats: dict[str, int] = {}
         for stat, default in self.stats.items():
             value = event.stats.get(stat, default)
             if value is None:
                 raise ctx.refuse(f"{self.name} needs stat `{stat}`", f"$.stats.{stat}")
             stats[stat] = value
-        optional = self.optional_stat_names(fight)
         for stat, value in event.stats.items():
             if stat in optional:
                 stats[stat] = value
-            elif stat not in self.stats:
-                known = ", ".join([*self.stats, *optional])
-                raise ctx.refuse(
-                    f"{self.name} has no stat `{stat}` (it has: {known})", f"$.stats.{stat}"
-                )
         return self.new_character(event, kind, stats, ctx)
 
     def optional_stat_names(self, fight: FightState[Any]) -> tuple[str, ...]:

@@ -44,12 +44,14 @@ from .cli_output import (
     print_json,
     print_raw,
     print_state,
+    report_voids,
     rules_list,
     rules_summary,
     say,
+    who_may_act_table,
 )
 from .fight import Appended, Fight
-from .files import replay_file, replay_file_state
+from .files import Void, replay_file, replay_file_state
 
 app = typer.Typer(
     name="woundlog",
@@ -80,7 +82,10 @@ At = Annotated[
 Rolls = Annotated[
     list[str] | None,
     typer.Option(
-        "--roll", metavar="PURPOSE=V[,V...]", help="Dice already rolled, in order (repeatable)."
+        "--roll",
+        metavar="PURPOSE[@CHARACTER]=V[,V...]",
+        help="Dice already rolled, in order (repeatable); `downed@brakk=1` is one character's "
+        "die in a turn that rolls for several.",
     ),
 ]
 Facts = Annotated[
@@ -564,17 +569,22 @@ def replay(
         bool, typer.Option("--strict", help="Stop at an event the rules refuse, not void it.")
     ] = False,
 ) -> None:
-    """Fold a `.jsonl` fight log into state; no store involved."""
+    """Fold a `.jsonl` fight log into state; no store involved.
+
+    Each event the rules refuse is void (it does nothing) and named on standard error, with
+    its line and why, so a typo never silently changes the fight; `--strict` stops there."""
+    voids: list[Void] = []
     if trace:
         last = None
-        for now, changes in replay_file(file, at=at, strict=strict):
+        for now, changes in replay_file(file, at=at, strict=strict, on_void=voids.append):
             last = now  # only the final state is kept: memory stays flat however long the file
             if as_json:
                 print_json(changes)
             else:
                 print_changes(changes)
     else:  # nobody reads the changes: fold to the state alone, which is faster
-        last = replay_file_state(file, at=at, strict=strict)
+        last = replay_file_state(file, at=at, strict=strict, on_void=voids.append)
+    report_voids(voids)
     if last is None:
         raise UsageError(f"{file} holds no events")
     if at is not None and last.seq < at:
@@ -609,6 +619,7 @@ def rules(
     say(ruleset.documentation())
     say("")
     console().print(rules_summary(ruleset))
+    console().print(who_may_act_table(ruleset))
 
 
 @command()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from woundlog.core import Changes, Character, FightState, Ruleset, show
-from woundlog.core.ruleset import COMMON_OPTIONS
+from woundlog.core.ruleset import ACTS, COMMON_OPTIONS
 from woundlog.events import WoundlogError
 
 from .fight import Appended
@@ -66,6 +66,24 @@ def print_json(value: Any, *, indent: int = 0) -> None:
 
 def print_error(error: WoundlogError) -> None:
     console(stderr=True).print(f"error: {error}", markup=False, soft_wrap=True, style="red")
+
+
+def report_voids(voids: Sequence[Any]) -> None:
+    """Each void event of a replay on its own line of stderr, then how many: standard output
+    stays the state (JSON for a program), and the person still sees what was refused."""
+    if not voids:
+        return
+    err = console(stderr=True)
+    for void in voids:
+        err.print(f"warning: {void}", markup=False, soft_wrap=True, style="yellow")
+    count = f"{len(voids)} event{'s' if len(voids) > 1 else ''}"
+    err.print(
+        f"warning: {count} void: the rules refuse them, so they did nothing "
+        "(--strict stops at the first)",
+        markup=False,
+        soft_wrap=True,
+        style="yellow",
+    )
 
 
 # --- events -------------------------------------------------------------------------------------
@@ -201,6 +219,22 @@ def rules_summary(rules: Ruleset) -> Table:
     table.add_column("declared")
     for what, declared in rows.items():
         table.add_row(what, declared or "none")
+    return table
+
+
+def who_may_act_table(rules: Ruleset) -> Table:
+    """Per state of the ruleset's machine: may a character in it attack, heal, and why not."""
+    table = Table(title=f"who may act in {rules.name}", title_justify="left")
+    for column in ("state", "attack", "heal", "why not"):
+        table.add_column(column)
+    for state in rules.graph.states:
+        acting = rules.who_may_act.get(state, ACTS)
+        table.add_row(
+            state,
+            "yes" if acting.attack else "no",
+            "yes" if acting.heal else "no",
+            acting.why if not (acting.attack and acting.heal) else "",
+        )
     return table
 
 

@@ -8,9 +8,9 @@ grows with the number of explicit ids and undo events, never with the rest of th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
 from woundlog.events import Event, StructuralError, WoundlogError, decode_json
@@ -106,29 +106,59 @@ def scan_undo(path: Path, at: int | None = None) -> Undo:
     return resolve(named_or_undo())
 
 
+class Void(NamedTuple):
+    """An event of a file that the rules refused on replay, so it did nothing."""
+
+    seq: int
+    event: str  # its id, or `#N`
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        name = self.event if self.event == f"#{self.seq}" else f"{self.event} (#{self.seq})"
+        return f"line {self.line}: event {name} is void: {self.reason}"
+
+
 def replay_file(
-    path: str | Path, *, at: int | None = None, strict: bool = False
+    path: str | Path,
+    *,
+    at: int | None = None,
+    strict: bool = False,
+    on_void: Callable[[Void], None] | None = None,
 ) -> Iterator[tuple[State, Changes]]:
-    """Each event's state and changes, as the fight stands: every undo in the file applied."""
+    """Each event's state and changes, as the fight stands: every undo in the file applied.
+    `on_void` hears of each event the rules void, with its line."""
     path = Path(path)
     undo = scan_undo(path, at)
     events = _Events(path, at)
     try:
-        yield from fold(events, undo, strict=strict)
+        for state, changes in fold(events, undo, strict=strict):
+            if changes.void is not None and on_void is not None:
+                on_void(Void(changes.seq, changes.event, events.line, changes.void))
+            yield state, changes
     except WoundlogError as exc:
         raise exc.located(line=events.line) from None
 
 
 def replay_file_state(
-    path: str | Path, *, at: int | None = None, strict: bool = False
+    path: str | Path,
+    *,
+    at: int | None = None,
+    strict: bool = False,
+    on_void: Callable[[Void], None] | None = None,
 ) -> State | None:
     """The state `replay_file` ends in (None: the file holds no event), refusing what it refuses,
     without working out each event's changes."""
     path = Path(path)
     undo = scan_undo(path, at)
     events = _Events(path, at)
+
+    def voided(seq: int, event: str, reason: str) -> None:
+        assert on_void is not None
+        on_void(Void(seq, event, events.line, reason))
+
     try:
-        return fold_state(events, undo, strict=strict)
+        return fold_state(events, undo, strict=strict, on_void=None if on_void is None else voided)
     except WoundlogError as exc:
         raise exc.located(line=events.line) from None
 

@@ -15,7 +15,7 @@ import msgspec
 
 from woundlog.core import Changes, FightState, apply, apply_or_void, skip
 from woundlog.core.reducer import advance, advance_or_void
-from woundlog.events import Event
+from woundlog.events import Event, RuleError, event_ref
 from woundlog.events.stores import Stored
 
 from .undo import Fate, Undo, resolve
@@ -85,12 +85,16 @@ def fold_state(
     *,
     state: State | None = None,
     strict: bool = False,
+    on_void: Callable[[int, str, str], None] | None = None,
 ) -> State | None:
     """The state after the last event of `stream` (`state` itself if the stream is empty).
 
-    The same fold as `fold`, without working out each event's changes.
+    The same fold as `fold`, without working out each event's changes. `on_void` hears of each
+    event the rules void: its seq, its name (id or `#N`) and why.
     """
-    step = advance if strict else advance_or_void
+    step: Callable[[State | None, Event], State] = advance if strict else advance_or_void
+    if on_void is not None and not strict:
+        step = _reporting(on_void)
     fate_of = _fates(undo)
     for stored in stream:
         fate = fate_of(stored)
@@ -102,6 +106,22 @@ def fold_state(
         else:
             state = step(state, fate.replacement)
     return state
+
+
+def _reporting(on_void: Callable[[int, str, str], None]) -> Callable[[State | None, Event], State]:
+    """`advance_or_void` that tells `on_void` of each event it voids."""
+
+    def step(state: State | None, event: Event) -> State:
+        try:
+            return advance(state, event)
+        except RuleError as exc:
+            if state is None:
+                raise
+            seq = state.seq + 1
+            on_void(seq, event_ref(event, seq), exc.message)
+            return msgspec.structs.replace(state, seq=seq)
+
+    return step
 
 
 def replay(

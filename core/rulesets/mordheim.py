@@ -66,7 +66,7 @@ TRANSITIONS = [
 
 INJURY = Table("D6", {(1, 2): KNOCKED_DOWN, (3, 4): STUNNED, (5, 6): OUT_OF_ACTION}, range(1, 7))
 
-WHO_MAY_ACT = {
+WHO_MAY_ACT: dict[State, Acting] = {
     KNOCKED_DOWN: Acting(
         attack=False, heal=False, why="is knocked down and may not fight, shoot or cast spells"
     ),

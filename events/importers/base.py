@@ -184,7 +184,7 @@ class Batch:
         rolls: dict[str, list[int]] | None = None,
     ) -> None:
         """HP down is a hit, up a heal (when the ruleset heals in a fight); no change, nothing."""
-        given = rolls or {}
+        given = scoped(rolls or {}, character)
         if delta < 0:
             self.add(
                 Hit(
@@ -245,7 +245,9 @@ class Batch:
         """Hand dice to the first event made since `start` (dice of a record with no event are
         dropped: nothing needed them)."""
         if rolls and start < len(self.events):
-            self.events[start] = msgspec.structs.replace(self.events[start], rolls=rolls)
+            event = self.events[start]
+            character = getattr(event, "character", None) or getattr(event, "target", None)
+            self.events[start] = msgspec.structs.replace(event, rolls=scoped(rolls, character))
 
     def check(self, start: int, index: int) -> None:
         """Validate the events record `index` made, as any event from outside is validated."""
@@ -271,6 +273,14 @@ def advanced(before: Turn, now: Turn) -> bool:
         return True
     # the same place with someone else in it: the active combatant left and the next moved up
     return now.position >= before.position
+
+
+def scoped(rolls: dict[str, list[int]], character: str | None) -> dict[str, list[int]]:
+    """The dice as the character's own (`location@grm1`), so that an undo in woundlog that
+    changes who rolls at a tick never hands them to somebody else (DESIGN.md section 4)."""
+    if character is None:
+        return rolls
+    return {key if "@" in key else f"{key}@{character}": values for key, values in rolls.items()}
 
 
 def merge_rolls(groups: Iterable[tuple[str, list[int]]]) -> dict[str, list[int]]:

@@ -46,7 +46,8 @@ Hooks and mapping:
   for (`location` in d26, `injury` in Mordheim, ...); `rolls` gives several: `{purpose: [Roll,
   ...]}`. A roll's dice are every active result (`results[].active`; dropped and rerolled ones
   are not) of every term with `faces`, in order, pool terms included. They go on the hit or heal,
-  or on the first event a turn change makes.
+  or on the first event a turn change makes, as the dice of the character that event is about
+  (`location@<character>`), so an undo in woundlog never hands them to someone else.
 - Ids: `foundry:<id>:hit` or `:heal`, `foundry:<id>:<character>:turn_ended`,
   `foundry:<id>:round_ended`, `foundry:<id>:<character>:turn_started`; `foundry:<actor>:joined`
   and `foundry:<actor>:hurt` for a first sight. Nothing is compared between envelopes: the

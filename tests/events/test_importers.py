@@ -147,7 +147,8 @@ def test_damage_absorbed_by_temporary_hp_is_no_hit() -> None:
 
 def test_roll_dice_are_its_active_results_given_for_the_purpose() -> None:
     hit = convert_records("foundry", FOUNDRY[5:6], ruleset="d26").events[-1]
-    assert hit.rolls == {"location": [3]}  # the rerolled 1 is inactive
+    # the rerolled 1 is inactive; the dice are the target's own
+    assert hit.rolls == {"location@brakka0000000001": [3]}
 
 
 def test_rolls_of_pool_terms_and_several_purposes_count_in_order() -> None:
@@ -156,7 +157,7 @@ def test_rolls_of_pool_terms_and_several_purposes_count_in_order() -> None:
     pool = {"class": "PoolTerm", "rolls": [{"terms": [d6]}, {"terms": [d6]}]}
     record["rolls"] = {"injury": [{"terms": [pool, {"class": "OperatorTerm", "operator": "+"}]}]}
     hit = convert_records("foundry", [record], ruleset="d26").events[-1]
-    assert hit.rolls == {"location": [3], "injury": [2, 2]}
+    assert hit.rolls == {"location@brakka0000000001": [3], "injury@brakka0000000001": [2, 2]}
 
 
 def test_a_roll_without_purpose_is_refused() -> None:

@@ -1,0 +1,115 @@
+"""The CLI side of scoped dice, who may act and void events (issue 10): what a game master types
+and reads, through typer's CliRunner with a throwaway SQLite store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from woundlog.events import WIRE_VERSION
+from woundlog.replays.cli import app
+
+from .conftest import Run
+from .test_cli import ok
+
+
+def warriors(run: Run) -> str:
+    """A Warhammer Quest fight with two warriors and an orc."""
+    ok(run("new", "chasm", "--ruleset", "warhammer_quest", "--seed", "3"))
+    for cid, kind, wounds in (
+        ("grundi", "warrior", 3),
+        ("brakk", "warrior", 3),
+        ("orc", "monster", 9),
+    ):
+        ok(run("join", "chasm", cid, "--kind", kind, "--stat", f"wounds={wounds}"))
+    return "chasm"
+
+
+def test_a_new_fight_records_the_newest_wire_version(run: Run, skirmish: str) -> None:
+    exported = ok(run("export", skirmish)).stdout.splitlines()
+    assert json.loads(exported[0])["version"] == WIRE_VERSION == 2
+
+
+def test_roll_takes_a_die_scoped_to_a_character_and_log_shows_whose_it_was(run: Run) -> None:
+    fight = warriors(run)
+    ok(run("hit", fight, "grundi", "3", "--attacker", "orc", "--roll", "serious_injury=3,3"))
+    ok(run("hit", fight, "brakk", "3", "--attacker", "orc", "--roll", "serious_injury=3,3"))
+    ended = ok(run("tick", fight, "--end", "--roll", "downed@brakk=1", "--roll", "downed@grundi=6"))
+    assert "brakk: Downed 1: succumbs" in ended.stdout
+    text = ok(run("log", fight)).stdout
+    assert "downed@grundi d6=6 given" in text and "downed@brakk d6=1 given" in text
+    state = json.loads(ok(run("state", fight, "--json")).stdout)
+    assert state["characters"]["brakk"]["state"] == "dead"
+    assert state["characters"]["grundi"]["state"] == "stabilised"
+
+
+def test_a_stunned_attacker_is_refused_when_entered_and_nothing_is_written(
+    run: Run, skirmish: str
+) -> None:
+    ok(run("hit", skirmish, "grim", "1", "--roll", "injury=3"))  # Grim is stunned
+    refused = run("hit", skirmish, "snitch", "1", "--attacker", "grim")
+    assert refused.exit_code == 3
+    assert "Grim is stunned and may do nothing at all" in refused.output
+    assert "$.attacker" in refused.output
+    assert len(ok(run("export", skirmish)).stdout.splitlines()) == 4
+
+
+def test_an_attacker_who_is_no_character_is_accepted_and_named(run: Run, skirmish: str) -> None:
+    hit = ok(run("hit", skirmish, "grim", "1", "--attacker", "ork", "--roll", "injury=1"))
+    assert "attacker `ork` is not a character of this fight" in hit.stdout
+
+
+def test_a_die_of_a_purpose_the_ruleset_never_rolls_is_refused_with_the_nearest(
+    run: Run, skirmish: str
+) -> None:
+    refused = run("hit", skirmish, "grim", "1", "--roll", "injruy=3")
+    assert refused.exit_code == 3
+    assert "rolls no `injruy` dice (it rolls: injury); did you mean `injury`?" in refused.output
+
+
+def test_a_d66_given_as_one_number_is_refused_with_how_to_give_it(run: Run) -> None:
+    fight = warriors(run)
+    refused = run("hit", fight, "grundi", "3", "--roll", "serious_injury=34")
+    assert refused.exit_code == 3
+    assert "a D66 is two d6, tens then units: give 34 as [3, 4]" in refused.output
+
+
+def test_rules_prints_who_may_act_in_each_state(run: Run) -> None:
+    out = ok(run("rules", "mordheim")).stdout
+    assert "who may act in mordheim" in out
+    stunned = next(line for line in out.splitlines() if "│ stunned" in line)
+    assert "no" in stunned and "may do nothing at all" in stunned
+
+
+def test_replay_json_names_each_void_event_on_stderr_and_keeps_stdout_the_state(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "typo.jsonl"
+    log.write_text(
+        '{"type":"fight_started","ruleset":"d26","version":2}\n'
+        '{"type":"character_joined","character":"mira","stats":{"HP":5}}\n'
+        '{"type":"hit","target":"mira","damage":2}\n'
+    )
+    result = CliRunner().invoke(app, ["replay", str(log), "--json"])
+    assert result.exit_code == 0
+    state = json.loads(result.stdout)  # standard output is the state JSON alone
+    assert state["characters"] == {} and state["seq"] == 3
+    lines = result.stderr.splitlines()
+    assert lines[0] == (
+        "warning: line 2: event #2 is void: d26 has no stat `HP` (it has: hp); did you mean `hp`?"
+    )
+    assert lines[1].startswith("warning: line 3: event #3 is void: no character `mira`")
+    assert lines[2].startswith("warning: 2 events void")
+    assert len(lines) == 3
+
+
+def test_replay_of_a_log_with_nothing_void_says_nothing_on_stderr(tmp_path: Path) -> None:
+    log = tmp_path / "fine.jsonl"
+    log.write_text(
+        '{"type":"fight_started","ruleset":"d26","version":2}\n'
+        '{"type":"character_joined","character":"mira","stats":{"hp":5}}\n'
+    )
+    result = CliRunner().invoke(app, ["replay", str(log), "--trace", "--json"])
+    assert result.exit_code == 0 and result.stderr == ""

@@ -1,0 +1,70 @@
+"""Logs written before draw version 2 replay exactly as they did (DESIGN.md section 4).
+
+`tests/data/v1/` holds version-1 logs (every bundled example as it shipped, and the test
+suite's own logs) with `NAME.trace.jsonl` beside each: what `woundlog replay NAME.jsonl --trace
+--json` printed before dice were scoped to characters, made by that code and never by hand
+(`tests/data/v1/README.md` says how). Every value the old output held must come out the same,
+die for die, state for state. Later output may add fields (a die's `character`), and an
+explanation may be worded anew (an attacker from outside the fight is now named), but no
+value the old output held changes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from woundlog.replays.cli import app
+
+V1 = Path(__file__).parent.parent / "data" / "v1"
+LOGS = sorted(p for p in V1.glob("*.jsonl") if not p.name.endswith(".trace.jsonl"))
+REWORDED = {"explanation"}
+"""Text for people, which may be worded anew; every other old value must stand."""
+
+
+def held(old: Any, new: Any, path: str = "$") -> list[str]:
+    """Where `new` does not hold every value `old` held (fields `new` adds are allowed)."""
+    if isinstance(old, dict):
+        if not isinstance(new, dict):
+            return [f"{path}: {new!r} is no longer an object"]
+        wrong: list[str] = []
+        for key, value in old.items():
+            if key in REWORDED:
+                continue
+            if key not in new:
+                wrong.append(f"{path}.{key}: gone")
+            else:
+                wrong += held(value, new[key], f"{path}.{key}")
+        return wrong
+    if isinstance(old, list):
+        if not isinstance(new, list) or len(new) != len(old):
+            return [f"{path}: {old!r} became {new!r}"]
+        return [
+            w
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
+            for w in held(a, b, f"{path}[{i}]")
+        ]
+    return [] if old == new else [f"{path}: {old!r} became {new!r}"]
+
+
+def test_every_old_log_is_here_with_its_trace() -> None:
+    assert len(LOGS) >= 13
+    for log in LOGS:
+        assert log.with_suffix(".trace.jsonl").exists(), log.name
+        first = json.loads(log.read_text().splitlines()[0])
+        assert first["type"] == "fight_started" and first.get("version", 1) == 1, log.name
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[p.stem for p in LOGS])
+def test_a_version_1_log_replays_as_it_did_before_dice_were_scoped(log: Path) -> None:
+    result = CliRunner().invoke(app, ["replay", str(log), "--trace", "--json"])
+    assert result.exit_code == 0, result.output
+    new = [json.loads(line) for line in result.stdout.splitlines()]
+    old = [json.loads(line) for line in log.with_suffix(".trace.jsonl").read_text().splitlines()]
+    assert len(new) == len(old)
+    for seq, (was, now) in enumerate(zip(old, new, strict=True), start=1):
+        assert not held(was, now), (seq, held(was, now))
