@@ -30,7 +30,6 @@ from woundlog.events import (
     UsageError,
     WoundlogError,
     encode_json,
-    json_schema,
 )
 from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
@@ -52,6 +51,7 @@ from .cli_output import (
 )
 from .fight import Appended, Fight
 from .files import Void, replay_file, replay_file_state
+from .reference import event_schema
 
 app = typer.Typer(
     name="woundlog",
@@ -624,8 +624,8 @@ def rules(
 
 @command()
 def schema() -> None:
-    """The JSON Schema of the events."""
-    print_json(json_schema(), indent=2)
+    """The JSON Schema of the events: every fact with its type and the rulesets that read it."""
+    print_json(event_schema(), indent=2)
 
 
 @command()
