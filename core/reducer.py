@@ -21,6 +21,7 @@ from woundlog.events import (
     FACTS,
     Amend,
     CharacterJoined,
+    Check,
     Choice,
     Event,
     FightEnded,
@@ -181,7 +182,7 @@ def _concerns(event: Event) -> str | None:
     several, whose rules roll per character through `Context.for_character`."""
     if isinstance(event, Hit | Heal):
         return event.target
-    if isinstance(event, Choice | TurnStarted | TurnEnded):
+    if isinstance(event, Choice | Check | TurnStarted | TurnEnded):
         return event.character
     return None
 
@@ -230,6 +231,9 @@ def _resolve(
         case Choice():
             chooser = _character(state, event.character, "$.character", ctx)
             return {event.character: rules.on_choice(state, chooser, event, ctx)}, False
+        case Check():
+            roller = _character(state, event.character, "$.character", ctx)
+            return {event.character: rules.on_check(state, roller, event, ctx)}, False
         case FightEnded():
             ctx.say("the fight ends")
             return {}, True

@@ -16,6 +16,7 @@ import msgspec
 
 from woundlog.events import (
     CharacterJoined,
+    Check,
     Choice,
     Heal,
     Hit,
@@ -258,6 +259,13 @@ class Ruleset:
         self, fight: FightState[Any], character: Any, choice: Choice, ctx: Context
     ) -> Character:
         raise ctx.refuse(f"{self.name} leaves no decision to a player (no `choice` to make)")
+
+    def on_check(
+        self, fight: FightState[Any], character: Any, check: Check, ctx: Context
+    ) -> Character:
+        raise ctx.refuse(
+            f"{self.name} asks for no checks rolled at the table (no `check` to make)", "$.check"
+        )
 
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context

@@ -112,6 +112,8 @@ class Hit(EventBase, tag="hit", frozen=True):
     hit_strength: Annotated[int, Meta(ge=0)] | None = None
     coup_de_grace: bool | None = None
     pinned: bool | None = None
+    critical: bool | None = None
+    knock_out: bool | None = None
     ignores_ap: bool | None = None
     gear_absorbs: bool | None = None
 
@@ -151,11 +153,22 @@ class Choice(EventBase, tag="choice", frozen=True):
     option: Annotated[str, Meta(min_length=1)]
 
 
+class Check(EventBase, tag="check", frozen=True):
+    """A roll the rules ask a character to make, recorded when the table makes it (a D&D death
+    saving throw a player rolls in their virtual tabletop): its die is in `rolls` under the
+    check's name, or drawn. A ruleset says which checks it has and when one is owed."""
+
+    character: CharacterId
+    check: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
 class FightEnded(EventBase, tag="fight_ended", frozen=True):
     pass
 
 
-GameEvent: TypeAlias = CharacterJoined | Hit | Heal | TurnStarted | TurnEnded | Choice | FightEnded
+GameEvent: TypeAlias = (
+    CharacterJoined | Hit | Heal | TurnStarted | TurnEnded | Choice | Check | FightEnded
+)
 
 
 class Retract(EventBase, tag="retract", frozen=True):
@@ -180,6 +193,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     TurnStarted,
     TurnEnded,
     Choice,
+    Check,
     Retract,
     Amend,
     FightEnded,

@@ -343,6 +343,29 @@ def choose(
 
 
 @command()
+def check(
+    fight: FightId,
+    character: Annotated[str, typer.Argument(metavar="CHARACTER", help="Who rolls.")],
+    name: Annotated[
+        str, typer.Argument(metavar="CHECK", help="The check the rules ask for: death_save.")
+    ],
+    roll: Rolls = None,
+    event_id: EventId = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A character makes a roll the rules ask for, at the table (a D&D death save)."""
+    fields = {
+        "type": "check",
+        "character": character,
+        "check": name,
+        "rolls": given.rolls(roll or []),
+        "id": event_id,
+    }
+    record(db, fight, fields, as_json)
+
+
+@command()
 def end(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
     """The fight ends."""
     record(db, fight, {"type": "fight_ended"}, as_json)

@@ -7,6 +7,7 @@ from woundlog.events import StructuralError
 from ..ruleset import Ruleset
 from .contractor import Contractor
 from .d26 import D26
+from .dnd5e import Dnd5e
 from .dragonquest import DragonQuest
 from .mordheim import Mordheim
 from .warhammer_quest import WarhammerQuest
@@ -19,6 +20,7 @@ RULESETS: dict[str, Ruleset] = {
         D26(),
         DragonQuest(),
         Contractor(),
+        Dnd5e(),
     )
 }
 

@@ -293,6 +293,15 @@ EXPECTED_FINAL = {
         "ghoul": "dead",
         "warden": "dead",
     },
+    "dnd5e_goblin_ambush.jsonl": {
+        "tordek": "upright",
+        "mirabel": "upright",
+        "lyra": "upright",
+        "boss": "dead",
+        "g1": "dead",
+        "g2": "stabilised",
+        "g3": "upright",
+    },
 }
 
 

@@ -113,3 +113,16 @@ def test_replay_of_a_log_with_nothing_void_says_nothing_on_stderr(tmp_path: Path
     )
     result = CliRunner().invoke(app, ["replay", str(log), "--trace", "--json"])
     assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_check_records_a_death_save_rolled_at_the_table_once(run: Run) -> None:
+    ok(run("new", "trail", "--ruleset", "dnd5e", "--option", "death_saves=table"))
+    ok(run("join", "trail", "mira", "--name", "Mira", "--stat", "hp=10"))
+    ok(run("hit", "trail", "mira", "10"))
+    first = ok(run("check", "trail", "mira", "death_save", "--roll", "death_save=20", "--id", "s1"))
+    assert "Mira: death save 20: regains 1 hit point and consciousness" in first.stdout
+    again = ok(run("check", "trail", "mira", "death_save", "--roll", "death_save=20", "--id", "s1"))
+    assert "already" in again.output  # the same save resent is skipped, never rolled twice
+    refused = run("check", "trail", "mira", "death_save")
+    assert refused.exit_code == 3
+    assert "Mira is upright and makes no death saving throws" in refused.output

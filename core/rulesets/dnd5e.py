@@ -1,0 +1,430 @@
+"""dnd5e: dropping to 0 hit points, death saving throws, instant death and stabilising.
+
+The rules of the System Reference Document 5.1 for what happens when a creature is hurt:
+temporary hit points, falling unconscious at 0, instant death from massive damage, death saving
+throws, damage at 0 hit points, stabilising, knocking a creature out, and healing. Written in
+woundlog's own words.
+
+This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by Wizards
+of the Coast LLC. The SRD 5.1 is licensed under the Creative Commons Attribution 4.0
+International License (CC-BY-4.0).
+
+States in this game:
+  upright     conscious, with at least 1 hit point.
+  downed      at 0 hit points, unconscious and dying: making death saving throws.
+  stabilised  at 0 hit points, unconscious but stable: makes no death saving throws.
+  dead        three failed death saves, massive damage, or a monster at 0 hit points.
+  (knocked_down, stunned and out_of_action are not used.)
+
+Stats: `hp`, the hit point maximum (required, at least 1). Counters: `hp` (current, from the
+maximum; never below 0), `temp_hp` (temporary hit points, 0 at first), `successes` and
+`failures` (death saving throws, 0 to 3). Optional stats for reference, read by no rule: `ac`,
+`level`. Kinds: `pc` (default) and `monster`.
+
+Dice: `death_save` (d20): 10 or more is a success, less a failure; a 1 is two failures; a 20
+brings the creature back to consciousness with 1 hit point. Three successes: stable. Three
+failures: dead.
+
+Facts: on a hit, `critical` (the hit is a critical hit: two failures at 0 hit points) and
+`knock_out` (the attacker, with a melee attack, knocks the creature out rather than kill it);
+on a heal, `check` (the total of a Wisdom (Medicine) check, means `medicine`).
+
+Heal means: `temporary` grants temporary hit points; `medicine` (with `check`),
+`spare_the_dying` and `healers_kit` stabilise a dying creature; `revivify`, `raise_dead`,
+`resurrection`, `true_resurrection` and `wish` bring back the dead, only with option `revival`;
+any other means (none, `potion`, `cure_wounds`, `rest`, ...) restores hit points.
+
+Options: `monster_death_saves` (false): monsters fall unconscious and make death saves like
+characters (the Dungeon Master's Guide variant) instead of dying at 0. `revival` (false): a heal
+with a revival means may bring back the dead. `death_saves` (`turn`): who rolls the death save
+owed at the start of a dying creature's turn: `turn`, the `turn_started` rolls it (its die given
+as `death_save@CHARACTER`, or drawn); `table`, the table rolls it and records a `check` event
+(`{"type": "check", "character": "mira", "check": "death_save", "rolls": {"death_save": [14]}}`),
+as Foundry VTT's players click their own death saves.
+
+Decisions where the text is silent or ambiguous:
+- Damage is what the recorder gives, after resistance, vulnerability and every other reduction.
+  Temporary hit points absorb it first; only what is left over counts for everything after:
+  hit points lost, damage left over at 0 (instant death), and damage at 0 hit points.
+- Instant death comes before everything else at 0: damage left over (or, at 0 hit points, the
+  damage itself) of at least the hit point maximum kills, whatever the kind, whether the blow
+  was meant to knock out, and whether the creature was stable.
+- A hit that leaves no damage (0, or all of it taken by temporary hit points) does nothing more:
+  no death save failure for a dying creature, and a stable one stays stable.
+- A critical hit on a creature above 0 hit points has no rule of its own here: its extra dice are
+  in the damage. `critical` counts only at 0 hit points.
+- `knock_out` is read only on the blow that drops a creature to 0; on a creature already at 0
+  it is refused (knock a creature out by the blow that drops it). A knocked-out monster is
+  unconscious and stable, not dead. A knocked-out creature that is healed wakes up.
+- A stable creature that takes damage is dying again, its death saves counted from zero, and
+  the damage is a failure (two on a critical), as for any creature at 0 hit points.
+- The death save is owed "at the start of the turn": a `turn_started` with the creature's
+  `character`, or with its `side`; a `turn_started` with neither is a round marker and rolls
+  nothing. Option `death_saves` says who rolls it, so the same save is never rolled twice: in a
+  `turn` fight a `check` is refused; in a `table` fight a `turn_started` rolls nothing and a
+  `check` is accepted from any dying creature (a virtual tabletop gives each its own id, so a
+  resend is no second save).
+- A natural 20 restores 1 hit point: the creature is conscious (upright), its death saves
+  cleared. Successes and failures are also cleared by becoming stable and by regaining any hit
+  points.
+- Stabilising. `medicine` needs `check` (10 or more stabilises; less does nothing) and restores
+  no hit points (its `amount` must be 0); `spare_the_dying` and `healers_kit` stabilise with no
+  check. All three are refused on a creature that is not dying (nothing to stabilise). The
+  healer must be able to act: an unconscious creature (downed or stabilised) cannot, so nobody
+  stabilises himself; a healer who is not a character of the fight (a passing priest) is named.
+- Healing a creature at 0 hit points, dying or stable, brings it back to consciousness with the
+  hit points healed (never above the maximum). A heal of 0 changes nothing. A `rest` after the
+  fight (a stable creature regains 1 hit point after 1d4 hours) is recorded as a heal with means
+  `rest`: the tool does not track time.
+- Temporary hit points do not stack: a new grant keeps the higher of the two. They are not
+  healing: they wake nobody and clear no death saves. Granting them to the dead is refused.
+- The dead regain nothing and take no hits. With option `revival`, a heal with a revival means
+  brings the creature back (upright) with the hit points it gives, at least 1; without it such
+  a heal is refused, naming the option.
+- Monsters die at 0 hit points (unless `monster_death_saves`); a monster at 0 can only be a
+  knocked-out one, or one of a fight with the variant.
+- Concentration, conditions (prone, unconscious's effects on attacks), exhaustion and hit dice
+  are not tracked. A hit on an unconscious creature within 5 feet is a critical hit in the
+  rules: the recorder says so with `critical`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import msgspec
+
+from woundlog.events import CharacterJoined, Check, Heal, Hit, StructuralError, TurnStarted
+
+from ..machine import Graph
+from ..ruleset import Acting, Context, Options, Ruleset
+from ..state import Character, FightState
+from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
+
+TRANSITIONS = [
+    ("fall_unconscious", UPRIGHT, DOWNED),  # a pc dropped to 0: dying
+    ("knock_out", UPRIGHT, STABILISED),  # dropped to 0 by a blow meant to knock out
+    ("monster_dies", UPRIGHT, DEAD),  # a monster at 0 hit points
+    ("instant_death", [UPRIGHT, DOWNED, STABILISED], DEAD),  # massive damage
+    ("third_failure", DOWNED, DEAD),  # three failed death saves
+    ("stabilise", DOWNED, STABILISED),  # three successes, Medicine, spare the dying
+    ("dying_again", STABILISED, DOWNED),  # a stable creature takes damage
+    ("regain_consciousness", [DOWNED, STABILISED], UPRIGHT),  # healed, or a natural 20
+    ("revive", DEAD, UPRIGHT),  # a revival heal, with option `revival`
+]
+
+WHO_MAY_ACT: dict[State, Acting] = {
+    DOWNED: Acting(
+        attack=False, heal=False, why="is unconscious and dying, and can take no action"
+    ),
+    STABILISED: Acting(
+        attack=False, heal=False, why="is unconscious, though stable, and can take no action"
+    ),
+    DEAD: Acting(attack=False, heal=False, why="is dead"),
+}
+"""Only the conscious act: at 0 hit points a creature is unconscious."""
+
+PC, MONSTER = "pc", "monster"
+DEATH_SAVE = "death_save"
+SUCCESS_FROM = 10  # a death save of 10 or more succeeds
+THREE = 3  # successes to be stable, failures to die
+TEMPORARY, MEDICINE, REST = "temporary", "medicine", "rest"
+STABILISING = ("medicine", "spare_the_dying", "healers_kit")
+REVIVAL = ("revivify", "raise_dead", "resurrection", "true_resurrection", "wish")
+MEDICINE_DC = 10
+TURN, TABLE = "turn", "table"
+
+
+class Creature(Character, frozen=True, kw_only=True):
+    hp: int
+    temp_hp: int = 0
+    successes: int = 0
+    failures: int = 0
+
+    @property
+    def max_hp(self) -> int:
+        return self.stats["hp"]
+
+    @property
+    def at_zero(self) -> bool:
+        return self.state in (DOWNED, STABILISED)
+
+
+replace = msgspec.structs.replace
+
+
+def cleared(creature: Creature) -> Creature:
+    """Death saves reset: on becoming stable or conscious again."""
+    if creature.successes or creature.failures:
+        return replace(creature, successes=0, failures=0)
+    return creature
+
+
+def hp_text(creature: Creature) -> str:
+    temp = f" (+{creature.temp_hp} temporary)" if creature.temp_hp else ""
+    return f"{creature.hp}/{creature.max_hp} HP{temp}"
+
+
+# --- damage -------------------------------------------------------------------------------------
+
+
+def absorb(creature: Creature, damage: int, ctx: Context) -> tuple[Creature, int]:
+    """Temporary hit points take the damage first; what is left goes on."""
+    taken = min(creature.temp_hp, damage)
+    if not taken:
+        return creature, damage
+    ctx.say(f"{creature.name}'s temporary hit points absorb {taken}")
+    return replace(creature, temp_hp=creature.temp_hp - taken), damage - taken
+
+
+def drop_to_zero(
+    creature: Creature, left_over: int, hit: Hit, ctx: Context, *, variant: bool
+) -> Creature:
+    """Reduced to 0 with `left_over` damage: instant death, knocked out, dying, or a monster's
+    death."""
+    at_zero = replace(creature, hp=0)
+    if left_over >= creature.max_hp:
+        ctx.say(
+            f"{creature.name} drops to 0 with {left_over} damage left over, at least the "
+            f"maximum of {creature.max_hp}: instant death"
+        )
+        return ctx.move(at_zero, "instant_death")
+    if hit.knock_out:
+        ctx.say(f"{creature.name} drops to 0 and is knocked out: unconscious and stable")
+        return ctx.move(cleared(at_zero), "knock_out")
+    if creature.kind == MONSTER and not variant:
+        ctx.say(f"{creature.name} drops to 0 hit points and dies")
+        return ctx.move(at_zero, "monster_dies")
+    ctx.say(f"{creature.name} drops to 0 hit points: unconscious, making death saving throws")
+    return ctx.move(cleared(at_zero), "fall_unconscious")
+
+
+def damage_at_zero(creature: Creature, damage: int, hit: Hit, ctx: Context) -> Creature:
+    """Damage while at 0 hit points: massive damage kills; otherwise one failure, two on a
+    critical hit; a stable creature is dying again first."""
+    if damage >= creature.max_hp:
+        ctx.say(
+            f"{creature.name} takes {damage} at 0 hit points, at least the maximum of "
+            f"{creature.max_hp}: instant death"
+        )
+        return ctx.move(creature, "instant_death")
+    if creature.state == STABILISED:
+        ctx.say(f"{creature.name} is no longer stable: dying again")
+        creature = ctx.move(cleared(creature), "dying_again")
+    failed = 2 if hit.critical else 1
+    why = "two failures for a critical hit" if hit.critical else "a failure"
+    ctx.say(f"{creature.name} takes {damage} at 0 hit points: {why}")
+    return add_failures(creature, failed, ctx)
+
+
+def add_failures(creature: Creature, count: int, ctx: Context) -> Creature:
+    failures = min(THREE, creature.failures + count)
+    creature = replace(creature, failures=failures)
+    if failures >= THREE:
+        ctx.say(f"{creature.name}: third failure: dies")
+        return ctx.move(creature, "third_failure")
+    return creature
+
+
+# --- death saving throws -----------------------------------------------------------------------
+
+
+def death_saving_throw(creature: Creature, ctx: Context) -> Creature:
+    """d20: 10 or more succeeds, less fails, a 1 fails twice, a 20 wakes with 1 hit point."""
+    roll = ctx.roll(DEATH_SAVE)
+    if roll == 20:
+        ctx.say(f"{creature.name}: death save 20: regains 1 hit point and consciousness")
+        return ctx.move(cleared(replace(creature, hp=1)), "regain_consciousness")
+    if roll == 1:
+        ctx.say(f"{creature.name}: death save 1: two failures")
+        return add_failures(creature, 2, ctx)
+    if roll < SUCCESS_FROM:
+        ctx.say(f"{creature.name}: death save {roll}: failure")
+        return add_failures(creature, 1, ctx)
+    successes = creature.successes + 1
+    if successes >= THREE:
+        ctx.say(f"{creature.name}: death save {roll}: third success: stable")
+        return ctx.move(cleared(creature), "stabilise")
+    ctx.say(f"{creature.name}: death save {roll}: success")
+    return replace(creature, successes=successes)
+
+
+def in_turn(fight: FightState[Any], turn: TurnStarted) -> dict[str, Creature]:
+    """Whose turn starts: one character's, or a side's."""
+    if turn.character is not None:
+        return {turn.character: fight.characters[turn.character]}
+    return {cid: c for cid, c in fight.characters.items() if c.side == turn.side}
+
+
+# --- healing ------------------------------------------------------------------------------------
+
+
+def grant_temporary(creature: Creature, amount: int, ctx: Context) -> Creature:
+    """Temporary hit points do not stack: the higher stands."""
+    if amount <= creature.temp_hp:
+        ctx.say(f"{creature.name} keeps {creature.temp_hp} temporary hit points (not {amount})")
+        return creature
+    ctx.say(f"{creature.name} gains {amount} temporary hit points")
+    return replace(creature, temp_hp=amount)
+
+
+def stabilise(creature: Creature, heal: Heal, ctx: Context) -> Creature:
+    """Medicine (DC 10), spare the dying, a healer's kit: a dying creature becomes stable."""
+    if creature.state != DOWNED:
+        why = "is already stable" if creature.state == STABILISED else "is not dying"
+        raise ctx.refuse(f"{creature.name} {why}: there is nothing to stabilise", "$.means")
+    if heal.amount:
+        raise ctx.refuse(
+            f"`{heal.means}` stabilises and restores no hit points: give amount 0", "$.amount"
+        )
+    if heal.means == MEDICINE:
+        if heal.check is None:
+            raise ctx.refuse("a Wisdom (Medicine) check needs its total: fact `check`", "$.check")
+        if heal.check < MEDICINE_DC:
+            ctx.say(f"Medicine check {heal.check} (DC {MEDICINE_DC}): {creature.name} still dying")
+            return creature
+        ctx.say(f"Medicine check {heal.check} (DC {MEDICINE_DC}): {creature.name} is stable")
+    else:
+        ctx.say(f"{heal.means.replace('_', ' ')}: {creature.name} is stable")
+    return ctx.move(cleared(creature), "stabilise")
+
+
+def regain_hit_points(creature: Creature, amount: int, ctx: Context) -> Creature:
+    """Healing never exceeds the maximum; at 0 hit points any healing wakes the creature."""
+    if amount == 0:
+        ctx.say(f"{creature.name} regains nothing")
+        return creature
+    hp = min(creature.max_hp, creature.hp + amount)
+    healed = replace(creature, hp=hp)
+    if creature.at_zero:
+        ctx.say(f"{creature.name} regains {hp} hit points and consciousness")
+        return ctx.move(cleared(healed), "regain_consciousness")
+    ctx.say(f"{creature.name} regains {hp - creature.hp} hit points ({creature.hp} -> {hp})")
+    return healed
+
+
+def revive(creature: Creature, heal: Heal, ctx: Context) -> Creature:
+    hp = min(creature.max_hp, max(1, heal.amount))
+    ctx.say(f"{heal.means.replace('_', ' ')}: {creature.name} returns to life with {hp} HP")
+    return ctx.move(cleared(replace(creature, hp=hp, temp_hp=0)), "revive")
+
+
+class Dnd5e(Ruleset):
+    name = "dnd5e"
+    graph = Graph(name, [UPRIGHT, DOWNED, STABILISED, DEAD], TRANSITIONS)
+    character = Creature
+    dice: ClassVar[dict[str, int]] = {DEATH_SAVE: 20}
+    stats: ClassVar[dict[str, int | None]] = {"hp": None}
+    optional_stats = ("ac", "level")
+    kinds = (PC, MONSTER)
+    who_may_act = WHO_MAY_ACT
+    hit_facts = frozenset({"critical", "knock_out"})
+    heal_facts = frozenset({"check"})
+    options: ClassVar[dict[str, bool | int | str]] = {
+        "monster_death_saves": False,
+        "revival": False,
+        "death_saves": TURN,
+    }
+
+    def check_options(self, given: Mapping[str, bool | int | str]) -> Options:
+        options = super().check_options(given)
+        if options["death_saves"] not in (TURN, TABLE):
+            raise StructuralError(
+                f"option `death_saves` is `{TURN}` or `{TABLE}`, not {options['death_saves']!r}",
+                field="$.options.death_saves",
+            )
+        return options
+
+    def new_character(
+        self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
+    ) -> Creature:
+        if stats["hp"] < 1:
+            raise ctx.refuse("a hit point maximum is at least 1", "$.stats.hp")
+        return Creature(**self.basics(event, kind, stats), hp=stats["hp"])
+
+    def on_hit(self, fight: FightState[Any], target: Creature, hit: Hit, ctx: Context) -> Creature:
+        if target.state == DEAD:
+            raise ctx.refuse(f"{target.name} is dead")
+        if hit.knock_out and target.at_zero:
+            raise ctx.refuse(
+                f"{target.name} is already at 0 hit points: knock a creature out with the "
+                "blow that drops it to 0",
+                "$.knock_out",
+            )
+        creature, damage = absorb(target, hit.damage, ctx)
+        if damage == 0:
+            ctx.say(f"{creature.name} takes no damage ({hp_text(creature)})")
+            return creature
+        if creature.at_zero:
+            return damage_at_zero(creature, damage, hit, ctx)
+        if damage < creature.hp:
+            hurt = replace(creature, hp=creature.hp - damage)
+            ctx.say(f"{creature.name} takes {damage} ({creature.hp} -> {hurt.hp} HP)")
+            return hurt
+        variant = bool(fight.options["monster_death_saves"])
+        return drop_to_zero(creature, damage - creature.hp, hit, ctx, variant=variant)
+
+    def on_heal(
+        self, fight: FightState[Any], target: Creature, heal: Heal, ctx: Context
+    ) -> Creature:
+        if heal.check is not None and heal.means != MEDICINE:
+            raise ctx.refuse("fact `check` is the total of a Medicine check: means `medicine`")
+        if target.state == DEAD:
+            if heal.means in REVIVAL and fight.options["revival"]:
+                return revive(target, heal, ctx)
+            raise ctx.refuse(
+                f"{target.name} is dead and regains nothing"
+                + (
+                    " (option `revival` lets a revival spell bring them back)"
+                    if heal.means in REVIVAL
+                    else ""
+                )
+            )
+        if heal.means == TEMPORARY:
+            return grant_temporary(target, heal.amount, ctx)
+        if heal.means in STABILISING:
+            return stabilise(target, heal, ctx)
+        return regain_hit_points(target, heal.amount, ctx)
+
+    def on_turn_started(
+        self, fight: FightState[Any], turn: TurnStarted, ctx: Context
+    ) -> dict[str, Creature]:
+        if turn.side is None and turn.character is None:
+            ctx.say("a round begins: death saves come at the start of a creature's own turn")
+            return {}
+        updated: dict[str, Creature] = {}
+        for cid, creature in in_turn(fight, turn).items():
+            if creature.state != DOWNED:
+                continue
+            if fight.options["death_saves"] == TABLE:
+                ctx.say(f"{creature.name} owes a death save, rolled at the table")
+                continue
+            after = death_saving_throw(creature, ctx.for_character(cid))
+            if after is not creature:
+                updated[cid] = after
+        if not ctx.said:
+            ctx.say("start of turn: nobody is dying")
+        return updated
+
+    def on_check(
+        self, fight: FightState[Any], character: Creature, check: Check, ctx: Context
+    ) -> Creature:
+        if check.check != DEATH_SAVE:
+            raise ctx.refuse(
+                f"dnd5e's only check rolled at the table is `{DEATH_SAVE}`, not `{check.check}`",
+                "$.check",
+            )
+        if fight.options["death_saves"] != TABLE:
+            raise ctx.refuse(
+                "this fight rolls each death save at the start of the dying creature's turn "
+                "(option death_saves=turn); a fight whose table rolls them has "
+                "death_saves=table",
+                "$.check",
+            )
+        if character.state != DOWNED:
+            raise ctx.refuse(
+                f"{character.name} is {character.state} and makes no death saving throws",
+                "$.character",
+            )
+        return death_saving_throw(character, ctx)
