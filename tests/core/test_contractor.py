@@ -596,6 +596,70 @@ def test_coiltech_is_only_for_maimed_wounds() -> None:
     refused(fight(to_zero(37, id="h1")), treat("h1", "coiltech"), "not Maimed", "$.means")
 
 
+# --- a prosthetic is gear -----------------------------------------------------------------------
+
+
+def fitted(roll: int = 97, **facts: Any) -> FightState[Any]:
+    """Cinder with a Maimed wound `m1` at the roll's location, a prosthetic fitted on it."""
+    return fight(to_zero(roll, id="m1", **facts), treat("m1", "prosthetic"), constitution=20)
+
+
+def test_a_prosthetic_takes_a_wound_to_its_location_as_gear_does() -> None:
+    state, changes = apply(fitted(), to_zero(37, id="h2"))
+    sheet = cinder(state)
+    assert [w.id for w in sheet.injuries] == ["m1"]  # no new wound: no counter, no penalty
+    assert (sheet.wound_counter, sheet.constitution, sheet.penalties) == (1, 16, {})
+    (taken,) = sheet.gear_damage
+    assert (taken.wound, taken.slot, taken.item) == ("h2", "prosthetic:m1", "prosthetic weapon arm")
+    assert (taken.type, taken.destroyed) == ("Fracture", False)
+    assert sheet.injuries[0].prosthetic  # damaged, still fitted: the Foreman narrates
+    assert "gear consequence" in changes.explanation
+
+
+def test_a_maimed_result_destroys_the_prosthetic_and_the_maimed_penalties_are_back() -> None:
+    state, changes = apply(fitted(), to_zero(97, id="h2"))
+    sheet = cinder(state)
+    assert [w.id for w in sheet.injuries] == ["m1"] and not sheet.injuries[0].prosthetic
+    assert (sheet.wound_counter, sheet.constitution) == (1, 16)  # the Maimed wound stays
+    assert sheet.penalties == {"dexterity": -2} and sheet.current["dexterity"] == 10
+    assert sheet.gear_damage[0].destroyed
+    assert "penalties are back" in changes.explanation
+    refit = cinder(apply(state, treat("m1", "prosthetic"))[0])
+    assert refit.injuries[0].prosthetic and refit.penalties == {}
+
+
+def test_a_prosthetic_covers_its_own_location_even_outside_the_gear_rules_three() -> None:
+    sheet = cinder(apply(fitted(98), to_zero(38))[0])  # 8: the left leg
+    assert sheet.gear_damage[0].item == "prosthetic left leg"
+    assert sheet.wound_counter == 1
+
+
+def test_a_prosthetic_does_not_cover_another_location() -> None:
+    sheet = cinder(apply(fitted(98), to_zero(39))[0])  # 9: the right leg
+    assert sheet.gear_damage == () and sheet.wound_counter == 2
+
+
+def test_a_prosthetic_takes_no_wound_when_gear_does_not_absorb() -> None:
+    sheet = cinder(apply(fitted(), to_zero(37, gear_absorbs=False))[0])
+    assert sheet.gear_damage == () and sheet.wound_counter == 2
+    off = fight(to_zero(97, id="m1"), treat("m1", "prosthetic"), options={"gear_absorbs": False})
+    assert cinder(apply(off, to_zero(37))[0]).wound_counter == 2
+
+
+def test_the_item_in_a_slot_covering_the_location_takes_the_wound_before_a_prosthetic() -> None:
+    state = fight(to_zero(97, "vex", id="m1", gear_absorbs=False), treat("m1", "prosthetic", "vex"))
+    state, _ = apply(state, to_zero(37, "vex"))
+    assert [t.item for t in vex(state).gear_damage] == ["Coil Rifle"]
+
+
+def test_a_location_10_wound_placed_where_a_prosthetic_is_fitted_goes_to_the_prosthetic() -> None:
+    state = apply(fitted(), to_zero(60, id="h2"))[0]
+    assert cinder(state).wound_counter == 2
+    state, _ = apply(state, Choice(character="cinder", option="weapon_arm"))
+    assert cinder(state).gear_damage[0].slot == "prosthetic:m1"
+    assert (cinder(state).wound_counter, cinder(state).constitution) == (1, 16)
+
+
 # --- permanent death ----------------------------------------------------------------------------
 
 
@@ -764,6 +828,122 @@ def test_stand_in_rows_are_labelled_in_the_data_and_in_the_docstring() -> None:
     assert contractor.LOCATIONS.number(7).penalty == {"dexterity": -2}
 
 
+# --- who may act -------------------------------------------------------------------------------
+
+
+def knocked_out() -> FightState[Any]:
+    """Cinder out of action: a Knockout (house table 38-60) to the gut, wound `k1`."""
+    return fight(to_zero(44, id="k1"), tables=HOUSE)
+
+
+def test_who_may_act_lists_out_of_action_and_dead_and_neither_attacks_nor_heals() -> None:
+    rules = get_ruleset("contractor")
+    assert sorted(rules.who_may_act) == ["dead", "out_of_action"]
+    assert not any(a.attack or a.heal for a in rules.who_may_act.values())
+
+
+def test_an_out_of_action_contractor_may_not_attack_and_the_refusal_names_the_wound() -> None:
+    words = r"Cinder is out of action: a wound prevents acting until it is treated \(Knockout k1\)"
+    refused(knocked_out(), Hit(target="vex", damage=3, attacker="cinder"), words, "$.attacker")
+
+
+def test_an_out_of_action_contractor_may_not_mend_himself_but_another_may_treat_him() -> None:
+    state = knocked_out()
+    mend = Heal(target="cinder", amount=0, means="mend", wound="k1", healer="cinder")
+    refused(state, mend, "Cinder is out of action", "$.healer")
+    by_vex = msgspec.structs.replace(mend, healer="vex")
+    assert cinder(apply(state, by_vex)[0]).state == "upright"
+
+
+def test_a_contractor_whose_location_10_wound_prevents_acting_may_not_attack() -> None:
+    state = fight(to_zero(40, id="k1"), tables=HOUSE)
+    words = r"out of action.*\(Knockout k1 \(on location 10\)\)"
+    refused(state, Hit(target="vex", damage=3, attacker="cinder"), words, "$.attacker")
+
+
+def test_a_dead_contractor_may_neither_attack_nor_heal() -> None:
+    state = fight(to_zero(91), constitution=4)
+    refused(state, Hit(target="vex", damage=3, attacker="cinder"), "Cinder is dead, permanently")
+    refused(state, Heal(target="vex", amount=2, healer="cinder"), "Cinder is dead", "$.healer")
+
+
+def test_a_wounded_contractor_who_still_acts_may_attack_and_heal() -> None:
+    state = fight(to_zero(37, id="h1"))  # a Fracture does not prevent acting
+    state, _ = apply(state, Hit(target="vex", damage=3, attacker="cinder"))
+    state, _ = apply(state, Heal(target="vex", amount=3, healer="cinder"))
+    assert vex(state).hp == 12
+
+
+def test_an_attacker_from_outside_the_fight_is_accepted_and_named() -> None:
+    _, changes = apply(knocked_out(), Hit(target="vex", damage=3, attacker="scrap hound"))
+    assert "attacker `scrap hound` is not a character of this fight" in changes.explanation
+
+
+def test_a_blow_by_a_contractor_who_cannot_act_is_void_on_replay() -> None:
+    state = knocked_out()
+    after, changes = apply_or_void(state, Hit(target="vex", damage=3, attacker="cinder"))
+    assert changes.void is not None and "Cinder is out of action" in changes.void
+    assert after.characters == state.characters
+
+
+def test_retracting_the_knockout_lets_the_later_blow_stand_on_replay() -> None:
+    log: list[Event] = [
+        FightStarted(ruleset="contractor", tables=HOUSE),
+        CharacterJoined(character="cinder", name="Cinder", stats={"constitution": 14}),
+        CharacterJoined(character="vex", name="Vex", stats={"constitution": 12}),
+        to_zero(44, id="k1"),
+        Hit(id="blow", target="vex", damage=3, attacker="cinder"),
+    ]
+    steps = list(replay(log))
+    assert steps[-1][1].void is not None
+    steps = list(replay([*log, Retract(event="k1")]))
+    assert steps[-1][0].characters["vex"].hp == 9
+
+
+# --- every stat at its current value ------------------------------------------------------------
+
+
+def test_cinder_joined_with_dexterity_12_shows_dexterity_10_after_the_fracture() -> None:
+    state = fight(to_zero(37, id="h1"))
+    sheet = cinder(state)
+    assert sheet.stats["dexterity"] == 12  # as joined
+    assert sheet.current == {"constitution": 10, "ap": 0, "motivation": 0, "dexterity": 10}
+    treated = cinder(apply(state, treat("h1"))[0])
+    assert treated.current == {"constitution": 14, "ap": 0, "motivation": 0, "dexterity": 12}
+
+
+def test_the_state_json_shows_each_changed_stat_under_its_own_name() -> None:
+    encoded = msgspec.json.decode(msgspec.json.encode(fight(to_zero(37), to_zero(5))))
+    shown = encoded["characters"]["cinder"]
+    assert shown["current"]["dexterity"] == 10 and shown["stats"]["dexterity"] == 12
+    assert shown["current"]["motivation"] == 5 and shown["current"]["constitution"] == 10
+
+
+def test_current_stats_follow_a_prosthetic_fitted_and_lost() -> None:
+    maimed = fight(to_zero(97, id="m1"))
+    assert cinder(maimed).current["dexterity"] == 10
+    fitted_on = apply(maimed, treat("m1", "prosthetic"))[0]
+    assert cinder(fitted_on).current == {
+        "constitution": 10,
+        "ap": 0,
+        "motivation": 0,
+        "dexterity": 12,
+    }
+    lost = apply(fitted_on, Choice(character="cinder", option="prosthetic_lost:m1"))[0]
+    assert cinder(lost).current["dexterity"] == 10
+
+
+def test_current_constitution_includes_a_locations_constitution_penalty() -> None:
+    sheet = cinder(fight(to_zero(23), tables=HOUSE, constitution=14))  # torso: -2 Constitution
+    assert sheet.current["constitution"] == sheet.constitution == 8
+
+
+def test_a_penalty_on_an_attribute_not_joined_with_is_shown_in_penalties_only() -> None:
+    sheet = cinder(fight(to_zero(31)))  # the head: -2 Perception, which Cinder did not give
+    assert sheet.penalties == {"perception": -2}
+    assert "perception" not in sheet.current
+
+
 # --- joining, facts, dice, ids, turns -----------------------------------------------------------
 
 
@@ -808,6 +988,28 @@ def test_a_wound_die_outside_1_to_100_is_refused_as_structural_00_is_given_as_10
     with pytest.raises(StructuralError, match="00 is read as 100: give 100") as err:
         apply(fight(), zero)
     assert err.value.field == "$.rolls.wound[0]"
+
+
+def test_the_cli_tells_someone_who_gives_the_d100_as_0_that_00_is_read_as_100(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from woundlog.replays.cli import app
+
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
+    runner = CliRunner()
+    for args in (["new", "scrap", "--ruleset", "contractor"], ["join", "scrap", "cinder"]):
+        args += ["--stat", "constitution=14"] if args[0] == "join" else []
+        assert runner.invoke(app, args).exit_code == 0
+    result = runner.invoke(app, ["hit", "scrap", "cinder", "99", "--roll", "wound=0"])
+    assert result.exit_code == 3
+    assert result.stderr.strip() == (
+        "error: event #3, field $.rolls.wound[0]: a d100 shows 1 to 100, not 0: "
+        "a d100's 00 is read as 100: give 100"
+    )
+    given_100 = runner.invoke(app, ["hit", "scrap", "cinder", "99", "--roll", "wound=100"])
+    assert given_100.exit_code == 0 and "Maimed to location 10" in given_100.stdout
 
 
 def test_a_wound_id_is_its_hits_id_and_undoing_an_earlier_hit_does_not_rename_it() -> None:
