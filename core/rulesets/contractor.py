@@ -316,8 +316,19 @@ def named(kind: WoundType | Location) -> str:
 
 
 def wound_table(types: WoundTypes) -> Table[WoundType]:
-    """The d100 Wound Table: the text's Lucky and Maimed rows around the fight's types."""
-    return Table("d100", {(1, 10): LUCKY, **types.table().rows, (91, 100): MAIMED}, range(1, 101))
+    """The d100 Wound Table: the text's Lucky and Maimed rows around the fight's types (built
+    once per table a fight plays with: a pure memo)."""
+    known = _wound_tables.get(id(types))
+    if known is not None and known[0] is types:
+        return known[1]
+    table = Table("d100", {(1, 10): LUCKY, **types.table().rows, (91, 100): MAIMED}, range(1, 101))
+    if len(_wound_tables) > 64:
+        _wound_tables.clear()
+    _wound_tables[id(types)] = (types, table)
+    return table
+
+
+_wound_tables: dict[int, tuple[WoundTypes, Table[WoundType]]] = {}
 
 
 # --- what a contractor carries ------------------------------------------------------------------
