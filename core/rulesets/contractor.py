@@ -144,7 +144,7 @@ from woundlog.events import CharacterJoined, Choice, Heal, Hit
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState
-from ..states import DEAD, OUT_OF_ACTION, UPRIGHT
+from ..states import DEAD, OUT_OF_ACTION, UPRIGHT, State
 from ..tables import Table
 
 TRANSITIONS = [
@@ -153,7 +153,7 @@ TRANSITIONS = [
     ("die", [UPRIGHT, OUT_OF_ACTION], DEAD),  # Constitution 0 or less; nothing leaves dead
 ]
 
-WHO_MAY_ACT: dict[str, Acting] = {
+WHO_MAY_ACT: dict[State, Acting] = {
     OUT_OF_ACTION: Acting(
         attack=False,
         heal=False,
