@@ -127,6 +127,10 @@ Decisions where the text is silent or ambiguous:
   out_of_action while it is active; none of the text's own rows does.
 - The text has no start- or end-of-turn rule: turn ticks are accepted and change nothing.
 - A hit on an out_of_action contractor is resolved like any other.
+- Who may act is the table, not an exception: a contractor is out_of_action exactly while a
+  wound that prevents acting is active (placed, or rolled and waiting on location 10), so the
+  state says it. "Prevents acting" reads as every act: he may neither attack nor heal, not
+  even Mend his own wound; a comrade may. The refusal names the wounds to treat.
 - `current` holds every stat the contractor joined with: Constitution as the counter and
   penalties leave it, AP, Motivation with Lucky's bonus, every other attribute with its
   penalties (offset ones excluded). A penalty on an attribute the contractor did not join with
@@ -148,8 +152,8 @@ from ..states import DEAD, OUT_OF_ACTION, UPRIGHT, State
 from ..tables import Table
 
 TRANSITIONS = [
-    ("prevent_acting", UPRIGHT, OUT_OF_ACTION),  # a wound whose type prevents acting lands
-    ("act_again", OUT_OF_ACTION, UPRIGHT),  # the last such wound is treated
+    ("prevent_acting", UPRIGHT, OUT_OF_ACTION),  # a wound whose type prevents acting is rolled
+    ("act_again", OUT_OF_ACTION, UPRIGHT),  # the last such wound is treated, or goes to gear
     ("die", [UPRIGHT, OUT_OF_ACTION], DEAD),  # Constitution 0 or less; nothing leaves dead
 ]
 

@@ -242,7 +242,7 @@ def an_undo(dice: Dice, state: FightState[Any], log: list[Event]) -> Event:
 DEFAULT_TYPES = [row.name for row in contractor.WOUND_TYPES.rows.values()]
 HOUSE_TYPES = ["Bruise", "Fracture", "Knockout", "Gash"]
 EVERY_KIND = [
-    *(f"state {state}" for state in ("upright", "out_of_action", "dead")),
+    *(f"state {state}" for state in RULES.graph.states),
     "Lucky",
     "Maimed",
     *(f"type {name}" for name in dict.fromkeys([*DEFAULT_TYPES, *HOUSE_TYPES])),
