@@ -2,21 +2,30 @@
 
 States in this game:
   upright        acting. A contractor keeps acting after a wound unless the wound prevents it.
-  out_of_action  an active wound whose type prevents acting (its table row says so): cannot
-                 act until that wound is treated, then upright again.
+  out_of_action  an active wound whose type prevents acting (its table row says so; a
+                 location-10 wound from its roll on): cannot act until that wound is treated
+                 (or the Foreman points it at gear), then upright again.
   dead           Constitution (and so Maximum HP) at 0 or less: permanent, no resurrection.
   (knocked_down, stunned, downed and stabilised are not used: the text has no such conditions.)
 
+Who may act: an upright contractor attacks and heals; one out_of_action "is out of action: a
+wound prevents acting until it is treated" (the wounds are named); the dead are "dead,
+permanently". A `hit` whose `attacker`, or a `heal` whose `healer`, is such a contractor is
+refused (void on replay): an out-of-action contractor cannot Mend himself, others may treat him.
+
 Stats: `constitution` (required, at least 1), `ap` (armour points, default 0), `motivation`
 (default 0), and any attribute the fight's location table penalises (stand-in table: perception,
-vitality, strength, dexterity, speed). `stats` keeps the values a contractor joined with; what
-wounds take off them is in `penalties`. Kind: `contractor`. Gear from `character_joined.gear`,
-by slot: `back` or `pack`, `shield_arm` and `weapon_arm` cover a location; the Foreman may point
-location 10 at any slot.
-Counters: `constitution` and `max_hp` (now), `hp` (current), `ap`, `motivation`,
-`wound_counter` (active wounds), `penalties` ({attribute: total}), `injuries` (the active
-wounds, each with its id and layers), `pending` (location-10 wounds waiting for the Foreman),
-`gear_damage` (wounds gear took instead of the body).
+vitality, strength, dexterity, speed). `stats` keeps the values a contractor joined with;
+`current` shows each of them at its value now (Cinder, Dexterity 12, is `current.dexterity` 10
+after her Fracture); what wounds take off them is also in `penalties`. Kind: `contractor`.
+Gear from `character_joined.gear`, by slot: `back` or `pack`, `shield_arm` and `weapon_arm`
+cover a location; the Foreman may point location 10 at any slot. A fitted prosthetic is gear
+at its own location.
+Counters: `constitution` and `max_hp` (now), `hp` (current), `ap`, `motivation`, `current`
+({stat: value now}, every stat joined with), `wound_counter` (active wounds, pending
+included), `penalties` ({attribute: total}), `injuries` (the active wounds, each with its id
+and layers), `pending` (location-10 wounds waiting for the Foreman), `gear_damage` (wounds
+gear, prosthetics included, took instead of the body).
 
 Dice: `wound` (d100, read 1-100: give 00 as 100), one roll each time a hit takes a contractor
 to 0 HP. The roll gives the wound type by range and the location by its final digit (0 is 10):
@@ -74,14 +83,28 @@ Decisions where the text is silent or ambiguous:
 - Location 10 (a non-Lucky roll ending in 0, 100 included): the wound waits in `pending` for the
   Foreman's `choice`: a body location (name or number 1-9; gear covering it takes the wound as
   for a rolled location, by the hit's `gear_absorbs`) or `gear:SLOT` (that gear, whatever the
-  slot, takes it). HP resets at once; when the wound lands on the body, current HP is capped at
-  the new Maximum HP. Several pending wounds are placed oldest first; a pending wound cannot be
-  treated.
+  slot, takes it). What the roll already says takes effect at the roll: the counter
+  (Constitution and Maximum HP -4, so HP resets to the lower Maximum HP and a hit before the
+  choice meets it) and whether the type prevents acting; the location's penalty and the
+  effect wait for the choice. If the Foreman points it at gear, the counter comes off again and
+  current HP gains the 4 the reset fell short by; a location with a Constitution penalty caps
+  current HP at the new Maximum HP. Several pending wounds are placed oldest first; a pending
+  wound cannot be treated.
+- A location-10 wound that takes Constitution to 0 kills at the roll: "no automatic
+  last-second save", so the Foreman's choice cannot come after death to send it to gear.
 - Gear takes the wound by default (the text's "when gear absorbs" reads as the rule); option
   and fact `gear_absorbs` change it. Relevant gear is an item in a slot covering the location.
   A Maimed result destroys it (it leaves `gear`); any other result is kept in `gear_damage` with
   the wound type, and the Foreman narrates the consequence (dropped weapon, torn pack ...).
   Either way: no counter, no penalty, no effect.
+- A fitted prosthetic is gear ("Prosthetics are gear"): it covers its own location (any of the
+  nine: the gear rule's three names are where carried gear sits, a prosthetic sits where it is
+  fitted), after the item in a slot covering that location. It takes the wound by the gear
+  rule, by the same option and fact `gear_absorbs`: no counter, no penalty, no effect. A Maimed
+  result destroys it: the Maimed wound it offset keeps its counter and has its penalties back,
+  as with `prosthetic_lost`, and a new prosthetic may be fitted. Any other result damages it
+  (kept in `gear_damage`, slot `prosthetic:WOUND`): it stays fitted, and if the Foreman's
+  consequence breaks it, `prosthetic_lost:WOUND` says so.
 - A wound's id is the id of the hit that dealt it (`#N` when the hit has none), so undoing
   another event never renames it.
 - Treatment (`mend`, `treat_wound`, `clinic`) removes one named non-Maimed wound: all three
@@ -104,6 +127,14 @@ Decisions where the text is silent or ambiguous:
   out_of_action while it is active; none of the text's own rows does.
 - The text has no start- or end-of-turn rule: turn ticks are accepted and change nothing.
 - A hit on an out_of_action contractor is resolved like any other.
+- Who may act is the table, not an exception: a contractor is out_of_action exactly while a
+  wound that prevents acting is active (placed, or rolled and waiting on location 10), so the
+  state says it. "Prevents acting" reads as every act: he may neither attack nor heal, not
+  even Mend his own wound; a comrade may. The refusal names the wounds to treat.
+- `current` holds every stat the contractor joined with: Constitution as the counter and
+  penalties leave it, AP, Motivation with Lucky's bonus, every other attribute with its
+  penalties (offset ones excluded). A penalty on an attribute the contractor did not join with
+  has no value to come off: it is shown in `penalties` only.
 """
 
 from __future__ import annotations
@@ -115,16 +146,27 @@ import msgspec
 from woundlog.events import CharacterJoined, Choice, Heal, Hit
 
 from ..machine import Graph
-from ..ruleset import Context, Ruleset
+from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState
-from ..states import DEAD, OUT_OF_ACTION, UPRIGHT
+from ..states import DEAD, OUT_OF_ACTION, UPRIGHT, State
 from ..tables import Table
 
 TRANSITIONS = [
-    ("prevent_acting", UPRIGHT, OUT_OF_ACTION),  # a wound whose type prevents acting lands
-    ("act_again", OUT_OF_ACTION, UPRIGHT),  # the last such wound is treated
+    ("prevent_acting", UPRIGHT, OUT_OF_ACTION),  # a wound whose type prevents acting is rolled
+    ("act_again", OUT_OF_ACTION, UPRIGHT),  # the last such wound is treated, or goes to gear
     ("die", [UPRIGHT, OUT_OF_ACTION], DEAD),  # Constitution 0 or less; nothing leaves dead
 ]
+
+WHO_MAY_ACT: dict[State, Acting] = {
+    OUT_OF_ACTION: Acting(
+        attack=False,
+        heal=False,
+        why="is out of action: a wound prevents acting until it is treated",
+    ),
+    DEAD: Acting(attack=False, heal=False, why="is dead, permanently"),
+}
+"""Upright contractors act ("continue acting unless the wound prevents it"); a wound that
+prevents acting is the out_of_action state, so the table says it; the dead act no more."""
 
 CONSTITUTION_PER_WOUND = 4
 LUCKY_MOTIVATION = 5
@@ -278,8 +320,19 @@ def named(kind: WoundType | Location) -> str:
 
 
 def wound_table(types: WoundTypes) -> Table[WoundType]:
-    """The d100 Wound Table: the text's Lucky and Maimed rows around the fight's types."""
-    return Table("d100", {(1, 10): LUCKY, **types.table().rows, (91, 100): MAIMED}, range(1, 101))
+    """The d100 Wound Table: the text's Lucky and Maimed rows around the fight's types (built
+    once per table a fight plays with: a pure memo)."""
+    known = _wound_tables.get(id(types))
+    if known is not None and known[0] is types:
+        return known[1]
+    table = Table("d100", {(1, 10): LUCKY, **types.table().rows, (91, 100): MAIMED}, range(1, 101))
+    if len(_wound_tables) > 64:
+        _wound_tables.clear()
+    _wound_tables[id(types)] = (types, table)
+    return table
+
+
+_wound_tables: dict[int, tuple[WoundTypes, Table[WoundType]]] = {}
 
 
 # --- what a contractor carries ------------------------------------------------------------------
@@ -310,14 +363,17 @@ class Wound(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
-    """A location-10 wound waiting for the Foreman to choose where it lands."""
+    """A location-10 wound waiting for the Foreman to choose where it lands. Its counter (and
+    whether its type prevents acting) already counts: only its location waits."""
 
     id: str
     roll: int
+    type: str
     gear_absorbs: bool
+    prevents_acting: bool = False
 
     def __str__(self) -> str:
-        return f"{self.id} roll {self.roll}: location 10, the Foreman chooses"
+        return f"{self.id} {self.type}, roll {self.roll}: location 10, the Foreman chooses"
 
 
 class GearHit(msgspec.Struct, frozen=True, kw_only=True):
@@ -334,13 +390,14 @@ class GearHit(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ContractorSheet(Character, frozen=True, kw_only=True):
-    """A contractor's sheet: `stats` as joined, the rest as the wounds leave it."""
+    """A contractor's sheet: `stats` as joined, `current` and the rest as the wounds leave it."""
 
     constitution: int
     max_hp: int
     hp: int
     ap: int
     motivation: int
+    current: dict[str, int] = msgspec.field(default_factory=dict)
     wound_counter: int = 0
     penalties: dict[str, int] = msgspec.field(default_factory=dict)
     injuries: tuple[Wound, ...] = ()
@@ -366,32 +423,58 @@ def location_of(roll: int) -> int:
     return roll % 10 or EXPOSED
 
 
-def with_layers(sheet: ContractorSheet, injuries: tuple[Wound, ...]) -> ContractorSheet:
-    """The sheet carrying exactly these wounds: counter, Constitution, Maximum HP, penalties."""
+def with_layers(
+    sheet: ContractorSheet,
+    injuries: tuple[Wound, ...],
+    pending: tuple[Pending, ...] | None = None,
+) -> ContractorSheet:
+    """The sheet carrying exactly these wounds (placed, and waiting on location 10): counter,
+    Constitution, Maximum HP, penalties, and every stat at its current value."""
+    pending = sheet.pending if pending is None else pending
     penalties: dict[str, int] = {}
     for wound in injuries:
         if not wound.offset():
             for stat, value in wound.penalty.items():
                 penalties[stat] = penalties.get(stat, 0) + value
     penalties = {stat: value for stat, value in penalties.items() if value}
+    counter = len(injuries) + len(pending)
     constitution = (
         sheet.stats["constitution"]
-        - CONSTITUTION_PER_WOUND * len(injuries)
+        - CONSTITUTION_PER_WOUND * counter
         + penalties.get("constitution", 0)
     )
-    return msgspec.structs.replace(
-        sheet,
-        injuries=injuries,
-        wound_counter=len(injuries),
-        penalties=penalties,
-        constitution=constitution,
-        max_hp=constitution,  # Maximum HP follows Constitution
+    return with_current(
+        msgspec.structs.replace(
+            sheet,
+            injuries=injuries,
+            pending=pending,
+            wound_counter=counter,
+            penalties=penalties,
+            constitution=constitution,
+            max_hp=constitution,  # Maximum HP follows Constitution
+        )
     )
+
+
+def with_current(sheet: ContractorSheet) -> ContractorSheet:
+    """`current`: every stat the contractor joined with, at its value now (DESIGN.md section 8):
+    Constitution after the counter, Motivation after Lucky, an attribute after its penalties."""
+    now = {"constitution": sheet.constitution, "ap": sheet.ap, "motivation": sheet.motivation}
+    current = {
+        stat: now[stat] if stat in now else value + sheet.penalties.get(stat, 0)
+        for stat, value in sheet.stats.items()
+    }
+    return msgspec.structs.replace(sheet, current=current)
 
 
 def exposed_gear(sheet: ContractorSheet, place: Location) -> str | None:
     """The slot whose gear covers this location, if the contractor carries any there."""
     return next((slot for slot in place.gear if sheet.gear.get(slot)), None)
+
+
+def fitted_prosthetic(sheet: ContractorSheet, place: Location) -> Wound | None:
+    """The prosthetic fitted at this location (the oldest, if several), as gear that covers it."""
+    return next((w for w in sheet.injuries if w.offset() and w.location == place.name), None)
 
 
 def gear_takes_wound(
@@ -403,15 +486,45 @@ def gear_takes_wound(
     hit = GearHit(wound=wound_id, slot=slot, item=item, type=kind.name, destroyed=maimed)
     gear = {s: i for s, i in sheet.gear.items() if s != slot} if maimed else sheet.gear
     taken = msgspec.structs.replace(sheet, gear=gear, gear_damage=(*sheet.gear_damage, hit))
+    taken = with_layers(taken, taken.injuries)
     if maimed:
         return taken, f"the {item} takes it and is destroyed"
     return taken, f"the {item} takes it: the Foreman picks a gear consequence"
 
 
+def prosthetic_takes_wound(
+    sheet: ContractorSheet, wound_id: str, kind: WoundType, fitted: Wound
+) -> tuple[ContractorSheet, str]:
+    """A prosthetic is gear: it takes the wound as gear does. Maimed destroys it, and the
+    Maimed wound it offset has its penalties back; anything else damages it, still fitted."""
+    maimed = kind is MAIMED
+    item = f"prosthetic {spoken(fitted.location)}"
+    hit = GearHit(
+        wound=wound_id,
+        slot=f"{PROSTHETIC}:{fitted.id}",
+        item=item,
+        type=kind.name,
+        destroyed=maimed,
+    )
+    injuries = sheet.injuries
+    if maimed:
+        lost = msgspec.structs.replace(fitted, prosthetic=False)
+        injuries = tuple(lost if w is fitted else w for w in injuries)
+    taken = msgspec.structs.replace(sheet, gear_damage=(*sheet.gear_damage, hit))
+    taken = with_layers(taken, injuries)
+    if maimed:
+        return taken, (
+            f"the {item} (wound {fitted.id}) takes it and is destroyed: "
+            f"wound {fitted.id}'s penalties are back"
+        )
+    return taken, f"the {item} (wound {fitted.id}) takes it: the Foreman picks a gear consequence"
+
+
 def body_takes_wound(
     sheet: ContractorSheet, wound_id: str, roll: int, kind: WoundType, place: Location
 ) -> tuple[ContractorSheet, str]:
-    """The three layers: the counter (Constitution -4), the location's penalty, the effect."""
+    """The three layers: the counter (Constitution -4), the location's penalty, the effect.
+    (A location-10 wound's counter already counts: `sheet` no longer has it pending.)"""
     wound = Wound(
         id=wound_id,
         roll=roll,
@@ -423,12 +536,12 @@ def body_takes_wound(
         prevents_acting=kind.prevents_acting,
     )
     wounded = with_layers(sheet, (*sheet.injuries, wound))
-    said = f"Constitution {sheet.constitution} -> {wounded.constitution}"
-    if place.penalty:
-        said += ", " + ", ".join(f"{stat} {value:+d}" for stat, value in place.penalty.items())
+    layers = [f"{stat} {value:+d}" for stat, value in place.penalty.items()]
+    if wounded.constitution != sheet.constitution:
+        layers.insert(0, f"Constitution {sheet.constitution} -> {wounded.constitution}")
     if kind.effect:
-        said += f", {kind.effect}"
-    return wounded, said
+        layers.append(kind.effect)
+    return wounded, ", ".join(layers) or "no penalty, no effect"
 
 
 def land_wound(
@@ -439,11 +552,23 @@ def land_wound(
     place: Location,
     gear_absorbs: bool,
 ) -> tuple[ContractorSheet, str]:
-    """At a body location: on the gear covering it (if it may absorb), else on the body."""
-    slot = exposed_gear(sheet, place) if gear_absorbs else None
-    if slot is not None:
-        return gear_takes_wound(sheet, wound_id, kind, slot)
+    """At a body location: on the gear covering it (if it may absorb: the item in its slot
+    first, then a prosthetic fitted there), else on the body."""
+    if gear_absorbs:
+        slot = exposed_gear(sheet, place)
+        if slot is not None:
+            return gear_takes_wound(sheet, wound_id, kind, slot)
+        fitted = fitted_prosthetic(sheet, place)
+        if fitted is not None:
+            return prosthetic_takes_wound(sheet, wound_id, kind, fitted)
     return body_takes_wound(sheet, wound_id, roll, kind, place)
+
+
+def stopping(sheet: ContractorSheet) -> list[str]:
+    """The active wounds (placed or waiting on location 10) whose type prevents acting."""
+    placed = [f"{w.type} {w.id}" for w in sheet.injuries if w.prevents_acting and not w.offset()]
+    waiting = [f"{p.type} {p.id} (on location 10)" for p in sheet.pending if p.prevents_acting]
+    return placed + waiting
 
 
 def settle(sheet: ContractorSheet, ctx: Context) -> ContractorSheet:
@@ -452,7 +577,7 @@ def settle(sheet: ContractorSheet, ctx: Context) -> ContractorSheet:
         dead = ctx.move(sheet, "die")
         ctx.say(f"{sheet.name} dies: Constitution {sheet.constitution}, permanently")
         return msgspec.structs.replace(dead, hp=0)
-    stopped = any(w.prevents_acting and not w.offset() for w in sheet.injuries)
+    stopped = bool(stopping(sheet))
     if stopped and sheet.state == UPRIGHT:
         ctx.say(f"{sheet.name} cannot act until the wound is treated")
         return ctx.move(sheet, "prevent_acting")
@@ -460,6 +585,14 @@ def settle(sheet: ContractorSheet, ctx: Context) -> ContractorSheet:
         ctx.say(f"{sheet.name} can act again")
         return ctx.move(sheet, "act_again")
     return sheet
+
+
+def naming_the_wounds(sheet: ContractorSheet, why: str | None) -> str | None:
+    """The table's reason, with the wounds that prevent acting named, so the GM knows which to
+    treat ("is out of action: a wound prevents acting until it is treated (Knockout slam)")."""
+    if why is None or sheet.state != OUT_OF_ACTION:
+        return why
+    return f"{why} ({', '.join(stopping(sheet))})"
 
 
 def refuse_the_dead(sheet: ContractorSheet, ctx: Context) -> None:
@@ -563,15 +696,31 @@ def place_pending(
         )
     waiting = sheet.pending[0]
     kind = wound_table(rules.table(fight, "wound_types"))[waiting.roll]
-    sheet = msgspec.structs.replace(sheet, pending=sheet.pending[1:])
+    # its counter counted from the roll: the layers are worked out again once it is placed
+    unplaced = msgspec.structs.replace(sheet, pending=sheet.pending[1:])
     if option.startswith(GEAR_CHOICE):
-        placed = on_exposed_gear(sheet, waiting, kind, option.removeprefix(GEAR_CHOICE), ctx)
+        placed = on_exposed_gear(unplaced, waiting, kind, option.removeprefix(GEAR_CHOICE), ctx)
     else:
         placed = on_body_location(
-            sheet, waiting, kind, option, rules.table(fight, "locations"), ctx
+            unplaced, waiting, kind, option, rules.table(fight, "locations"), ctx
         )
-    # the HP reset came before this wound's own reduction: cap it at the new Maximum HP
-    return settle(msgspec.structs.replace(placed, hp=min(placed.hp, placed.max_hp)), ctx)
+    return settle(reset_once_placed(sheet, placed, ctx), ctx)
+
+
+def reset_once_placed(
+    waiting: ContractorSheet, placed: ContractorSheet, ctx: Context
+) -> ContractorSheet:
+    """The HP reset came at the roll, to the Maximum HP the wound's counter left. Gear took it
+    after all: the counter comes off, and current HP gains what the reset fell short by. A
+    Constitution penalty of the location: current HP is capped at the new Maximum HP."""
+    given_back = placed.max_hp - waiting.max_hp
+    hp = min(placed.max_hp, waiting.hp + max(given_back, 0))
+    if given_back > 0:
+        ctx.say(
+            f"its counter comes off: Constitution {waiting.constitution} -> "
+            f"{placed.constitution}, HP {waiting.hp} -> {hp}"
+        )
+    return msgspec.structs.replace(placed, hp=hp)
 
 
 def on_exposed_gear(
@@ -629,6 +778,7 @@ class Contractor(Ruleset):
     name = "contractor"
     graph = Graph(name, [UPRIGHT, OUT_OF_ACTION, DEAD], TRANSITIONS)
     character = ContractorSheet
+    who_may_act = WHO_MAY_ACT
     dice: ClassVar[dict[str, int]] = {"wound": 100}
     dice_hints: ClassVar[dict[str, str]] = {"wound": "a d100's 00 is read as 100: give 100"}
     stats: ClassVar[dict[str, int | None]] = {"constitution": None, "ap": 0, "motivation": 0}
@@ -637,6 +787,18 @@ class Contractor(Ruleset):
     heal_facts = frozenset({"wound"})
     options: ClassVar[dict[str, bool | int | str]] = {"gear_absorbs": True}
     tables: ClassVar[dict[str, Any]] = {"wound_types": WOUND_TYPES, "locations": LOCATIONS}
+
+    def why_attacker_cannot(
+        self, fight: FightState[Any], attacker_id: str, attacker: Any, hit: Hit
+    ) -> str | None:
+        return naming_the_wounds(
+            attacker, super().why_attacker_cannot(fight, attacker_id, attacker, hit)
+        )
+
+    def why_healer_cannot(
+        self, fight: FightState[Any], healer_id: str, healer: Any, heal: Heal
+    ) -> str | None:
+        return naming_the_wounds(healer, super().why_healer_cannot(fight, healer_id, healer, heal))
 
     def optional_stat_names(self, fight: FightState[Any]) -> tuple[str, ...]:
         """The attributes the fight's location table penalises may be given at join."""
@@ -652,13 +814,15 @@ class Contractor(Ruleset):
             )
         if stats["ap"] < 0:
             raise ctx.refuse("AP is 0 or more: it reduces damage", "$.stats.ap")
-        return ContractorSheet(
-            **self.basics(event, kind, stats),
-            constitution=stats["constitution"],
-            max_hp=stats["constitution"],
-            hp=stats["constitution"],
-            ap=stats["ap"],
-            motivation=stats["motivation"],
+        return with_current(
+            ContractorSheet(
+                **self.basics(event, kind, stats),
+                constitution=stats["constitution"],
+                max_hp=stats["constitution"],
+                hp=stats["constitution"],
+                ap=stats["ap"],
+                motivation=stats["motivation"],
+            )
         )
 
     def on_hit(
@@ -684,15 +848,24 @@ class Contractor(Ruleset):
         number = location_of(roll)
         absorbs = hit.gear_absorbs if hit.gear_absorbs is not None else ctx.options["gear_absorbs"]
         if kind is LUCKY:
-            sheet = msgspec.structs.replace(sheet, motivation=sheet.motivation + LUCKY_MOTIVATION)
+            lucky = msgspec.structs.replace(sheet, motivation=sheet.motivation + LUCKY_MOTIVATION)
+            sheet = with_current(lucky)
             said = f"Lucky: the wound is cancelled, Motivation +{LUCKY_MOTIVATION}"
         elif number == EXPOSED:
-            waiting = Pending(id=ctx.event_id, roll=roll, gear_absorbs=bool(absorbs))
-            sheet = msgspec.structs.replace(sheet, pending=(*sheet.pending, waiting))
+            waiting = Pending(
+                id=ctx.event_id,
+                roll=roll,
+                type=kind.name,
+                gear_absorbs=bool(absorbs),
+                prevents_acting=kind.prevents_acting,
+            )
+            counted = with_layers(sheet, sheet.injuries, (*sheet.pending, waiting))
             said = (
-                f"{named(kind)} to location 10: exposed gear or the most exposed location, the "
+                f"{named(kind)} to location 10: Constitution {sheet.constitution} -> "
+                f"{counted.constitution} now; exposed gear or the most exposed location, the "
                 "Foreman chooses (`choice`)"
             )
+            sheet = counted
         else:
             place = self.table(fight, "locations").number(number)
             sheet, landed = land_wound(sheet, ctx.event_id, roll, kind, place, bool(absorbs))

@@ -45,14 +45,14 @@ def fight(
     tables: dict[str, Any] | None = None,
     options: dict[str, bool] | None = None,
 ) -> FightState[Any]:
-    """Cinder (no gear, Dexterity 3) and Vex (gear in every slot that covers a location)."""
+    """Cinder (no gear, Dexterity 12) and Vex (gear in every slot that covers a location)."""
     state = started(tables, **(options or {}))
     for event in (
         CharacterJoined(
             character="cinder",
             name="Cinder",
             side="crew",
-            stats={"constitution": constitution, "ap": ap, "dexterity": 3},
+            stats={"constitution": constitution, "ap": ap, "dexterity": 12},
         ),
         CharacterJoined(
             character="vex", name="Vex", side="crew", stats={"constitution": 12}, gear=VEX_GEAR
@@ -109,7 +109,7 @@ def test_cinders_fracture_replays_exactly_as_the_worked_example() -> None:
     assert treated.constitution == 14 and treated.max_hp == 14
     assert treated.penalties == {}
     assert treated.injuries == ()
-    assert treated.stats == {"constitution": 14, "ap": 0, "motivation": 0, "dexterity": 3}
+    assert treated.stats == {"constitution": 14, "ap": 0, "motivation": 0, "dexterity": 12}
 
 
 def test_cinders_fracture_says_what_each_layer_did() -> None:
@@ -200,46 +200,106 @@ def test_lucky_motivation_adds_up_over_the_fight() -> None:
     assert cinder(fight(to_zero(3), to_zero(8))).motivation == 10
 
 
+# The Wound Table as this module ships it, typed from the text (Lucky 1-10, Maimed 91-100) and
+# from the docstring's stand-in rows (11-90): one line per row, never read from the table.
+WOUND_TABLE_ROWS = [
+    (1, 10, "Lucky"),
+    (11, 20, "Graze"),
+    (21, 30, "Laceration"),
+    (31, 40, "Fracture"),
+    (41, 50, "Burn"),
+    (51, 60, "Puncture"),
+    (61, 70, "Concussion"),
+    (71, 80, "Dislocation"),
+    (81, 90, "Internal Injury"),
+    (91, 100, "Maimed"),
+]
+
+# The location table: 7 is the text's ("location 7, the weapon arm", -2 Dexterity), the rest the
+# docstring's stand-ins: number, name, penalty, gear slots that cover it.
+LOCATION_ROWS = [
+    (1, "head", {"perception": -2}, ()),
+    (2, "face", {"perception": -1}, ()),
+    (3, "chest", {"vitality": -2}, ()),
+    (4, "abdomen", {"vitality": -1}, ()),
+    (5, "back", {"strength": -1}, ("back", "pack")),
+    (6, "shield_arm", {"strength": -2}, ("shield_arm",)),
+    (7, "weapon_arm", {"dexterity": -2}, ("weapon_arm",)),
+    (8, "left_leg", {"speed": -2}, ()),
+    (9, "right_leg", {"speed": -2}, ()),
+]
+
+EVERY_ATTRIBUTE = {"perception": 9, "vitality": 9, "strength": 9, "dexterity": 9, "speed": 9}
+
+
+def wound_type_rolled(roll: int) -> str:
+    """What a roll does to a contractor with no gear: Lucky, or the type it wounds with."""
+    sheet = cinder(fight(to_zero(roll), constitution=40))
+    if sheet.motivation == 5 and sheet.wound_counter == 0:
+        return "Lucky"
+    (wound,) = [*sheet.injuries, *sheet.pending]
+    assert isinstance(wound.type, str)
+    return wound.type
+
+
+@pytest.mark.parametrize(("low", "high", "name"), WOUND_TABLE_ROWS)
+def test_each_row_of_the_wound_table_gives_its_type_across_its_range(
+    low: int, high: int, name: str
+) -> None:
+    table = contractor.wound_table(contractor.WOUND_TYPES)
+    assert {table[roll].name for roll in range(low, high + 1)} == {name}
+    assert wound_type_rolled(low) == wound_type_rolled(high) == name
+
+
+def test_the_wound_table_rows_cover_1_to_100_once() -> None:
+    rolls = [roll for low, high, _ in WOUND_TABLE_ROWS for roll in range(low, high + 1)]
+    assert rolls == list(range(1, 101))
+
+
 @pytest.mark.parametrize("roll", range(91, 100))
 def test_rolls_91_to_99_are_maimed_permanent_wounds(roll: int) -> None:
     (wound,) = cinder(fight(to_zero(roll))).injuries
     assert wound.type == "Maimed" and wound.maimed
-    assert wound.location == contractor.LOCATIONS.number(roll % 10).name
 
 
-def test_a_roll_of_100_is_maimed_with_location_10() -> None:
-    state = fight(to_zero(100, id="h1"))
-    (waiting,) = cinder(state).pending
-    assert (waiting.id, waiting.roll) == ("h1", 100)
-    state, _ = apply(state, Choice(character="cinder", option="left_leg"))
-    (wound,) = cinder(state).injuries
-    assert (wound.type, wound.location, wound.maimed) == ("Maimed", "left_leg", True)
+@pytest.mark.parametrize(("number", "name", "penalty", "gear"), LOCATION_ROWS)
+def test_each_location_row_gives_its_body_part_and_its_penalty(
+    number: int, name: str, penalty: dict[str, int], gear: tuple[str, ...]
+) -> None:
+    state = started()
+    state, _ = apply(state, CharacterJoined(character="ana", stats={"constitution": 20}))
+    state, _ = apply(state, to_zero(50 + number, "ana"))
+    (wound,) = state.characters["ana"].injuries
+    assert (wound.location, wound.penalty) == (name, penalty)
+    assert state.characters["ana"].penalties == penalty
 
 
-@pytest.mark.parametrize(
-    ("roll", "name"),
-    [
-        (11, "Graze"),
-        (20 + 1, "Laceration"),
-        (30, "Laceration"),
-        (31, "Fracture"),
-        (40 - 1, "Fracture"),
-        (41, "Burn"),
-        (59, "Puncture"),
-        (61, "Concussion"),
-        (79, "Dislocation"),
-        (81, "Internal Injury"),
-        (89, "Internal Injury"),
-    ],
-)
-def test_stand_in_wound_types_cover_11_to_90_by_range(roll: int, name: str) -> None:
-    assert contractor.wound_table(contractor.WOUND_TYPES)[roll].name == name
+@pytest.mark.parametrize(("number", "name", "penalty", "gear"), LOCATION_ROWS)
+def test_each_location_row_is_covered_by_its_gear_slots_and_no_other(
+    number: int, name: str, penalty: dict[str, int], gear: tuple[str, ...]
+) -> None:
+    for slot in ("back", "pack", "shield_arm", "weapon_arm", "belt"):
+        state = started()
+        join = CharacterJoined(character="ana", stats={"constitution": 20}, gear={slot: "Kit"})
+        state, _ = apply(state, join)
+        state, _ = apply(state, to_zero(50 + number, "ana"))
+        took = state.characters["ana"].gear_damage
+        assert bool(took) == (slot in gear), (number, slot)
 
 
-@pytest.mark.parametrize("digit", range(1, 10))
-def test_the_final_digit_gives_the_location(digit: int) -> None:
-    (wound,) = cinder(fight(to_zero(50 + digit))).injuries
-    assert wound.location == contractor.LOCATIONS.number(digit).name
+def test_location_10_is_the_texts_exposed_gear_or_the_foremans_choice() -> None:
+    sheet = cinder(fight(to_zero(50)))
+    assert sheet.injuries == () and [p.roll for p in sheet.pending] == [50]
+
+
+def test_the_location_table_and_the_docstring_agree_with_the_rows_typed_here() -> None:
+    doc = " ".join((inspect.getdoc(contractor) or "").split())
+    for number, name, penalty, _ in LOCATION_ROWS:
+        (stat, value), *_ = penalty.items()
+        assert f"{number} {name.replace('_', ' ')}" in doc
+        assert f"({stat} {value:+d}" in doc or f"{stat} {value:+d})" in doc
+    for low, high, name in WOUND_TABLE_ROWS[1:-1]:
+        assert f"{low}-{high} {name}" in doc
 
 
 def test_a_stand_in_row_is_named_as_such_when_it_is_used() -> None:
@@ -254,7 +314,7 @@ def test_a_stand_in_row_is_named_as_such_when_it_is_used() -> None:
 def test_location_10_is_never_lucky_by_itself_and_waits_for_the_foreman(roll: int) -> None:
     waiting = cinder(fight(to_zero(roll)))
     assert [p.roll for p in waiting.pending] == [roll]
-    assert waiting.motivation == 0 and waiting.wound_counter == 0
+    assert waiting.motivation == 0 and waiting.injuries == ()
 
 
 def test_the_foreman_places_a_location_10_wound_on_a_body_location_by_name() -> None:
@@ -263,6 +323,7 @@ def test_the_foreman_places_a_location_10_wound_on_a_body_location_by_name() -> 
     assert (wound.id, wound.type, wound.location) == ("h1", "Fracture", "weapon_arm")
     assert cinder(state).pending == ()
     assert cinder(state).penalties == {"dexterity": -2}
+    assert cinder(state).current["dexterity"] == 10
 
 
 def test_the_foreman_places_a_location_10_wound_by_number() -> None:
@@ -270,11 +331,49 @@ def test_the_foreman_places_a_location_10_wound_by_number() -> None:
     assert wound.location == "chest"
 
 
-def test_location_10_hp_resets_at_once_and_is_capped_when_the_wound_lands() -> None:
-    state = fight(to_zero(20))
-    assert cinder(state).hp == 14
-    state, _ = apply(state, Choice(character="cinder", option="head"))
-    assert cinder(state).hp == cinder(state).max_hp == 10
+def test_a_location_10_wounds_counter_takes_effect_at_the_roll() -> None:
+    waiting = cinder(fight(to_zero(20)))
+    assert waiting.wound_counter == 1
+    assert waiting.constitution == waiting.max_hp == waiting.hp == 10  # reset to the new maximum
+    assert waiting.penalties == {}  # the location's penalty waits for the Foreman
+    placed = cinder(apply(fight(to_zero(20)), Choice(character="cinder", option="head"))[0])
+    assert (placed.wound_counter, placed.constitution, placed.hp) == (1, 10, 10)
+    assert placed.penalties == {"perception": -2}
+
+
+def test_a_hit_before_the_foremans_choice_meets_the_new_maximum_hp() -> None:
+    state = fight(to_zero(40, id="h1"))
+    state, changes = apply(state, Hit(id="h2", target="cinder", damage=10, rolls={"wound": [33]}))
+    assert [d.value for d in changes.dice] == [33]  # 10 damage on 10 HP: a second wound roll
+    sheet = cinder(state)
+    assert sheet.wound_counter == 2 and sheet.constitution == 6 and sheet.hp == 6
+
+
+def test_location_10_pointed_at_gear_takes_the_counter_off_again_and_gives_the_hp_back() -> None:
+    state = fight(to_zero(30, "vex", id="h1"), Hit(target="vex", damage=3))
+    assert (vex(state).constitution, vex(state).hp) == (8, 5)
+    state, changes = apply(state, Choice(character="vex", option="gear:pack"))
+    hurt = vex(state)
+    assert hurt.wound_counter == 0 and hurt.injuries == () and hurt.pending == ()
+    assert (hurt.constitution, hurt.max_hp, hurt.hp) == (12, 12, 9)
+    assert "its counter comes off: Constitution 8 -> 12, HP 5 -> 9" in changes.explanation
+
+
+def test_a_location_10_wound_placed_on_a_constitution_penalty_caps_hp() -> None:
+    state = fight(to_zero(20), tables={"locations": HOUSE_LOCATIONS})
+    assert cinder(state).hp == 10
+    state, _ = apply(state, Choice(character="cinder", option="torso"))
+    assert cinder(state).constitution == cinder(state).max_hp == cinder(state).hp == 8
+
+
+def test_a_location_10_wound_that_prevents_acting_does_so_from_the_roll() -> None:
+    state = fight(to_zero(40, id="h1"), tables=HOUSE)  # 40: a Knockout, location 10
+    assert cinder(state).state == "out_of_action"
+    on_gear = fight(to_zero(40, "vex"), Choice(character="vex", option="gear:pack"), tables=HOUSE)
+    assert vex(on_gear).state == "upright"
+    on_body = apply(state, Choice(character="cinder", option="gut"))[0]
+    assert cinder(on_body).state == "out_of_action"
+    assert cinder(on_body).injuries[0].type == "Knockout"
 
 
 def test_location_10_pointing_at_exposed_gear_damages_it() -> None:
@@ -497,6 +596,70 @@ def test_coiltech_is_only_for_maimed_wounds() -> None:
     refused(fight(to_zero(37, id="h1")), treat("h1", "coiltech"), "not Maimed", "$.means")
 
 
+# --- a prosthetic is gear -----------------------------------------------------------------------
+
+
+def fitted(roll: int = 97, **facts: Any) -> FightState[Any]:
+    """Cinder with a Maimed wound `m1` at the roll's location, a prosthetic fitted on it."""
+    return fight(to_zero(roll, id="m1", **facts), treat("m1", "prosthetic"), constitution=20)
+
+
+def test_a_prosthetic_takes_a_wound_to_its_location_as_gear_does() -> None:
+    state, changes = apply(fitted(), to_zero(37, id="h2"))
+    sheet = cinder(state)
+    assert [w.id for w in sheet.injuries] == ["m1"]  # no new wound: no counter, no penalty
+    assert (sheet.wound_counter, sheet.constitution, sheet.penalties) == (1, 16, {})
+    (taken,) = sheet.gear_damage
+    assert (taken.wound, taken.slot, taken.item) == ("h2", "prosthetic:m1", "prosthetic weapon arm")
+    assert (taken.type, taken.destroyed) == ("Fracture", False)
+    assert sheet.injuries[0].prosthetic  # damaged, still fitted: the Foreman narrates
+    assert "gear consequence" in changes.explanation
+
+
+def test_a_maimed_result_destroys_the_prosthetic_and_the_maimed_penalties_are_back() -> None:
+    state, changes = apply(fitted(), to_zero(97, id="h2"))
+    sheet = cinder(state)
+    assert [w.id for w in sheet.injuries] == ["m1"] and not sheet.injuries[0].prosthetic
+    assert (sheet.wound_counter, sheet.constitution) == (1, 16)  # the Maimed wound stays
+    assert sheet.penalties == {"dexterity": -2} and sheet.current["dexterity"] == 10
+    assert sheet.gear_damage[0].destroyed
+    assert "penalties are back" in changes.explanation
+    refit = cinder(apply(state, treat("m1", "prosthetic"))[0])
+    assert refit.injuries[0].prosthetic and refit.penalties == {}
+
+
+def test_a_prosthetic_covers_its_own_location_even_outside_the_gear_rules_three() -> None:
+    sheet = cinder(apply(fitted(98), to_zero(38))[0])  # 8: the left leg
+    assert sheet.gear_damage[0].item == "prosthetic left leg"
+    assert sheet.wound_counter == 1
+
+
+def test_a_prosthetic_does_not_cover_another_location() -> None:
+    sheet = cinder(apply(fitted(98), to_zero(39))[0])  # 9: the right leg
+    assert sheet.gear_damage == () and sheet.wound_counter == 2
+
+
+def test_a_prosthetic_takes_no_wound_when_gear_does_not_absorb() -> None:
+    sheet = cinder(apply(fitted(), to_zero(37, gear_absorbs=False))[0])
+    assert sheet.gear_damage == () and sheet.wound_counter == 2
+    off = fight(to_zero(97, id="m1"), treat("m1", "prosthetic"), options={"gear_absorbs": False})
+    assert cinder(apply(off, to_zero(37))[0]).wound_counter == 2
+
+
+def test_the_item_in_a_slot_covering_the_location_takes_the_wound_before_a_prosthetic() -> None:
+    state = fight(to_zero(97, "vex", id="m1", gear_absorbs=False), treat("m1", "prosthetic", "vex"))
+    state, _ = apply(state, to_zero(37, "vex"))
+    assert [t.item for t in vex(state).gear_damage] == ["Coil Rifle"]
+
+
+def test_a_location_10_wound_placed_where_a_prosthetic_is_fitted_goes_to_the_prosthetic() -> None:
+    state = apply(fitted(), to_zero(60, id="h2"))[0]
+    assert cinder(state).wound_counter == 2
+    state, _ = apply(state, Choice(character="cinder", option="weapon_arm"))
+    assert cinder(state).gear_damage[0].slot == "prosthetic:m1"
+    assert (cinder(state).wound_counter, cinder(state).constitution) == (1, 16)
+
+
 # --- permanent death ----------------------------------------------------------------------------
 
 
@@ -529,11 +692,10 @@ def test_the_dead_take_no_hits_no_healing_and_no_choices() -> None:
     refused(state, Choice(character="cinder", option="head"), "no resurrection")
 
 
-def test_a_wound_ending_in_0_kills_only_once_the_foreman_places_it_on_the_body() -> None:
-    state = fight(to_zero(90), constitution=4)
-    assert cinder(state).state == "upright"
-    state, _ = apply(state, Choice(character="cinder", option="head"))
+def test_a_wound_ending_in_0_kills_at_the_roll_with_no_last_second_save_by_the_foreman() -> None:
+    state = fight(to_zero(90, id="h1"), constitution=4)
     assert cinder(state).state == "dead"
+    refused(state, Choice(character="cinder", option="gear:back"), "no resurrection")
 
 
 # --- tables carried by the fight ----------------------------------------------------------------
@@ -666,6 +828,122 @@ def test_stand_in_rows_are_labelled_in_the_data_and_in_the_docstring() -> None:
     assert contractor.LOCATIONS.number(7).penalty == {"dexterity": -2}
 
 
+# --- who may act -------------------------------------------------------------------------------
+
+
+def knocked_out() -> FightState[Any]:
+    """Cinder out of action: a Knockout (house table 38-60) to the gut, wound `k1`."""
+    return fight(to_zero(44, id="k1"), tables=HOUSE)
+
+
+def test_who_may_act_lists_out_of_action_and_dead_and_neither_attacks_nor_heals() -> None:
+    rules = get_ruleset("contractor")
+    assert sorted(rules.who_may_act) == ["dead", "out_of_action"]
+    assert not any(a.attack or a.heal for a in rules.who_may_act.values())
+
+
+def test_an_out_of_action_contractor_may_not_attack_and_the_refusal_names_the_wound() -> None:
+    words = r"Cinder is out of action: a wound prevents acting until it is treated \(Knockout k1\)"
+    refused(knocked_out(), Hit(target="vex", damage=3, attacker="cinder"), words, "$.attacker")
+
+
+def test_an_out_of_action_contractor_may_not_mend_himself_but_another_may_treat_him() -> None:
+    state = knocked_out()
+    mend = Heal(target="cinder", amount=0, means="mend", wound="k1", healer="cinder")
+    refused(state, mend, "Cinder is out of action", "$.healer")
+    by_vex = msgspec.structs.replace(mend, healer="vex")
+    assert cinder(apply(state, by_vex)[0]).state == "upright"
+
+
+def test_a_contractor_whose_location_10_wound_prevents_acting_may_not_attack() -> None:
+    state = fight(to_zero(40, id="k1"), tables=HOUSE)
+    words = r"out of action.*\(Knockout k1 \(on location 10\)\)"
+    refused(state, Hit(target="vex", damage=3, attacker="cinder"), words, "$.attacker")
+
+
+def test_a_dead_contractor_may_neither_attack_nor_heal() -> None:
+    state = fight(to_zero(91), constitution=4)
+    refused(state, Hit(target="vex", damage=3, attacker="cinder"), "Cinder is dead, permanently")
+    refused(state, Heal(target="vex", amount=2, healer="cinder"), "Cinder is dead", "$.healer")
+
+
+def test_a_wounded_contractor_who_still_acts_may_attack_and_heal() -> None:
+    state = fight(to_zero(37, id="h1"))  # a Fracture does not prevent acting
+    state, _ = apply(state, Hit(target="vex", damage=3, attacker="cinder"))
+    state, _ = apply(state, Heal(target="vex", amount=3, healer="cinder"))
+    assert vex(state).hp == 12
+
+
+def test_an_attacker_from_outside_the_fight_is_accepted_and_named() -> None:
+    _, changes = apply(knocked_out(), Hit(target="vex", damage=3, attacker="scrap hound"))
+    assert "attacker `scrap hound` is not a character of this fight" in changes.explanation
+
+
+def test_a_blow_by_a_contractor_who_cannot_act_is_void_on_replay() -> None:
+    state = knocked_out()
+    after, changes = apply_or_void(state, Hit(target="vex", damage=3, attacker="cinder"))
+    assert changes.void is not None and "Cinder is out of action" in changes.void
+    assert after.characters == state.characters
+
+
+def test_retracting_the_knockout_lets_the_later_blow_stand_on_replay() -> None:
+    log: list[Event] = [
+        FightStarted(ruleset="contractor", tables=HOUSE),
+        CharacterJoined(character="cinder", name="Cinder", stats={"constitution": 14}),
+        CharacterJoined(character="vex", name="Vex", stats={"constitution": 12}),
+        to_zero(44, id="k1"),
+        Hit(id="blow", target="vex", damage=3, attacker="cinder"),
+    ]
+    steps = list(replay(log))
+    assert steps[-1][1].void is not None
+    steps = list(replay([*log, Retract(event="k1")]))
+    assert steps[-1][0].characters["vex"].hp == 9
+
+
+# --- every stat at its current value ------------------------------------------------------------
+
+
+def test_cinder_joined_with_dexterity_12_shows_dexterity_10_after_the_fracture() -> None:
+    state = fight(to_zero(37, id="h1"))
+    sheet = cinder(state)
+    assert sheet.stats["dexterity"] == 12  # as joined
+    assert sheet.current == {"constitution": 10, "ap": 0, "motivation": 0, "dexterity": 10}
+    treated = cinder(apply(state, treat("h1"))[0])
+    assert treated.current == {"constitution": 14, "ap": 0, "motivation": 0, "dexterity": 12}
+
+
+def test_the_state_json_shows_each_changed_stat_under_its_own_name() -> None:
+    encoded = msgspec.json.decode(msgspec.json.encode(fight(to_zero(37), to_zero(5))))
+    shown = encoded["characters"]["cinder"]
+    assert shown["current"]["dexterity"] == 10 and shown["stats"]["dexterity"] == 12
+    assert shown["current"]["motivation"] == 5 and shown["current"]["constitution"] == 10
+
+
+def test_current_stats_follow_a_prosthetic_fitted_and_lost() -> None:
+    maimed = fight(to_zero(97, id="m1"))
+    assert cinder(maimed).current["dexterity"] == 10
+    fitted_on = apply(maimed, treat("m1", "prosthetic"))[0]
+    assert cinder(fitted_on).current == {
+        "constitution": 10,
+        "ap": 0,
+        "motivation": 0,
+        "dexterity": 12,
+    }
+    lost = apply(fitted_on, Choice(character="cinder", option="prosthetic_lost:m1"))[0]
+    assert cinder(lost).current["dexterity"] == 10
+
+
+def test_current_constitution_includes_a_locations_constitution_penalty() -> None:
+    sheet = cinder(fight(to_zero(23), tables=HOUSE, constitution=14))  # torso: -2 Constitution
+    assert sheet.current["constitution"] == sheet.constitution == 8
+
+
+def test_a_penalty_on_an_attribute_not_joined_with_is_shown_in_penalties_only() -> None:
+    sheet = cinder(fight(to_zero(31)))  # the head: -2 Perception, which Cinder did not give
+    assert sheet.penalties == {"perception": -2}
+    assert "perception" not in sheet.current
+
+
 # --- joining, facts, dice, ids, turns -----------------------------------------------------------
 
 
@@ -710,6 +988,28 @@ def test_a_wound_die_outside_1_to_100_is_refused_as_structural_00_is_given_as_10
     with pytest.raises(StructuralError, match="00 is read as 100: give 100") as err:
         apply(fight(), zero)
     assert err.value.field == "$.rolls.wound[0]"
+
+
+def test_the_cli_tells_someone_who_gives_the_d100_as_0_that_00_is_read_as_100(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from woundlog.replays.cli import app
+
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
+    runner = CliRunner()
+    for args in (["new", "scrap", "--ruleset", "contractor"], ["join", "scrap", "cinder"]):
+        args += ["--stat", "constitution=14"] if args[0] == "join" else []
+        assert runner.invoke(app, args).exit_code == 0
+    result = runner.invoke(app, ["hit", "scrap", "cinder", "99", "--roll", "wound=0"])
+    assert result.exit_code == 3
+    assert result.stderr.strip() == (
+        "error: event #3, field $.rolls.wound[0]: a d100 shows 1 to 100, not 0: "
+        "a d100's 00 is read as 100: give 100"
+    )
+    given_100 = runner.invoke(app, ["hit", "scrap", "cinder", "99", "--roll", "wound=100"])
+    assert given_100.exit_code == 0 and "Maimed to location 10" in given_100.stdout
 
 
 def test_a_wound_id_is_its_hits_id_and_undoing_an_earlier_hit_does_not_rename_it() -> None:
