@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import msgspec
 
@@ -77,6 +77,7 @@ class Dice:
         "_event_id",
         "_given",
         "_hints",
+        "_missing",
         "_next",
         "_owner",
         "_position",
@@ -98,6 +99,7 @@ class Dice:
         version: int = LEGACY_DRAW,
         hints: Mapping[str, str] | None = None,
         owner: str | None = None,
+        missing: Callable[[str, int, str | None], int] | None = None,
     ) -> None:
         self._seed = seed
         self._event_id = event_id
@@ -107,6 +109,7 @@ class Dice:
         self._scoped = version >= SCOPED_DRAW
         self._hints = hints or {}
         self._owner = owner
+        self._missing = missing  # asked for each die not given instead of drawing it (odds)
         self._next: dict[str, int] = {}  # per key of `given`: how many of its dice are taken
         self._position: dict[str, int] = {}  # per purpose: how many dice of it were rolled
         self.used: list[DieRoll] = []
@@ -160,6 +163,9 @@ class Dice:
                 value = shared[self._take(purpose)]
         if value is not None:
             source = "given"
+        elif self._missing is not None:
+            source = "drawn"
+            value = self._missing(purpose, sides, character)
         elif self._strict:
             wanted = purpose if character is None else f"{purpose}{SCOPE}{character}"
             raise RuleError(

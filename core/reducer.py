@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -47,6 +47,8 @@ from .state import Character, FightState, setup_of
 
 State = FightState[Any]
 _UNDO = (Retract, Amend)
+Missing = Callable[[str, int, str | None], int]
+"""Chooses a die the event does not give: (purpose, sides, character or None) -> face."""
 
 
 def start(event: FightStarted) -> tuple[State, Changes]:
@@ -83,12 +85,13 @@ def apply(state: State | None, event: Event) -> tuple[State, Changes]:
     )
 
 
-def advance(state: State | None, event: Event) -> State:
+def advance(state: State | None, event: Event, *, missing: Missing | None = None) -> State:
     """The state `apply` folds the event into, refusing exactly what `apply` refuses, without
-    working out what changed: for a fold that keeps only where it ends."""
+    working out what changed: for a fold that keeps only where it ends. `missing`, when given,
+    chooses each die the event does not give instead of drawing it (exact odds)."""
     if state is None:
         return start(_first(event))[0]
-    new_state, rules, ctx, updated = _advance(state, event)
+    new_state, rules, ctx, updated = _advance(state, event, missing)
     if ctx is not None:
         _check_moves(rules, state.characters, new_state.characters, updated)
     return new_state
@@ -141,7 +144,7 @@ def _first(event: Event) -> FightStarted:
 
 
 def _advance(
-    state: State, event: Event
+    state: State, event: Event, missing: Missing | None = None
 ) -> tuple[State, Ruleset, Context | None, Mapping[str, Character]]:
     """The fight after the event, its ruleset, the event's Context (None for an undo event,
     which changes nothing here), and the characters the event updated."""
@@ -162,6 +165,7 @@ def _advance(
             version=state.version,
             hints=rules.dice_hints,
             owner=_concerns(event),
+            missing=missing,
         )
         ctx = Context(eid, dice, rules.graph, state.options)
         if isinstance(event, _UNDO):

@@ -30,6 +30,7 @@ from woundlog.events import (
     UsageError,
     WoundlogError,
     encode_json,
+    iter_jsonl,
 )
 from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
@@ -41,6 +42,7 @@ from .cli_output import (
     print_changes,
     print_error,
     print_json,
+    print_odds,
     print_raw,
     print_state,
     report_voids,
@@ -52,6 +54,8 @@ from .cli_output import (
 from .fight import Appended, Fight
 from .files import Void, replay_file, replay_file_state
 from .reference import event_schema
+from .whatif import hit_shorthand, rounds, then_events
+from .whatif import odds as compute_odds
 
 app = typer.Typer(
     name="woundlog",
@@ -613,6 +617,80 @@ def replay(
     if at is not None and last.seq < at:
         raise UsageError(f"--at {at}: {file} has events 1 to {last.seq}")
     print_state(last, file.stem, as_json=as_json)
+
+
+# --- what if --------------------------------------------------------------------------------
+
+
+@command()
+def odds(
+    source: Annotated[
+        str,
+        typer.Argument(metavar="FIGHT|FILE.jsonl", help="A fight in the store, or a fight log."),
+    ],
+    then: Annotated[
+        list[str] | None,
+        typer.Option("--then", metavar="EVENT_JSON", help="An event of the what-if (repeatable)."),
+    ] = None,
+    then_file: Annotated[
+        Path | None,
+        typer.Option("--then-file", metavar="WHATIF.jsonl", help="The what-if's events, a file."),
+    ] = None,
+    hit_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--hit", metavar="TARGET:DAMAGE[:ATTACKER]", help="A hit of the what-if (repeatable)."
+        ),
+    ] = None,
+    ticks: Annotated[
+        int, typer.Option("--ticks", metavar="N", help="Then N rounds of turns, every side's.")
+    ] = 0,
+    character: Annotated[
+        list[str] | None,
+        typer.Option("--character", metavar="C", help="Only this character (repeatable)."),
+    ] = None,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples", metavar="N", help="Estimate from N sampled replays instead of exactly."
+        ),
+    ] = None,
+    at: At = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """The exact chance of every outcome of a what-if: these events, from now (or event N).
+
+    The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
+    in that order. Dice the what-if gives are fixed; every other die is enumerated."""
+    state = source_state(source, at, db)
+    whatif = [*then_events(then or [])]
+    if then_file is not None:
+        with open(then_file, "rb") as lines:
+            whatif += [event for _, event in iter_jsonl(lines)]
+    whatif += [hit_shorthand(text) for text in hit_ or []]
+    whatif += rounds(state, ticks)
+    if not whatif:
+        raise UsageError("say what happens: --then, --then-file, --hit or --ticks")
+    answer = compute_odds(state, whatif, characters=character or [], samples=samples)
+    if as_json:
+        print_json(answer)
+    else:
+        print_odds(answer)
+
+
+def source_state(source: str, at: int | None, db: str | None) -> Any:
+    """The state of a fight log file (a path ending `.jsonl`), else of a fight in the store."""
+    if source.endswith(".jsonl"):
+        path = Path(source)
+        if not path.is_file():
+            raise UsageError(f"no file {source}")
+        state = replay_file_state(path, at=at)
+        if state is None:
+            raise UsageError(f"{source} holds no events")
+        return state
+    with existing_fight(db, source) as opened_fight:
+        return opened_fight.state(at)
 
 
 # --- reference -------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from woundlog.core.ruleset import ACTS, COMMON_OPTIONS
 from woundlog.events import WoundlogError
 
 from .fight import Appended
+from .whatif import CharacterOdds, Odds
 
 UNDO_TYPES = ("retract", "amend")
 STATE_STYLES = {
@@ -179,6 +180,49 @@ def print_state(state: FightState[Any], title: str, *, as_json: bool) -> None:
         console().print(state_table(state, title))
     else:
         say(f"{title}: {state.ruleset}, seq {state.seq}: nobody has joined yet")
+
+
+# --- odds ---------------------------------------------------------------------------------------
+
+
+def print_odds(answer: Odds) -> None:
+    """Per character, a table of each outcome (state and the counters that differ between
+    outcomes) with its chance as a fraction and a percentage."""
+    how = (
+        "exact"
+        if answer.exact
+        else f"estimated from {answer.samples:,} samples (95% interval per state)"
+    )
+    say(f"odds after {answer.events} event{'s' if answer.events != 1 else ''}, {how}")
+    for void in answer.void:
+        say(f"  what-if event {void.event} is void on {void.percent:.2f}% of paths: {void.reason}")
+    for cid, character in answer.characters.items():
+        varying = _varying(character)
+        table = Table(title=f"{character.name} ({cid})", title_justify="left")
+        for column in ("state", *varying, "chance", "%"):
+            table.add_column(column, justify="right" if column in ("chance", "%") else "left")
+        for outcome in character.outcomes:
+            cells = [show(outcome.outcome.get(field)) for field in varying]
+            table.add_row(
+                outcome.outcome["state"], *cells, outcome.chance, f"{outcome.percent:.2f}"
+            )
+        console().print(table)
+        summary = ", ".join(
+            f"{s.state} {s.percent:.2f}%"
+            + (f" [{s.low:.2f}-{s.high:.2f}]" if s.low is not None else "")
+            for s in character.states
+        )
+        say(f"  {summary}")
+
+
+def _varying(character: CharacterOdds) -> list[str]:
+    """The counters whose value differs between outcomes: the ones worth a column."""
+    fields: dict[str, set[str]] = {}
+    for outcome in character.outcomes:
+        for field, value in outcome.outcome.items():
+            if field != "state":
+                fields.setdefault(field, set()).add(repr(value))
+    return [field for field, values in fields.items() if len(values) > 1]
 
 
 # --- rulesets -----------------------------------------------------------------------------------

@@ -126,3 +126,44 @@ def test_check_records_a_death_save_rolled_at_the_table_once(run: Run) -> None:
     refused = run("check", "trail", "mira", "death_save")
     assert refused.exit_code == 3
     assert "Mira is upright and makes no death saving throws" in refused.output
+
+
+def test_odds_of_a_hit_from_a_stored_fight_as_fractions_and_json(run: Run, skirmish: str) -> None:
+    text = ok(run("odds", skirmish, "--hit", "grim:2", "--character", "grim")).stdout
+    assert "odds after 1 event, exact" in text
+    assert "5/9" in text and "55.56" in text
+    answer = json.loads(ok(run("odds", skirmish, "--hit", "grim:2", "--json")).stdout)
+    states = {s["state"]: s["chance"] for s in answer["characters"]["grim"]["states"]}
+    assert states == {"out_of_action": "5/9", "stunned": "1/3", "knocked_down": "1/9"}
+    assert answer["exact"] is True and answer["void"] == []
+
+
+def test_odds_of_a_file_at_an_event_with_ticks_and_an_estimate(tmp_path: Path) -> None:
+    log = tmp_path / "f.jsonl"
+    log.write_text(
+        '{"type":"fight_started","ruleset":"dnd5e","version":2}\n'
+        '{"type":"character_joined","character":"mira","side":"party","stats":{"hp":10}}\n'
+        '{"type":"hit","target":"mira","damage":10}\n'
+        '{"type":"fight_ended"}\n'
+    )
+    runner = CliRunner()
+    exact = runner.invoke(app, ["odds", str(log), "--at", "3", "--ticks", "5", "--json"])
+    assert exact.exit_code == 0, exact.output
+    states = {
+        s["state"]: s["chance"] for s in json.loads(exact.stdout)["characters"]["mira"]["states"]
+    }
+    assert states == {"stabilised": "331/800", "dead": "3239/8000", "upright": "1451/8000"}
+    sampled = runner.invoke(
+        app, ["odds", str(log), "--at", "3", "--ticks", "5", "--samples", "500"]
+    )
+    assert sampled.exit_code == 0, sampled.output
+    assert "estimated from 500 samples" in sampled.stdout
+    ended = runner.invoke(app, ["odds", str(log), "--hit", "mira:1"])
+    assert "void on 100.00% of paths: the fight has ended" in ended.stdout
+
+
+def test_odds_without_a_question_is_a_usage_error(run: Run, skirmish: str) -> None:
+    refused = run("odds", skirmish)
+    assert refused.exit_code == 2 and "--then, --then-file, --hit or --ticks" in refused.output
+    unknown = run("odds", skirmish, "--hit", "grim:1", "--character", "ghost")
+    assert unknown.exit_code == 2 and "no character `ghost`" in unknown.output

@@ -1,0 +1,146 @@
+"""Exact odds of what-ifs, checked against values worked out by hand from the rule texts, and
+against drawn replays."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from woundlog.core import FightState
+from woundlog.core.odds import TooLarge, Voids, estimate, exact, per_character, states_of
+from woundlog.core.reducer import advance
+from woundlog.events import CharacterJoined, Event, FightStarted, Hit, TurnStarted
+
+State = FightState[Any]
+
+
+def fight(ruleset: str, *joins: CharacterJoined, seed: int = 3) -> State:
+    state: State | None = None
+    for event in (FightStarted(ruleset=ruleset, seed=seed, version=2), *joins):
+        state = advance(state, event)
+    assert state is not None
+    return state
+
+
+def chances(state: State, whatif: list[Event], who: str) -> dict[str, Fraction]:
+    return states_of(per_character(exact(state, whatif), [who])[who])
+
+
+MORDHEIM = fight(
+    "mordheim",
+    CharacterJoined(character="grim", side="reavers"),
+    CharacterJoined(character="snik", side="skaven", stats={"wounds": 2}),
+)
+
+
+def test_mordheim_one_wound_is_a_third_each() -> None:
+    assert chances(MORDHEIM, [Hit(target="grim", damage=1)], "grim") == {
+        "knocked_down": Fraction(1, 3),
+        "stunned": Fraction(1, 3),
+        "out_of_action": Fraction(1, 3),
+    }
+
+
+def test_mordheim_two_wounds_on_one_roll_twice_and_the_worse_stands() -> None:
+    # knocked down only if both dice are 1-2: 1/9; out of action if either is 5-6: 1 - 4/9
+    assert chances(MORDHEIM, [Hit(target="grim", damage=2)], "grim") == {
+        "knocked_down": Fraction(1, 9),
+        "stunned": Fraction(1, 3),
+        "out_of_action": Fraction(5, 9),
+    }
+
+
+def test_a_wound_that_leaves_wounds_rolls_nothing() -> None:
+    assert chances(MORDHEIM, [Hit(target="snik", damage=1)], "snik") == {"upright": Fraction(1)}
+
+
+def test_a_given_die_is_fixed() -> None:
+    given_die = Hit(target="grim", damage=2, rolls={"injury": [3]})
+    assert chances(MORDHEIM, [given_die], "grim") == {
+        "stunned": Fraction(2, 3),  # the second die shows 1-4
+        "out_of_action": Fraction(1, 3),
+    }
+
+
+def test_two_recovery_phases_after_a_wound() -> None:
+    whatif: list[Event] = [
+        Hit(target="grim", damage=1),
+        TurnStarted(side="reavers"),
+        TurnStarted(side="reavers"),
+    ]
+    # knocked down stands, then stays up; stunned turns face up, then stands; out stays out
+    assert chances(MORDHEIM, whatif, "grim") == {
+        "upright": Fraction(2, 3),
+        "out_of_action": Fraction(1, 3),
+    }
+
+
+def test_the_chances_of_every_outcome_add_up_to_one_and_paths_merge() -> None:
+    found = exact(MORDHEIM, [Hit(target="grim", damage=3), Hit(target="snik", damage=3)])
+    assert sum(chance for _, chance in found) == 1
+    assert len(found) == 9  # three states each, merged from 6**3 * 6**2 dice paths
+
+
+def test_dnd5e_a_dying_character_left_alone() -> None:
+    state = fight("dnd5e", CharacterJoined(character="mira", side="party", stats={"hp": 10}))
+    whatif: list[Event] = [Hit(target="mira", damage=10)] + [
+        TurnStarted(character="mira") for _ in range(5)
+    ]
+    assert chances(state, whatif, "mira") == {
+        "stabilised": Fraction(331, 800),
+        "dead": Fraction(3239, 8000),
+        "upright": Fraction(1451, 8000),
+    }
+
+
+def test_an_event_the_rules_refuse_on_a_path_is_void_there_and_counted() -> None:
+    voids = Voids()
+    whatif: list[Event] = [Hit(target="grim", damage=1), Hit(target="grim", damage=1)]
+    found = exact(MORDHEIM, whatif, voids=voids)
+    assert sum(c for _, c in found) == 1
+    [(key, chance)] = voids.items()
+    assert key[0] == 1 and "out of action" in key[1]
+    assert chance == Fraction(1, 3)
+
+
+def test_a_question_too_large_is_refused_with_the_way_out() -> None:
+    whatif: list[Event] = [Hit(target="grim", damage=1)] * 1
+    with pytest.raises(TooLarge, match="estimate it by sampling"):
+        exact(MORDHEIM, whatif, limit=3)
+
+
+def test_an_estimate_is_reproducible_and_near_the_exact_odds() -> None:
+    whatif: list[Event] = [Hit(target="grim", damage=2)]
+    first = estimate(MORDHEIM, whatif, 3000)
+    assert first == estimate(MORDHEIM, whatif, 3000)
+    got = states_of(per_character(first, ["grim"])["grim"])
+    for state, chance in chances(MORDHEIM, whatif, "grim").items():
+        p = float(chance)
+        assert abs(float(got[state]) - p) <= 4.5 * math.sqrt(p * (1 - p) / 3000)
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    damages=st.lists(st.integers(0, 3), min_size=1, max_size=3),
+    targets=st.lists(st.sampled_from(["grim", "snik"]), min_size=3, max_size=3),
+    recover=st.booleans(),
+)
+def test_enumerated_odds_match_drawn_replays(
+    damages: list[int], targets: list[str], recover: bool
+) -> None:
+    whatif: list[Event] = [Hit(target=t, damage=d) for t, d in zip(targets, damages, strict=False)]
+    if recover:
+        whatif.append(TurnStarted(side="reavers"))
+    samples = 20_000
+    drawn = per_character(estimate(MORDHEIM, whatif, samples), ["grim", "snik"])
+    for who, outcomes in per_character(exact(MORDHEIM, whatif), ["grim", "snik"]).items():
+        seen = {repr(o): c for o, c in drawn[who]}
+        for outcome, chance in outcomes:
+            p = float(chance)
+            share = float(seen.get(repr(outcome), 0))
+            assert abs(share - p) <= 4.5 * math.sqrt(p * (1 - p) / samples) + 1e-12, outcome
