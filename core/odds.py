@@ -141,12 +141,12 @@ def estimate(
                 now = advance(now, event, missing=_Drawn(now.seed, name))
             except RuleError as refused:
                 if voids is not None:
-                    key = (index, refused.message)
-                    voids[key] = voids.get(key, Fraction(0)) + Fraction(1, samples)
+                    why = (index, refused.message)
+                    voids[why] = voids.get(why, Fraction(0)) + Fraction(1, samples)
                 now = _void(now)
-        key = _key(now)
-        seen = counts.get(key)
-        counts[key] = (now, 1 + (seen[1] if seen else 0))
+        reached = _key(now)
+        seen = counts.get(reached)
+        counts[reached] = (now, 1 + (seen[1] if seen else 0))
     return [(s, Fraction(n, samples)) for s, n in counts.values()]
 
 
