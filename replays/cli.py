@@ -36,6 +36,7 @@ from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 
 from . import cli_input as given
+from .branch import branch, compare
 from .cli_output import (
     console,
     print_appended,
@@ -677,6 +678,53 @@ def odds(
         print_json(answer)
     else:
         print_odds(answer)
+
+
+@command("branch")
+def branch_fight(
+    fight: FightId,
+    new: Annotated[str, typer.Option("--as", metavar="NEW", help="The new fight's id.")],
+    then: Annotated[
+        list[str] | None,
+        typer.Option("--then", metavar="EVENT_JSON", help="An event after the copy (repeatable)."),
+    ] = None,
+    hit_: Annotated[
+        list[str] | None,
+        typer.Option("--hit", metavar="TARGET:DAMAGE[:ATTACKER]", help="A hit after the copy."),
+    ] = None,
+    at: At = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A new fight that copies FIGHT's log up to event N, then what might have happened."""
+    whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
+    with opened(db) as store:
+        made = branch(store, fight, new, at=at, then=whatif)
+    if as_json:
+        print_appended(made, as_json=True)
+        return
+    say(f"fight `{new}` branches from `{fight}` at #{made.version - len(whatif)}")
+    for changes in made.changes[-len(whatif) :] if whatif else []:
+        print_changes(changes)
+
+
+@command("diff")
+def diff_fights(
+    first: Annotated[str, typer.Argument(metavar="FIGHT", help="A fight in the store.")],
+    second: Annotated[str, typer.Argument(metavar="OTHER", help="Another, say its branch.")],
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Per character, what differs between two fights as they stand (a fight and its branch)."""
+    with opened(db) as store:
+        differences = compare(Fight.open(store, first).state(), Fight.open(store, second).state())
+    if as_json:
+        print_json(differences)
+    elif not differences:
+        say(f"`{first}` and `{second}` stand the same")
+    else:
+        for change in differences:
+            say(change.summary())
 
 
 def source_state(source: str, at: int | None, db: str | None) -> Any:

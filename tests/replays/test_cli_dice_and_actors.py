@@ -167,3 +167,27 @@ def test_odds_without_a_question_is_a_usage_error(run: Run, skirmish: str) -> No
     assert refused.exit_code == 2 and "--then, --then-file, --hit or --ticks" in refused.output
     unknown = run("odds", skirmish, "--hit", "grim:1", "--character", "ghost")
     assert unknown.exit_code == 2 and "no character `ghost`" in unknown.output
+
+
+def test_branch_copies_the_log_up_to_n_then_the_what_if_and_diff_shows_it(
+    run: Run, skirmish: str
+) -> None:
+    ok(run("hit", skirmish, "grim", "1", "--roll", "injury=1"))  # #4: Grim knocked down
+    ok(run("tick", skirmish, "--start", "--side", "reavers"))  # #5: he stands
+    made = ok(run("branch", skirmish, "--at", "4", "--as", "other", "--hit", "grim:1", "--json"))
+    assert json.loads(made.stdout)["version"] == 5
+    exported = [json.loads(line) for line in ok(run("export", "other")).stdout.splitlines()]
+    assert exported[0]["note"] == "branch of fight `skirmish` at #4"
+    assert exported[4]["type"] == "hit" and exported[3]["rolls"] == {"injury": [1]}
+    differences = json.loads(ok(run("diff", skirmish, "other", "--json")).stdout)
+    assert [d["character"] for d in differences] == ["grim"]
+    assert differences[0]["before"] == "upright"
+    assert len(ok(run("export", skirmish)).stdout.splitlines()) == 5  # the original untouched
+
+
+def test_a_branch_whose_what_if_is_refused_is_not_made(run: Run, skirmish: str) -> None:
+    refused = run("branch", skirmish, "--as", "other", "--hit", "ghost:1")
+    assert refused.exit_code == 3 and "no character `ghost`" in refused.output
+    assert run("state", "other").exit_code == 2
+    taken = run("branch", skirmish, "--as", skirmish)
+    assert taken.exit_code == 2 and "already exists" in taken.output
