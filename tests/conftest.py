@@ -1,0 +1,28 @@
+"""Fixtures every test folder may use: a real PostgreSQL server (tests/postgres_server.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from .postgres_server import fresh_database, server
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    with server() as url:
+        if url is None:
+            if os.environ.get("CI"):
+                pytest.fail("no PostgreSQL server: .ci/run installs Debian's postgresql package")
+            pytest.skip(
+                "no PostgreSQL server here (install postgresql, or set WOUNDLOG_TEST_POSTGRES)"
+            )
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """The URL of a new, empty database on the test server."""
+    return fresh_database(postgres_server)
