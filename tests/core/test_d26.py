@@ -38,9 +38,12 @@ from woundlog.replays.cli import app
 ROUND_END = TurnEnded()
 
 
-def fight(*events: Event, hp: int = 10, kind: str = "", tables: Any = None) -> FightState[Any]:
+def fight(
+    *events: Event, hp: int = 10, kind: str = "", tables: Any = None, version: int = 1
+) -> FightState[Any]:
     """A d26 fight with Mira (`kind`, `hp`) and Kael (pc, 10 HP), then `events`."""
-    state, _ = apply(None, FightStarted(ruleset="d26", tables=tables or {}))
+    started = FightStarted(ruleset="d26", tables=tables or {}, version=version)
+    state, _ = apply(None, started)
     for event in (
         CharacterJoined(character="mira", name="Mira", side="party", kind=kind, stats={"hp": hp}),
         CharacterJoined(character="kael", name="Kael", side="party", stats={"hp": 10}),
@@ -353,11 +356,22 @@ def test_hold_on_table_has_the_books_faces() -> None:
     ]  # fmt: skip
 
 
-def test_only_the_characters_own_turn_end_rolls_the_hold_on_die() -> None:
-    state = fight(*HOLDING_ON)
-    for turn in (TurnEnded(character="kael"), TurnEnded(side="party"), ROUND_END):
-        _, changes = apply(state, turn)
-        assert changes.dice == [], turn
+@pytest.mark.parametrize(
+    "turn", [TurnEnded(character="kael"), TurnEnded(side="foes"), ROUND_END], ids=repr
+)
+def test_no_turn_end_but_the_characters_own_rolls_the_hold_on_die(turn: TurnEnded) -> None:
+    state = fight(*HOLDING_ON, CharacterJoined(character="orc", side="foes", stats={"hp": 5}))
+    _, changes = apply(state, turn)
+    assert changes.dice == []
+
+
+def test_a_round_end_is_not_a_turn_end_and_rolls_no_hold_on_die() -> None:
+    """A log that ticks only rounds records no turn of the dying character: no die."""
+    state = fight(*HOLDING_ON, ROUND_END, ROUND_END, ROUND_END)
+    assert mira(state).state == "downed"
+    _, changes = apply(state, TurnEnded(rolls={"hold_on@mira": [6]}))
+    assert changes.dice == []
+    assert changes.unused == {"hold_on@mira": [6]}
 
 
 def test_the_hold_on_die_is_drawn_when_not_given() -> None:
@@ -586,7 +600,7 @@ def test_an_npc_above_zero_only_loses_hp() -> None:
 
 def test_an_npc_has_no_choice_to_make() -> None:
     state = fight(hit(9), kind="npc", hp=5)
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="Mira is dead: there is nothing left to choose"):
         apply(state, Choice(character="mira", option="last_stand"))
 
 
@@ -667,7 +681,7 @@ def test_an_unknown_kind_is_refused() -> None:
 
 
 def test_a_fact_d26_does_not_use_is_refused() -> None:
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="does not use the fact `magic`") as err:
         apply(fight(), Hit(target="mira", damage=1, magic=True))
     assert err.value.field == "$.magic"
 
@@ -732,16 +746,18 @@ def test_a_severe_injuries_table_in_the_log_replaces_the_stand_in() -> None:
 
 
 @pytest.mark.parametrize(
-    "table",
+    ("table", "reason"),
     [
-        {"arm": "x", "leg": "y", "internal": "z"},  # a location missing
-        {**BOOK, "tail": "no"},  # a location the text does not have
-        {**BOOK, "arm": 3},  # not a text
-        ["arm", "leg"],
+        ({"arm": "x", "leg": "y", "internal": "z"}, "missing required field `head`"),
+        ({**BOOK, "tail": "no"}, "unknown field `tail`"),
+        ({**BOOK, "arm": 3}, r"Expected `str`, got `int` - at `\$.arm`"),
+        (["arm", "leg"], "Expected `object`, got `array`"),
     ],
 )
-def test_a_malformed_severe_injuries_table_is_refused_as_structural(table: Any) -> None:
-    with pytest.raises(StructuralError) as err:
+def test_a_malformed_severe_injuries_table_is_refused_as_structural(
+    table: Any, reason: str
+) -> None:
+    with pytest.raises(StructuralError, match=reason) as err:
         apply(None, FightStarted(ruleset="d26", tables={"severe_injuries": table}))
     assert err.value.field == "$.tables.severe_injuries"
 
@@ -821,16 +837,20 @@ def test_replay_of_a_log_with_a_retracted_fatal_hit_restores_the_character() -> 
 WALKTHROUGH = [
     "new gate --ruleset d26 --seed 26 --tables book.toml",
     "join gate mira --name Mira --stat hp=12",
+    "join gate kael --name Kael --stat hp=10",
     "join gate warden --name Warden --kind legendary --stat hp=20",
     "hit gate mira 15 --attacker warden --roll location=2",
     "hit gate mira 6 --attacker warden --roll location=4",
     "choose gate mira hold_on",
-    "tick gate --end --character mira",
+    "tick gate --end --character mira --roll hold_on=3",
     "heal gate mira 0 --means heal_check --healer kael --fact check=18",
+    "hit gate warden 22 --attacker mira --fact hit_strength=3",  # refused: still incapacitated
+    "heal gate mira 5 --means potion --healer kael",
     "hit gate warden 22 --attacker mira --fact hit_strength=3",
     "choose gate warden last_stand",
-    "heal gate mira 5 --means potion",
+    "hit gate mira 4 --attacker warden",  # the Last Stand's one action, the very next event
 ]
+REFUSED = {9}
 
 
 def test_the_readme_walkthrough_runs_as_written_with_the_books_table(
@@ -843,15 +863,19 @@ def test_the_readme_walkthrough_runs_as_written_with_the_books_table(
     )
     runner = CliRunner()
     said = []
-    for line in WALKTHROUGH:
+    for n, line in enumerate(WALKTHROUGH):
         result = runner.invoke(app, shlex.split(line))
-        assert result.exit_code == 0, (line, result.output)
+        assert result.exit_code == (3 if n in REFUSED else 0), (line, result.output)
         said.append(result.output)
-    assert "Leg Injury (half movement)" in said[3]
-    assert "holds on" in said[6]  # the drawn hold_on die: 3
-    assert "Difficulty 18: Mira is stabilised" in said[7]
+    assert "Leg Injury (half movement)" in said[4]
+    assert "holds on" in said[7]
+    assert "Difficulty 18: Mira is stabilised" in said[8]
+    assert "Mira is stabilised but still incapacitated" in said[9]
+    assert "Mira stands up" in said[10]
     state = json.loads(runner.invoke(app, ["state", "gate", "--json"]).stdout)["characters"]
     assert state["mira"]["state"] == "upright"
+    assert state["mira"]["hp"] == 1
     assert state["mira"]["fatigued"] is True
     assert state["mira"]["injuries"] == ["severe leg", "fatal head"]
     assert state["warden"]["state"] == "dead"
+    assert state["warden"]["fate"] == "last_stand"
