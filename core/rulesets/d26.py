@@ -567,6 +567,9 @@ class D26(Ruleset):
             raise ctx.refuse(
                 f"{target.name} is dead; to correct a mistaken hit, retract or amend it"
             )
+        strength = hit.hit_strength
+        if making_last_stand(fight, hit.attacker):
+            strength = last_stand_strength(hit, ctx)
         hp, checked = lose_hp(target, hit.damage)
         hurt = msgspec.structs.replace(target, hp=hp)
         said = f"{target.name} takes {hit.damage} damage"
@@ -582,9 +585,6 @@ class D26(Ruleset):
         if checked is None:
             ctx.say(said)
             return hurt
-        strength = hit.hit_strength
-        if making_last_stand(fight, hit.attacker):
-            strength = last_stand_strength(hit, ctx)
         severity, reading = injury_check(target, strength, checked)
         said += f"; {reading}: " if reading else ": "
         if severity == NO_EFFECT:

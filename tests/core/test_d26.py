@@ -20,6 +20,7 @@ from woundlog.core.rulesets.d26 import (
     SEVERE_INJURIES_STAND_IN,
 )
 from woundlog.events import (
+    Amend,
     CharacterJoined,
     Choice,
     Event,
@@ -879,3 +880,273 @@ def test_the_readme_walkthrough_runs_as_written_with_the_books_table(
     assert state["mira"]["injuries"] == ["severe leg", "fatal head"]
     assert state["warden"]["state"] == "dead"
     assert state["warden"]["fate"] == "last_stand"
+
+
+# --- an undo never hands one character's die to another (DESIGN.md section 4) ------------------
+
+BOTH_HOLDING_ON = (
+    Hit(id="downs-mira", target="mira", damage=16, rolls={"location": [1]}),
+    Choice(character="mira", option="hold_on"),
+    Hit(id="downs-kael", target="kael", damage=16, rolls={"location": [2]}),
+    Choice(character="kael", option="hold_on"),
+)
+
+
+def dice_at(log: list[Event], event: str) -> dict[str | None, list[int]]:
+    """Per character, the hold_on dice the event `event` rolled."""
+    steps = [changes for _, changes in replay(log)]
+    rolled: dict[str | None, list[int]] = {}
+    for die in next(c for c in steps if c.event == event).dice:
+        rolled.setdefault(die.character, []).append(die.value)
+    return rolled
+
+
+def version_2(*events: Event) -> list[Event]:
+    return [
+        FightStarted(ruleset="d26", seed=7, version=2),
+        CharacterJoined(character="mira", name="Mira", side="party", stats={"hp": 10}),
+        CharacterJoined(character="kael", name="Kael", side="party", stats={"hp": 10}),
+        *events,
+    ]
+
+
+def test_retracting_the_hit_that_downed_one_leaves_anothers_given_hold_on_die_alone() -> None:
+    tick = TurnEnded(id="tick", side="party", rolls={"hold_on@mira": [6], "hold_on@kael": [1]})
+    log = version_2(*BOTH_HOLDING_ON, tick)
+    assert dice_at(log, "tick") == {"mira": [6], "kael": [1]}
+    undone = [*log, Retract(event="downs-mira")]
+    assert dice_at(undone, "tick") == {"kael": [1]}
+    final = list(replay(undone))[-1][0].characters
+    assert final["kael"].agony == 2  # still Kael's own 1, not Mira's 6
+    assert final["mira"].state == "upright"
+
+
+def test_retracting_the_hit_that_downed_one_leaves_anothers_drawn_hold_on_die_alone() -> None:
+    log = version_2(*BOTH_HOLDING_ON, TurnEnded(id="tick", side="party"))
+    kael = dice_at(log, "tick")["kael"]
+    undone = [*log, Retract(event="downs-mira")]
+    assert dice_at(undone, "tick") == {"kael": kael}
+    amended = [*log, Amend(event="downs-mira", replacement=Hit(target="mira", damage=1))]
+    assert dice_at(amended, "tick") == {"kael": kael}
+
+
+def test_unscoped_given_dice_at_a_tick_still_go_in_join_order_as_old_logs_were_written() -> None:
+    tick = TurnEnded(id="tick", side="party", rolls={"hold_on": [6, 1]})
+    log = version_2(*BOTH_HOLDING_ON, tick)
+    assert dice_at(log, "tick") == {"mira": [6], "kael": [1]}
+    assert dice_at([*log, Retract(event="downs-mira")], "tick") == {"kael": [6]}
+
+
+# --- who may act (DESIGN.md section 5) ----------------------------------------------------------
+
+ORC = CharacterJoined(character="orc", name="Orc", side="foes", stats={"hp": 10})
+
+
+def blow_by(attacker: str) -> Hit:
+    return Hit(target="orc", damage=1, attacker=attacker)
+
+
+def potion_by(healer: str, target: str = "orc") -> Heal:
+    return Heal(target=target, amount=1, means="potion", healer=healer)
+
+
+@pytest.mark.parametrize(
+    ("before", "reason"),
+    [
+        ((FATAL_ARM,), "Mira is incapacitated by a Fatal Injury: for one last action, record the "
+         "choice `last_stand` first"),
+        (HOLDING_ON, "Mira is incapacitated by a Fatal Injury and may not act"),
+        ((*HOLDING_ON, own_turn_ends(6)), "Mira is stabilised but still incapacitated, until "
+         "healed above 0 HP, and may not act"),
+        ((FATAL_ARM, Choice(character="mira", option="last_stand"), ORC),
+         "Mira made The Last Stand and is dead: its one action is the event right after"),
+        ((FATAL_ARM, hit(9, 2)), "Mira is dead and may not act"),
+    ],
+    ids=["awaiting the choice", "holding on", "stabilised", "after the Last Stand", "dead"],
+)  # fmt: skip
+def test_the_incapacitated_and_the_dead_may_neither_attack_nor_heal(
+    before: tuple[Event, ...], reason: str
+) -> None:
+    state = fight(*before) if ORC in before else fight(ORC, *before)
+    with pytest.raises(RuleError, match=reason) as err:
+        apply(state, blow_by("mira"))
+    assert err.value.field == "$.attacker"
+    with pytest.raises(RuleError, match=reason) as err:
+        apply(state, potion_by("mira"))
+    assert err.value.field == "$.healer"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [(), (hit(10),), (hit(13, 1),), (*HOLDING_ON, own_turn_ends(6), Heal(target="mira", amount=2))],
+    ids=["unhurt", "Fatigued at 0 HP", "Severely Injured", "stood up"],
+)
+def test_an_upright_character_may_attack_and_heal_even_fatigued_or_injured(
+    before: tuple[Event, ...],
+) -> None:
+    state = fight(ORC, *before)
+    assert apply(state, blow_by("mira"))[0].characters["orc"].hp == 9
+    assert apply(state, potion_by("mira", target="kael"))[1].void is None
+
+
+def test_a_blow_by_the_incapacitated_is_void_on_replay() -> None:
+    after, changes = apply_or_void(fight(ORC, *HOLDING_ON), blow_by("mira"))
+    assert changes.void == "Mira is incapacitated by a Fatal Injury and may not act"
+    assert after.characters["orc"].hp == 10
+
+
+def test_an_attacker_from_outside_the_fight_is_accepted_and_named() -> None:
+    state, changes = apply(fight(ORC), blow_by("ork"))
+    assert state.characters["orc"].hp == 9
+    assert "attacker `ork` is not a character of this fight" in changes.explanation
+
+
+def test_a_dead_npc_may_not_strike_its_last_blow_after_the_killing_one() -> None:
+    state = fight(ORC, hit(5), kind="npc", hp=5)
+    with pytest.raises(RuleError, match="Mira is dead and may not act"):
+        apply(state, blow_by("mira"))
+
+
+# --- The Last Stand's one action ----------------------------------------------------------------
+
+LAST_STAND = (ORC, FATAL_ARM, Choice(character="mira", option="last_stand"))
+
+
+def test_the_last_stand_action_is_the_event_right_after_the_choice() -> None:
+    state, changes = apply(fight(*LAST_STAND), blow_by("mira"))
+    assert state.characters["orc"].hp == 9
+    assert changes.void is None
+    assert mira(state).last_stand_at == 6  # the choice: after the start, 3 joins and the hit
+
+
+def test_the_last_stand_gives_one_action_only() -> None:
+    state = fight(*LAST_STAND, blow_by("mira"))
+    with pytest.raises(RuleError, match="made The Last Stand and is dead") as err:
+        apply(state, blow_by("mira"))
+    assert err.value.field == "$.attacker"
+
+
+def test_the_last_stand_action_is_immediate_any_event_between_lets_it_pass() -> None:
+    state = fight(*LAST_STAND, TurnStarted(character="kael"))
+    with pytest.raises(RuleError, match="the event right after the choice"):
+        apply(state, blow_by("mira"))
+
+
+def test_a_last_stand_action_may_be_corrected_by_an_amend_in_place() -> None:
+    log: list[Event] = [
+        FightStarted(ruleset="d26"),
+        CharacterJoined(character="mira", name="Mira", stats={"hp": 10}),
+        ORC,
+        FATAL_ARM,
+        Choice(character="mira", option="last_stand"),
+        Hit(id="wrong", target="mira", damage=3, attacker="mira"),
+        Amend(event="wrong", replacement=Hit(target="orc", damage=6, attacker="mira")),
+    ]
+    steps = list(replay(log))
+    assert all(changes.void is None for _, changes in steps)
+    assert steps[-1][0].characters["orc"].hp == 4
+
+
+def test_the_last_stand_may_be_a_heal_check_an_automatic_success() -> None:
+    state = fight(
+        *HOLDING_ON, hit(16, 3, target="kael"), Choice(character="kael", option="last_stand")
+    )
+    state, changes = apply(state, Heal(target="mira", amount=0, means="heal_check", healer="kael"))
+    assert mira(state).state == "stabilised"
+    assert "automatic success" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("strength", "injury"), [(None, "fatal leg"), (3, "fatal leg"), (2, "severe leg")]
+)
+def test_the_last_stand_hits_a_legendary_enemy_at_hit_strength_3_reducible_to_2(
+    strength: int | None, injury: str
+) -> None:
+    warden = CharacterJoined(character="warden", kind="legendary", stats={"hp": 1})
+    state = fight(warden, FATAL_ARM, Choice(character="mira", option="last_stand"))
+    blow = Hit(
+        target="warden", damage=1, attacker="mira", hit_strength=strength, rolls={"location": [2]}
+    )
+    assert apply(state, blow)[0].characters["warden"].injuries == (injury,)
+
+
+@pytest.mark.parametrize("strength", [0, 1])
+def test_the_last_stand_hit_strength_may_not_be_reduced_below_2(strength: int) -> None:
+    blow = Hit(target="orc", damage=1, attacker="mira", hit_strength=strength)
+    with pytest.raises(RuleError, match="may reduce only to 2") as err:
+        apply(fight(*LAST_STAND), blow)
+    assert err.value.field == "$.hit_strength"
+
+
+def test_a_blow_without_hit_strength_by_anyone_else_still_goes_by_the_thresholds() -> None:
+    warden = CharacterJoined(character="warden", kind="legendary", stats={"hp": 1})
+    blow = Hit(target="warden", damage=4, attacker="kael", rolls={"location": [2]})
+    assert fight(warden, blow).characters["warden"].injuries == ("severe leg",)
+
+
+# --- the Heal check is another character's ------------------------------------------------------
+
+
+def test_the_dying_may_not_make_the_heal_check_that_stabilises_them() -> None:
+    heal = Heal(target="mira", amount=0, means="heal_check", healer="mira", check=20)
+    with pytest.raises(RuleError, match="Mira may not make the Heal check that stabilises them"):
+        apply(fight(*HOLDING_ON), heal)
+
+
+def test_a_heal_check_by_one_who_cannot_act_is_refused() -> None:
+    state = fight(
+        *HOLDING_ON, hit(16, 3, target="kael"), Choice(character="kael", option="hold_on")
+    )
+    with pytest.raises(RuleError, match="Kael is incapacitated by a Fatal Injury") as err:
+        apply(state, heal_check(20))
+    assert err.value.field == "$.healer"
+
+
+def test_a_heal_check_that_stabilises_needs_the_healer_who_makes_it() -> None:
+    heal = Heal(target="mira", amount=0, means="heal_check", check=20)
+    with pytest.raises(RuleError, match="is another character's: give the `healer`") as err:
+        apply(fight(*HOLDING_ON), heal)
+    assert err.value.field == "$.healer"
+
+
+def test_a_heal_check_by_someone_outside_the_fight_is_accepted_and_named() -> None:
+    heal = Heal(target="mira", amount=0, means="heal_check", healer="priest", check=15)
+    state, changes = apply(fight(*HOLDING_ON), heal)
+    assert mira(state).state == "stabilised"
+    assert "healer `priest` is not a character of this fight" in changes.explanation
+
+
+def test_healing_oneself_other_than_by_the_stabilising_heal_check_is_allowed() -> None:
+    state = fight(hit(4), Heal(target="mira", amount=2, means="heal_check", healer="mira", check=9))
+    assert mira(state).hp == 8
+
+
+def test_a_failed_heal_check_still_heals_its_amount() -> None:
+    state = fight(*HOLDING_ON, heal_check(10, amount=3))
+    assert mira(state).state == "downed"
+    assert mira(state).hp == 3
+
+
+# --- own turns: a character's or a side's turn end ----------------------------------------------
+
+
+def test_a_sides_turn_end_rolls_the_hold_on_die_for_every_member_holding_on() -> None:
+    tick = TurnEnded(side="party", rolls={"hold_on@mira": [6], "hold_on@kael": [1]})
+    state, changes = apply(fight(*BOTH_HOLDING_ON), tick)
+    assert mira(state).state == "stabilised"
+    assert state.characters["kael"].agony == 2
+    assert [(d.character, d.value) for d in changes.dice] == [("mira", 6), ("kael", 1)]
+
+
+def test_a_sides_turn_end_before_the_choice_holds_on_and_rolls_at_once() -> None:
+    state, changes = apply(fight(FATAL_ARM), TurnEnded(side="party", rolls={"hold_on@mira": [1]}))
+    assert mira(state).fate == "hold_on"
+    assert mira(state).agony == 2
+    assert [(d.purpose, d.character) for d in changes.dice] == [("hold_on", "mira")]
+
+
+def test_a_second_hold_on_choice_is_refused_about_hold_on_to_life() -> None:
+    with pytest.raises(RuleError, match="Hold on to Life is chosen once") as err:
+        apply(fight(*HOLDING_ON), Choice(character="mira", option="hold_on"))
+    assert "Last Stand" not in str(err.value)
+    assert err.value.field == "$.option"
