@@ -718,6 +718,11 @@ def test_the_docstring_lists_each_decision_the_issue_asks_for() -> None:
         "Standing up. A stabilised character stands",
         "Healing at 0 HP while Fatigued",
         "STAND-IN",
+        "it is the event right after the choice",
+        "a side's turn end ends the turn of every member",
+        "A round's end (neither side nor character) is the",
+        'The Heal check that stabilises is "another character\'s": it needs a `healer`',
+        "Who may act",
     ):
         assert decision in text, decision
 
@@ -1150,3 +1155,139 @@ def test_a_second_hold_on_choice_is_refused_about_hold_on_to_life() -> None:
         apply(fight(*HOLDING_ON), Choice(character="mira", option="hold_on"))
     assert "Last Stand" not in str(err.value)
     assert err.value.field == "$.option"
+
+
+# --- every row of the text's tables, against literals typed from the rule text ------------------
+# "Damage taken at 0 HP (or excess damage from the blow that dropped you): 0-2 No effect,
+# 3-5 Severe Injury, 6+ Fatal Injury"; "1d4: 1 Arm Injury, 2 Leg Injury, 3 Internal Injury,
+# 4 Head Injury"; "a Heal check (Difficulty 15, or 18 if it's a Head Injury)".
+
+THE_TEXTS_THRESHOLDS = [
+    (0, "no effect"),
+    (1, "no effect"),
+    (2, "no effect"),
+    (3, "severe"),
+    (4, "severe"),
+    (5, "severe"),
+    (6, "fatal"),
+    (7, "fatal"),
+    (12, "fatal"),
+]
+THE_TEXTS_LOCATIONS = [
+    (1, "arm", "Arm Injury"),
+    (2, "leg", "Leg Injury"),
+    (3, "internal", "Internal Injury"),
+    (4, "head", "Head Injury"),
+]
+THE_TEXTS_DIFFICULTIES = [(1, 15), (2, 15), (3, 15), (4, 18)]
+
+
+def severity_of(state: FightState[Any]) -> str:
+    injuries = mira(state).injuries
+    return injuries[-1].split()[0] if injuries else "no effect"
+
+
+@pytest.mark.parametrize(("damage", "result"), THE_TEXTS_THRESHOLDS)
+def test_each_threshold_row_for_damage_taken_at_zero_hp(damage: int, result: str) -> None:
+    assert severity_of(fight(hit(10), hit(damage, 2))) == result
+
+
+@pytest.mark.parametrize(("excess", "result"), THE_TEXTS_THRESHOLDS)
+def test_each_threshold_row_for_the_excess_of_the_blow_that_drops_you(
+    excess: int, result: str
+) -> None:
+    assert severity_of(fight(hit(4), hit(6 + excess, 2))) == result
+
+
+@pytest.mark.parametrize(("roll", "location", "name"), THE_TEXTS_LOCATIONS)
+def test_each_location_row_names_its_injury(roll: int, location: str, name: str) -> None:
+    state, changes = apply(fight(), hit(13, roll))
+    assert mira(state).injuries == (f"severe {location}",)
+    assert f"Severe Injury: {name} (" in changes.explanation
+    state, changes = apply(fight(), hit(16, roll))
+    assert mira(state).injuries == (f"fatal {location}",)
+    assert f"Fatal Injury: {name}: Mira is downed" in changes.explanation
+
+
+@pytest.mark.parametrize(("roll", "location", "name"), THE_TEXTS_LOCATIONS)
+def test_a_second_severe_injury_escalates_to_fatal_at_each_location(
+    roll: int, location: str, name: str
+) -> None:
+    state, changes = apply(fight(hit(13, roll)), hit(3, roll))
+    assert mira(state).injuries == (f"severe {location}", f"fatal {location}")
+    assert mira(state).state == "downed"
+    assert f"a second Severe Injury to the {location} escalates: Fatal Injury: {name}" in (
+        changes.explanation
+    )
+
+
+@pytest.mark.parametrize(("first", "second"), [(1, 2), (2, 3), (3, 4), (4, 1)])
+def test_severe_injuries_to_two_locations_stay_severe(first: int, second: int) -> None:
+    state = fight(hit(13, first), hit(3, second))
+    assert [i.split()[0] for i in mira(state).injuries] == ["severe", "severe"]
+    assert mira(state).state == "upright"
+
+
+@pytest.mark.parametrize(("roll", "difficulty"), THE_TEXTS_DIFFICULTIES)
+def test_each_locations_heal_check_difficulty(roll: int, difficulty: int) -> None:
+    holding_on = (hit(16, roll), Choice(character="mira", option="hold_on"))
+    assert mira(fight(*holding_on, heal_check(difficulty - 1))).state == "downed"
+    assert mira(fight(*holding_on, heal_check(difficulty))).state == "stabilised"
+    _, changes = apply(fight(*holding_on), heal_check(difficulty))
+    assert f"against Difficulty {difficulty}:" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("roll", "name", "stand_in"),
+    [
+        (1, "Arm Injury", "stand-in: actions with the injured arm are limited; the book says how"),
+        (2, "Leg Injury", "stand-in: movement is limited; the book says how"),
+        (3, "Internal Injury", "stand-in: exertion is limited; the book says how"),
+        (4, "Head Injury", "stand-in: perception and focus are limited; the book says how"),
+    ],
+)
+def test_each_row_of_the_stand_in_severe_injuries_table(
+    roll: int, name: str, stand_in: str
+) -> None:
+    _, changes = apply(fight(), hit(13, roll))
+    assert f"Severe Injury: {name} ({stand_in})" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("location", "book"),
+    [
+        (1, "no two-handed actions"),
+        (2, "half movement"),
+        (3, "no running"),
+        (4, "-2 to perception"),
+    ],
+)
+def test_each_row_of_a_books_severe_injuries_table_is_read(location: int, book: str) -> None:
+    _, changes = apply(fight(tables={"severe_injuries": BOOK}), hit(13, location))
+    assert f"({book})" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("roll", "state", "agony"),
+    [
+        (1, "downed", 2),
+        (2, "downed", 0),
+        (3, "downed", 0),
+        (4, "downed", 0),
+        (5, "downed", 0),
+        (6, "stabilised", 0),
+    ],
+)
+def test_each_face_of_the_hold_on_die(roll: int, state: str, agony: int) -> None:
+    after = fight(*HOLDING_ON, own_turn_ends(roll))
+    assert (mira(after).state, mira(after).agony) == (state, agony)
+
+
+def test_one_check_per_hit_gives_at_most_one_injury() -> None:
+    state = fight(hit(10), hit(30, 3))
+    assert mira(state).injuries == ("fatal internal",)
+
+
+def test_an_npc_at_zero_hp_is_not_fatigued() -> None:
+    state = fight(hit(9), kind="npc", hp=5)
+    assert not mira(state).fatigued
