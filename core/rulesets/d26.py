@@ -33,11 +33,11 @@ Dice: `location` (d4) for every injury: 1 arm, 2 leg, 3 internal, 4 head. `hold_
 end of each own turn while holding on to life: 1 agony, 6 stabilised. At a turn end the die is
 each character's own (`hold_on@mira`).
 
-Facts: on a hit, `hit_strength` (read for legendary targets only); on a heal, `check` (the
-total of a Heal check, means `heal_check`). Heal means: `rest` removes Fatigued; `heal_check`
-stabilises a downed character at Difficulty 15, or 18 when the Fatal Injury is to the head; any
-other means (potion, spell, none) restores HP and nothing else. Options: none besides
-strict_dice.
+Facts: on a hit, `hit_strength` (read for legendary targets, and checked on The Last Stand's
+blow); on a heal, `check` (the total of a Heal check, means `heal_check`). Heal means: `rest`
+removes Fatigued; `heal_check` stabilises a downed character at Difficulty 15, or 18 when the
+Fatal Injury is to the head; any other means (potion, spell, none) restores HP and nothing
+else. Options: none besides strict_dice.
 
 Tables: `severe_injuries`, what a Severe Injury limits at each location. This text names those
 limits but does not print them: the default is a STAND-IN (its `source` says so and each entry
