@@ -574,6 +574,8 @@ class D26(Ruleset):
         hurt = msgspec.structs.replace(target, hp=hp)
         said = f"{target.name} takes {hit.damage} damage"
         said += f" (HP {target.hp} -> {hp})" if target.hp > 0 else " at 0 HP"
+        if strength is not None and hit.hit_strength is None:
+            said += f" (The Last Stand's blow: an automatic hit at Hit Strength {strength})"
         if hit.hit_strength is not None and target.kind != LEGENDARY:
             said += " (Hit Strength is read for legendary enemies only: damage decides)"
         if hp == 0 and target.kind == NPC:
