@@ -118,7 +118,7 @@ from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState
-from ..states import DEAD, DOWNED, STABILISED, UPRIGHT
+from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..tables import Table
 
 TRANSITIONS = [
@@ -132,7 +132,7 @@ TRANSITIONS = [
     ("npc_dies", UPRIGHT, DEAD),  # an npc at 0 HP simply dies
 ]
 
-WHO_MAY_ACT: dict[str, Acting] = {
+WHO_MAY_ACT: dict[State, Acting] = {
     DOWNED: Acting(
         attack=False, heal=False, why="is incapacitated by a Fatal Injury and may not act"
     ),
