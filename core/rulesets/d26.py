@@ -20,16 +20,24 @@ Kinds: `pc` (default) and `legendary` use the injury rules; `npc` simply dies at
 Counters: `hp`; `fatigued`; `injuries` ("severe arm", "fatal head", ... in the order suffered);
 `fate` (`undecided`, `hold_on` or `last_stand` once a Fatal Injury strikes, else none);
 `fatal_location` (where the Fatal Injury that downed them is); `agony` (round ends left before
-an agonised character dies: 2 when the 1 is rolled, 0 when not in agony).
+an agonised character dies: 2 when the 1 is rolled, 0 when not in agony); `last_stand_at` (the
+position, #N, of the `last_stand` choice: its one action is the event right after it).
+
+Who may act (a `hit`'s `attacker`, a `heal`'s `healer`): upright characters, Fatigued or
+Severely Injured, attack and heal. Downed (incapacitated by a Fatal Injury), stabilised (still
+incapacitated at 0 HP) and dead characters may do neither; a blow or heal they are named in is
+refused ("Kael is incapacitated by a Fatal Injury and may not act"). The one exception is The
+Last Stand's Main Action: see the decisions.
 
 Dice: `location` (d4) for every injury: 1 arm, 2 leg, 3 internal, 4 head. `hold_on` (d6) at the
-end of each own turn while holding on to life: 1 agony, 6 stabilised.
+end of each own turn while holding on to life: 1 agony, 6 stabilised. At a turn end the die is
+each character's own (`hold_on@mira`).
 
-Facts: on a hit, `hit_strength` (read for legendary targets only); on a heal, `check` (the
-total of a Heal check, means `heal_check`). Heal means: `rest` removes Fatigued; `heal_check`
-stabilises a downed character at Difficulty 15, or 18 when the Fatal Injury is to the head; any
-other means (potion, spell, none) restores HP and nothing else. Options: none besides
-strict_dice.
+Facts: on a hit, `hit_strength` (read for legendary targets, and checked on The Last Stand's
+blow); on a heal, `check` (the total of a Heal check, means `heal_check`). Heal means: `rest`
+removes Fatigued; `heal_check` stabilises a downed character at Difficulty 15, or 18 when the
+Fatal Injury is to the head; any other means (potion, spell, none) restores HP and nothing
+else. Options: none besides strict_dice.
 
 Tables: `severe_injuries`, what a Severe Injury limits at each location. This text names those
 limits but does not print them: the default is a STAND-IN (its `source` says so and each entry
@@ -51,23 +59,38 @@ Decisions where the text is silent or ambiguous:
   location, so any two arm injuries escalate. Only an earlier Severe Injury escalates, not an
   earlier Fatal one.
 - The choice. A Fatal Injury leaves the character downed with fate `undecided`. `last_stand`:
-  the Main Action is an automatic success (an attack hits at Hit Strength 3, reducible only to
-  2): record it as the next hit, with this character as attacker; they are dead from the choice
-  on, beyond saving. `hold_on`: they stay downed and start rolling.
+  they are dead from the choice on, beyond saving, and gain one Main Action, an automatic
+  success. It is taken "immediately": it is the event right after the choice (a `hit` with them
+  as `attacker`, or a `heal` with them as `healer`), and only that one; any other event in
+  between (an undo too) lets the moment pass. Correct a mistaken Last Stand action with an
+  `amend` in place, not a retract and a new event. The attack hits at Hit Strength 3, which the
+  enemy may reduce only to 2: a `hit_strength` below 2 is refused, and on a legendary target a
+  Last Stand blow that gives none is read at Hit Strength 3. A Heal check as the Last Stand's
+  action stabilises without a `check` (no die roll needed). `hold_on`: they stay downed and
+  start rolling. A second `hold_on` is refused (Hold on to Life is chosen once).
 - A turn that ends before the choice is made (any `turn_ended`: a character's, a side's or the
   round's) settles it as Hold on to Life: The Last Stand is taken immediately or not at all, and
-  a later `last_stand` is refused. If that turn end is the character's own, they roll their
-  first hold_on die at once. A `turn_started` changes nothing in d26.
-- The hold_on die is rolled only at a `turn_ended` with `character` (that character's own turn);
-  a side's or the round's turn end rolls nothing. It keeps being rolled after agony: a 6 still
-  stabilises; a further 1 changes nothing (the deadline neither resets nor comes sooner).
+  a later `last_stand` is refused. If that turn end is the character's own (their character's
+  or their side's), they roll their first hold_on die at once. A `turn_started` changes nothing
+  in d26.
+- Own turns. The hold_on die is rolled at the end of the character's own turn: a `turn_ended`
+  with their `character`, or with their `side` (a side's turn end ends the turn of every member
+  of the side; each rolls their own die, `hold_on@cid`). A log records a character's turn end
+  once, by character or by side, not both. A round's end (neither side nor character) is the
+  end of the round, not of a turn: it rolls no hold_on die, only counts agony down (a log that
+  ticks only rounds must record the dying character's turn ends for them to roll). The die
+  keeps being rolled after agony: a 6 still stabilises; a further 1 changes nothing (the
+  deadline neither resets nor comes sooner).
 - Agony timing. The character dies at the second round end (a `turn_ended` with no side and no
   character) after the 1: the first ends the round of the 1, the second ends the next round.
   Stabilised before it, they live. A side's turn end is not a round end.
-- The Heal check. Refused on a downed character who has not chosen yet (record the choice
-  first) and without its `check` total. Its `amount` is healed whatever the result. A `check`
-  given with another means is refused rather than silently ignored. On a character who is not
-  dying, a Heal check is ordinary healing.
+- The Heal check that stabilises is "another character's": it needs a `healer`, who is not the
+  dying character and who may act (upright, or on their Last Stand); a healer who is not a
+  character of the fight (a passing priest) is accepted and named as such. Refused on a downed
+  character who has not chosen yet (record the choice first), without a `healer`, and without
+  its `check` total. Its `amount` is healed whatever the result. A `check` given with another
+  means is refused rather than silently ignored. On a character who is not dying, a Heal check
+  is ordinary healing.
 - Hits on a downed or stabilised character use the 0 HP thresholds (on the excess, if healed
   above 0 meanwhile). Severe Injuries are recorded and escalate; a Fatal Injury kills: they are
   already incapacitated by one (this is how a fallen foe is finished off).
@@ -76,7 +99,8 @@ Decisions where the text is silent or ambiguous:
   while above 0 HP (a Heal check that also restores HP, or a 6 after a potion) they stand at
   once. A dying character cannot rest. The dead can be neither hit nor healed.
 - `npc`: at 0 HP simply dead: not Fatigued, no injury check, no location die, no choice. An
-  enemy's "Last Stand before they fall" is the GM's call: record its final strike as a hit.
+  enemy's "Last Stand before they fall" is the GM's call: record its final strike as a hit
+  before the blow that kills it (a dead npc may not act, and has no choice to make).
 - `legendary`: the injury rules of a pc, the choice included. When the hit gives `hit_strength`,
   it replaces the damage thresholds in the injury check: 0 no effect, 1-2 Severe, 3 (or more)
   Fatal; without it the thresholds apply. Hit Strength does not injure above 0 HP. On a pc or an
@@ -92,9 +116,9 @@ import msgspec
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 
 from ..machine import Graph
-from ..ruleset import Context, Ruleset
+from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState
-from ..states import DEAD, DOWNED, STABILISED, UPRIGHT
+from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..tables import Table
 
 TRANSITIONS = [
@@ -107,6 +131,20 @@ TRANSITIONS = [
     ("another_fatal_injury", [DOWNED, STABILISED], DEAD),  # a Fatal Injury to the incapacitated
     ("npc_dies", UPRIGHT, DEAD),  # an npc at 0 HP simply dies
 ]
+
+WHO_MAY_ACT: dict[State, Acting] = {
+    DOWNED: Acting(
+        attack=False, heal=False, why="is incapacitated by a Fatal Injury and may not act"
+    ),
+    STABILISED: Acting(
+        attack=False,
+        heal=False,
+        why="is stabilised but still incapacitated, until healed above 0 HP, and may not act",
+    ),
+    DEAD: Acting(attack=False, heal=False, why="is dead and may not act"),
+}
+"""Upright characters act, at 0 HP too; the Last Stand's one action is the exception (see
+`D26.why_attacker_cannot`)."""
 
 PC, NPC, LEGENDARY = "pc", "npc", "legendary"
 NO_EFFECT, SEVERE, FATAL = "no effect", "severe", "fatal"
@@ -141,6 +179,10 @@ INJURY_NAME = {
 }
 
 HOLD_ON_TO_LIFE = Table("1d6", {(1, 1): AGONY, (2, 5): HOLDS, (6, 6): STABILISES}, range(1, 7))
+
+LAST_STAND_HIT_STRENGTH = 3
+LAST_STAND_LEAST_HIT_STRENGTH = 2
+"""The Last Stand's attack hits at Hit Strength 3; the enemy may reduce it only to 2."""
 
 HEAL_CHECK_DIFFICULTY = 15
 HEAD_INJURY_HEAL_CHECK_DIFFICULTY = 18
@@ -177,6 +219,7 @@ class Combatant(Character, frozen=True, kw_only=True):
     fate: Fate | None = None
     fatal_location: str | None = None
     agony: int = 0
+    last_stand_at: int | None = None
 
 
 # --- a hit: HP, Fatigued, the injury check ------------------------------------------------------
@@ -194,11 +237,10 @@ def lose_hp(target: Combatant, damage: int) -> tuple[int, int | None]:
     return target.hp - damage, None
 
 
-def injury_check(target: Combatant, hit: Hit, checked: int) -> tuple[str, str]:
+def injury_check(target: Combatant, strength: int | None, checked: int) -> tuple[str, str]:
     """No effect, Severe or Fatal, and what decided it: the damage thresholds, or a legendary
-    enemy's Hit Strength when the hit gives it."""
-    if target.kind == LEGENDARY and hit.hit_strength is not None:
-        strength = hit.hit_strength
+    enemy's Hit Strength when the blow has one."""
+    if target.kind == LEGENDARY and strength is not None:
         return LEGENDARY_HIT_STRENGTH[min(strength, 3)], f"Hit Strength {strength}"
     reading = f"{checked} left over" if target.hp > 0 else ""
     return INJURY_THRESHOLDS[min(checked, 6)], reading
@@ -251,14 +293,38 @@ def suffer_injury(
 # --- the choice -------------------------------------------------------------------------------
 
 
-def the_last_stand(character: Combatant, ctx: Context) -> Combatant:
-    """One Main Action, an automatic success; then death, beyond saving."""
+def the_last_stand(character: Combatant, at: int, ctx: Context) -> Combatant:
+    """One Main Action, at once, an automatic success; then death, beyond saving."""
     ctx.say(
         f"{character.name} makes a Last Stand: one Main Action, an automatic success (an attack "
-        "hits at Hit Strength 3, reducible only to 2; record it as a hit by them); then they die "
-        "and cannot be saved"
+        "hits at Hit Strength 3, reducible only to 2), recorded as the very next event (a hit "
+        "or a heal by them); then they die and cannot be saved"
     )
-    return ctx.move(msgspec.structs.replace(character, fate=LAST_STAND), "last_stand")
+    chosen = msgspec.structs.replace(character, fate=LAST_STAND, last_stand_at=at)
+    return ctx.move(chosen, "last_stand")
+
+
+def making_last_stand(fight: FightState[Any], cid: str | None) -> bool:
+    """Whether `cid` is taking The Last Stand's one action: the event right after the choice."""
+    character = None if cid is None else fight.characters.get(cid)
+    return (
+        isinstance(character, Combatant)
+        and character.fate == LAST_STAND
+        and character.last_stand_at == fight.seq
+    )
+
+
+def last_stand_strength(hit: Hit, ctx: Context) -> int:
+    """Hit Strength 3, which the enemy may reduce only to 2."""
+    if hit.hit_strength is None:
+        return LAST_STAND_HIT_STRENGTH
+    if hit.hit_strength < LAST_STAND_LEAST_HIT_STRENGTH:
+        raise ctx.refuse(
+            f"The Last Stand hits at Hit Strength {LAST_STAND_HIT_STRENGTH}, which the enemy "
+            f"may reduce only to {LAST_STAND_LEAST_HIT_STRENGTH}, not {hit.hit_strength}",
+            "$.hit_strength",
+        )
+    return hit.hit_strength
 
 
 def hold_on_to_life(character: Combatant, ctx: Context, *, why: str = "") -> Combatant:
@@ -316,14 +382,25 @@ def round_ends_in_agony(character: Combatant, ctx: Context) -> Combatant:
     return msgspec.structs.replace(character, agony=left)
 
 
+def own_turn(character: Combatant, cid: str, turn: TurnEnded) -> bool:
+    """Whether this turn end ends the character's own turn: theirs, or their side's."""
+    if turn.character is not None:
+        return turn.character == cid
+    return turn.side is not None and turn.side == character.side
+
+
+def round_end(turn: TurnEnded) -> bool:
+    return turn.side is None and turn.character is None
+
+
 def end_of_turn(character: Combatant, cid: str, turn: TurnEnded, ctx: Context) -> Combatant:
     """The lapsed choice, then (their own turn) the hold_on die, then (a round end) agony."""
     after = character
     if after.state == DOWNED and after.fate == UNDECIDED:
         after = hold_on_to_life(after, ctx, why=" (the turn ended before a choice)")
-    if after.state == DOWNED and after.fate == HOLD_ON and turn.character == cid:
+    if after.state == DOWNED and after.fate == HOLD_ON and own_turn(after, cid, turn):
         after = hold_on_roll(after, ctx)
-    if after.state == DOWNED and after.agony and turn.side is None and turn.character is None:
+    if after.state == DOWNED and after.agony and round_end(turn):
         after = round_ends_in_agony(after, ctx)
     return after
 
@@ -342,8 +419,11 @@ def restore_hp(character: Combatant, amount: int) -> Combatant:
     return msgspec.structs.replace(character, hp=min(character.stats["hp"], character.hp + amount))
 
 
-def heal_check_to_stabilise(target: Combatant, heal: Heal, ctx: Context) -> Combatant:
-    """Another character's Heal check: Difficulty 15, or 18 if it is a Head Injury."""
+def heal_check_to_stabilise(
+    target: Combatant, heal: Heal, ctx: Context, *, last_stand: bool = False
+) -> Combatant:
+    """Another character's Heal check: Difficulty 15, or 18 if it is a Head Injury; as The
+    Last Stand's action, an automatic success."""
     if target.fate == UNDECIDED:
         raise ctx.refuse(
             f"{target.name} has not chosen yet between The Last Stand and Hold on to Life: record "
@@ -351,6 +431,22 @@ def heal_check_to_stabilise(target: Combatant, heal: Heal, ctx: Context) -> Comb
             "$.means",
         )
     difficulty = heal_check_difficulty(target)
+    if heal.healer is None:
+        raise ctx.refuse(
+            f"the Heal check that stabilises {target.name} is another character's: give the "
+            f"`healer` who makes it (--healer ID; Difficulty {difficulty})",
+            "$.healer",
+        )
+    if last_stand:
+        healed = restore_hp(target, heal.amount)
+        after = stabilised(healed, ctx)
+        stands = " and stands" if after.state == UPRIGHT else ""
+        unread = "" if heal.check is None else f" (the check {heal.check} is not needed)"
+        ctx.say(
+            f"Heal check as The Last Stand's action, an automatic success{unread}: "
+            f"{target.name} is stabilised{stands}{hp_text(target, healed)}"
+        )
+        return after
     if heal.check is None:
         raise ctx.refuse(
             f"a Heal check to stabilise {target.name} needs its total: give the fact `check` "
@@ -396,6 +492,22 @@ def nothing_to_choose(character: Combatant) -> str:
     return f"{character.name} has no Fatal Injury to answer: the choice comes with one"
 
 
+def incapacitated(character: Combatant) -> str | None:
+    """Why a character on the way to The Last Stand, or past it, may not act (else None: the
+    table says)."""
+    if character.state == DOWNED and character.fate == UNDECIDED:
+        return (
+            "is incapacitated by a Fatal Injury: for one last action, record the choice "
+            "`last_stand` first, then the action as the very next event"
+        )
+    if character.state == DEAD and character.fate == LAST_STAND:
+        return (
+            "made The Last Stand and is dead: its one action is the event right after the "
+            "choice (amend that event to correct it)"
+        )
+    return None
+
+
 def hp_text(before: Combatant, after: Combatant) -> str:
     return f" (HP {before.hp} -> {after.hp})" if after.hp != before.hp else ""
 
@@ -410,6 +522,7 @@ class D26(Ruleset):
     hit_facts = frozenset({"hit_strength"})
     heal_facts = frozenset({"check"})
     tables: ClassVar[dict[str, Any]] = {"severe_injuries": SEVERE_INJURIES_STAND_IN}
+    who_may_act = WHO_MAY_ACT
 
     def new_character(
         self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
@@ -421,6 +534,32 @@ class D26(Ruleset):
             hp=stats["hp"],
         )
 
+    def why_attacker_cannot(
+        self, fight: FightState[Any], attacker_id: str, attacker: Any, hit: Hit
+    ) -> str | None:
+        """The table, but for The Last Stand's one action, right after the choice."""
+        if making_last_stand(fight, attacker_id):
+            return None
+        return incapacitated(attacker) or super().why_attacker_cannot(
+            fight, attacker_id, attacker, hit
+        )
+
+    def why_healer_cannot(
+        self, fight: FightState[Any], healer_id: str, healer: Any, heal: Heal
+    ) -> str | None:
+        """The Heal check that stabilises is another character's; the Last Stand's one action
+        may be a heal."""
+        target = fight.characters.get(heal.target)
+        dying = target is not None and target.state == DOWNED
+        if healer_id == heal.target and heal.means == HEAL_CHECK and dying:
+            return (
+                "may not make the Heal check that stabilises them: it is another "
+                "character's (give that character as `healer`)"
+            )
+        if making_last_stand(fight, healer_id):
+            return None
+        return incapacitated(healer) or super().why_healer_cannot(fight, healer_id, healer, heal)
+
     def on_hit(
         self, fight: FightState[Any], target: Combatant, hit: Hit, ctx: Context
     ) -> Combatant:
@@ -428,10 +567,15 @@ class D26(Ruleset):
             raise ctx.refuse(
                 f"{target.name} is dead; to correct a mistaken hit, retract or amend it"
             )
+        strength = hit.hit_strength
+        if making_last_stand(fight, hit.attacker):
+            strength = last_stand_strength(hit, ctx)
         hp, checked = lose_hp(target, hit.damage)
         hurt = msgspec.structs.replace(target, hp=hp)
         said = f"{target.name} takes {hit.damage} damage"
         said += f" (HP {target.hp} -> {hp})" if target.hp > 0 else " at 0 HP"
+        if strength is not None and hit.hit_strength is None:
+            said += f" (The Last Stand's blow: an automatic hit at Hit Strength {strength})"
         if hit.hit_strength is not None and target.kind != LEGENDARY:
             said += " (Hit Strength is read for legendary enemies only: damage decides)"
         if hp == 0 and target.kind == NPC:
@@ -443,7 +587,7 @@ class D26(Ruleset):
         if checked is None:
             ctx.say(said)
             return hurt
-        severity, reading = injury_check(target, hit, checked)
+        severity, reading = injury_check(target, strength, checked)
         said += f"; {reading}: " if reading else ": "
         if severity == NO_EFFECT:
             ctx.say(f"{said}no effect")
@@ -461,6 +605,13 @@ class D26(Ruleset):
                 f"a Fatal Injury offers `last_stand` or `hold_on`, not `{choice.option}`",
                 "$.option",
             )
+        if character.state == DOWNED and character.fate == HOLD_ON and choice.option == HOLD_ON:
+            raise ctx.refuse(
+                f"{character.name} already holds on to life (chosen, or a turn ended first): Hold "
+                "on to Life is chosen once and lasts until they are stabilised or die; there is "
+                "nothing more to choose",
+                "$.option",
+            )
         if character.state == DOWNED and character.fate == HOLD_ON:
             raise ctx.refuse(
                 f"{character.name} already holds on to life (chosen, or a turn ended first): The "
@@ -471,7 +622,7 @@ class D26(Ruleset):
         if character.state != DOWNED or character.fate != UNDECIDED:
             raise ctx.refuse(nothing_to_choose(character), "$.character")
         if choice.option == LAST_STAND:
-            return the_last_stand(character, ctx)
+            return the_last_stand(character, fight.seq + 1, ctx)
         return hold_on_to_life(character, ctx)
 
     def on_heal(
@@ -495,7 +646,8 @@ class D26(Ruleset):
                 "$.means",
             )
         if target.state == DOWNED and heal.means == HEAL_CHECK:
-            return heal_check_to_stabilise(target, heal, ctx)
+            last_stand = making_last_stand(fight, heal.healer)
+            return heal_check_to_stabilise(target, heal, ctx, last_stand=last_stand)
         return heal_hp(target, heal, ctx)
 
     def on_turn_ended(

@@ -20,6 +20,7 @@ from woundlog.core.rulesets.d26 import (
     SEVERE_INJURIES_STAND_IN,
 )
 from woundlog.events import (
+    Amend,
     CharacterJoined,
     Choice,
     Event,
@@ -38,9 +39,12 @@ from woundlog.replays.cli import app
 ROUND_END = TurnEnded()
 
 
-def fight(*events: Event, hp: int = 10, kind: str = "", tables: Any = None) -> FightState[Any]:
+def fight(
+    *events: Event, hp: int = 10, kind: str = "", tables: Any = None, version: int = 1
+) -> FightState[Any]:
     """A d26 fight with Mira (`kind`, `hp`) and Kael (pc, 10 HP), then `events`."""
-    state, _ = apply(None, FightStarted(ruleset="d26", tables=tables or {}))
+    started = FightStarted(ruleset="d26", tables=tables or {}, version=version)
+    state, _ = apply(None, started)
     for event in (
         CharacterJoined(character="mira", name="Mira", side="party", kind=kind, stats={"hp": hp}),
         CharacterJoined(character="kael", name="Kael", side="party", stats={"hp": 10}),
@@ -353,11 +357,22 @@ def test_hold_on_table_has_the_books_faces() -> None:
     ]  # fmt: skip
 
 
-def test_only_the_characters_own_turn_end_rolls_the_hold_on_die() -> None:
-    state = fight(*HOLDING_ON)
-    for turn in (TurnEnded(character="kael"), TurnEnded(side="party"), ROUND_END):
-        _, changes = apply(state, turn)
-        assert changes.dice == [], turn
+@pytest.mark.parametrize(
+    "turn", [TurnEnded(character="kael"), TurnEnded(side="foes"), ROUND_END], ids=repr
+)
+def test_no_turn_end_but_the_characters_own_rolls_the_hold_on_die(turn: TurnEnded) -> None:
+    state = fight(*HOLDING_ON, CharacterJoined(character="orc", side="foes", stats={"hp": 5}))
+    _, changes = apply(state, turn)
+    assert changes.dice == []
+
+
+def test_a_round_end_is_not_a_turn_end_and_rolls_no_hold_on_die() -> None:
+    """A log that ticks only rounds records no turn of the dying character: no die."""
+    state = fight(*HOLDING_ON, ROUND_END, ROUND_END, ROUND_END)
+    assert mira(state).state == "downed"
+    _, changes = apply(state, TurnEnded(rolls={"hold_on@mira": [6]}))
+    assert changes.dice == []
+    assert changes.unused == {"hold_on@mira": [6]}
 
 
 def test_the_hold_on_die_is_drawn_when_not_given() -> None:
@@ -586,7 +601,7 @@ def test_an_npc_above_zero_only_loses_hp() -> None:
 
 def test_an_npc_has_no_choice_to_make() -> None:
     state = fight(hit(9), kind="npc", hp=5)
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="Mira is dead: there is nothing left to choose"):
         apply(state, Choice(character="mira", option="last_stand"))
 
 
@@ -667,7 +682,7 @@ def test_an_unknown_kind_is_refused() -> None:
 
 
 def test_a_fact_d26_does_not_use_is_refused() -> None:
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="does not use the fact `magic`") as err:
         apply(fight(), Hit(target="mira", damage=1, magic=True))
     assert err.value.field == "$.magic"
 
@@ -703,6 +718,11 @@ def test_the_docstring_lists_each_decision_the_issue_asks_for() -> None:
         "Standing up. A stabilised character stands",
         "Healing at 0 HP while Fatigued",
         "STAND-IN",
+        "it is the event right after the choice",
+        "a side's turn end ends the turn of every member",
+        "A round's end (neither side nor character) is the",
+        'The Heal check that stabilises is "another character\'s": it needs a `healer`',
+        "Who may act",
     ):
         assert decision in text, decision
 
@@ -732,16 +752,18 @@ def test_a_severe_injuries_table_in_the_log_replaces_the_stand_in() -> None:
 
 
 @pytest.mark.parametrize(
-    "table",
+    ("table", "reason"),
     [
-        {"arm": "x", "leg": "y", "internal": "z"},  # a location missing
-        {**BOOK, "tail": "no"},  # a location the text does not have
-        {**BOOK, "arm": 3},  # not a text
-        ["arm", "leg"],
+        ({"arm": "x", "leg": "y", "internal": "z"}, "missing required field `head`"),
+        ({**BOOK, "tail": "no"}, "unknown field `tail`"),
+        ({**BOOK, "arm": 3}, r"Expected `str`, got `int` - at `\$.arm`"),
+        (["arm", "leg"], "Expected `object`, got `array`"),
     ],
 )
-def test_a_malformed_severe_injuries_table_is_refused_as_structural(table: Any) -> None:
-    with pytest.raises(StructuralError) as err:
+def test_a_malformed_severe_injuries_table_is_refused_as_structural(
+    table: Any, reason: str
+) -> None:
+    with pytest.raises(StructuralError, match=reason) as err:
         apply(None, FightStarted(ruleset="d26", tables={"severe_injuries": table}))
     assert err.value.field == "$.tables.severe_injuries"
 
@@ -821,16 +843,20 @@ def test_replay_of_a_log_with_a_retracted_fatal_hit_restores_the_character() -> 
 WALKTHROUGH = [
     "new gate --ruleset d26 --seed 26 --tables book.toml",
     "join gate mira --name Mira --stat hp=12",
+    "join gate kael --name Kael --stat hp=10",
     "join gate warden --name Warden --kind legendary --stat hp=20",
     "hit gate mira 15 --attacker warden --roll location=2",
     "hit gate mira 6 --attacker warden --roll location=4",
     "choose gate mira hold_on",
-    "tick gate --end --character mira",
+    "tick gate --end --character mira --roll hold_on=3",
     "heal gate mira 0 --means heal_check --healer kael --fact check=18",
+    "hit gate warden 22 --attacker mira --fact hit_strength=3",  # refused: still incapacitated
+    "heal gate mira 5 --means potion --healer kael",
     "hit gate warden 22 --attacker mira --fact hit_strength=3",
     "choose gate warden last_stand",
-    "heal gate mira 5 --means potion",
+    "hit gate mira 4 --attacker warden",  # the Last Stand's one action, the very next event
 ]
+REFUSED = {9}
 
 
 def test_the_readme_walkthrough_runs_as_written_with_the_books_table(
@@ -843,15 +869,425 @@ def test_the_readme_walkthrough_runs_as_written_with_the_books_table(
     )
     runner = CliRunner()
     said = []
-    for line in WALKTHROUGH:
+    for n, line in enumerate(WALKTHROUGH):
         result = runner.invoke(app, shlex.split(line))
-        assert result.exit_code == 0, (line, result.output)
+        assert result.exit_code == (3 if n in REFUSED else 0), (line, result.output)
         said.append(result.output)
-    assert "Leg Injury (half movement)" in said[3]
-    assert "holds on" in said[6]  # the drawn hold_on die: 3
-    assert "Difficulty 18: Mira is stabilised" in said[7]
+    assert "Leg Injury (half movement)" in said[4]
+    assert "holds on" in said[7]
+    assert "Difficulty 18: Mira is stabilised" in said[8]
+    assert "Mira is stabilised but still incapacitated" in said[9]
+    assert "Mira stands up" in said[10]
     state = json.loads(runner.invoke(app, ["state", "gate", "--json"]).stdout)["characters"]
     assert state["mira"]["state"] == "upright"
+    assert state["mira"]["hp"] == 1
     assert state["mira"]["fatigued"] is True
     assert state["mira"]["injuries"] == ["severe leg", "fatal head"]
     assert state["warden"]["state"] == "dead"
+    assert state["warden"]["fate"] == "last_stand"
+
+
+# --- an undo never hands one character's die to another (DESIGN.md section 4) ------------------
+
+BOTH_HOLDING_ON = (
+    Hit(id="downs-mira", target="mira", damage=16, rolls={"location": [1]}),
+    Choice(character="mira", option="hold_on"),
+    Hit(id="downs-kael", target="kael", damage=16, rolls={"location": [2]}),
+    Choice(character="kael", option="hold_on"),
+)
+
+
+def dice_at(log: list[Event], event: str) -> dict[str | None, list[int]]:
+    """Per character, the hold_on dice the event `event` rolled."""
+    steps = [changes for _, changes in replay(log)]
+    rolled: dict[str | None, list[int]] = {}
+    for die in next(c for c in steps if c.event == event).dice:
+        rolled.setdefault(die.character, []).append(die.value)
+    return rolled
+
+
+def version_2(*events: Event) -> list[Event]:
+    return [
+        FightStarted(ruleset="d26", seed=7, version=2),
+        CharacterJoined(character="mira", name="Mira", side="party", stats={"hp": 10}),
+        CharacterJoined(character="kael", name="Kael", side="party", stats={"hp": 10}),
+        *events,
+    ]
+
+
+def test_retracting_the_hit_that_downed_one_leaves_anothers_given_hold_on_die_alone() -> None:
+    tick = TurnEnded(id="tick", side="party", rolls={"hold_on@mira": [6], "hold_on@kael": [1]})
+    log = version_2(*BOTH_HOLDING_ON, tick)
+    assert dice_at(log, "tick") == {"mira": [6], "kael": [1]}
+    undone = [*log, Retract(event="downs-mira")]
+    assert dice_at(undone, "tick") == {"kael": [1]}
+    final = list(replay(undone))[-1][0].characters
+    assert final["kael"].agony == 2  # still Kael's own 1, not Mira's 6
+    assert final["mira"].state == "upright"
+
+
+def test_retracting_the_hit_that_downed_one_leaves_anothers_drawn_hold_on_die_alone() -> None:
+    log = version_2(*BOTH_HOLDING_ON, TurnEnded(id="tick", side="party"))
+    kael = dice_at(log, "tick")["kael"]
+    undone = [*log, Retract(event="downs-mira")]
+    assert dice_at(undone, "tick") == {"kael": kael}
+    amended = [*log, Amend(event="downs-mira", replacement=Hit(target="mira", damage=1))]
+    assert dice_at(amended, "tick") == {"kael": kael}
+
+
+def test_unscoped_given_dice_at_a_tick_still_go_in_join_order_as_old_logs_were_written() -> None:
+    tick = TurnEnded(id="tick", side="party", rolls={"hold_on": [6, 1]})
+    log = version_2(*BOTH_HOLDING_ON, tick)
+    assert dice_at(log, "tick") == {"mira": [6], "kael": [1]}
+    assert dice_at([*log, Retract(event="downs-mira")], "tick") == {"kael": [6]}
+
+
+# --- who may act (DESIGN.md section 5) ----------------------------------------------------------
+
+ORC = CharacterJoined(character="orc", name="Orc", side="foes", stats={"hp": 10})
+
+
+def blow_by(attacker: str) -> Hit:
+    return Hit(target="orc", damage=1, attacker=attacker)
+
+
+def potion_by(healer: str, target: str = "orc") -> Heal:
+    return Heal(target=target, amount=1, means="potion", healer=healer)
+
+
+@pytest.mark.parametrize(
+    ("before", "reason"),
+    [
+        ((FATAL_ARM,), "Mira is incapacitated by a Fatal Injury: for one last action, record the "
+         "choice `last_stand` first"),
+        (HOLDING_ON, "Mira is incapacitated by a Fatal Injury and may not act"),
+        ((*HOLDING_ON, own_turn_ends(6)), "Mira is stabilised but still incapacitated, until "
+         "healed above 0 HP, and may not act"),
+        ((FATAL_ARM, Choice(character="mira", option="last_stand"), ORC),
+         "Mira made The Last Stand and is dead: its one action is the event right after"),
+        ((FATAL_ARM, hit(9, 2)), "Mira is dead and may not act"),
+    ],
+    ids=["awaiting the choice", "holding on", "stabilised", "after the Last Stand", "dead"],
+)  # fmt: skip
+def test_the_incapacitated_and_the_dead_may_neither_attack_nor_heal(
+    before: tuple[Event, ...], reason: str
+) -> None:
+    state = fight(*before) if ORC in before else fight(ORC, *before)
+    with pytest.raises(RuleError, match=reason) as err:
+        apply(state, blow_by("mira"))
+    assert err.value.field == "$.attacker"
+    with pytest.raises(RuleError, match=reason) as err:
+        apply(state, potion_by("mira"))
+    assert err.value.field == "$.healer"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [(), (hit(10),), (hit(13, 1),), (*HOLDING_ON, own_turn_ends(6), Heal(target="mira", amount=2))],
+    ids=["unhurt", "Fatigued at 0 HP", "Severely Injured", "stood up"],
+)
+def test_an_upright_character_may_attack_and_heal_even_fatigued_or_injured(
+    before: tuple[Event, ...],
+) -> None:
+    state = fight(ORC, *before)
+    assert apply(state, blow_by("mira"))[0].characters["orc"].hp == 9
+    assert apply(state, potion_by("mira", target="kael"))[1].void is None
+
+
+def test_a_blow_by_the_incapacitated_is_void_on_replay() -> None:
+    after, changes = apply_or_void(fight(ORC, *HOLDING_ON), blow_by("mira"))
+    assert changes.void == "Mira is incapacitated by a Fatal Injury and may not act"
+    assert after.characters["orc"].hp == 10
+
+
+def test_an_attacker_from_outside_the_fight_is_accepted_and_named() -> None:
+    state, changes = apply(fight(ORC), blow_by("ork"))
+    assert state.characters["orc"].hp == 9
+    assert "attacker `ork` is not a character of this fight" in changes.explanation
+
+
+def test_a_dead_npc_may_not_strike_its_last_blow_after_the_killing_one() -> None:
+    state = fight(ORC, hit(5), kind="npc", hp=5)
+    with pytest.raises(RuleError, match="Mira is dead and may not act"):
+        apply(state, blow_by("mira"))
+
+
+# --- The Last Stand's one action ----------------------------------------------------------------
+
+LAST_STAND = (ORC, FATAL_ARM, Choice(character="mira", option="last_stand"))
+
+
+def test_the_last_stand_action_is_the_event_right_after_the_choice() -> None:
+    state, changes = apply(fight(*LAST_STAND), blow_by("mira"))
+    assert state.characters["orc"].hp == 9
+    assert "The Last Stand's blow: an automatic hit at Hit Strength 3" in changes.explanation
+    assert mira(state).last_stand_at == 6  # the choice: after the start, 3 joins and the hit
+
+
+def test_the_last_stand_gives_one_action_only() -> None:
+    state = fight(*LAST_STAND, blow_by("mira"))
+    with pytest.raises(RuleError, match="made The Last Stand and is dead") as err:
+        apply(state, blow_by("mira"))
+    assert err.value.field == "$.attacker"
+
+
+def test_the_last_stand_action_is_immediate_any_event_between_lets_it_pass() -> None:
+    state = fight(*LAST_STAND, TurnStarted(character="kael"))
+    with pytest.raises(RuleError, match="the event right after the choice"):
+        apply(state, blow_by("mira"))
+
+
+def test_a_last_stand_action_may_be_corrected_by_an_amend_in_place() -> None:
+    log: list[Event] = [
+        FightStarted(ruleset="d26"),
+        CharacterJoined(character="mira", name="Mira", stats={"hp": 10}),
+        ORC,
+        FATAL_ARM,
+        Choice(character="mira", option="last_stand"),
+        Hit(id="wrong", target="mira", damage=3, attacker="mira"),
+        Amend(event="wrong", replacement=Hit(target="orc", damage=6, attacker="mira")),
+    ]
+    steps = list(replay(log))
+    assert all(changes.void is None for _, changes in steps)
+    assert steps[-1][0].characters["orc"].hp == 4
+
+
+def test_the_last_stand_may_be_a_heal_check_an_automatic_success() -> None:
+    state = fight(
+        *HOLDING_ON, hit(16, 3, target="kael"), Choice(character="kael", option="last_stand")
+    )
+    state, changes = apply(state, Heal(target="mira", amount=0, means="heal_check", healer="kael"))
+    assert mira(state).state == "stabilised"
+    assert "automatic success" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("strength", "injury"), [(None, "fatal leg"), (3, "fatal leg"), (2, "severe leg")]
+)
+def test_the_last_stand_hits_a_legendary_enemy_at_hit_strength_3_reducible_to_2(
+    strength: int | None, injury: str
+) -> None:
+    warden = CharacterJoined(character="warden", kind="legendary", stats={"hp": 1})
+    state = fight(warden, FATAL_ARM, Choice(character="mira", option="last_stand"))
+    blow = Hit(
+        target="warden", damage=1, attacker="mira", hit_strength=strength, rolls={"location": [2]}
+    )
+    assert apply(state, blow)[0].characters["warden"].injuries == (injury,)
+
+
+@pytest.mark.parametrize("strength", [0, 1])
+def test_the_last_stand_hit_strength_may_not_be_reduced_below_2(strength: int) -> None:
+    blow = Hit(target="orc", damage=1, attacker="mira", hit_strength=strength)
+    with pytest.raises(RuleError, match="may reduce only to 2") as err:
+        apply(fight(*LAST_STAND), blow)
+    assert err.value.field == "$.hit_strength"
+
+
+def test_a_blow_without_hit_strength_by_anyone_else_still_goes_by_the_thresholds() -> None:
+    warden = CharacterJoined(character="warden", kind="legendary", stats={"hp": 1})
+    blow = Hit(target="warden", damage=4, attacker="kael", rolls={"location": [2]})
+    assert fight(warden, blow).characters["warden"].injuries == ("severe leg",)
+
+
+# --- the Heal check is another character's ------------------------------------------------------
+
+
+def test_the_dying_may_not_make_the_heal_check_that_stabilises_them() -> None:
+    heal = Heal(target="mira", amount=0, means="heal_check", healer="mira", check=20)
+    with pytest.raises(RuleError, match="Mira may not make the Heal check that stabilises them"):
+        apply(fight(*HOLDING_ON), heal)
+
+
+def test_a_heal_check_by_one_who_cannot_act_is_refused() -> None:
+    state = fight(
+        *HOLDING_ON, hit(16, 3, target="kael"), Choice(character="kael", option="hold_on")
+    )
+    with pytest.raises(RuleError, match="Kael is incapacitated by a Fatal Injury") as err:
+        apply(state, heal_check(20))
+    assert err.value.field == "$.healer"
+
+
+def test_a_heal_check_that_stabilises_needs_the_healer_who_makes_it() -> None:
+    heal = Heal(target="mira", amount=0, means="heal_check", check=20)
+    with pytest.raises(RuleError, match="is another character's: give the `healer`") as err:
+        apply(fight(*HOLDING_ON), heal)
+    assert err.value.field == "$.healer"
+
+
+def test_a_heal_check_by_someone_outside_the_fight_is_accepted_and_named() -> None:
+    heal = Heal(target="mira", amount=0, means="heal_check", healer="priest", check=15)
+    state, changes = apply(fight(*HOLDING_ON), heal)
+    assert mira(state).state == "stabilised"
+    assert "healer `priest` is not a character of this fight" in changes.explanation
+
+
+def test_healing_oneself_other_than_by_the_stabilising_heal_check_is_allowed() -> None:
+    state = fight(hit(4), Heal(target="mira", amount=2, means="heal_check", healer="mira", check=9))
+    assert mira(state).hp == 8
+
+
+def test_a_failed_heal_check_still_heals_its_amount() -> None:
+    state = fight(*HOLDING_ON, heal_check(10, amount=3))
+    assert mira(state).state == "downed"
+    assert mira(state).hp == 3
+
+
+# --- own turns: a character's or a side's turn end ----------------------------------------------
+
+
+def test_a_sides_turn_end_rolls_the_hold_on_die_for_every_member_holding_on() -> None:
+    tick = TurnEnded(side="party", rolls={"hold_on@mira": [6], "hold_on@kael": [1]})
+    state, changes = apply(fight(*BOTH_HOLDING_ON), tick)
+    assert mira(state).state == "stabilised"
+    assert state.characters["kael"].agony == 2
+    assert [(d.character, d.value) for d in changes.dice] == [("mira", 6), ("kael", 1)]
+
+
+def test_a_sides_turn_end_before_the_choice_holds_on_and_rolls_at_once() -> None:
+    state, changes = apply(fight(FATAL_ARM), TurnEnded(side="party", rolls={"hold_on@mira": [1]}))
+    assert mira(state).fate == "hold_on"
+    assert mira(state).agony == 2
+    assert [(d.purpose, d.character) for d in changes.dice] == [("hold_on", "mira")]
+
+
+def test_a_second_hold_on_choice_is_refused_about_hold_on_to_life() -> None:
+    with pytest.raises(RuleError, match="Hold on to Life is chosen once") as err:
+        apply(fight(*HOLDING_ON), Choice(character="mira", option="hold_on"))
+    assert "Last Stand" not in str(err.value)
+    assert err.value.field == "$.option"
+
+
+# --- every row of the text's tables, against literals typed from the rule text ------------------
+# "Damage taken at 0 HP (or excess damage from the blow that dropped you): 0-2 No effect,
+# 3-5 Severe Injury, 6+ Fatal Injury"; "1d4: 1 Arm Injury, 2 Leg Injury, 3 Internal Injury,
+# 4 Head Injury"; "a Heal check (Difficulty 15, or 18 if it's a Head Injury)".
+
+THE_TEXTS_THRESHOLDS = [
+    (0, "no effect"),
+    (1, "no effect"),
+    (2, "no effect"),
+    (3, "severe"),
+    (4, "severe"),
+    (5, "severe"),
+    (6, "fatal"),
+    (7, "fatal"),
+    (12, "fatal"),
+]
+THE_TEXTS_LOCATIONS = [
+    (1, "arm", "Arm Injury"),
+    (2, "leg", "Leg Injury"),
+    (3, "internal", "Internal Injury"),
+    (4, "head", "Head Injury"),
+]
+THE_TEXTS_DIFFICULTIES = [(1, 15), (2, 15), (3, 15), (4, 18)]
+
+
+def severity_of(state: FightState[Any]) -> str:
+    injuries = mira(state).injuries
+    return injuries[-1].split()[0] if injuries else "no effect"
+
+
+@pytest.mark.parametrize(("damage", "result"), THE_TEXTS_THRESHOLDS)
+def test_each_threshold_row_for_damage_taken_at_zero_hp(damage: int, result: str) -> None:
+    assert severity_of(fight(hit(10), hit(damage, 2))) == result
+
+
+@pytest.mark.parametrize(("excess", "result"), THE_TEXTS_THRESHOLDS)
+def test_each_threshold_row_for_the_excess_of_the_blow_that_drops_you(
+    excess: int, result: str
+) -> None:
+    assert severity_of(fight(hit(4), hit(6 + excess, 2))) == result
+
+
+@pytest.mark.parametrize(("roll", "location", "name"), THE_TEXTS_LOCATIONS)
+def test_each_location_row_names_its_injury(roll: int, location: str, name: str) -> None:
+    state, changes = apply(fight(), hit(13, roll))
+    assert mira(state).injuries == (f"severe {location}",)
+    assert f"Severe Injury: {name} (" in changes.explanation
+    state, changes = apply(fight(), hit(16, roll))
+    assert mira(state).injuries == (f"fatal {location}",)
+    assert f"Fatal Injury: {name}: Mira is downed" in changes.explanation
+
+
+@pytest.mark.parametrize(("roll", "location", "name"), THE_TEXTS_LOCATIONS)
+def test_a_second_severe_injury_escalates_to_fatal_at_each_location(
+    roll: int, location: str, name: str
+) -> None:
+    state, changes = apply(fight(hit(13, roll)), hit(3, roll))
+    assert mira(state).injuries == (f"severe {location}", f"fatal {location}")
+    assert mira(state).state == "downed"
+    assert f"a second Severe Injury to the {location} escalates: Fatal Injury: {name}" in (
+        changes.explanation
+    )
+
+
+@pytest.mark.parametrize(("first", "second"), [(1, 2), (2, 3), (3, 4), (4, 1)])
+def test_severe_injuries_to_two_locations_stay_severe(first: int, second: int) -> None:
+    state = fight(hit(13, first), hit(3, second))
+    assert [i.split()[0] for i in mira(state).injuries] == ["severe", "severe"]
+    assert mira(state).state == "upright"
+
+
+@pytest.mark.parametrize(("roll", "difficulty"), THE_TEXTS_DIFFICULTIES)
+def test_each_locations_heal_check_difficulty(roll: int, difficulty: int) -> None:
+    holding_on = (hit(16, roll), Choice(character="mira", option="hold_on"))
+    assert mira(fight(*holding_on, heal_check(difficulty - 1))).state == "downed"
+    assert mira(fight(*holding_on, heal_check(difficulty))).state == "stabilised"
+    _, changes = apply(fight(*holding_on), heal_check(difficulty))
+    assert f"against Difficulty {difficulty}:" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("roll", "name", "stand_in"),
+    [
+        (1, "Arm Injury", "stand-in: actions with the injured arm are limited; the book says how"),
+        (2, "Leg Injury", "stand-in: movement is limited; the book says how"),
+        (3, "Internal Injury", "stand-in: exertion is limited; the book says how"),
+        (4, "Head Injury", "stand-in: perception and focus are limited; the book says how"),
+    ],
+)
+def test_each_row_of_the_stand_in_severe_injuries_table(
+    roll: int, name: str, stand_in: str
+) -> None:
+    _, changes = apply(fight(), hit(13, roll))
+    assert f"Severe Injury: {name} ({stand_in})" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("location", "book"),
+    [
+        (1, "no two-handed actions"),
+        (2, "half movement"),
+        (3, "no running"),
+        (4, "-2 to perception"),
+    ],
+)
+def test_each_row_of_a_books_severe_injuries_table_is_read(location: int, book: str) -> None:
+    _, changes = apply(fight(tables={"severe_injuries": BOOK}), hit(13, location))
+    assert f"({book})" in changes.explanation
+
+
+@pytest.mark.parametrize(
+    ("roll", "state", "agony"),
+    [
+        (1, "downed", 2),
+        (2, "downed", 0),
+        (3, "downed", 0),
+        (4, "downed", 0),
+        (5, "downed", 0),
+        (6, "stabilised", 0),
+    ],
+)
+def test_each_face_of_the_hold_on_die(roll: int, state: str, agony: int) -> None:
+    after = fight(*HOLDING_ON, own_turn_ends(roll))
+    assert (mira(after).state, mira(after).agony) == (state, agony)
+
+
+def test_one_check_per_hit_gives_at_most_one_injury() -> None:
+    state = fight(hit(10), hit(30, 3))
+    assert mira(state).injuries == ("fatal internal",)
+
+
+def test_an_npc_at_zero_hp_is_not_fatigued() -> None:
+    state = fight(hit(9), kind="npc", hp=5)
+    assert not mira(state).fatigued
