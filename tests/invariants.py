@@ -30,11 +30,19 @@ DiceOf = dict[tuple[str, str | None, str], list[tuple[int, int, str]]]
 """Per (event, character or None, purpose): the (sides, value, source) of each die, in order."""
 
 
+TICKS = ("turn_started", "turn_ended")
+"""Events that concern several characters: every die they roll is some character's."""
+
+
 def dice_of(log: list[Event]) -> DiceOf:
-    """Every die each event rolled, keyed by the event and the character it was rolled for."""
+    """Every die each event rolled, keyed by the event and the character it was rolled for.
+
+    A die of a turn tick rolled for nobody in particular is a ruleset that forgot
+    `ctx.for_character`: its dice would pass from one character to another on an undo."""
     dice: DiceOf = {}
     for _, changes in replay(log):
         for die in changes.dice:
+            assert changes.type not in TICKS or die.character is not None, (changes.event, die)
             key = (changes.event, die.character, die.purpose)
             dice.setdefault(key, []).append((die.sides, die.value, die.source))
     return dice
