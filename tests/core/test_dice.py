@@ -196,13 +196,6 @@ def test_version_2_a_shared_given_die_does_not_shift_the_next_characters_draw() 
     assert dice.roll("downed", "magnus") == draw(7, "e3", "downed", 0, 6, "magnus") == 6
 
 
-def test_version_2_a_characters_drawn_die_takes_nothing_from_the_events_own_count() -> None:
-    dice = Dice(7, "e3", {}, SIDES, version=2)
-    dice.roll("downed", "brakk")
-    dice.roll("downed", "magnus")
-    assert dice.roll("downed") == draw(7, "e3", "downed", 0, 6) == 3  # the event's die 0
-
-
 def test_version_1_draws_a_characters_die_exactly_as_before_counted_across_characters() -> None:
     dice = Dice(7, "e3", {}, SIDES)  # no version: 1
     assert dice.roll("downed", "brakk") == 3  # draw(7, "e3", "downed", 0, 6)
