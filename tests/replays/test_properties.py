@@ -297,6 +297,7 @@ def test_generated_fights_are_real_and_reach_every_state_and_move_of_the_machine
     states: set[str] = set()
     moves: set[tuple[str, str]] = set()
     after_joins: list[int] = []
+    hits_each: list[float] = []  # per fight, the median number of blows a fighter takes
     counts = dict.fromkeys(["events", "void", "retract", "amend", "unretract", "version 2"], 0)
 
     @settings(
@@ -309,6 +310,8 @@ def test_generated_fights_are_real_and_reach_every_state_and_move_of_the_machine
     @given(mordheim_logs())
     def collect(log: list[Event]) -> None:
         after_joins.append(len(log) - FIRST_AFTER_JOINS)
+        struck = [e.target for e in log if isinstance(e, Hit)]
+        hits_each.append(statistics.median(struck.count(cid) for cid in FIGHTERS))
         start = log[0]
         assert isinstance(start, FightStarted)
         counts["version 2"] += start.version == 2
@@ -327,6 +330,7 @@ def test_generated_fights_are_real_and_reach_every_state_and_move_of_the_machine
     assert states == set(MORDHEIM.graph.states)
     assert {(a, b) for a, b in moves if a != b} == set(MORDHEIM.graph.edges)
     assert min(after_joins) >= 10 and statistics.median(after_joins) >= 25, after_joins
+    assert statistics.median(hits_each) >= 2, hits_each
     assert counts["void"] < 0.05 * counts["events"], counts
     assert min(counts["retract"], counts["amend"], counts["unretract"]) >= 10, counts
     assert 20 <= counts["version 2"] <= 80, counts
