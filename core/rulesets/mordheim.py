@@ -14,7 +14,13 @@ not read it. Kinds: `warrior` (default), `hero`, `henchman`, none with a rule of
 character needs a `side`: its recovery phase is its side's.
 
 Dice: `injury` (D6), one for the wound that takes a fighter to zero and one for every wound
-after it: 1-2 knocked down, 3-4 stunned, 5-6 out of action.
+after it: 1-2 knocked down, 3-4 stunned, 5-6 out of action. The recovery phase rolls no dice.
+
+Who may act (`WHO_MAY_ACT`): an upright fighter may be a hit's `attacker`, at half rate too
+(he strikes last). A knocked-down fighter may not fight, shoot or cast spells, a stunned one
+may do nothing at all, and one out of action takes no further part: a hit whose attacker is
+one of them is refused on append and void on replay. An attacker who is not a fighter of this
+fight (a trap, a spell) is accepted and named in the changes.
 
 Decisions where the text is silent or ambiguous:
 - "Several wounds in one turn: apply the highest." Between two recovery phases a fighter's
@@ -126,7 +132,8 @@ def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]
         stood = msgspec.structs.replace(ctx.move(fighter, "stand_up"), half_rate=True)
         return stood, f"{fighter.name} stands up (half rate this turn)"
     if fighter.state == STUNNED:
-        return ctx.move(fighter, "turn_face_up"), f"{fighter.name} turns face up (knocked down)"
+        face_up = msgspec.structs.replace(ctx.move(fighter, "turn_face_up"), half_rate=False)
+        return face_up, f"{fighter.name} turns face up (knocked down)"
     if fighter.half_rate:
         return msgspec.structs.replace(fighter, half_rate=False), None
     return fighter, None
