@@ -120,6 +120,8 @@ class Ruleset:
     who_may_act: ClassVar[Mapping[State, Acting]] = {}
     """Per state, whether a character in it may attack and heal (DESIGN.md section 5); a
     state not listed may do both."""
+    raises_the_dead: ClassVar[bool] = False
+    """Whether some rule (or house rule) of this game brings a character back from `dead`."""
     kinds: ClassVar[tuple[str, ...]] = ("character",)
     """Kinds of character; the first is the default."""
     hit_facts: ClassVar[frozenset[str]] = frozenset()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from woundlog.core import Changes, FightState, get_ruleset
-from woundlog.events import Event
+from woundlog.events import Amend, Event, Retract
 from woundlog.replays import replay
 
 
@@ -55,9 +55,26 @@ def undo_moves_no_other_die(log: list[Event], undo: Event, undone: str) -> None:
     at a tick where he is no longer down, never *what* he rolls)."""
     before = dice_of(log)
     after = dice_of([*log, undo])
+    moved = _fate_changed(log, undone)
     for key in before.keys() & after.keys():
-        if key[0] == undone:
+        if key[0] in moved:
             continue
         old, new = before[key], after[key]
         shorter = min(len(old), len(new))
         assert old[:shorter] == new[:shorter], (key, old, new)
+
+
+def _fate_changed(log: list[Event], undone: str) -> set[str]:
+    """The events whose own fate the undo changes: the undone one, and, when that is itself a
+    retract or an amend, the event it named (retracting an amend rightly rolls the amended
+    event's dice anew)."""
+    names = [changes.event for _, changes in replay(log)]
+
+    def name(ref: str) -> str:
+        return names[int(ref[1:]) - 1] if ref.startswith("#") else ref
+
+    changed = {name(undone)}
+    target = next((e for e, n in zip(log, names, strict=True) if n == name(undone)), None)
+    if isinstance(target, Retract | Amend):
+        changed.add(name(target.event))
+    return changed

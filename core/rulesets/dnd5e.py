@@ -319,6 +319,7 @@ class Dnd5e(Ruleset):
     optional_stats = ("ac", "level")
     kinds = (PC, MONSTER)
     who_may_act = WHO_MAY_ACT
+    raises_the_dead = True  # with option `revival`
     hit_facts = frozenset({"critical", "knock_out"})
     heal_facts = frozenset({"check"})
     options: ClassVar[dict[str, bool | int | str]] = {

@@ -351,7 +351,7 @@ def test_every_state_of_each_machine_is_reachable_from_its_first() -> None:
 def test_no_machine_leaves_dead_unless_its_ruleset_declares_it() -> None:
     for rules in RULESETS.values():
         leaves_dead = {dest for (source, _), dest in rules.graph.table.items() if source == "dead"}
-        assert not leaves_dead or getattr(rules, "raises_the_dead", False), rules.name
+        assert not leaves_dead or rules.raises_the_dead, rules.name
 
 
 def test_every_shipped_example_replays_identically_under_other_hash_seeds() -> None:
