@@ -141,7 +141,7 @@ import msgspec
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 
 from ..machine import Graph
-from ..ruleset import Context, Ruleset
+from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState
 from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
@@ -155,6 +155,22 @@ TRANSITIONS = [
     ("stand_up", KNOCKED_DOWN, UPRIGHT),
     ("revive", OUT_OF_ACTION, KNOCKED_DOWN),
 ]
+
+WHO_MAY_ACT: dict[str, Acting] = {
+    STUNNED: Acting(
+        attack=False,
+        heal=False,
+        why="is stunned and may not take any other action except attempt to recover from Stun",
+    ),
+    OUT_OF_ACTION: Acting(
+        attack=False,
+        heal=False,
+        why="is unconscious, and can only be revived by time or the arts of a Healer",
+    ),
+    DEAD: Acting(attack=False, heal=False, why="is dead"),
+}
+"""Upright and knocked-down figures act (the text forbids a figure on the ground nothing);
+the stunned may only try to recover, the unconscious and the dead do nothing."""
 
 Band = Literal["fatigue", "endurance", "grievous"]
 FATIGUE: Band = "fatigue"
@@ -178,6 +194,27 @@ UNCONSCIOUS_AT = 3
 GRIEVOUS_PERCENT = 5
 ENDURANCE_PERCENT = 15
 ARMOUR_LOST_PER_GRIEVOUS = 2
+
+STRENGTH_PER_BONUS = 5
+"""+1 to the damage modifier for every 5 points of Physical Strength above the minimum."""
+RANKS_PER_BONUS = 3
+"""+1 to the damage modifier for every three ranks with the weapon."""
+BREAK_PERCENT_PER_BONUS = 3
+"""Each +1 of the Physical Strength bonus adds 3% to the chance of breaking the weapon."""
+BREAK_TOP = 99
+"""The break band ends at 99 and grows downwards (+1: 96-99); 100 is a possible drop."""
+DROP_ROLL = 100
+DAMAGE_CHECK_FACTS = (
+    "weapon_modifier",
+    "physical_strength",
+    "weapon_minimum",
+    "rank",
+    "thrown",
+    "missile",
+)
+"""Facts that add up a Damage Check from its D10 (`damage_roll`)."""
+WEAPON_FACTS = ("physical_strength", "weapon_minimum", "rank", "thrown", "missile")
+"""Damage Check facts of a weapon, refused on magic and breath."""
 
 WEAPON_CLASSES = {"A": "thrusting", "B": "slashing", "C": "crushing"}
 HEAL_MEANS: dict[str, str] = {
@@ -277,6 +314,8 @@ class Figure(Character, frozen=True, kw_only=True):
     protection: int = 0
     shield: int = 0
     injuries: tuple[str, ...] = ()
+    stunned_this_pulse: bool = False
+    """Stunned during the pulse now running: his first recovery attempt is the next pulse's."""
 
 
 class Inflicted(NamedTuple):
@@ -322,8 +361,23 @@ def band_of_strike(strike_roll: int, strike_chance: int, *, roll_01_grievous: bo
     return FATIGUE
 
 
-def strike_band(hit: Hit, ctx: Context) -> Band:
-    """The band from the Strike Check facts, or as given, or Fatigue when nothing says."""
+def break_band(strength_bonus: int) -> tuple[int, int] | None:
+    """The Strike Check rolls that are a possible break of the weapon, with a Physical Strength
+    bonus: 3% more for each +1, downwards from 99 (+1: 96-99, +2: 93-99). None without a bonus."""
+    if strength_bonus <= 0:
+        return None
+    return max(1, BREAK_TOP - BREAK_PERCENT_PER_BONUS * strength_bonus), BREAK_TOP
+
+
+def modified_strike_chance(strike_chance: int, strength_bonus: int) -> int:
+    """The break band precludes the Modified Strike Chances that would conflict with it: the
+    chance ends below the band (97% with +2 is 92%)."""
+    band = break_band(strength_bonus)
+    return strike_chance if band is None else min(strike_chance, band[0] - 1)
+
+
+def strike_band(hit: Hit, strength_bonus: int, ctx: Context) -> Band:
+    """The band from the Strike Check facts, or as given, or Fatigue (said) when nothing says."""
     if (hit.strike_roll is None) != (hit.strike_chance is None):
         missing = "strike_chance" if hit.strike_chance is None else "strike_roll"
         raise ctx.refuse(
@@ -332,24 +386,134 @@ def strike_band(hit: Hit, ctx: Context) -> Band:
             f"$.{missing}",
         )
     if hit.strike_roll is None or hit.strike_chance is None:
+        if hit.band is None:
+            ctx.say(
+                "no band given: a Fatigue hit assumed (say `band`, or `strike_roll` and "
+                "`strike_chance`, for another)"
+            )
         return hit.band or FATIGUE
-    if hit.strike_roll > hit.strike_chance:
+    chance = modified_strike_chance(hit.strike_chance, strength_bonus)
+    if hit.strike_roll > chance:
         raise ctx.refuse(
-            f"a strike roll of {hit.strike_roll} misses a Modified Strike Chance of "
-            f"{hit.strike_chance}: record no hit, or correct the roll",
-            "$.strike_roll",
+            missed(hit.strike_roll, hit.strike_chance, strength_bonus), "$.strike_roll"
         )
     band = band_of_strike(
-        hit.strike_roll, hit.strike_chance, roll_01_grievous=bool(ctx.options["strike_01_grievous"])
+        hit.strike_roll, chance, roll_01_grievous=bool(ctx.options["strike_01_grievous"])
     )
     if hit.band is not None and hit.band != band:
         raise ctx.refuse(
             f"band `{hit.band}` contradicts the Strike Check ({hit.strike_roll} of "
-            f"{hit.strike_chance} is {band}): give the band or the strike facts, not both",
+            f"{chance} is {band}): give the band or the strike facts, not both",
             "$.band",
         )
-    ctx.say(f"Strike Check {hit.strike_roll:02d} of {hit.strike_chance}: {band} band")
+    cut = f" (cut from {hit.strike_chance} by the break band)" if chance < hit.strike_chance else ""
+    ctx.say(f"Strike Check {hit.strike_roll:02d} of {chance}{cut}: {band} band")
     return band
+
+
+def missed(strike_roll: int, strike_chance: int, strength_bonus: int) -> str:
+    """Why a strike roll above the (modified) chance is no hit: a miss, a possible break of the
+    weapon or a possible drop."""
+    chance = modified_strike_chance(strike_chance, strength_bonus)
+    band = break_band(strength_bonus)
+    said = f"a strike roll of {strike_roll} misses a Modified Strike Chance of {chance}"
+    if chance < strike_chance:
+        said += f" ({strike_chance} cut below the break band)"
+    if band is not None and band[0] <= strike_roll <= band[1]:
+        said += f"; {band[0]}-{band[1]} is a possible break of the weapon (+{strength_bonus} PS)"
+    elif band is not None and strike_roll == DROP_ROLL:
+        said += f"; {DROP_ROLL} is a possible drop of the weapon"
+    return said + ": record no hit, or correct the roll"
+
+
+# --- the Damage Check ------------------------------------------------------------------------
+
+
+class DamageCheck(NamedTuple):
+    """A hit's damage before armour, and the Physical Strength bonus in it (its break band)."""
+
+    damage: int
+    strength_bonus: int = 0
+
+
+def strength_bonus(fight: FightState[Any], hit: Hit, ctx: Context) -> int:
+    """+1 for every 5 points of Physical Strength above the weapon's minimum; not for thrown or
+    missile weapons. The rule is used when the hit gives `weapon_minimum`."""
+    strength = hit.physical_strength
+    if strength is None and hit.attacker is not None:
+        attacker = fight.characters.get(hit.attacker)
+        strength = None if attacker is None else attacker.stats.get("physical_strength")
+    if hit.weapon_minimum is None:
+        if hit.physical_strength is not None:
+            raise ctx.refuse(
+                "the Physical Strength bonus counts from the weapon's minimum: give "
+                "`weapon_minimum` too",
+                "$.weapon_minimum",
+            )
+        return 0
+    if strength is None:
+        raise ctx.refuse(
+            "the Physical Strength bonus needs the attacker's Physical Strength: give "
+            "`physical_strength` (or an attacker of this fight whose stat it is)",
+            "$.physical_strength",
+        )
+    if hit.thrown or hit.missile:
+        ctx.say("no Physical Strength bonus for a thrown or missile weapon")
+        return 0
+    bonus = max(0, strength - hit.weapon_minimum) // STRENGTH_PER_BONUS
+    band = break_band(bonus)
+    if band is None:
+        ctx.say(f"PS {strength}, weapon minimum {hit.weapon_minimum}: no Physical Strength bonus")
+    else:
+        ctx.say(
+            f"PS {strength}, weapon minimum {hit.weapon_minimum}: +{bonus} damage; a possible "
+            f"break on {band[0]}-{band[1]}, a possible drop on {DROP_ROLL}"
+        )
+    return bonus
+
+
+def ranks_bonus(hit: Hit) -> int:
+    """+1 to the damage modifier for every three ranks with the weapon."""
+    return (hit.rank or 0) // RANKS_PER_BONUS
+
+
+def damage_check(fight: FightState[Any], hit: Hit, magical: bool, ctx: Context) -> DamageCheck:
+    """The damage before armour: the hit's `damage` as given, or (with `damage_roll`) the D10
+    plus the weapon's modifier, the Physical Strength bonus and the ranks bonus."""
+    if hit.damage_roll is None:
+        for fact in DAMAGE_CHECK_FACTS:
+            if getattr(hit, fact) is not None:
+                raise ctx.refuse(
+                    f"`{fact}` is part of a Damage Check woundlog adds up from its D10: give "
+                    "`damage_roll` too, or the total `damage` alone",
+                    f"$.{fact}",
+                )
+        return DamageCheck(hit.damage)
+    if magical:
+        for fact in WEAPON_FACTS:
+            if getattr(hit, fact) is not None:
+                raise ctx.refuse(
+                    f"`{fact}` is a weapon's, and magic and breath are no weapon: drop it "
+                    "(a spell's damage is its D10 and `weapon_modifier`)",
+                    f"$.{fact}",
+                )
+    modifier = hit.weapon_modifier or 0
+    strength = 0 if magical else strength_bonus(fight, hit, ctx)
+    ranks = ranks_bonus(hit)
+    total = max(0, hit.damage_roll + modifier + strength + ranks)
+    if hit.damage not in (0, total):
+        raise ctx.refuse(
+            f"`damage` {hit.damage} is not the Damage Check's total {total}: give `damage` 0 "
+            "(woundlog adds it up) or the total",
+            "$.damage",
+        )
+    parts = [f"D10 {hit.damage_roll}", f"{modifier:+d} modifier"]
+    if strength:
+        parts.append(f"+{strength} Physical Strength")
+    if hit.rank is not None:
+        parts.append(f"+{ranks} for rank {hit.rank}")
+    ctx.say(f"Damage Check: {' '.join(parts)} = {total}")
+    return DamageCheck(total, strength)
 
 
 # --- damage --------------------------------------------------------------------------------
@@ -375,6 +539,16 @@ def magic_damage(figure: Figure, damage: int) -> Inflicted:
     """Magical energy (or breath): off Fatigue, then Endurance; never absorbed by armour."""
     fatigue = min(damage, figure.fatigue)
     return Inflicted(fatigue=fatigue, endurance=min(damage - fatigue, figure.endurance))
+
+
+def surroundings_damage(figure: Figure, damage: int) -> Inflicted:
+    """A spell that changes the physical surroundings (falling rocks): armour absorbs up to its
+    rating; the rest comes off Fatigue, then Endurance (a spell is no Strike Check)."""
+    absorbed = min(damage, figure.protection)
+    through = damage - absorbed
+    fatigue = min(through, figure.fatigue)
+    endurance = min(through - fatigue, figure.endurance)
+    return Inflicted(fatigue=fatigue, endurance=endurance, absorbed=absorbed)
 
 
 def take_damage(figure: Figure, inflicted: Inflicted) -> Figure:
@@ -472,6 +646,15 @@ def stun(figure: Figure, inflicted: Inflicted, ctx: Context) -> State:
     return STUNNED
 
 
+def stunned_when(before: Figure, after: Figure) -> Figure:
+    """Mark the pulse in which a figure becomes stunned: he tries to recover only in the pulses
+    after it. A stun on the stunned changes nothing; leaving the stun clears the mark."""
+    now = after.state == STUNNED and (before.state != STUNNED or before.stunned_this_pulse)
+    if now == after.stunned_this_pulse:
+        return after
+    return msgspec.structs.replace(after, stunned_this_pulse=now)
+
+
 def stun_recovery(figure: Figure, ctx: Context) -> tuple[Figure, str]:
     """At most 2 x Willpower plus current Fatigue recovers."""
     target = 2 * figure.stats["willpower"] + figure.fatigue
@@ -485,7 +668,7 @@ def stun_recovery(figure: Figure, ctx: Context) -> tuple[Figure, str]:
 # --- the knock-back house rule ---------------------------------------------------------------
 
 
-def knock_back(figure: Figure, hit: Hit, ctx: Context) -> State:
+def knock_back(figure: Figure, hit: Hit, damage: int, ctx: Context) -> State:
     """Damage greater than Physical Strength: under 3 x PS or knocked back one hex, then under
     3 x Agility or knocked down. Against an attacker half again as tall it is a slam: under
     3 x PS or knocked down, then under 3 x MD to keep hand-held items."""
@@ -496,12 +679,12 @@ def knock_back(figure: Figure, hit: Hit, ctx: Context) -> State:
         if hit.slam:
             ctx.say(f"slam not checked: {figure.name} has no {needs}")
         return figure.state
-    if hit.damage <= strength:
+    if damage <= strength:
         if hit.slam:
-            ctx.say(f"no slam: damage {hit.damage} is not over PS {strength}")
+            ctx.say(f"no slam: damage {damage} is not over PS {strength}")
         return figure.state
     roll = ctx.roll("knockback")
-    rolled = f"damage {hit.damage} > PS {strength}: d100={roll:02d} against 3 x PS = {3 * strength}"
+    rolled = f"damage {damage} > PS {strength}: d100={roll:02d} against 3 x PS = {3 * strength}"
     if roll < 3 * strength:
         ctx.say(f"{rolled}: stands firm")
         return figure.state
@@ -556,7 +739,19 @@ def check_hit(figure: Figure, hit: Hit, magical: bool, ctx: Context) -> None:
             raise ctx.refuse(
                 "only a blow knocks back or slams, not magic or breath: drop `slam`", "$.slam"
             )
+    if hit.purely_magical is not None and not hit.magic:
+        raise ctx.refuse(
+            "`purely_magical` says what kind of spell a `magic` hit is: give `magic` too, or "
+            "drop it (breath is always treated as magical energy)",
+            "$.purely_magical",
+        )
     if hit.cleave_shield:
+        if figure.state == STUNNED:
+            raise ctx.refuse(
+                f"{figure.name} is stunned, and a stunned figure is for all practical purposes "
+                "unable to use a shield: drop `cleave_shield`",
+                "$.cleave_shield",
+            )
         if figure.shield == 0:
             has = "no usable shield" if figure.stats.get("shield") else "no shield"
             raise ctx.refuse(
@@ -643,6 +838,7 @@ class DragonQuest(Ruleset):
         "shield": 0,
     }
     optional_stats = HOUSE_RULE_STATS
+    who_may_act = WHO_MAY_ACT
     kinds = ("character", "monster")
     hit_facts = frozenset(
         {
@@ -654,6 +850,9 @@ class DragonQuest(Ruleset):
             "magic",
             "breath",
             "slam",
+            "purely_magical",
+            "damage_roll",
+            *DAMAGE_CHECK_FACTS,
         }
     )
     heal_facts = frozenset({"pool"})
@@ -693,14 +892,16 @@ class DragonQuest(Ruleset):
             raise ctx.refuse(f"{target.name} is dead; a hit changes nothing (retract it?)")
         magical = bool(hit.magic or hit.breath)
         check_hit(target, hit, magical, ctx)
-        band = None if magical else strike_band(hit, ctx)
+        check = damage_check(fight, hit, magical, ctx)
+        band = None if magical else strike_band(hit, check.strength_bonus, ctx)
         if band == GRIEVOUS:
             check_weapon(hit, ctx)
-        inflicted = self.damage(target, hit, band, ctx)
+        inflicted = self.damage(target, hit, check.damage, band, ctx)
         figure = take_damage(target, inflicted)
         ctx.say(f"{target.name}: {damage_text(target, figure, inflicted)}")
-        if magical and hit.damage > target.fatigue + target.endurance:
-            ctx.say(f"{hit.damage} is more than Fatigue and Endurance together: killed outright")
+        through = check.damage - inflicted.absorbed
+        if magical and through > target.fatigue + target.endurance:
+            ctx.say(f"{through} is more than Fatigue and Endurance together: killed outright")
         if band == GRIEVOUS and figure.endurance > 0:
             figure = grievous_injury(self.table(fight, "grievous_injury"), figure, hit, ctx)
         worst = worse(target.state, effects_of_damage(figure))
@@ -708,21 +909,26 @@ class DragonQuest(Ruleset):
             if stuns(figure, inflicted):
                 worst = worse(worst, stun(figure, inflicted, ctx))
             if ctx.options["knockback"] and not magical:
-                worst = worse(worst, knock_back(figure, hit, ctx))
+                worst = worse(worst, knock_back(figure, hit, check.damage, ctx))
         if worst != figure.state:
             figure = ctx.move(figure, FALL_TRIGGER[worst])
             if worst != KNOCKED_DOWN:  # the knock-back already said how he fell
                 ctx.say(FALL_TEXT[worst].format(name=figure.name, endurance=figure.endurance))
-        return figure
+        return stunned_when(target, figure)
 
-    def damage(self, target: Figure, hit: Hit, band: Band | None, ctx: Context) -> Inflicted:
+    def damage(
+        self, target: Figure, hit: Hit, damage: int, band: Band | None, ctx: Context
+    ) -> Inflicted:
         """The damage of one strike, by band (None: magic or breath)."""
         if band is None:
-            ctx.say(f"{'breath' if hit.breath else 'magic'} {hit.damage}, past any armour")
-            return magic_damage(target, hit.damage)
+            if hit.magic and hit.purely_magical is False:
+                ctx.say(f"spell of the surroundings {damage}, absorbed by armour")
+                return surroundings_damage(target, damage)
+            ctx.say(f"{'breath' if hit.breath else 'magic'} {damage}, past any armour")
+            return magic_damage(target, damage)
         if band == FATIGUE:
-            return fatigue_damage(target, hit.damage)
-        return endurance_damage(target, hit.damage)
+            return fatigue_damage(target, damage)
+        return endurance_damage(target, damage)
 
     def on_heal(self, fight: FightState[Any], target: Figure, heal: Heal, ctx: Context) -> Figure:
         if target.state == DEAD:
@@ -768,6 +974,12 @@ class DragonQuest(Ruleset):
         attempts: list[str] = []
         for cid, figure in in_pulse(fight, turn).items():
             if figure.state != STUNNED:
+                continue
+            if figure.stunned_this_pulse:
+                updated[cid] = msgspec.structs.replace(figure, stunned_this_pulse=False)
+                attempts.append(
+                    f"{figure.name} was stunned in this pulse: tries to recover from the next"
+                )
                 continue
             after, said = stun_recovery(figure, ctx.for_character(cid))
             attempts.append(said)
