@@ -6,10 +6,16 @@ States in this game:
   upright        on his feet and acting, whatever his Fatigue and Endurance.
   knocked_down   on the ground: knocked off his feet by a knock-back or a slam, or just revived.
                  He stands when his player spends an action on it (`choice stand_up`).
-  stunned        may do nothing but try to recover, once each pulse.
+  stunned        may not take any other action except try to recover, once in every pulse
+                 after the one he was stunned in.
   out_of_action  unconscious: Endurance 3 or less. Revived only by time or the arts of a Healer.
   dead           Endurance 0. Nothing leaves it.
   (downed and stabilised are not used.)
+
+Who may act (a `hit`'s attacker, a `heal`'s healer, when a figure of the fight):
+  upright, knocked_down   attack and heal.
+  stunned                 neither: "may not take any other action except attempt to recover".
+  out_of_action, dead     neither.
 
 Stats (starting values; the state tracks the current ones):
   fatigue, endurance, willpower     required.
@@ -21,7 +27,8 @@ Stats (starting values; the state tracks the current ones):
                                     skipped (the 0 `woundlog rules` shows means "not given").
 Counters: `fatigue` and `endurance` (current), `protection` (the current rating: Grievous
 Injuries lower it), `shield` (1 while a usable shield is carried, 0 once cloven), `injuries`
-(the Grievous Injuries suffered, by name). Kinds: `character` (default), `monster`; neither has a
+(the Grievous Injuries suffered, by name), `stunned_this_pulse` (true from the moment he is
+stunned to the end of that pulse: no recovery attempt in it). Kinds: `character` (default), `monster`; neither has a
 rule of its own. A side is optional.
 
 Dice, all D100 (1 to 100):
@@ -39,13 +46,25 @@ Hit facts:
                                from the Special Damage Chart (5% or less of the chance, rounded:
                                Grievous; 15% or less: Endurance; above: Fatigue).
   band                         `fatigue`, `endurance` or `grievous`, given directly instead.
-                               With neither, a hit is a Fatigue hit.
+                               With neither, a hit is a Fatigue hit, and says it assumed so.
   weapon                       `A` thrusting, `B` slashing, `C` crushing: the Grievous Injury
                                Table's column. Needed by every Grievous hit.
   cleave_shield                on a Grievous Injury, the shield is cloven and the armour spared.
-  magic, breath                purely magical energy, or a monster's breath weapon (the same).
+  magic, breath                a spell, or a monster's breath weapon (magical energy).
+  purely_magical               with `magic`: true (the default) for purely magical energy,
+                               false for a spell that changes the physical surroundings
+                               (windstorms, falling rocks): armour absorbs its damage.
   slam                         the attacker is half again as tall (knock-back house rule).
-  `damage` is the Damage Check total (the weapon's modifier + D10), before armour.
+  `damage` is the Damage Check total (the weapon's modifier + D10 + bonuses), before armour.
+  Or the Damage Check in parts, added up by woundlog:
+  damage_roll                  the D10 (1-10). With it, `damage` is 0 or must equal the total.
+  weapon_modifier              the weapon's (or spell's) damage modifier (D+4: 4; default 0).
+  weapon_minimum               the Physical Strength needed to wield the weapon: giving it uses
+                               the Physical Strength rule, +1 per 5 PS above it.
+  physical_strength            the attacker's PS (default: his `physical_strength` stat, when
+                               the attacker is a figure of this fight).
+  rank                         the attacker's rank with the weapon: +1 per three ranks.
+  thrown, missile              a Thrown or Missile Weapon: no Physical Strength bonus.
 Heal facts: `pool` (`fatigue` or `endurance`): what the heal restores. Heal means: `rest`
 restores Fatigue; `healer`, `spell` and `potion` restore Endurance; `pool` overrides either.
 
@@ -69,13 +88,33 @@ Tables:
                     malformed table is refused when the fight starts.
 
 Decisions where the text is silent or ambiguous:
+- Who may act: a stunned figure "may not take any other action except attempt to recover", so
+  his blows and heals are refused; so are the unconscious's and the dead's. A knocked-down
+  figure may still strike and heal: the text forbids a figure on the ground nothing (he may
+  fight from the ground, and stands with `choice stand_up`).
+- The Damage Check in parts: total = D10 + weapon_modifier + Physical Strength bonus + ranks
+  bonus, never below 0. `damage` beside `damage_roll` is 0 ("add it up") or that total (checked);
+  any other value is refused. The parts without `damage_roll` are refused (give the D10, or the
+  total alone): a total carries no Physical Strength facts, so it has no break band.
+- Physical Strength bonus: (PS - weapon_minimum) // 5, none at or below the minimum (PS 20-24
+  with a Broadsword's 15: +1). Not for thrown or missile weapons ("This does not apply"); the
+  ranks bonus, the next sentence's rule, applies to every weapon, thrown and missile included.
+  Magic and breath take neither bonus: their weapon facts are refused.
+- The break band: with a Physical Strength bonus of +N, Strike Check rolls from 99 - 3 x N to 99
+  are a possible break of the weapon and 100 a possible drop (+1: 96-99, as the text says; its
+  "93-99" example is the band of +2). Without a bonus the text gives no band, and nothing is
+  checked. The Modified Strike Chance is cut to just below the band (97% with +2: 92%), and the
+  Special Damage Chart is read from the cut chance. A strike roll above the cut chance is no
+  hit: it is refused, and the refusal names the break or drop band the roll falls in; an
+  accepted hit reports its bonus and band.
 - Special Damage Chart rounding: 5% and 15% of the Modified Strike Chance are rounded to the
   nearest whole number, halves up, in integers: (5 x chance + 50) // 100 and
   (15 x chance + 50) // 100. This gives the chart's rows (chance 30: Grievous 01-02, Endurance
   01-05; chance 29: 01 and 01-04, where printings of the chart put 29 one row too high, a known
   misprint that the arithmetic does not repeat). A chance below 10 has no Grievous band and one
   below 4 no Endurance band, except for the 01 house rule.
-- The band: the `band` fact, else the Strike Check facts, else Fatigue. Both given and
+- The band: the `band` fact, else the Strike Check facts, else Fatigue, the band of most
+  strikes, and the hit says "no band given: a Fatigue hit assumed". Both given and
   disagreeing is refused, as is a strike roll without its chance (or the reverse), and a strike
   roll above the chance (a miss is not a hit).
 - Armour absorbs only Fatigue hits, always up to its current rating. Once Fatigue is 0 (before
@@ -87,9 +126,12 @@ Decisions where the text is silent or ambiguous:
   compared in integers as 3 x effective > starting Fatigue, so nothing is rounded.
 - Magic and breath have no Strike Check: band and strike facts are refused on them. Their damage
   comes off Fatigue, and what Fatigue cannot take comes off Endurance in the same attack (the
-  one-strike rule is about Strike Checks); damage greater than Fatigue plus Endurance kills
-  outright (equal takes Endurance to 0, which kills too). Spells of falling rocks and the like
-  are ordinary Fatigue hits, absorbed by armour.
+  one-strike rule is about Strike Checks). Purely magical energy and breath pass any armour; a
+  spell of the surroundings (`purely_magical: false`) is absorbed by it first. "A spell that
+  does damage more than the combined fatigue and endurance" kills, weighing what passes the
+  armour (effective damage); equal takes Endurance to 0, which kills too. Breath is treated as
+  magical energy in this as in everything (`purely_magical` on breath is refused). A blow is no
+  spell: what Fatigue cannot take of it is ignored, and it never kills by this rule.
 - A Grievous hit applies its Endurance damage first; if that kills, nothing is rolled. An injury
   is recorded by name in `injuries`; its own effects (the table is not printed) are the GM's to
   apply. It lowers `protection` by 2 (not below 0) if the figure wears armour (protection above
@@ -108,11 +150,15 @@ Decisions where the text is silent or ambiguous:
   or equal"); the house rules say "under" and mean strictly under. Held items are not tracked:
   the outcome is reported.
 - A pulse ends with `turn_ended` for the figure, for its side or for the whole round; each
-  stunned figure in it makes one recovery attempt, the first at the first `turn_ended` after the
-  stun (woundlog cannot know whether he had already acted). A log should use one scope for its
-  pulses. Recovering stands him `upright`: the recovery is his whole action. `turn_started` has no
-  rule.
-- Knock-back weighs the hit's `damage` (the force of the blow, before armour) against Physical
+  stunned figure in it makes one recovery attempt, "every Pulse after becoming stunned": the
+  first `turn_ended` after the stun ends the pulse he was stunned in (no attempt; it clears
+  `stunned_this_pulse`), the next brings his first attempt. A log should use one scope for its
+  pulses, ending each pulse once for every figure (a whole-round `turn_ended` does). Recovering
+  stands him `upright`: the recovery is his whole action. `turn_started` has no rule.
+- A stunned figure is "unable to use a shield": `cleave_shield` on a target already stunned is
+  refused. A figure this very hit stuns still chooses: the injury comes before the stun.
+- Knock-back weighs the hit's damage (the Damage Check's total: the force of the blow, before
+  armour) against Physical
   Strength, for a conscious figure, from blows only (magic and breath do not knock back; `slam` is
   refused on them and when the house rule is off). Keeping one's feet is rolled only when knocked
   back, and not by a figure already on the ground. A slam knocks down unless the knockback roll
