@@ -35,7 +35,9 @@ Dice, all D100 (1 to 100):
   grievous       the Grievous Injury roll, against the range of the weapon's class.
   drop           the drop check, at most 3 x Manual Dexterity keeps hold: once when a figure
                  becomes stunned; and after a failed slam roll (under 3 x MD keeps hand-held items).
-  stun_recovery  a stunned figure's attempt each pulse: at most 2 x Willpower + current Fatigue.
+  stun_recovery  a stunned figure's attempt, each pulse after the one he was stunned in: at most
+                 2 x Willpower + current Fatigue. At a pulse's end each figure's die is his own
+                 (`stun_recovery@rolf`; drawn, keyed by him in a version-2 log).
   knockback      knock-back house rule: under 3 x Physical Strength, or knocked back one hex.
   keep_feet      after being knocked back: under 3 x Agility, or knocked down.
   Within one hit they are rolled in that order of need: grievous, drop (stun), knockback, then
