@@ -237,8 +237,8 @@ def test_retracting_or_amending_any_event_changes_no_die_of_any_other(
     log: list[Event], data: st.DataObject
 ) -> None:
     steps = list(replay(log))
-    for (_, changes), event in zip(steps, log, strict=True):
-        if isinstance(event, TurnEnded):  # a pulse's dice are each one figure's own
+    for _, changes in steps:
+        if changes.type == "turn_ended":  # a pulse's dice are each one figure's own
             assert all(die.character is not None for die in changes.dice), changes.dice
     stuns = [
         changes.seq
