@@ -1520,3 +1520,19 @@ def test_every_means_of_healing_restores_its_pool(means: str, pool: str) -> None
         "fatigue": (12, 9),
         "endurance": (10, 11),
     }[pool]
+
+
+def test_a_spell_doing_exactly_fatigue_and_endurance_takes_endurance_to_0_and_kills() -> None:
+    state, changes = apply(fight(), hit(29, magic=True))  # 15 + 14
+    assert rolf(state).state == "dead"
+    assert "more than Fatigue and Endurance" not in changes.explanation
+
+
+def test_knock_back_weighs_the_damage_checks_total_when_given_in_parts() -> None:
+    # D10 4 + 4 + 2 (PS 25 over 15) = 10, not over PS 10; 5 + 4 + 2 = 11 is
+    facts = {**BROADSWORD, "physical_strength": 25}
+    _, still = apply(fight(**STRONG), hit(0, damage_roll=4, **facts))
+    assert still.dice == []
+    _, pushed = apply(fight(**STRONG), hit(0, damage_roll=5, rolls={"knockback": [1]}, **facts))
+    assert dice(pushed) == [("knockback", 1)]
+    assert "damage 11 > PS 10" in pushed.explanation
