@@ -28,8 +28,8 @@ Stats (starting values; the state tracks the current ones):
 Counters: `fatigue` and `endurance` (current), `protection` (the current rating: Grievous
 Injuries lower it), `shield` (1 while a usable shield is carried, 0 once cloven), `injuries`
 (the Grievous Injuries suffered, by name), `stunned_this_pulse` (true from the moment he is
-stunned to the end of that pulse: no recovery attempt in it). Kinds: `character` (default), `monster`; neither has a
-rule of its own. A side is optional.
+stunned to the end of that pulse: no recovery attempt in it). Kinds: `character` (default),
+`monster`; neither has a rule of its own. A side is optional.
 
 Dice, all D100 (1 to 100):
   grievous       the Grievous Injury roll, against the range of the weapon's class.
