@@ -468,7 +468,10 @@ def missed(strike_roll: int, strike_chance: int, strength_bonus: int) -> str:
     if chance < strike_chance:
         said += f" ({strike_chance} cut below the break band)"
     if band is not None and band[0] <= strike_roll <= band[1]:
-        said += f"; {band[0]}-{band[1]} is a possible break of the weapon (the +{strength_bonus} Physical Strength bonus)"
+        said += (
+            f"; {band[0]}-{band[1]} is a possible break of the weapon (the "
+            f"+{strength_bonus} Physical Strength bonus)"
+        )
     elif band is not None and strike_roll == DROP_ROLL:
         said += f"; {DROP_ROLL} is a possible drop of the weapon"
     return said + ": record no hit, or correct the roll"
