@@ -116,6 +116,81 @@ class Hit(EventBase, tag="hit", frozen=True):
     knock_out: bool | None = None
     ignores_ap: bool | None = None
     gear_absorbs: bool | None = None
+    damage_roll: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                le=10,
+                description="The Damage Check's D10, before the weapon's modifier and bonuses "
+                "(DragonQuest: woundlog adds them up; `damage` is then 0 or that total).",
+            ),
+        ]
+        | None
+    ) = None
+    weapon_modifier: (
+        Annotated[
+            int,
+            Meta(
+                ge=-100,
+                le=10_000,
+                description="The attack's damage modifier added to the D10 (D+4: 4).",
+            ),
+        ]
+        | None
+    ) = None
+    physical_strength: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                le=10_000,
+                description="The attacker's Physical Strength, for the damage bonus over the "
+                "weapon's minimum (default: the attacker's own stat, if he is in the fight).",
+            ),
+        ]
+        | None
+    ) = None
+    weapon_minimum: (
+        Annotated[
+            int,
+            Meta(
+                ge=0,
+                le=10_000,
+                description="The Physical Strength needed to wield the weapon: +1 damage per 5 "
+                "points above it (the Physical Strength damage rule).",
+            ),
+        ]
+        | None
+    ) = None
+    rank: (
+        Annotated[
+            int,
+            Meta(
+                ge=0,
+                le=10_000,
+                description="The attacker's rank with the weapon: +1 damage per three ranks.",
+            ),
+        ]
+        | None
+    ) = None
+    thrown: (
+        Annotated[bool, Meta(description="A Thrown Weapon (no Physical Strength bonus).")] | None
+    ) = None
+    missile: (
+        Annotated[bool, Meta(description="A Missile Weapon (no Physical Strength bonus).")] | None
+    ) = None
+    purely_magical: (
+        Annotated[
+            bool,
+            Meta(
+                description="With `magic`: the spell is purely magical energy (default true, "
+                "past armour); false: its damage comes from changes in the physical surroundings "
+                "(windstorms, falling rocks), absorbed by armour.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class Heal(EventBase, tag="heal", frozen=True):

@@ -6,10 +6,16 @@ States in this game:
   upright        on his feet and acting, whatever his Fatigue and Endurance.
   knocked_down   on the ground: knocked off his feet by a knock-back or a slam, or just revived.
                  He stands when his player spends an action on it (`choice stand_up`).
-  stunned        may do nothing but try to recover, once each pulse.
+  stunned        may not take any other action except try to recover, once in every pulse
+                 after the one he was stunned in.
   out_of_action  unconscious: Endurance 3 or less. Revived only by time or the arts of a Healer.
   dead           Endurance 0. Nothing leaves it.
   (downed and stabilised are not used.)
+
+Who may act (a `hit`'s attacker, a `heal`'s healer, when a figure of the fight):
+  upright, knocked_down   attack and heal.
+  stunned                 neither: "may not take any other action except attempt to recover".
+  out_of_action, dead     neither.
 
 Stats (starting values; the state tracks the current ones):
   fatigue, endurance, willpower     required.
@@ -21,14 +27,17 @@ Stats (starting values; the state tracks the current ones):
                                     skipped (the 0 `woundlog rules` shows means "not given").
 Counters: `fatigue` and `endurance` (current), `protection` (the current rating: Grievous
 Injuries lower it), `shield` (1 while a usable shield is carried, 0 once cloven), `injuries`
-(the Grievous Injuries suffered, by name). Kinds: `character` (default), `monster`; neither has a
-rule of its own. A side is optional.
+(the Grievous Injuries suffered, by name), `stunned_this_pulse` (true from the moment he is
+stunned to the end of that pulse: no recovery attempt in it). Kinds: `character` (default),
+`monster`; neither has a rule of its own. A side is optional.
 
 Dice, all D100 (1 to 100):
   grievous       the Grievous Injury roll, against the range of the weapon's class.
   drop           the drop check, at most 3 x Manual Dexterity keeps hold: once when a figure
                  becomes stunned; and after a failed slam roll (under 3 x MD keeps hand-held items).
-  stun_recovery  a stunned figure's attempt each pulse: at most 2 x Willpower + current Fatigue.
+  stun_recovery  a stunned figure's attempt, each pulse after the one he was stunned in: at most
+                 2 x Willpower + current Fatigue. At a pulse's end each figure's die is his own
+                 (`stun_recovery@rolf`; drawn, keyed by him in a version-2 log).
   knockback      knock-back house rule: under 3 x Physical Strength, or knocked back one hex.
   keep_feet      after being knocked back: under 3 x Agility, or knocked down.
   Within one hit they are rolled in that order of need: grievous, drop (stun), knockback, then
@@ -39,13 +48,25 @@ Hit facts:
                                from the Special Damage Chart (5% or less of the chance, rounded:
                                Grievous; 15% or less: Endurance; above: Fatigue).
   band                         `fatigue`, `endurance` or `grievous`, given directly instead.
-                               With neither, a hit is a Fatigue hit.
+                               With neither, a hit is a Fatigue hit, and says it assumed so.
   weapon                       `A` thrusting, `B` slashing, `C` crushing: the Grievous Injury
                                Table's column. Needed by every Grievous hit.
   cleave_shield                on a Grievous Injury, the shield is cloven and the armour spared.
-  magic, breath                purely magical energy, or a monster's breath weapon (the same).
+  magic, breath                a spell, or a monster's breath weapon (magical energy).
+  purely_magical               with `magic`: true (the default) for purely magical energy,
+                               false for a spell that changes the physical surroundings
+                               (windstorms, falling rocks): armour absorbs its damage.
   slam                         the attacker is half again as tall (knock-back house rule).
-  `damage` is the Damage Check total (the weapon's modifier + D10), before armour.
+  `damage` is the Damage Check total (the weapon's modifier + D10 + bonuses), before armour.
+  Or the Damage Check in parts, added up by woundlog:
+  damage_roll                  the D10 (1-10). With it, `damage` is 0 or must equal the total.
+  weapon_modifier              the weapon's (or spell's) damage modifier (D+4: 4; default 0).
+  weapon_minimum               the Physical Strength needed to wield the weapon: giving it uses
+                               the Physical Strength rule, +1 per 5 PS above it.
+  physical_strength            the attacker's PS (default: his `physical_strength` stat, when
+                               the attacker is a figure of this fight).
+  rank                         the attacker's rank with the weapon: +1 per three ranks.
+  thrown, missile              a Thrown or Missile Weapon: no Physical Strength bonus.
 Heal facts: `pool` (`fatigue` or `endurance`): what the heal restores. Heal means: `rest`
 restores Fatigue; `healer`, `spell` and `potion` restore Endurance; `pool` overrides either.
 
@@ -69,13 +90,33 @@ Tables:
                     malformed table is refused when the fight starts.
 
 Decisions where the text is silent or ambiguous:
+- Who may act: a stunned figure "may not take any other action except attempt to recover", so
+  his blows and heals are refused; so are the unconscious's and the dead's. A knocked-down
+  figure may still strike and heal: the text forbids a figure on the ground nothing (he may
+  fight from the ground, and stands with `choice stand_up`).
+- The Damage Check in parts: total = D10 + weapon_modifier + Physical Strength bonus + ranks
+  bonus, never below 0. `damage` beside `damage_roll` is 0 ("add it up") or that total (checked);
+  any other value is refused. The parts without `damage_roll` are refused (give the D10, or the
+  total alone): a total carries no Physical Strength facts, so it has no break band.
+- Physical Strength bonus: (PS - weapon_minimum) // 5, none at or below the minimum (PS 20-24
+  with a Broadsword's 15: +1). Not for thrown or missile weapons ("This does not apply"); the
+  ranks bonus, the next sentence's rule, applies to every weapon, thrown and missile included.
+  Magic and breath take neither bonus: their weapon facts are refused.
+- The break band: with a Physical Strength bonus of +N, Strike Check rolls from 99 - 3 x N to 99
+  are a possible break of the weapon and 100 a possible drop (+1: 96-99, as the text says; its
+  "93-99" example is the band of +2). Without a bonus the text gives no band, and nothing is
+  checked. The Modified Strike Chance is cut to just below the band (97% with +2: 92%), and the
+  Special Damage Chart is read from the cut chance. A strike roll above the cut chance is no
+  hit: it is refused, and the refusal names the break or drop band the roll falls in; an
+  accepted hit reports its bonus and band.
 - Special Damage Chart rounding: 5% and 15% of the Modified Strike Chance are rounded to the
   nearest whole number, halves up, in integers: (5 x chance + 50) // 100 and
   (15 x chance + 50) // 100. This gives the chart's rows (chance 30: Grievous 01-02, Endurance
   01-05; chance 29: 01 and 01-04, where printings of the chart put 29 one row too high, a known
   misprint that the arithmetic does not repeat). A chance below 10 has no Grievous band and one
   below 4 no Endurance band, except for the 01 house rule.
-- The band: the `band` fact, else the Strike Check facts, else Fatigue. Both given and
+- The band: the `band` fact, else the Strike Check facts, else Fatigue, the band of most
+  strikes, and the hit says "no band given: a Fatigue hit assumed". Both given and
   disagreeing is refused, as is a strike roll without its chance (or the reverse), and a strike
   roll above the chance (a miss is not a hit).
 - Armour absorbs only Fatigue hits, always up to its current rating. Once Fatigue is 0 (before
@@ -87,9 +128,12 @@ Decisions where the text is silent or ambiguous:
   compared in integers as 3 x effective > starting Fatigue, so nothing is rounded.
 - Magic and breath have no Strike Check: band and strike facts are refused on them. Their damage
   comes off Fatigue, and what Fatigue cannot take comes off Endurance in the same attack (the
-  one-strike rule is about Strike Checks); damage greater than Fatigue plus Endurance kills
-  outright (equal takes Endurance to 0, which kills too). Spells of falling rocks and the like
-  are ordinary Fatigue hits, absorbed by armour.
+  one-strike rule is about Strike Checks). Purely magical energy and breath pass any armour; a
+  spell of the surroundings (`purely_magical: false`) is absorbed by it first. "A spell that
+  does damage more than the combined fatigue and endurance" kills, weighing what passes the
+  armour (effective damage); equal takes Endurance to 0, which kills too. Breath is treated as
+  magical energy in this as in everything (`purely_magical` on breath is refused). A blow is no
+  spell: what Fatigue cannot take of it is ignored, and it never kills by this rule.
 - A Grievous hit applies its Endurance damage first; if that kills, nothing is rolled. An injury
   is recorded by name in `injuries`; its own effects (the table is not printed) are the GM's to
   apply. It lowers `protection` by 2 (not below 0) if the figure wears armour (protection above
@@ -108,11 +152,15 @@ Decisions where the text is silent or ambiguous:
   or equal"); the house rules say "under" and mean strictly under. Held items are not tracked:
   the outcome is reported.
 - A pulse ends with `turn_ended` for the figure, for its side or for the whole round; each
-  stunned figure in it makes one recovery attempt, the first at the first `turn_ended` after the
-  stun (woundlog cannot know whether he had already acted). A log should use one scope for its
-  pulses. Recovering stands him `upright`: the recovery is his whole action. `turn_started` has no
-  rule.
-- Knock-back weighs the hit's `damage` (the force of the blow, before armour) against Physical
+  stunned figure in it makes one recovery attempt, "every Pulse after becoming stunned": the
+  first `turn_ended` after the stun ends the pulse he was stunned in (no attempt; it clears
+  `stunned_this_pulse`), the next brings his first attempt. A log should use one scope for its
+  pulses, ending each pulse once for every figure (a whole-round `turn_ended` does). Recovering
+  stands him `upright`: the recovery is his whole action. `turn_started` has no rule.
+- A stunned figure is "unable to use a shield": `cleave_shield` on a target already stunned is
+  refused. A figure this very hit stuns still chooses: the injury comes before the stun.
+- Knock-back weighs the hit's damage (the Damage Check's total: the force of the blow, before
+  armour) against Physical
   Strength, for a conscious figure, from blows only (magic and breath do not knock back; `slam` is
   refused on them and when the house rule is off). Keeping one's feet is rolled only when knocked
   back, and not by a figure already on the ground. A slam knocks down unless the knockback roll
@@ -141,7 +189,7 @@ import msgspec
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 
 from ..machine import Graph
-from ..ruleset import Context, Ruleset
+from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState
 from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
@@ -155,6 +203,22 @@ TRANSITIONS = [
     ("stand_up", KNOCKED_DOWN, UPRIGHT),
     ("revive", OUT_OF_ACTION, KNOCKED_DOWN),
 ]
+
+WHO_MAY_ACT: dict[str, Acting] = {
+    STUNNED: Acting(
+        attack=False,
+        heal=False,
+        why="is stunned and may not take any other action except attempt to recover from Stun",
+    ),
+    OUT_OF_ACTION: Acting(
+        attack=False,
+        heal=False,
+        why="is unconscious, and can only be revived by time or the arts of a Healer",
+    ),
+    DEAD: Acting(attack=False, heal=False, why="is dead"),
+}
+"""Upright and knocked-down figures act (the text forbids a figure on the ground nothing);
+the stunned may only try to recover, the unconscious and the dead do nothing."""
 
 Band = Literal["fatigue", "endurance", "grievous"]
 FATIGUE: Band = "fatigue"
@@ -178,6 +242,27 @@ UNCONSCIOUS_AT = 3
 GRIEVOUS_PERCENT = 5
 ENDURANCE_PERCENT = 15
 ARMOUR_LOST_PER_GRIEVOUS = 2
+
+STRENGTH_PER_BONUS = 5
+"""+1 to the damage modifier for every 5 points of Physical Strength above the minimum."""
+RANKS_PER_BONUS = 3
+"""+1 to the damage modifier for every three ranks with the weapon."""
+BREAK_PERCENT_PER_BONUS = 3
+"""Each +1 of the Physical Strength bonus adds 3% to the chance of breaking the weapon."""
+BREAK_TOP = 99
+"""The break band ends at 99 and grows downwards (+1: 96-99); 100 is a possible drop."""
+DROP_ROLL = 100
+DAMAGE_CHECK_FACTS = (
+    "weapon_modifier",
+    "physical_strength",
+    "weapon_minimum",
+    "rank",
+    "thrown",
+    "missile",
+)
+"""Facts that add up a Damage Check from its D10 (`damage_roll`)."""
+WEAPON_FACTS = ("physical_strength", "weapon_minimum", "rank", "thrown", "missile")
+"""Damage Check facts of a weapon, refused on magic and breath."""
 
 WEAPON_CLASSES = {"A": "thrusting", "B": "slashing", "C": "crushing"}
 HEAL_MEANS: dict[str, str] = {
@@ -277,6 +362,8 @@ class Figure(Character, frozen=True, kw_only=True):
     protection: int = 0
     shield: int = 0
     injuries: tuple[str, ...] = ()
+    stunned_this_pulse: bool = False
+    """Stunned during the pulse now running: his first recovery attempt is the next pulse's."""
 
 
 class Inflicted(NamedTuple):
@@ -322,8 +409,23 @@ def band_of_strike(strike_roll: int, strike_chance: int, *, roll_01_grievous: bo
     return FATIGUE
 
 
-def strike_band(hit: Hit, ctx: Context) -> Band:
-    """The band from the Strike Check facts, or as given, or Fatigue when nothing says."""
+def break_band(strength_bonus: int) -> tuple[int, int] | None:
+    """The Strike Check rolls that are a possible break of the weapon, with a Physical Strength
+    bonus: 3% more for each +1, downwards from 99 (+1: 96-99, +2: 93-99). None without a bonus."""
+    if strength_bonus <= 0:
+        return None
+    return max(1, BREAK_TOP - BREAK_PERCENT_PER_BONUS * strength_bonus), BREAK_TOP
+
+
+def modified_strike_chance(strike_chance: int, strength_bonus: int) -> int:
+    """The break band precludes the Modified Strike Chances that would conflict with it: the
+    chance ends below the band (97% with +2 is 92%)."""
+    band = break_band(strength_bonus)
+    return strike_chance if band is None else min(strike_chance, band[0] - 1)
+
+
+def strike_band(hit: Hit, strength_bonus: int, ctx: Context) -> Band:
+    """The band from the Strike Check facts, or as given, or Fatigue (said) when nothing says."""
     if (hit.strike_roll is None) != (hit.strike_chance is None):
         missing = "strike_chance" if hit.strike_chance is None else "strike_roll"
         raise ctx.refuse(
@@ -332,24 +434,137 @@ def strike_band(hit: Hit, ctx: Context) -> Band:
             f"$.{missing}",
         )
     if hit.strike_roll is None or hit.strike_chance is None:
+        if hit.band is None:
+            ctx.say(
+                "no band given: a Fatigue hit assumed (say `band`, or `strike_roll` and "
+                "`strike_chance`, for another)"
+            )
         return hit.band or FATIGUE
-    if hit.strike_roll > hit.strike_chance:
+    chance = modified_strike_chance(hit.strike_chance, strength_bonus)
+    if hit.strike_roll > chance:
         raise ctx.refuse(
-            f"a strike roll of {hit.strike_roll} misses a Modified Strike Chance of "
-            f"{hit.strike_chance}: record no hit, or correct the roll",
-            "$.strike_roll",
+            missed(hit.strike_roll, hit.strike_chance, strength_bonus), "$.strike_roll"
         )
     band = band_of_strike(
-        hit.strike_roll, hit.strike_chance, roll_01_grievous=bool(ctx.options["strike_01_grievous"])
+        hit.strike_roll, chance, roll_01_grievous=bool(ctx.options["strike_01_grievous"])
     )
     if hit.band is not None and hit.band != band:
         raise ctx.refuse(
             f"band `{hit.band}` contradicts the Strike Check ({hit.strike_roll} of "
-            f"{hit.strike_chance} is {band}): give the band or the strike facts, not both",
+            f"{chance} is {band}): give the band or the strike facts, not both",
             "$.band",
         )
-    ctx.say(f"Strike Check {hit.strike_roll:02d} of {hit.strike_chance}: {band} band")
+    cut = f" (cut from {hit.strike_chance} by the break band)" if chance < hit.strike_chance else ""
+    ctx.say(f"Strike Check {hit.strike_roll:02d} of {chance}{cut}: {band} band")
     return band
+
+
+def missed(strike_roll: int, strike_chance: int, strength_bonus: int) -> str:
+    """Why a strike roll above the (modified) chance is no hit: a miss, a possible break of the
+    weapon or a possible drop."""
+    chance = modified_strike_chance(strike_chance, strength_bonus)
+    band = break_band(strength_bonus)
+    said = f"a strike roll of {strike_roll} misses a Modified Strike Chance of {chance}"
+    if chance < strike_chance:
+        said += f" ({strike_chance} cut below the break band)"
+    if band is not None and band[0] <= strike_roll <= band[1]:
+        said += (
+            f"; {band[0]}-{band[1]} is a possible break of the weapon (the "
+            f"+{strength_bonus} Physical Strength bonus)"
+        )
+    elif band is not None and strike_roll == DROP_ROLL:
+        said += f"; {DROP_ROLL} is a possible drop of the weapon"
+    return said + ": record no hit, or correct the roll"
+
+
+# --- the Damage Check ------------------------------------------------------------------------
+
+
+class DamageCheck(NamedTuple):
+    """A hit's damage before armour, and the Physical Strength bonus in it (its break band)."""
+
+    damage: int
+    strength_bonus: int = 0
+
+
+def strength_bonus(fight: FightState[Any], hit: Hit, ctx: Context) -> int:
+    """+1 for every 5 points of Physical Strength above the weapon's minimum; not for thrown or
+    missile weapons. The rule is used when the hit gives `weapon_minimum`."""
+    strength = hit.physical_strength
+    if strength is None and hit.attacker is not None:
+        attacker = fight.characters.get(hit.attacker)
+        strength = None if attacker is None else attacker.stats.get("physical_strength")
+    if hit.weapon_minimum is None:
+        if hit.physical_strength is not None:
+            raise ctx.refuse(
+                "the Physical Strength bonus counts from the weapon's minimum: give "
+                "`weapon_minimum` too",
+                "$.weapon_minimum",
+            )
+        return 0
+    if strength is None:
+        raise ctx.refuse(
+            "the Physical Strength bonus needs the attacker's Physical Strength: give "
+            "`physical_strength` (or an attacker of this fight whose stat it is)",
+            "$.physical_strength",
+        )
+    if hit.thrown or hit.missile:
+        ctx.say("no Physical Strength bonus for a thrown or missile weapon")
+        return 0
+    bonus = max(0, strength - hit.weapon_minimum) // STRENGTH_PER_BONUS
+    band = break_band(bonus)
+    if band is None:
+        ctx.say(f"PS {strength}, weapon minimum {hit.weapon_minimum}: no Physical Strength bonus")
+    else:
+        ctx.say(
+            f"PS {strength}, weapon minimum {hit.weapon_minimum}: +{bonus} damage; a possible "
+            f"break on {band[0]}-{band[1]}, a possible drop on {DROP_ROLL}"
+        )
+    return bonus
+
+
+def ranks_bonus(hit: Hit) -> int:
+    """+1 to the damage modifier for every three ranks with the weapon."""
+    return (hit.rank or 0) // RANKS_PER_BONUS
+
+
+def damage_check(fight: FightState[Any], hit: Hit, magical: bool, ctx: Context) -> DamageCheck:
+    """The damage before armour: the hit's `damage` as given, or (with `damage_roll`) the D10
+    plus the weapon's modifier, the Physical Strength bonus and the ranks bonus."""
+    if hit.damage_roll is None:
+        for fact in DAMAGE_CHECK_FACTS:
+            if getattr(hit, fact) is not None:
+                raise ctx.refuse(
+                    f"`{fact}` is part of a Damage Check woundlog adds up from its D10: give "
+                    "`damage_roll` too, or the total `damage` alone",
+                    f"$.{fact}",
+                )
+        return DamageCheck(hit.damage)
+    if magical:
+        for fact in WEAPON_FACTS:
+            if getattr(hit, fact) is not None:
+                raise ctx.refuse(
+                    f"`{fact}` is a weapon's, and magic and breath are no weapon: drop it "
+                    "(a spell's damage is its D10 and `weapon_modifier`)",
+                    f"$.{fact}",
+                )
+    modifier = hit.weapon_modifier or 0
+    strength = 0 if magical else strength_bonus(fight, hit, ctx)
+    ranks = ranks_bonus(hit)
+    total = max(0, hit.damage_roll + modifier + strength + ranks)
+    if hit.damage not in (0, total):
+        raise ctx.refuse(
+            f"`damage` {hit.damage} is not the Damage Check's total {total}: give `damage` 0 "
+            "(woundlog adds it up) or the total",
+            "$.damage",
+        )
+    parts = [f"D10 {hit.damage_roll}", f"{modifier:+d} modifier"]
+    if strength:
+        parts.append(f"+{strength} Physical Strength")
+    if hit.rank is not None:
+        parts.append(f"+{ranks} for rank {hit.rank}")
+    ctx.say(f"Damage Check: {' '.join(parts)} = {total}")
+    return DamageCheck(total, strength)
 
 
 # --- damage --------------------------------------------------------------------------------
@@ -375,6 +590,16 @@ def magic_damage(figure: Figure, damage: int) -> Inflicted:
     """Magical energy (or breath): off Fatigue, then Endurance; never absorbed by armour."""
     fatigue = min(damage, figure.fatigue)
     return Inflicted(fatigue=fatigue, endurance=min(damage - fatigue, figure.endurance))
+
+
+def surroundings_damage(figure: Figure, damage: int) -> Inflicted:
+    """A spell that changes the physical surroundings (falling rocks): armour absorbs up to its
+    rating; the rest comes off Fatigue, then Endurance (a spell is no Strike Check)."""
+    absorbed = min(damage, figure.protection)
+    through = damage - absorbed
+    fatigue = min(through, figure.fatigue)
+    endurance = min(through - fatigue, figure.endurance)
+    return Inflicted(fatigue=fatigue, endurance=endurance, absorbed=absorbed)
 
 
 def take_damage(figure: Figure, inflicted: Inflicted) -> Figure:
@@ -472,6 +697,15 @@ def stun(figure: Figure, inflicted: Inflicted, ctx: Context) -> State:
     return STUNNED
 
 
+def stunned_when(before: Figure, after: Figure) -> Figure:
+    """Mark the pulse in which a figure becomes stunned: he tries to recover only in the pulses
+    after it. A stun on the stunned changes nothing; leaving the stun clears the mark."""
+    now = after.state == STUNNED and (before.state != STUNNED or before.stunned_this_pulse)
+    if now == after.stunned_this_pulse:
+        return after
+    return msgspec.structs.replace(after, stunned_this_pulse=now)
+
+
 def stun_recovery(figure: Figure, ctx: Context) -> tuple[Figure, str]:
     """At most 2 x Willpower plus current Fatigue recovers."""
     target = 2 * figure.stats["willpower"] + figure.fatigue
@@ -485,7 +719,7 @@ def stun_recovery(figure: Figure, ctx: Context) -> tuple[Figure, str]:
 # --- the knock-back house rule ---------------------------------------------------------------
 
 
-def knock_back(figure: Figure, hit: Hit, ctx: Context) -> State:
+def knock_back(figure: Figure, hit: Hit, damage: int, ctx: Context) -> State:
     """Damage greater than Physical Strength: under 3 x PS or knocked back one hex, then under
     3 x Agility or knocked down. Against an attacker half again as tall it is a slam: under
     3 x PS or knocked down, then under 3 x MD to keep hand-held items."""
@@ -496,12 +730,12 @@ def knock_back(figure: Figure, hit: Hit, ctx: Context) -> State:
         if hit.slam:
             ctx.say(f"slam not checked: {figure.name} has no {needs}")
         return figure.state
-    if hit.damage <= strength:
+    if damage <= strength:
         if hit.slam:
-            ctx.say(f"no slam: damage {hit.damage} is not over PS {strength}")
+            ctx.say(f"no slam: damage {damage} is not over PS {strength}")
         return figure.state
     roll = ctx.roll("knockback")
-    rolled = f"damage {hit.damage} > PS {strength}: d100={roll:02d} against 3 x PS = {3 * strength}"
+    rolled = f"damage {damage} > PS {strength}: d100={roll:02d} against 3 x PS = {3 * strength}"
     if roll < 3 * strength:
         ctx.say(f"{rolled}: stands firm")
         return figure.state
@@ -556,7 +790,19 @@ def check_hit(figure: Figure, hit: Hit, magical: bool, ctx: Context) -> None:
             raise ctx.refuse(
                 "only a blow knocks back or slams, not magic or breath: drop `slam`", "$.slam"
             )
+    if hit.purely_magical is not None and not hit.magic:
+        raise ctx.refuse(
+            "`purely_magical` says what kind of spell a `magic` hit is: give `magic` too, or "
+            "drop it (breath is always treated as magical energy)",
+            "$.purely_magical",
+        )
     if hit.cleave_shield:
+        if figure.state == STUNNED:
+            raise ctx.refuse(
+                f"{figure.name} is stunned, and a stunned figure is for all practical purposes "
+                "unable to use a shield: drop `cleave_shield`",
+                "$.cleave_shield",
+            )
         if figure.shield == 0:
             has = "no usable shield" if figure.stats.get("shield") else "no shield"
             raise ctx.refuse(
@@ -643,6 +889,7 @@ class DragonQuest(Ruleset):
         "shield": 0,
     }
     optional_stats = HOUSE_RULE_STATS
+    who_may_act = WHO_MAY_ACT
     kinds = ("character", "monster")
     hit_facts = frozenset(
         {
@@ -654,6 +901,9 @@ class DragonQuest(Ruleset):
             "magic",
             "breath",
             "slam",
+            "purely_magical",
+            "damage_roll",
+            *DAMAGE_CHECK_FACTS,
         }
     )
     heal_facts = frozenset({"pool"})
@@ -693,14 +943,16 @@ class DragonQuest(Ruleset):
             raise ctx.refuse(f"{target.name} is dead; a hit changes nothing (retract it?)")
         magical = bool(hit.magic or hit.breath)
         check_hit(target, hit, magical, ctx)
-        band = None if magical else strike_band(hit, ctx)
+        check = damage_check(fight, hit, magical, ctx)
+        band = None if magical else strike_band(hit, check.strength_bonus, ctx)
         if band == GRIEVOUS:
             check_weapon(hit, ctx)
-        inflicted = self.damage(target, hit, band, ctx)
+        inflicted = self.damage(target, hit, check.damage, band, ctx)
         figure = take_damage(target, inflicted)
         ctx.say(f"{target.name}: {damage_text(target, figure, inflicted)}")
-        if magical and hit.damage > target.fatigue + target.endurance:
-            ctx.say(f"{hit.damage} is more than Fatigue and Endurance together: killed outright")
+        through = check.damage - inflicted.absorbed
+        if magical and through > target.fatigue + target.endurance:
+            ctx.say(f"{through} is more than Fatigue and Endurance together: killed outright")
         if band == GRIEVOUS and figure.endurance > 0:
             figure = grievous_injury(self.table(fight, "grievous_injury"), figure, hit, ctx)
         worst = worse(target.state, effects_of_damage(figure))
@@ -708,21 +960,26 @@ class DragonQuest(Ruleset):
             if stuns(figure, inflicted):
                 worst = worse(worst, stun(figure, inflicted, ctx))
             if ctx.options["knockback"] and not magical:
-                worst = worse(worst, knock_back(figure, hit, ctx))
+                worst = worse(worst, knock_back(figure, hit, check.damage, ctx))
         if worst != figure.state:
             figure = ctx.move(figure, FALL_TRIGGER[worst])
             if worst != KNOCKED_DOWN:  # the knock-back already said how he fell
                 ctx.say(FALL_TEXT[worst].format(name=figure.name, endurance=figure.endurance))
-        return figure
+        return stunned_when(target, figure)
 
-    def damage(self, target: Figure, hit: Hit, band: Band | None, ctx: Context) -> Inflicted:
+    def damage(
+        self, target: Figure, hit: Hit, damage: int, band: Band | None, ctx: Context
+    ) -> Inflicted:
         """The damage of one strike, by band (None: magic or breath)."""
         if band is None:
-            ctx.say(f"{'breath' if hit.breath else 'magic'} {hit.damage}, past any armour")
-            return magic_damage(target, hit.damage)
+            if hit.magic and hit.purely_magical is False:
+                ctx.say(f"spell of the surroundings {damage}, absorbed by armour")
+                return surroundings_damage(target, damage)
+            ctx.say(f"{'breath' if hit.breath else 'magic'} {damage}, past any armour")
+            return magic_damage(target, damage)
         if band == FATIGUE:
-            return fatigue_damage(target, hit.damage)
-        return endurance_damage(target, hit.damage)
+            return fatigue_damage(target, damage)
+        return endurance_damage(target, damage)
 
     def on_heal(self, fight: FightState[Any], target: Figure, heal: Heal, ctx: Context) -> Figure:
         if target.state == DEAD:
@@ -768,6 +1025,12 @@ class DragonQuest(Ruleset):
         attempts: list[str] = []
         for cid, figure in in_pulse(fight, turn).items():
             if figure.state != STUNNED:
+                continue
+            if figure.stunned_this_pulse:
+                updated[cid] = msgspec.structs.replace(figure, stunned_this_pulse=False)
+                attempts.append(
+                    f"{figure.name} was stunned in this pulse: tries to recover from the next"
+                )
                 continue
             after, said = stun_recovery(figure, ctx.for_character(cid))
             attempts.append(said)

@@ -3,6 +3,7 @@ decides where the text is silent)."""
 
 from __future__ import annotations
 
+import re
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -14,15 +15,19 @@ from woundlog.core.rulesets.dragonquest import (
     GRIEVOUS_INJURY_STAND_IN,
     GrievousInjuryTable,
     band_of_strike,
+    break_band,
+    modified_strike_chance,
     special_damage_chart,
 )
 from woundlog.events import (
+    Amend,
     CharacterJoined,
     Choice,
     Event,
     FightStarted,
     Heal,
     Hit,
+    Retract,
     RuleError,
     StructuralError,
     TurnEnded,
@@ -30,6 +35,8 @@ from woundlog.events import (
     read_jsonl,
 )
 from woundlog.replays import replay
+
+from ..invariants import undo_moves_no_other_die
 
 DATA = Path(str(files("woundlog.replays") / "data"))
 ROLF = {"fatigue": 15, "endurance": 14, "willpower": 12, "protection": 4}
@@ -82,6 +89,10 @@ def down_to(fatigue: int) -> list[Event]:
         events.append(hit(step + 4))
         left -= step
     return events
+
+
+STUN_PULSE_ENDS = TurnEnded(note="the pulse in which he was stunned ends: no attempt yet")
+"""A figure stunned in a pulse tries to recover only in the pulses after it."""
 
 
 def dice(changes: Any) -> list[tuple[str, int]]:
@@ -205,10 +216,10 @@ def test_band_that_agrees_with_the_strike_check_is_accepted() -> None:
 
 
 def test_strike_roll_without_its_chance_is_refused_naming_the_missing_fact() -> None:
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="give `strike_chance` too") as err:
         apply(fight(), hit(8, strike_roll=5))
     assert err.value.field == "$.strike_chance"
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="give `strike_roll` too") as err:
         apply(fight(), hit(8, strike_chance=50))
     assert err.value.field == "$.strike_roll"
 
@@ -392,26 +403,29 @@ def test_a_fight_without_a_table_plays_with_the_stand_in() -> None:
 
 
 @pytest.mark.parametrize(
-    "table",
+    ("table", "reason"),
     [
-        {**BOOK, "A": {"01-10": "x", "10-12": "y"}},  # 10 in two rows
-        {**BOOK, "C": {"90-101": "x"}},  # past 100
-        {**BOOK, "C": {"05-01": "x"}},  # runs downwards
-        {**BOOK, "C": {"1 to 5": "x"}},  # not a range
-        {"A": {}, "B": {}},  # class C missing
-        {**BOOK, "D": {}},  # no such class
-        {**BOOK, "A": ["01-10"]},  # not ranges to injuries
+        ({**BOOK, "A": {"01-10": "x", "10-12": "y"}}, "class A: D100 table: 10 is in two rows"),
+        ({**BOOK, "C": {"90-101": "x"}}, 'class C: range "90-101" must run upwards within 1-100'),
+        ({**BOOK, "C": {"05-01": "x"}}, 'class C: range "05-01" must run upwards'),
+        ({**BOOK, "C": {"1 to 5": "x"}}, 'range "1 to 5" is not LOW-HIGH'),
+        ({"A": {}, "B": {}}, "missing required field `C`"),
+        ({**BOOK, "D": {}}, "unknown field `D`"),
+        ({**BOOK, "A": ["01-10"]}, "Expected `object`, got `array`"),
     ],
+    ids=["overlap", "past-100", "downwards", "not-a-range", "no-C", "class-D", "not-ranges"],
 )
-def test_a_malformed_grievous_injury_table_is_refused_as_structural(table: Any) -> None:
-    with pytest.raises(StructuralError) as err:
+def test_a_malformed_grievous_injury_table_is_refused_as_structural(
+    table: Any, reason: str
+) -> None:
+    with pytest.raises(StructuralError, match=re.escape(reason)) as err:
         apply(None, FightStarted(ruleset="dragonquest", tables={"grievous_injury": table}))
     assert err.value.field == "$.tables.grievous_injury"
 
 
 def test_a_malformed_table_in_a_replayed_log_stops_the_replay() -> None:
     started = FightStarted(ruleset="dragonquest", tables={"grievous_injury": {"A": {}}})
-    with pytest.raises(StructuralError):
+    with pytest.raises(StructuralError, match="missing required field `B`"):
         list(replay([started]))
 
 
@@ -476,8 +490,9 @@ def test_effective_damage_of_exactly_a_third_does_not_stun() -> None:
 
 def test_ignored_points_are_not_effective_damage_for_the_stun() -> None:
     # Rolf started with 12: the 5 past the armour would stun (5 > 4), the 3 he lost do not
-    state = fight(hit(13), fatigue=12)  # 9 through: 12 -> 3, and stunned
+    state = fight(hit(13), STUN_PULSE_ENDS, fatigue=12)  # 9 through: 12 -> 3, and stunned
     state = apply(state, TurnEnded(rolls={"stun_recovery": [1]}))[0]
+    assert rolf(state).state == "upright"
     state, _ = apply(state, hit(9))
     assert rolf(state).fatigue == 0 and rolf(state).state == "upright"
 
@@ -533,21 +548,22 @@ def test_stun_recovery_at_the_end_of_each_pulse_is_at_most_2_x_wp_plus_current_f
     roll: int, state: str
 ) -> None:
     # 10 through the armour: Fatigue 15 -> 9; 2 x 12 + 9 = 33
-    stunned = fight(hit(10))
+    stunned = fight(hit(10), STUN_PULSE_ENDS)
     assert rolf(stunned).fatigue == 9
-    after, changes = apply(stunned, TurnEnded(round=1, rolls={"stun_recovery": [roll]}))
+    after, changes = apply(stunned, TurnEnded(round=2, rolls={"stun_recovery": [roll]}))
     assert rolf(after).state == state
     assert "against 2 x WP + Fatigue = 33" in changes.explanation
 
 
 def test_stun_recovery_uses_fatigue_at_the_instant_of_the_roll() -> None:
-    stunned = fight(hit(10), hit(6, magic=True))  # Fatigue 9 -> 3: target 2 x 12 + 3 = 27
-    after, _ = apply(stunned, TurnEnded(rolls={"stun_recovery": [28]}))
+    stunned = fight(hit(10), hit(6, magic=True), STUN_PULSE_ENDS)  # target 2 x 12 + 3 = 27
+    after, changes = apply(stunned, TurnEnded(rolls={"stun_recovery": [28]}))
     assert rolf(after).state == "stunned"
+    assert "d100=28 against 2 x WP + Fatigue = 27: still stunned" in changes.explanation
 
 
 def test_a_stunned_figure_tries_again_every_pulse() -> None:
-    state = fight(hit(10), TurnEnded(rolls={"stun_recovery": [90]}))
+    state = fight(hit(10), STUN_PULSE_ENDS, TurnEnded(rolls={"stun_recovery": [90]}))
     assert rolf(state).state == "stunned"
     state, _ = apply(state, TurnEnded(rolls={"stun_recovery": [2]}))
     assert rolf(state).state == "upright"
@@ -557,7 +573,10 @@ def test_a_stunned_figure_tries_again_every_pulse() -> None:
     "scope", [{"character": "rolf"}, {"side": "company"}, {}], ids=["figure", "side", "round"]
 )
 def test_pulse_ends_for_the_figure_its_side_or_the_whole_round(scope: dict[str, str]) -> None:
-    state = fight(hit(10), TurnEnded(**scope, rolls={"stun_recovery": [1]}))  # type: ignore[arg-type]
+    ends = [TurnEnded(**scope, rolls={"stun_recovery": [1]}) for _ in range(2)]  # type: ignore[arg-type]
+    state = fight(hit(10), ends[0])
+    assert rolf(state).state == "stunned"  # the pulse he was stunned in
+    state = apply(state, ends[1])[0]
     assert rolf(state).state == "upright"
 
 
@@ -834,7 +853,7 @@ def started() -> FightState[Any]:
 @pytest.mark.parametrize("missing", ["fatigue", "endurance", "willpower"])
 def test_figure_needs_fatigue_endurance_and_willpower(missing: str) -> None:
     stats = {k: v for k, v in ROLF.items() if k != missing}
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match=f"dragonquest needs stat `{missing}`") as err:
         apply(started(), CharacterJoined(character="rolf", stats=stats))
     assert err.value.field == f"$.stats.{missing}"
 
@@ -886,16 +905,16 @@ def test_every_die_is_a_d100_named_as_the_issue_names_it() -> None:
 
 
 def test_a_fact_dragonquest_does_not_use_is_refused() -> None:
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="does not use the fact `hit_strength`") as err:
         apply(fight(), hit(5, hit_strength=3))
     assert err.value.field == "$.hit_strength"
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="does not use the fact `items`") as err:
         apply(fight(), Heal(target="rolf", amount=1, means="rest", items=1))
     assert err.value.field == "$.items"
 
 
 def test_unknown_option_is_refused_as_structural() -> None:
-    with pytest.raises(StructuralError):
+    with pytest.raises(StructuralError, match="dragonquest has no option `knock_back`"):
         apply(None, FightStarted(ruleset="dragonquest", options={"knock_back": True}))
 
 
@@ -917,7 +936,7 @@ def test_rule_error_on_replay_becomes_a_void_change() -> None:
 
 
 def test_drawn_stun_recovery_succeeds_as_often_as_2_x_wp_plus_fatigue_percent() -> None:
-    stunned = fight(hit(10))  # target 33: succeeds on 33 of 100 faces
+    stunned = fight(hit(10), STUN_PULSE_ENDS)  # target 33: succeeds on 33 of 100 faces
     n = 20_000
     recovered = sum(
         rolf(apply(stunned, TurnEnded(id=f"p{i}"))[0]).state == "upright" for i in range(n)
@@ -943,7 +962,7 @@ def test_shipped_skirmish_ends_as_its_story_tells() -> None:
         "ysolde": "upright",
         "gorlag": "upright",
         "snag": "knocked_down",  # unconscious, then brought round by a potion
-        "cinderwing": "upright",
+        "cinderwing": "stunned",  # stunned in the last pulse: no attempt before the fight ends
     }
     brannoc = final.characters["brannoc"]
     assert (brannoc.shield, brannoc.protection, brannoc.injuries) == (0, 5, ("ribs broken",))
@@ -988,3 +1007,532 @@ def test_new_with_a_tables_file_puts_the_grievous_injury_table_in_the_log(
     refused = cli("new", "g", "--ruleset", "dragonquest", "--tables", str(book))
     assert refused.exit_code == 3
     assert "$.tables.grievous_injury" in refused.output
+
+
+# --- who may act -------------------------------------------------------------------------------
+
+
+def test_who_may_act_table_reads_as_the_text_says() -> None:
+    rules = get_ruleset("dragonquest")
+    may = {
+        state: (rules.who_may_act[state].attack, rules.who_may_act[state].heal)
+        if state in rules.who_may_act
+        else (True, True)
+        for state in rules.graph.states
+    }
+    assert may == {
+        "upright": (True, True),
+        "knocked_down": (True, True),  # the text forbids a figure on the ground nothing
+        "stunned": (False, False),  # "may not take any other action except attempt to recover"
+        "out_of_action": (False, False),  # unconscious
+        "dead": (False, False),
+    }
+
+
+def test_a_stunned_figure_may_not_strike_a_blow() -> None:
+    with pytest.raises(
+        RuleError,
+        match="Rolf is stunned and may not take any other action except attempt to recover "
+        "from Stun",
+    ) as err:
+        apply(fight(hit(10)), hit(3, target="gob", attacker="rolf"))
+    assert err.value.field == "$.attacker"
+
+
+def test_a_stunned_figure_may_not_heal() -> None:
+    state = fight(hit(10), hit(3, target="gob"))
+    with pytest.raises(RuleError, match="Rolf is stunned and may not take any other") as err:
+        apply(state, Heal(target="gob", amount=1, means="healer", healer="rolf"))
+    assert err.value.field == "$.healer"
+
+
+def test_an_unconscious_figure_may_neither_strike_nor_heal() -> None:
+    state = fight(hit(11, band="endurance"), hit(3, target="gob"))
+    with pytest.raises(RuleError, match="Rolf is unconscious"):
+        apply(state, hit(3, target="gob", attacker="rolf"))
+    with pytest.raises(RuleError, match="Rolf is unconscious"):
+        apply(state, Heal(target="gob", amount=1, means="healer", healer="rolf"))
+
+
+def test_the_dead_may_not_strike() -> None:
+    with pytest.raises(RuleError, match="Rolf is dead"):
+        apply(fight(hit(14, band="endurance")), hit(3, target="gob", attacker="rolf"))
+
+
+def test_a_knocked_down_figure_may_still_strike_and_heal_from_the_ground() -> None:
+    state = fight(hit(11, rolls={"knockback": [99], "keep_feet": [99]}), **STRONG)
+    assert rolf(state).state == "knocked_down"
+    state, changes = apply(state, hit(3, target="gob", attacker="rolf"))
+    assert changes.void is None and state.characters["gob"].fatigue == 6
+    state, _ = apply(state, Heal(target="gob", amount=1, means="rest", healer="rolf"))
+    assert state.characters["gob"].fatigue == 7
+
+
+def test_a_blow_by_the_stunned_is_void_on_replay() -> None:
+    state = fight(hit(10))
+    after, changes = apply_or_void(state, hit(3, target="gob", attacker="rolf"))
+    assert changes.void is not None and "Rolf is stunned" in changes.void
+    assert after.characters == state.characters
+
+
+def test_an_attacker_from_outside_the_fight_is_accepted_and_named() -> None:
+    _, changes = apply(fight(), hit(3, attacker="ork"))
+    assert "attacker `ork` is not a character of this fight" in changes.explanation
+
+
+# --- stun recovery: every pulse after becoming stunned ---------------------------------------
+
+
+def test_no_recovery_attempt_in_the_pulse_he_was_stunned_in() -> None:
+    state = fight(hit(10))
+    assert rolf(state).stunned_this_pulse
+    state, changes = apply(state, TurnEnded(rolls={"stun_recovery": [1]}))
+    assert rolf(state).state == "stunned" and changes.dice == []
+    assert changes.unused == {"stun_recovery": [1]}
+    assert "Rolf was stunned in this pulse: tries to recover from the next" in changes.explanation
+    assert not rolf(state).stunned_this_pulse
+
+
+def test_a_second_stun_does_not_put_off_the_recovery_attempts() -> None:
+    state = fight(hit(10), STUN_PULSE_ENDS, hit(10))  # stunned again: stays stunned
+    assert rolf(state).state == "stunned" and not rolf(state).stunned_this_pulse
+    state, changes = apply(state, TurnEnded(rolls={"stun_recovery": [1]}))
+    assert rolf(state).state == "upright" and dice(changes) == [("stun_recovery", 1)]
+
+
+def test_a_second_stun_in_the_same_pulse_keeps_the_first_attempt_for_the_next_pulse() -> None:
+    state = fight(hit(10), hit(10))
+    assert rolf(state).stunned_this_pulse
+    state, changes = apply(state, TurnEnded(rolls={"stun_recovery": [1]}))
+    assert rolf(state).state == "stunned" and changes.dice == []
+
+
+def test_leaving_the_stun_clears_the_pulse_mark() -> None:
+    state = fight(hit(10), hit(11, band="endurance"))  # stunned, then knocked unconscious
+    assert rolf(state).state == "out_of_action" and not rolf(state).stunned_this_pulse
+
+
+# --- section 1: a retract never hands one figure's recovery die to another -------------------
+
+
+def three_figure_fight(version: int = 2) -> list[Event]:
+    stunnable = {"fatigue": 15, "endurance": 14, "willpower": 12}
+    return [
+        FightStarted(ruleset="dragonquest", seed=7, version=version),
+        *(
+            CharacterJoined(character=cid, name=cid.capitalize(), side="company", stats=stunnable)
+            for cid in ("rolf", "snag", "hake")
+        ),
+        Hit(id="stun-rolf", target="rolf", damage=10),
+        Hit(id="stun-snag", target="snag", damage=10),
+        Hit(id="stun-hake", target="hake", damage=10),
+        TurnEnded(id="pulse-1", round=1),
+    ]
+
+
+def recovery_dice(log: list[Event], event: str) -> dict[str | None, list[tuple[int, str]]]:
+    found: dict[str | None, list[tuple[int, str]]] = {}
+    for _, changes in replay(log):
+        if changes.event == event:
+            for die in changes.dice:
+                found.setdefault(die.character, []).append((die.value, die.source))
+    return found
+
+
+def test_retracting_a_stun_leaves_the_other_figures_given_recovery_dice_alone() -> None:
+    scoped = {"stun_recovery@snag": [95], "stun_recovery@hake": [2], "stun_recovery@rolf": [1]}
+    log = [*three_figure_fight(), TurnEnded(id="pulse-2", round=2, rolls=scoped)]
+    before = recovery_dice(log, "pulse-2")
+    assert before == {"rolf": [(1, "given")], "snag": [(95, "given")], "hake": [(2, "given")]}
+    undo = Retract(event="stun-rolf")
+    after = recovery_dice([*log, undo], "pulse-2")
+    assert after == {"snag": [(95, "given")], "hake": [(2, "given")]}
+    final = list(replay([*log, undo]))[-1][0]
+    assert {cid: f.state for cid, f in final.characters.items()} == {
+        "rolf": "upright",
+        "snag": "stunned",
+        "hake": "upright",
+    }
+    undo_moves_no_other_die(log, undo, "stun-rolf")
+
+
+def test_retracting_a_stun_leaves_the_other_figures_drawn_recovery_dice_alone() -> None:
+    log = [*three_figure_fight(), TurnEnded(id="pulse-2", round=2)]
+    before = recovery_dice(log, "pulse-2")
+    assert set(before) == {"rolf", "snag", "hake"}
+    assert all(source == "drawn" for rolled in before.values() for _, source in rolled)
+    undo = Retract(event="stun-snag")
+    after = recovery_dice([*log, undo], "pulse-2")
+    assert after == {"rolf": before["rolf"], "hake": before["hake"]}
+    undo_moves_no_other_die(log, undo, "stun-snag")
+    amend = Amend(event="stun-rolf", replacement=Hit(target="rolf", damage=1))
+    assert recovery_dice([*log, amend], "pulse-2") == {
+        "snag": before["snag"],
+        "hake": before["hake"],
+    }
+    undo_moves_no_other_die(log, amend, "stun-rolf")
+
+
+# --- the Damage Check in parts -----------------------------------------------------------------
+
+BROADSWORD: dict[str, Any] = {"weapon_modifier": 4, "weapon_minimum": 15}
+"""A Broadsword: D+4, Physical Strength 15 to wield."""
+
+
+@pytest.mark.parametrize(
+    ("strength", "bonus"),
+    [(10, 0), (15, 0), (19, 0), (20, 1), (24, 1), (25, 2), (29, 2), (30, 3)],
+)
+def test_physical_strength_adds_1_per_5_points_above_the_weapons_minimum(
+    strength: int, bonus: int
+) -> None:
+    # "a figure with PS of 20 through 24 would do D+5 damage when wielding a Broadsword"
+    facts = {**BROADSWORD, "physical_strength": strength}
+    _, changes = apply(fight(fatigue=60), hit(0, target="gob", damage_roll=3, **facts))
+    assert f"Damage Check: D10 3 +4 modifier{f' +{bonus} Physical Strength' if bonus else ''}" in (
+        changes.explanation
+    )
+    assert f"= {3 + 4 + bonus}" in changes.explanation
+
+
+def test_a_broadsword_in_the_hands_of_ps_20_does_d_plus_5() -> None:
+    state = fight(hit(0, damage_roll=6, physical_strength=20, band="endurance", **BROADSWORD))
+    assert rolf(state).endurance == 14 - 11
+
+
+@pytest.mark.parametrize("kind", ["thrown", "missile"])
+def test_no_physical_strength_bonus_for_thrown_or_missile_weapons(kind: str) -> None:
+    facts = {**BROADSWORD, "physical_strength": 30, kind: True}
+    state, changes = apply(fight(), hit(0, band="endurance", damage_roll=6, **facts))
+    assert rolf(state).endurance == 14 - 10
+    assert "no Physical Strength bonus for a thrown or missile weapon" in changes.explanation
+    assert "possible break" not in changes.explanation
+
+
+@pytest.mark.parametrize(("rank", "bonus"), [(0, 0), (2, 0), (3, 1), (5, 1), (6, 2), (9, 3)])
+def test_every_three_ranks_add_1_to_the_damage_modifier(rank: int, bonus: int) -> None:
+    state = fight(hit(0, band="endurance", damage_roll=5, weapon_modifier=1, rank=rank))
+    assert rolf(state).endurance == 14 - (5 + 1 + bonus)
+
+
+def test_the_ranks_bonus_applies_to_missile_weapons_too() -> None:
+    state = fight(hit(0, band="endurance", damage_roll=5, rank=6, missile=True))
+    assert rolf(state).endurance == 14 - 7
+
+
+def test_physical_strength_bonus_and_ranks_bonus_add_up() -> None:
+    facts = {**BROADSWORD, "physical_strength": 25, "rank": 3}  # +2 and +1
+    state = fight(hit(0, band="endurance", damage_roll=2, **facts))
+    assert rolf(state).endurance == 14 - (2 + 4 + 2 + 1)
+
+
+def test_physical_strength_comes_from_the_attackers_stat_when_not_given() -> None:
+    state = fight(physical_strength=20)
+    state, changes = apply(
+        state, hit(0, target="gob", attacker="rolf", damage_roll=1, **BROADSWORD)
+    )
+    assert "PS 20, weapon minimum 15: +1 damage" in changes.explanation
+    assert state.characters["gob"].fatigue == 9 - 6
+
+
+def test_the_physical_strength_fact_overrides_the_attackers_stat() -> None:
+    state = fight(physical_strength=20)
+    facts = {**BROADSWORD, "physical_strength": 15}
+    _, changes = apply(state, hit(0, target="gob", attacker="rolf", damage_roll=1, **facts))
+    assert "PS 15, weapon minimum 15: no Physical Strength bonus" in changes.explanation
+
+
+def test_a_weapon_minimum_without_any_physical_strength_is_refused() -> None:
+    with pytest.raises(RuleError, match="give `physical_strength`") as err:
+        apply(fight(), hit(0, damage_roll=1, **BROADSWORD))
+    assert err.value.field == "$.physical_strength"
+
+
+def test_physical_strength_without_the_weapons_minimum_is_refused() -> None:
+    with pytest.raises(RuleError, match="give `weapon_minimum` too") as err:
+        apply(fight(), hit(0, damage_roll=1, physical_strength=20))
+    assert err.value.field == "$.weapon_minimum"
+
+
+@pytest.mark.parametrize("damage", [0, 11])
+def test_damage_beside_the_d10_is_0_or_the_total(damage: int) -> None:
+    state = fight(hit(damage, band="endurance", damage_roll=6, physical_strength=20, **BROADSWORD))
+    assert rolf(state).endurance == 3
+
+
+def test_damage_beside_the_d10_that_is_not_the_total_is_refused() -> None:
+    with pytest.raises(RuleError, match="`damage` 10 is not the Damage Check's total 11") as err:
+        apply(fight(), hit(10, damage_roll=6, physical_strength=20, **BROADSWORD))
+    assert err.value.field == "$.damage"
+
+
+@pytest.mark.parametrize("fact", ["weapon_modifier", "weapon_minimum", "rank", "thrown"])
+def test_a_damage_check_part_without_the_d10_is_refused(fact: str) -> None:
+    value: Any = True if fact == "thrown" else 3
+    with pytest.raises(RuleError, match="give `damage_roll` too, or the total") as err:
+        apply(fight(), hit(8, **{fact: value}))
+    assert err.value.field == f"$.{fact}"
+
+
+def test_a_damage_check_never_totals_below_zero() -> None:
+    state, changes = apply(fight(), hit(0, band="endurance", damage_roll=1, weapon_modifier=-5))
+    assert rolf(state).endurance == 14 and "= 0" in changes.explanation
+
+
+def test_a_spells_damage_check_is_its_d10_and_modifier() -> None:
+    state = fight(hit(0, magic=True, damage_roll=4, weapon_modifier=2))
+    assert rolf(state).fatigue == 15 - 6
+
+
+@pytest.mark.parametrize("fact", ["physical_strength", "weapon_minimum", "rank", "missile"])
+def test_weapon_facts_on_magic_are_refused(fact: str) -> None:
+    value: Any = True if fact == "missile" else 15
+    with pytest.raises(RuleError, match="magic and breath are no weapon") as err:
+        apply(fight(), hit(0, magic=True, damage_roll=4, **{fact: value}))
+    assert err.value.field == f"$.{fact}"
+
+
+# --- the break band ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bonus", "band"),
+    [(0, None), (1, (96, 99)), (2, (93, 99)), (3, (90, 99)), (10, (69, 99))],
+)
+def test_each_plus_1_adds_3_percent_to_the_break_band_below_99(
+    bonus: int, band: tuple[int, int] | None
+) -> None:
+    # "the PS of 20 would have a chance to break the Broadsword on rolls of 96 through 99"
+    assert break_band(bonus) == band
+
+
+@pytest.mark.parametrize(
+    ("chance", "bonus", "modified"),
+    [(97, 2, 92), (97, 1, 95), (95, 1, 95), (60, 2, 60), (97, 0, 97), (120, 0, 120)],
+)
+def test_the_break_band_cuts_the_modified_strike_chance(
+    chance: int, bonus: int, modified: int
+) -> None:
+    # "if the above figure had a Modified Strike Chance of 97%, it would actually be 92%"
+    assert modified_strike_chance(chance, bonus) == modified
+
+
+PS_PLUS_2: dict[str, Any] = {**BROADSWORD, "physical_strength": 25, "damage_roll": 1}
+"""PS 25 with a Broadsword: +2, a possible break on 93-99."""
+
+
+@pytest.mark.parametrize("roll", [93, 95, 99])
+def test_a_strike_roll_in_the_break_band_is_a_possible_break_not_a_hit(roll: int) -> None:
+    with pytest.raises(RuleError, match="93-99 is a possible break of the weapon") as err:
+        apply(fight(), hit(0, strike_roll=roll, strike_chance=97, **PS_PLUS_2))
+    assert err.value.field == "$.strike_roll"
+    assert "Modified Strike Chance of 92 (97 cut below the break band)" in str(err.value)
+
+
+def test_a_strike_roll_of_100_is_a_possible_drop() -> None:
+    with pytest.raises(RuleError, match="100 is a possible drop of the weapon"):
+        apply(fight(), hit(0, strike_roll=100, strike_chance=120, **PS_PLUS_2))
+
+
+def test_a_strike_roll_just_under_the_break_band_hits_and_the_band_is_reported() -> None:
+    _, changes = apply(fight(), hit(0, strike_roll=92, strike_chance=97, **PS_PLUS_2))
+    assert "Strike Check 92 of 92 (cut from 97 by the break band): fatigue band" in (
+        changes.explanation
+    )
+    assert "a possible break on 93-99, a possible drop on 100" in changes.explanation
+
+
+def test_the_special_damage_chart_is_read_from_the_cut_chance() -> None:
+    # 15% of 97 rounds to 15, of 92 to 14: a roll of 15 is Endurance damage only without the cut
+    _, plain = apply(fight(), hit(0, strike_roll=15, strike_chance=97, damage_roll=1))
+    assert "Strike Check 15 of 97: endurance band" in plain.explanation
+    _, cut = apply(fight(), hit(0, strike_roll=15, strike_chance=97, **PS_PLUS_2))
+    assert "fatigue band" in cut.explanation
+
+
+def test_without_a_physical_strength_bonus_no_break_band_is_checked() -> None:
+    _, changes = apply(fight(), hit(5, strike_roll=99, strike_chance=100))
+    assert changes.void is None and "break" not in changes.explanation
+
+
+# --- the band a hit assumes --------------------------------------------------------------------
+
+
+def test_a_hit_with_no_band_says_it_assumed_a_fatigue_hit() -> None:
+    state, changes = apply(fight(), hit(9))
+    assert rolf(state).fatigue == 10
+    assert "no band given: a Fatigue hit assumed" in changes.explanation
+
+
+def test_a_hit_with_a_band_or_strike_check_assumes_nothing() -> None:
+    for facts in ({"band": "fatigue"}, {"strike_roll": 40, "strike_chance": 50}):
+        _, changes = apply(fight(), hit(9, **facts))
+        assert "assumed" not in changes.explanation
+
+
+# --- a stunned figure cannot use a shield ------------------------------------------------------
+
+
+def test_a_stunned_figure_cannot_choose_to_have_his_shield_cloven() -> None:
+    state = fight(hit(10), shield=1)
+    blow = hit(5, band="grievous", weapon="A", cleave_shield=True, rolls={"grievous": [1]})
+    with pytest.raises(RuleError, match="unable to use a shield") as err:
+        apply(state, blow)
+    assert err.value.field == "$.cleave_shield"
+
+
+def test_a_figure_the_same_hit_stuns_still_cleaves_his_shield() -> None:
+    blow = hit(6, band="grievous", weapon="A", cleave_shield=True, rolls={"grievous": [1]})
+    state = fight(blow, shield=1)
+    assert rolf(state).state == "stunned"
+    assert (rolf(state).shield, rolf(state).protection) == (0, 4)
+
+
+# --- spells: purely magical energy or the surroundings ----------------------------------------
+
+
+def test_a_spell_of_the_surroundings_is_absorbed_by_armour_then_spills_into_endurance() -> None:
+    state, changes = apply(fight(), hit(22, magic=True, purely_magical=False))
+    assert (rolf(state).fatigue, rolf(state).endurance) == (0, 11)  # 4 absorbed, 15 + 3
+    assert "armour absorbs 4" in changes.explanation
+
+
+def test_purely_magical_energy_passes_the_armour() -> None:
+    state = fight(hit(22, magic=True, purely_magical=True))
+    assert (rolf(state).fatigue, rolf(state).endurance) == (0, 7)
+
+
+def test_a_spell_of_the_surroundings_doing_more_than_fatigue_and_endurance_kills() -> None:
+    state, changes = apply(fight(), hit(34, magic=True, purely_magical=False))
+    assert rolf(state).state == "dead"
+    assert "30 is more than Fatigue and Endurance together: killed outright" in (
+        changes.explanation
+    )
+
+
+def test_the_spell_kill_weighs_what_passes_the_armour() -> None:
+    # 32 - 4 = 28 is less than 15 + 14: not killed, though 32 is more
+    state, changes = apply(fight(), hit(32, magic=True, purely_magical=False))
+    assert rolf(state).state == "out_of_action" and rolf(state).endurance == 1
+    assert "killed" not in changes.explanation
+
+
+def test_a_blow_is_no_spell_it_never_kills_by_the_spell_rule() -> None:
+    state = fight(hit(60), fatigue=15)
+    assert (rolf(state).fatigue, rolf(state).endurance) == (0, 14)
+
+
+def test_purely_magical_without_magic_is_refused() -> None:
+    with pytest.raises(RuleError, match="give `magic` too") as err:
+        apply(fight(), hit(5, purely_magical=False))
+    assert err.value.field == "$.purely_magical"
+    with pytest.raises(RuleError, match="breath is always treated as magical energy"):
+        apply(fight(), hit(5, breath=True, purely_magical=False))
+
+
+# --- every row of the tables, against the text -------------------------------------------------
+
+SPECIAL_DAMAGE_CHART = [
+    # Modified Strike Chance, highest Grievous roll, highest Endurance roll: 5% and 15% of the
+    # chance, rounded to the nearest (typed by hand from the text's percentages)
+    ((1, 3), 0, 0),
+    ((4, 9), 0, 1),
+    ((10, 16), 1, 2),
+    ((17, 23), 1, 3),
+    ((24, 29), 1, 4),
+    ((30, 36), 2, 5),
+    ((37, 43), 2, 6),
+    ((44, 49), 2, 7),
+    ((50, 56), 3, 8),
+    ((57, 63), 3, 9),
+    ((64, 69), 3, 10),
+    ((70, 76), 4, 11),
+    ((77, 83), 4, 12),
+    ((84, 89), 4, 13),
+    ((90, 96), 5, 14),
+    ((97, 100), 5, 15),
+]
+
+
+@pytest.mark.parametrize(
+    ("chances", "grievous", "endurance"), SPECIAL_DAMAGE_CHART, ids=lambda v: str(v)
+)
+def test_every_row_of_the_special_damage_chart(
+    chances: tuple[int, int], grievous: int, endurance: int
+) -> None:
+    low, high = chances
+    for chance in range(low, high + 1):
+        assert special_damage_chart(chance) == (grievous, endurance), chance
+        for roll in range(1, chance + 1):
+            expected = (
+                "grievous"
+                if roll <= grievous or roll == 1
+                else "endurance"
+                if roll <= endurance
+                else "fatigue"
+            )
+            assert band_of_strike(roll, chance, roll_01_grievous=True) == expected, (chance, roll)
+
+
+STAND_IN_ROWS = {
+    # the stand-in's rows as its documentation prints them (A 01-15, B 01-20, C 01-25)
+    "A": [
+        ((1, 3), "eye put out"),
+        ((4, 6), "lung pierced"),
+        ((7, 9), "gut pierced"),
+        ((10, 12), "thigh run through"),
+        ((13, 15), "hand pinned"),
+    ],
+    "B": [
+        ((1, 4), "hand severed"),
+        ((5, 8), "hamstrung"),
+        ((9, 12), "face laid open"),
+        ((13, 16), "arm cut to the bone"),
+        ((17, 20), "scalp cut, blood in the eyes"),
+    ],
+    "C": [
+        ((1, 5), "skull fractured"),
+        ((6, 10), "ribs broken"),
+        ((11, 15), "arm broken"),
+        ((16, 20), "leg broken"),
+        ((21, 25), "jaw shattered"),
+    ],
+}
+
+
+@pytest.mark.parametrize("weapon", ["A", "B", "C"])
+def test_every_row_of_the_stand_in_grievous_injury_table(weapon: str) -> None:
+    expected: dict[int, str | None] = dict.fromkeys(range(1, 101))
+    for (low, high), injury in STAND_IN_ROWS[weapon]:
+        expected.update(dict.fromkeys(range(low, high + 1), injury))
+    assert {roll: GRIEVOUS_INJURY_STAND_IN.injury(weapon, roll) for roll in range(1, 101)} == (
+        expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("means", "pool"),
+    [("rest", "fatigue"), ("healer", "endurance"), ("spell", "endurance"), ("potion", "endurance")],
+)
+def test_every_means_of_healing_restores_its_pool(means: str, pool: str) -> None:
+    state = fight(hit(5, band="endurance"), hit(9), Heal(target="rolf", amount=2, means=means))
+    assert (rolf(state).fatigue, rolf(state).endurance) == {
+        "fatigue": (12, 9),
+        "endurance": (10, 11),
+    }[pool]
+
+
+def test_a_spell_doing_exactly_fatigue_and_endurance_takes_endurance_to_0_and_kills() -> None:
+    state, changes = apply(fight(), hit(29, magic=True))  # 15 + 14
+    assert rolf(state).state == "dead"
+    assert "more than Fatigue and Endurance" not in changes.explanation
+
+
+def test_knock_back_weighs_the_damage_checks_total_when_given_in_parts() -> None:
+    # D10 4 + 4 + 2 (PS 25 over 15) = 10, not over PS 10; 5 + 4 + 2 = 11 is
+    facts = {**BROADSWORD, "physical_strength": 25}
+    _, still = apply(fight(**STRONG), hit(0, damage_roll=4, **facts))
+    assert still.dice == []
+    _, pushed = apply(fight(**STRONG), hit(0, damage_roll=5, rolls={"knockback": [1]}, **facts))
+    assert dice(pushed) == [("knockback", 1)]
+    assert "damage 11 > PS 10" in pushed.explanation

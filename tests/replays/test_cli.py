@@ -274,7 +274,7 @@ EXPECTED_FINAL = {
         "ysolde": "upright",
         "gorlag": "upright",
         "snag": "knocked_down",
-        "cinderwing": "upright",
+        "cinderwing": "stunned",  # stunned in the last pulse: no attempt before the fight ends
     },
     "warhammer_quest_fire_chasm.jsonl": {
         "grundi": "upright",
