@@ -32,6 +32,7 @@ from woundlog.events import (
     encode_json,
 )
 from woundlog.events.importers import IMPORTERS, convert_records
+from woundlog.events.importers.base import DEFAULT_RULESET
 from woundlog.events.stores import Store, open_store
 
 from . import cli_input as given
@@ -486,7 +487,11 @@ def import_(
     ] = None,
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", help="With --from: the rules of the fight, if this creates it."),
+        typer.Option(
+            "--ruleset",
+            help="With --from: the rules of the fight, if this creates it. "
+            f"Default: {DEFAULT_RULESET}.",
+        ),
     ] = None,
     seed: Annotated[
         int | None,
@@ -544,9 +549,8 @@ def import_records(
                     f"fight `{fight}` is played with `{current.ruleset}`, not `{ruleset}`"
                 )
             ruleset, joined = current.ruleset, list(current.characters)
-        elif ruleset is None:
-            raise UsageError(f"no fight `{fight}` yet: give --ruleset to create it")
         else:  # a seed chosen here is kept in fight_started, as `new` does
+            ruleset = ruleset or DEFAULT_RULESET
             chosen = secrets.randbelow(2**31) if seed is None else seed
             started.append(FightStarted(ruleset=ruleset, seed=chosen, version=WIRE_VERSION))
         try:
