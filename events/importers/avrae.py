@@ -138,7 +138,8 @@ def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
         if combatant.max_hp is None or combatant.max_hp < 1:
             return (
                 f"{name} ({combatant.id}) has no maximum HP in Avrae "
-                f"(max_hp {combatant.max_hp if combatant.max_hp is not None else 'null'}): not tracked"
+                f"(max_hp {'null' if combatant.max_hp is None else combatant.max_hp}): "
+                "not tracked"
             )
         maximum = combatant.max_hp
         hp = combatant.hp if combatant.hp is not None else maximum

@@ -67,11 +67,11 @@ DEFAULT_RULESET = "dnd5e"
 woundlog are used for Dungeons & Dragons 5th edition."""
 
 PROFILES: dict[str, Profile] = {
-    "dnd5e": Profile("hp", ("pc", "monster"), ("players", "monsters"), temporary="temporary"),
     "d26": Profile("hp", ("pc", "npc"), ("players", "monsters")),
     "mordheim": Profile("wounds", ("", ""), ("players", "monsters"), heals=False),
     "warhammer_quest": Profile("wounds", ("warrior", "monster"), ("warriors", "monsters")),
     "contractor": Profile("constitution", ("", ""), ("players", "monsters")),
+    "dnd5e": Profile("hp", ("pc", "monster"), ("players", "monsters"), temporary="temporary"),
 }
 
 UNSUPPORTED: dict[str, str] = {

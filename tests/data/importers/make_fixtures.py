@@ -183,12 +183,37 @@ def ii_export(autosave: dict[str, Any]) -> dict[str, Any]:
 
 # --- Avrae v4.2.70 (avrae/avrae, commit b262e67f) -------------------------------------------------
 
-SKILLS = (
-    "acrobatics animalHandling arcana athletics deception history initiative insight "
-    "intimidation investigation medicine nature perception performance persuasion religion "
-    "sleightOfHand stealth survival strength dexterity constitution intelligence wisdom charisma"
-).split()
-SAVES = [f"{s}Save" for s in "strength dexterity constitution intelligence wisdom charisma".split()]
+SKILLS = [
+    "acrobatics",
+    "animalHandling",
+    "arcana",
+    "athletics",
+    "deception",
+    "history",
+    "initiative",
+    "insight",
+    "intimidation",
+    "investigation",
+    "medicine",
+    "nature",
+    "perception",
+    "performance",
+    "persuasion",
+    "religion",
+    "sleightOfHand",
+    "stealth",
+    "survival",
+    "strength",
+    "dexterity",
+    "constitution",
+    "intelligence",
+    "wisdom",
+    "charisma",
+]
+SAVES = [
+    f"{s}Save"
+    for s in ["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
+]
 GM, PLAYER = 700000000000000001, 700000000000000002
 
 
