@@ -10,8 +10,17 @@ from typing import Any
 
 import pytest
 
-from woundlog.events import CharacterJoined, Event, FightStarted, Heal, Hit, StructuralError
-from woundlog.events import TurnEnded, TurnStarted, type_name
+from woundlog.events import (
+    CharacterJoined,
+    Event,
+    FightStarted,
+    Heal,
+    Hit,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+    type_name,
+)
 from woundlog.events.importers import convert_records
 from woundlog.replays import replay
 
