@@ -560,6 +560,8 @@ def import_records(
         appended = Fight(store, fight).append([*started, *converted.events], version)
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+    for warning in converted.warnings:  # what the importer left out, and why
+        say(f"warning: {warning}", out=console(stderr=True))
 
 
 def on_records(error: WoundlogError, lines: list[int | None]) -> WoundlogError:
