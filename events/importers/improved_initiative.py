@@ -211,7 +211,9 @@ def newer(before: Cursor, now: Snapshot) -> bool:
 
 
 def label(snapshot: Snapshot) -> str:
-    turn = f"{snapshot.active}'s turn" if snapshot.active else "no turn"
+    names = {who.id: who.name for who in snapshot.combatants}
+    active = snapshot.active
+    turn = f"{names.get(active, active)}'s turn" if active is not None else "no turn"
     seconds = int(snapshot.clock[0])
     return f"the Improved Initiative state of round {snapshot.round}, {turn}, {seconds} s into it"
 

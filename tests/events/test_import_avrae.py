@@ -23,7 +23,8 @@ from woundlog.events import (
     type_name,
 )
 from woundlog.events.importers import convert_records
-from woundlog.replays import replay
+from woundlog.events.stores import SQLiteStore
+from woundlog.replays import Fight, replay
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 RECORDS = [json.loads(line) for line in (DATA / "avrae_combat.jsonl").read_text().splitlines()]
@@ -179,3 +180,32 @@ def test_a_bad_cursor_is_refused() -> None:
     with pytest.raises(StructuralError, match="not a cursor") as caught:
         convert_records("avrae", RECORDS, ruleset="dnd5e", previous={"key": 3})
     assert caught.value.field == "previous"
+
+
+def test_a_player_in_a_group_reads_its_members_line() -> None:
+    record = copy.deepcopy(RECORDS[2])
+    combatants = record["data"]["combatants"]
+    tali = combatants.pop(0)
+    combatants[0]["combatants"].append(tali)  # Tali joined the wolves' group
+    lines = record["human_readable"].splitlines()
+    record["human_readable"] = "\n".join(line for line in lines if ": Tali <" not in line)
+    record["human_readable"] = record["human_readable"].replace(
+        "     - WO2 <11/11 HP> (AC 13)",
+        "     - WO2 <11/11 HP> (AC 13)\n     - Tali <7/12 HP> (AC 15)",
+    )
+    converted = convert_records("avrae", [record], ruleset="dnd5e")
+    assert ("hit", "tali", "5") in rows(converted.events)
+
+
+def test_importing_again_into_a_real_fight_is_a_no_op(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", seed=3))
+        first = fight.append(convert_records("avrae", RECORDS, ruleset="dnd5e").events)
+        before = fight.state()
+        again = convert_records("avrae", RECORDS, ruleset="dnd5e", joined=list(before.characters))
+        assert fight.append(again.events).changes == []
+        third = fight.append(convert_records("avrae", RECORDS[::-1], ruleset="dnd5e").events)
+        assert third.version == first.version and fight.state() == before
+    finally:
+        store.close()

@@ -22,7 +22,8 @@ from woundlog.events import (
     type_name,
 )
 from woundlog.events.importers import convert_records
-from woundlog.replays import replay
+from woundlog.events.stores import SQLiteStore
+from woundlog.replays import Fight, replay
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 SAVES: list[Any] = json.loads((DATA / "improved_initiative_autosaves.json").read_text())
@@ -111,7 +112,7 @@ def test_going_back_a_turn_takes_nothing_in_and_is_reported() -> None:
     converted = convert_records(FMT, SAVES, ruleset="dnd5e")
     back = [w for w in converted.warnings if "older than the last one" in w]
     assert len(back) == 2  # the step back, and the step on whose turn timer restarted
-    assert "round 2, gob1's turn, 0 s into it" in back[0]
+    assert "round 2, Goblin 1's turn, 0 s into it" in back[0]
 
 
 def test_the_export_data_file_reads_its_autosave_json_text() -> None:
@@ -238,3 +239,58 @@ def test_a_bad_cursor_is_refused() -> None:
     with pytest.raises(StructuralError, match="not a cursor") as caught:
         convert_records(FMT, SAVES, ruleset="dnd5e", previous={"key": 3})
     assert caught.value.field == "previous"
+
+
+def two_states(before: tuple[int, int], now: tuple[int, int]) -> list[Any]:
+    """Grim's (CurrentHP, TemporaryHP) in two autosaves of the same turn."""
+    first, second = copy.deepcopy(SAVES[1]), copy.deepcopy(SAVES[1])
+    for state, (hp, temp), seconds in ((first, before, 1), (second, now, 2)):
+        state["Combatants"][0].update(CurrentHP=hp, TemporaryHP=temp)
+        state["ElapsedSeconds"] = seconds
+    return [first, second]
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "made"),
+    [
+        ((12, 5), (12, 2), [("hit", "grim", "3")]),  # temporary HP alone absorbed a blow
+        ((12, 5), (9, 0), [("hit", "grim", "8")]),  # through temporary HP into HP
+        ((12, 0), (9, 4), [("hit", "grim", "3"), ("heal", "grim", "4", "temporary")]),
+        ((9, 3), (12, 3), [("heal", "grim", "3", "")]),
+        ((12, 2), (12, 6), [("heal", "grim", "6", "temporary")]),  # the higher stands
+    ],
+)
+def test_hp_and_temporary_hp_changes_in_dnd5e(
+    before: tuple[int, int], now: tuple[int, int], made: list[tuple[str, ...]]
+) -> None:
+    converted = convert_records(FMT, two_states(before, now), ruleset="dnd5e")
+    changes = [r for r in rows(converted.events) if r[0] in ("hit", "heal")]
+    if before[0] < 12:
+        changes = changes[1:]  # the hurt of the first sight
+    if before[1]:
+        changes = changes[1:]  # and its temporary hit points
+    assert changes == made
+    # the fight ends as Improved Initiative shows it
+    log: list[Event] = [FightStarted(ruleset="dnd5e"), *converted.events]
+    *_, (state, _) = replay(log, strict=True)
+    grim = state.characters["grim"]
+    assert (grim.hp, grim.temp_hp) == now  # type: ignore[attr-defined]
+
+
+def test_the_cursor_is_json() -> None:
+    converted = convert_records(FMT, SAVES, ruleset="dnd5e")
+    assert json.loads(json.dumps(converted.previous)) == converted.previous
+
+
+def test_importing_again_into_a_real_fight_is_a_no_op(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", seed=3))
+        first = fight.append(convert_records(FMT, SAVES, ruleset="dnd5e").events)
+        before = fight.state()
+        again = convert_records(FMT, SAVES, ruleset="dnd5e", joined=list(before.characters))
+        assert fight.append(again.events).changes == []
+        third = fight.append(convert_records(FMT, SAVES, ruleset="dnd5e").events)
+        assert third.version == first.version and fight.state() == before
+    finally:
+        store.close()
