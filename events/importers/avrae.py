@@ -29,7 +29,9 @@ the combat:
   sheet) and keeps `max_hp` only as a GM's override. Their HP is read from the record's
   `human_readable`, the combat summary Avrae writes beside `data` with every HP shown
   (`Combat.get_summary(private=True)`: "18: Tali <9/12 HP, 5 temp> (AC 15)"). A player whose
-  line shows no HP is not tracked, and said so.
+  line shows no HP is not tracked, and said so. A character's sheet keeps HP at 0 or above, so
+  a blow on a player already at 0 (in dnd5e a death save failure) arrives as no change; Avrae's
+  own death saves are on the sheet, not in the records.
 - Other combatants (`monster`, and `common`, added by hand: NPCs): `hp`, `max_hp`, `temp_hp`
   of `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
   and said so once.

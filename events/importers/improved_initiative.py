@@ -35,6 +35,9 @@ Mapping and decisions:
 - HP: `CurrentHP`; temporary HP: `TemporaryHP`, which Improved Initiative takes damage off
   first. In dnd5e, temporary HP gained is a heal with means `temporary`, and a hit counts the
   temporary HP it went through (`Batch.hp_and_temporary`); elsewhere only `CurrentHP` counts.
+  Improved Initiative keeps `CurrentHP` at 0 or above unless its rule "AllowNegativeHP" is on:
+  a blow on a creature already at 0 then changes nothing there and makes no event (in dnd5e,
+  no death save failure: record it in woundlog by hand).
 - Turns: `ActiveCombatantId` and `RoundCounter`, in the order of `Combatants` (initiative
   order). `ActiveCombatantId` null is no turn (before the encounter starts, or after it ends).
 - Late or twice: a state earlier in the fight than the last one taken in (an earlier round, an
