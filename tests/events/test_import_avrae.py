@@ -134,6 +134,7 @@ def test_records_out_of_order_and_twice_give_the_same_events() -> None:
 def test_with_the_cursor_late_and_resent_records_change_nothing() -> None:
     first = convert_records("avrae", RECORDS[:7], ruleset="dnd5e")
     joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    assert json.loads(json.dumps(first.previous)) == first.previous  # the service keeps it as JSON
     late = convert_records(
         "avrae", RECORDS[2:7], ruleset="dnd5e", joined=joined, previous=first.previous
     )
