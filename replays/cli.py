@@ -33,6 +33,7 @@ from woundlog.events import (
     iter_jsonl,
 )
 from woundlog.events.importers import IMPORTERS, convert_records
+from woundlog.events.importers.base import DEFAULT_RULESET
 from woundlog.events.stores import Store, open_store
 
 from . import cli_input as given
@@ -491,7 +492,11 @@ def import_(
     ] = None,
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", help="With --from: the rules of the fight, if this creates it."),
+        typer.Option(
+            "--ruleset",
+            help="With --from: the rules of the fight, if this creates it. "
+            f"Default: {DEFAULT_RULESET}.",
+        ),
     ] = None,
     seed: Annotated[
         int | None,
@@ -549,9 +554,8 @@ def import_records(
                     f"fight `{fight}` is played with `{current.ruleset}`, not `{ruleset}`"
                 )
             ruleset, joined = current.ruleset, list(current.characters)
-        elif ruleset is None:
-            raise UsageError(f"no fight `{fight}` yet: give --ruleset to create it")
         else:  # a seed chosen here is kept in fight_started, as `new` does
+            ruleset = ruleset or DEFAULT_RULESET
             chosen = secrets.randbelow(2**31) if seed is None else seed
             started.append(FightStarted(ruleset=ruleset, seed=chosen, version=WIRE_VERSION))
         try:
@@ -561,6 +565,8 @@ def import_records(
         appended = Fight(store, fight).append([*started, *converted.events], version)
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+    for warning in converted.warnings:  # what the importer left out, and why
+        say(f"warning: {warning}", out=console(stderr=True))
 
 
 def on_records(error: WoundlogError, lines: list[int | None]) -> WoundlogError:

@@ -1,58 +1,82 @@
-"""Avrae: `combat_state_update` records, compared pairwise like Improved Initiative's snapshots.
+"""Avrae: the `combat_state_update` records of its combat recorder (shapes of avrae/avrae at
+v4.2.70, the same since the recorder was written in 2022).
 
-A record is one event of an Avrae combat recording; only `combat_state_update` records are read
-(any other `event_type` is skipped), and of those the `data`, which is `Combat.to_dict()`:
+Avrae records a combat only for its research recorder (cogs5e/initiative/upenn_nlp.py), which
+sends each record to Amazon Kinesis; users get the records through the public research dataset
+built from them, FIREBALL (Zhu et al., 2023: one gzipped JSON Lines file per combat, under
+`data/`; gunzip it, then import it). A record is one `RecordedEvent`; only `combat_state_update`
+records are read (messages, commands and the rest are skipped), written after every commit of
+the combat:
 
-    {"event_type": "combat_state_update", "combat_id": "...", "data": {
-        "round": 2, "current": 0,
-        "combatants": [{"id": "5f0c...", "name": "GO1", "type": "monster",
-                        "hp": 3, "max_hp": 7, "temp_hp": 0}, ...]}}
+    {"combat_id": "1700000000-6f1c...", "event_type": "combat_state_update",
+     "timestamp": 1700000012.53, "probable_interaction_id": 1043...,
+     "human_readable": "```md\\nCurrent initiative: 12 (round 1)\\n...\\n# 12: GO1 <3/7 HP> ...```",
+     "data": {"round": 1, "turn": 12, "current": 1, "combatants": [
+         {"id": "a1b2...", "name": "Tali", "type": "player", "init": 18, "max_hp": null, ...},
+         {"id": "c3d4...", "name": "GO1", "type": "monster", "init": 12,
+          "hp": 3, "max_hp": 7, "temp_hp": 0, ...},
+         {"id": "e5f6...", "name": "Wolves", "type": "group", "init": 9,
+          "combatants": [...]}], ...}}
 
-Mapping and decisions:
-- Character id: the combatant's `id`; name: its `name`. A `group` combatant's members (its own
+`data` is `Combat.to_dict()`; a combatant is `Combatant.to_dict()`. Mapping and decisions:
+- Combats: `combat_id` separates the combats of one file. Each is compared with its own last
+  record, and its records are taken in timestamp order (`timestamp`, when the recorder wrote
+  it), so a file delivered out of order reads as the combat went. A record not newer than the
+  last one of its combat taken in (a resend, a late delivery) is skipped and reported.
+- Character id: the combatant's `id`; name: its `name`. A `group`'s members (its own
   `combatants`) are tracked one by one; the group itself has no HP.
-- A combatant seen for the first time joins, its `max_hp` mapped to the ruleset's stat (d26 `hp`,
-  Mordheim and Warhammer Quest `wounds`, Contractor `constitution`; DragonQuest is refused).
-  `type` "player" joins as the ruleset's player kind (d26 `pc`, Warhammer Quest `warrior`) on
-  side `players` (`warriors`), anyone else as its other kind (`npc`, `monster`) on side
-  `monsters`. Below its maximum when first seen, it also takes a hit for the difference. A
-  combatant whose `max_hp` is unset (Avrae allows it) or not above 0 is never tracked.
-- `hp` down is a hit for the difference, up a heal (none in Mordheim). `temp_hp` is ignored:
-  Avrae takes damage off temporary HP first, so what it absorbed never reaches `hp`.
-- `current` is the index of the acting entry in `combatants` (None before combat starts); when
-  it changes, the previous entry's turn ends and the new one's starts (each member's, for a
-  group); a higher `round` also ends the round (`turn_ended` with no scope). Moving back is no
-  event.
-- Ids: `avrae:<key>:<combatant>:hp`, `avrae:<key>:<combatant>:turn_ended`,
-  `avrae:<key>:round_ended`, `avrae:<key>:<combatant>:turn_started`, where `<key>` is a
-  16-hex-digit blake2b of the record's canonical JSON chained after the previous record's key;
-  `avrae:<combatant>:joined` and `avrae:<combatant>:hurt` for a first sight.
+- Players: `PlayerCombatant.to_dict()` deletes `hp` and `temp_hp` (they live on the character
+  sheet) and keeps `max_hp` only as a GM's override. Their HP is read from the record's
+  `human_readable`, the combat summary Avrae writes beside `data` with every HP shown
+  (`Combat.get_summary(private=True)`: "18: Tali <9/12 HP, 5 temp> (AC 15)"). A player whose
+  line shows no HP is not tracked, and said so. A character's sheet keeps HP at 0 or above, so
+  a blow on a player already at 0 (in dnd5e a death save failure) arrives as no change; Avrae's
+  own death saves are on the sheet, not in the records.
+- Other combatants (`monster`, and `common`, added by hand: NPCs): `hp`, `max_hp`, `temp_hp`
+  of `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
+  and said so once.
+- Kinds: `type` "player" is the ruleset's player kind (dnd5e and d26 `pc`, Warhammer Quest
+  `warrior`) on side `players`, anyone else its other kind (dnd5e `monster`, d26 `npc`) on side
+  `monsters`. `max_hp` is the ruleset's stat (dnd5e and d26 `hp`, Mordheim and Warhammer Quest
+  `wounds`, Contractor `constitution`; DragonQuest is refused).
+- HP and temporary HP: as `Batch.hp_and_temporary` (Avrae, like dnd5e, takes damage off
+  temporary HP first; HP may go below 0, and that damage counts).
+- Turns: `current` is the index of the acting entry in `combatants` (None before the combat
+  starts); a group's turn is each member's. Moving on ends and starts every turn crossed, a
+  wrap of the order ends the round; moving back (`!init prev`) is no event.
+- Ids: `avrae:<combat>:<timestamp>:<combatant>:hit` (and `:heal`, `:temp`),
+  `avrae:<combat>:r<round>:<combatant>:turn_started`, `...:turn_ended`,
+  `avrae:<combat>:r<round>:round_ended`; `avrae:<combatant>:joined`, `:hurt`, `:temp` for a
+  first sight. The cursor (`previous`) is `{"combats": {combat_id: snapshots.Cursor}}`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 import msgspec
 
-from .base import Batch, Converted, Profile, Sighting, SourceId, Turn, decode
-from .snapshots import Snapshot, compare
+from ..errors import StructuralError
+from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
+from .snapshots import Cursor, Entry, Snapshot, take_in
 
 SOURCE = "avrae"
 STATE_UPDATE = "combat_state_update"
+PLAYER, GROUP = "player", "group"
 
 
 class Combatant(msgspec.Struct, frozen=True):
     id: SourceId
     name: str = ""
     type: str = "common"
-    hp: int | None = None
+    hp: int | None = None  # absent for a player
     max_hp: int | None = None
-    temp_hp: int = 0
+    temp_hp: int | None = None  # absent for a player
     combatants: list[Combatant] = []  # a group's members
 
     def members(self) -> list[Combatant]:
-        return self.combatants if self.type == "group" else [self]
+        return self.combatants if self.type == GROUP else [self]
 
 
 class Combat(msgspec.Struct, frozen=True):
@@ -66,46 +90,140 @@ class Kind(msgspec.Struct, frozen=True):
 
 
 class StateUpdate(msgspec.Struct, frozen=True):
+    combat_id: SourceId
+    timestamp: float
     data: Combat
+    human_readable: str = ""
+
+
+class Cursors(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    combats: dict[str, Cursor]
+
+
+# --- players' HP, from the summary -------------------------------------------------------------
+
+_TOP_LINE = re.compile(r"^(?:# |  )\s*-?\d+: (?P<rest>.*)$")
+_MEMBER_LINE = re.compile(r"^\s+- (?P<rest>.*)$")
+_HP_TEXT = re.compile(r"(?P<hp>-?\d+)/(?P<max>-?\d+) HP(?:, (?P<temp>\d+) temp)?")
+
+
+def summary_hp(summary: str, name: str) -> tuple[int, int, int] | None:
+    """(HP, maximum, temporary HP) of the combatant `name` in a summary, if it shows them."""
+    for line in summary.splitlines():
+        match = _TOP_LINE.match(line) or _MEMBER_LINE.match(line)
+        if match is None or not match["rest"].startswith(f"{name} <"):
+            continue
+        shown = match["rest"][len(name) + 2 :].split(">", 1)[0]
+        numbers = _HP_TEXT.fullmatch(shown)
+        if numbers is None:
+            return None
+        return int(numbers["hp"]), int(numbers["max"]), int(numbers["temp"] or 0)
+    return None
+
+
+# --- records -------------------------------------------------------------------------------------
+
+
+def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
+    """The combatant as the record shows it, or why it is not tracked."""
+    name = combatant.name or combatant.id
+    if combatant.type == PLAYER:
+        shown = summary_hp(update.human_readable, combatant.name)
+        if shown is None:
+            return (
+                f"{name} ({combatant.id}) is a player: Avrae's record holds no HP for players "
+                "(PlayerCombatant.to_dict() drops hp and temp_hp) and its summary "
+                "(human_readable) shows none for them: not tracked"
+            )
+        hp, maximum, temp = shown
+    else:
+        if combatant.max_hp is None or combatant.max_hp < 1:
+            return (
+                f"{name} ({combatant.id}) has no maximum HP in Avrae "
+                f"(max_hp {'null' if combatant.max_hp is None else combatant.max_hp}): "
+                "not tracked"
+            )
+        maximum = combatant.max_hp
+        hp = combatant.hp if combatant.hp is not None else maximum
+        temp = combatant.temp_hp or 0
+    return Sighting(
+        id=combatant.id,
+        name=name,
+        player=combatant.type == PLAYER,
+        max_hp=maximum,
+        hp=hp,
+        temp_hp=max(temp, 0),
+    )
 
 
 def snapshot(record: object, index: int) -> Snapshot | None:
+    """The snapshot a record gives (None: not a combat state, skipped)."""
     if decode(record, Kind, index).event_type != STATE_UPDATE:
         return None
-    combat = decode(record, StateUpdate, index).data
-    members = [m for entry in combat.combatants for m in entry.members()]
+    update = decode(record, StateUpdate, index)
+    combat = update.data
+    tracked: list[Sighting] = []
+    untracked: list[tuple[str, str]] = []
+    for entry in combat.combatants:
+        for member in entry.members():
+            seen = sighting(member, update)
+            if isinstance(seen, str):
+                untracked.append((member.id, seen))
+            else:
+                tracked.append(seen)
+    order = tuple(Entry(e.id, tuple(m.id for m in e.members())) for e in combat.combatants)
     current = combat.current
-    acting = (
-        combat.combatants[current]
-        if current is not None and 0 <= current < len(combat.combatants)
-        else None
-    )
+    active = order[current].id if current is not None and 0 <= current < len(order) else None
     return Snapshot(
-        turn=Turn(
-            combat.round,
-            current if acting is not None else None,
-            tuple(m.id for m in acting.members()) if acting is not None else (),
-        ),
-        combatants=[sighting(m) for m in members if tracked(m)],
+        stream=f"{update.combat_id}:",
+        key=f"{update.combat_id}:{update.timestamp!r}",
+        digest=content_key(record),
+        clock=(update.timestamp,),
+        round=combat.round,
+        order=order,
+        active=active,
+        combatants=tracked,
+        untracked=untracked,
     )
 
 
-def tracked(combatant: Combatant) -> bool:
-    return combatant.max_hp is not None and combatant.max_hp >= 1
+def in_order(snapshots: list[tuple[int, Snapshot]]) -> list[tuple[int, Snapshot]]:
+    """Each combat's records in timestamp order (a stable sort: equal times keep the file's
+    order), the combats in the order they first appear."""
+    first: dict[str, int] = {}
+    for place, (_, s) in enumerate(snapshots):
+        first.setdefault(s.stream, place)
+    return sorted(snapshots, key=lambda item: (first[item[1].stream], item[1].clock))
 
 
-def sighting(combatant: Combatant) -> Sighting:
-    assert combatant.max_hp is not None
-    return Sighting(
-        id=combatant.id,
-        name=combatant.name or combatant.id,
-        player=combatant.type == "player",
-        max_hp=combatant.max_hp,
-        hp=combatant.hp if combatant.hp is not None else combatant.max_hp,
-    )
+def newer(before: Cursor, now: Snapshot) -> bool:
+    return now.clock > tuple(before.clock)
+
+
+def label(snapshot: Snapshot) -> str:
+    combat = snapshot.stream.rstrip(":")
+    return f"the Avrae record of combat {combat} at {snapshot.clock[0]!r}"
+
+
+def read_cursors(previous: object | None) -> dict[str, Cursor]:
+    if previous is None:
+        return {}
+    try:
+        return dict(msgspec.convert(previous, Cursors).combats)
+    except msgspec.ValidationError as exc:
+        raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
 
 
 def convert(
     records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
 ) -> Converted:
-    return compare(Batch(SOURCE, profile, joined), records, previous, snapshot)
+    batch = Batch(SOURCE, profile, joined)
+    cursors = read_cursors(previous)
+    snapshots = [
+        (index, s)
+        for index, record in enumerate(records)
+        if (s := snapshot(record, index)) is not None
+    ]
+    take_in(batch, cursors, in_order(snapshots), newer, label)
+    cursor = msgspec.to_builtins(Cursors(cursors)) if cursors else previous
+    return Converted(batch.events, cursor, batch.warnings)

@@ -34,6 +34,9 @@ class Converted(msgspec.Struct, frozen=True):
 
     events: list[Event]
     previous: Any | None = None
+    warnings: list[str] = []
+    """What a person should hear about: a record skipped (late, or seen before), a combatant not
+    tracked and why. Nothing an importer leaves out is left out silently."""
 
 
 # --- what each ruleset needs from a hit-point tracker -------------------------------------------
@@ -53,13 +56,22 @@ class Profile:
     kinds: tuple[str, str]
     sides: tuple[str, str]
     heals: bool = True
+    temporary: str | None = None
+    """The heal means that grants temporary hit points, for a ruleset that keeps them apart from
+    hit points (dnd5e's `temporary`); None: temporary hit points make no events, and only what
+    comes off hit points is a hit."""
 
+
+DEFAULT_RULESET = "dnd5e"
+"""The ruleset a fight created by an import plays when none is given: the programs that feed
+woundlog are used for Dungeons & Dragons 5th edition."""
 
 PROFILES: dict[str, Profile] = {
     "d26": Profile("hp", ("pc", "npc"), ("players", "monsters")),
     "mordheim": Profile("wounds", ("", ""), ("players", "monsters"), heals=False),
     "warhammer_quest": Profile("wounds", ("warrior", "monster"), ("warriors", "monsters")),
     "contractor": Profile("constitution", ("", ""), ("players", "monsters")),
+    "dnd5e": Profile("hp", ("pc", "monster"), ("players", "monsters"), temporary="temporary"),
 }
 
 UNSUPPORTED: dict[str, str] = {
@@ -121,6 +133,7 @@ class Sighting:
     max_hp: int
     hp: int
     side: str | None = None
+    temp_hp: int = 0
 
 
 @dataclass(frozen=True)
@@ -145,6 +158,11 @@ class Batch:
         self.profile = profile
         self.joined = set(joined)
         self.events: list[Event] = []
+        self.warnings: list[str] = []
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     def id(self, *parts: str) -> str:
         return ":".join((self.source, *parts))
@@ -172,7 +190,50 @@ class Batch:
             )
         )
         self.hp_change(self.id(who.id, "hurt"), who.id, min(who.hp - who.max_hp, 0))
+        if who.temp_hp > 0:
+            self.grant_temporary(self.id(who.id, "temp"), who.id, who.temp_hp)
         return True
+
+    def grant_temporary(self, event_id: str, character: str, amount: int) -> None:
+        """Temporary hit points gained, as the ruleset's heal means for them (none: no event)."""
+        if self.profile.temporary is not None:
+            self.add(
+                Heal(
+                    id=event_id,
+                    by=self.source,
+                    target=character,
+                    amount=amount,
+                    means=self.profile.temporary,
+                )
+            )
+
+    def hp_and_temporary(
+        self, key: str, character: str, hp: tuple[int, int], temp: tuple[int, int]
+    ) -> None:
+        """A combatant's HP and temporary HP, before and now, as hits and heals.
+
+        Both programs take damage off temporary hit points first. In a ruleset that keeps them
+        (`Profile.temporary`), HP lost means the temporary hit points went first: the hit is
+        all of them plus the HP lost, and temporary hit points shown now were granted after it.
+        Temporary hit points lost with no HP lost were absorbed damage: a hit the ruleset's
+        temporary hit points take. Elsewhere only HP counts. Ids: `<key>:<character>:hit`,
+        `:heal` and `:temp`."""
+        (hp_before, hp_now), (temp_before, temp_now) = hp, temp
+        change = hp_now - hp_before
+        if self.profile.temporary is None:
+            self.hp_change(
+                self.id(key, character, "hit" if change < 0 else "heal"), character, change
+            )
+            return
+        if change < 0:
+            self.hp_change(self.id(key, character, "hit"), character, change - temp_before)
+            temp_before = 0
+        elif temp_now < temp_before:
+            self.hp_change(self.id(key, character, "hit"), character, temp_now - temp_before)
+        if change > 0:
+            self.hp_change(self.id(key, character, "heal"), character, change)
+        if temp_now > temp_before:
+            self.grant_temporary(self.id(key, character, "temp"), character, temp_now)
 
     def hp_change(
         self,

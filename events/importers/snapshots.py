@@ -1,81 +1,220 @@
-"""Formats that save the whole encounter each time, compared one snapshot with the one before.
+"""Programs that save the whole encounter each time (Improved Initiative, Avrae): each snapshot
+is compared with the last one taken in.
 
-HP down is a hit, HP up a heal, a new active combatant ends one turn and starts the next, and a
-new round counter ends a round. The first snapshot of a fight (no cursor) is the baseline: its
-combatants join, hurt already if below their maximum, and nothing ticks.
+A snapshot shows every combatant's HP and temporary HP, the initiative order and whose turn it
+is. Against the last snapshot taken in (the cursor): HP and temporary HP that changed are hits
+and heals (`Batch.hp_and_temporary`), and a turn that moved on ends and starts every turn it
+crossed, in initiative order, ending a round where the order wrapped (as Foundry's own turn
+events do when a GM skips over several combatants). The first snapshot of a fight (no cursor)
+is the baseline: its combatants join, hurt already if below their maximum, and nothing ticks.
+
+Which snapshot is late, or the same one again, is each program's to say (`Clock`): a snapshot
+that is not newer than the cursor changes nothing and is reported, so a resend, a delivery out
+of order or a replayed file never deals damage twice. Since every change is measured against
+the last snapshot taken in, a snapshot skipped loses nothing: what it showed arrives with the
+next one taken in.
+
+Ids: the HP events of a snapshot are keyed by the snapshot (`Snapshot.key`, from the source's
+own identity), turns by round and character (`<stream>r<round>:<character>:turn_started`,
+`:turn_ended`, `<stream>r<round>:round_ended`), so going back a turn in the program and on
+again is a resend of the same turn events, never a second tick.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import msgspec
 
 from ..errors import StructuralError
-from .base import Batch, Converted, Sighting, Turn, content_key
+from ..model import TurnEnded, TurnStarted
+from .base import Batch, Sighting
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One place in the initiative order: a combatant, or a group whose members act together."""
+
+    id: str
+    members: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    turn: Turn
+    """What one record shows. `stream` prefixes the ids of its turns (one combat of a file of
+    several: `<combat>:`), `key` is the record's own identity, `clock` orders the records of a
+    stream (compared by `Clock.newer`), `digest` tells the same record again."""
+
+    stream: str
+    key: str
+    digest: str
+    clock: tuple[float, ...]
+    round: int
+    order: tuple[Entry, ...]
+    active: str | None
     combatants: list[Sighting]
+    untracked: list[tuple[str, str]]  # (combatant, why), reported once
+
+    def entry(self, entry_id: str | None) -> Entry | None:
+        return next((e for e in self.order if e.id == entry_id), None)
 
 
-class Cursor(msgspec.Struct, frozen=True):
-    """The last snapshot seen, as much of it as the next comparison needs (JSON-serialisable)."""
+class Cursor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The last snapshot of a stream taken in, as much as the next comparison needs
+    (JSON-serialisable: the service keeps it between imports)."""
 
     key: str
+    digest: str
+    clock: list[float]
     round: int
-    position: int | None
-    active: list[str]
+    active: str | None
+    members: list[str]
     hp: dict[str, int]
-
-    @property
-    def turn(self) -> Turn:
-        return Turn(self.round, self.position, tuple(self.active))
+    temp_hp: dict[str, int]
+    untracked: list[str] = []
 
 
-def cursor_of(previous: object | None) -> Cursor | None:
-    if previous is None:
-        return None
+def read_cursor(previous: object) -> Cursor:
     try:
         return msgspec.convert(previous, Cursor)
     except msgspec.ValidationError as exc:
         raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
 
 
-def compare(
+def cursor_after(before: Cursor | None, now: Snapshot) -> Cursor:
+    active = now.entry(now.active)
+    reported = set(before.untracked) if before else set()
+    return Cursor(
+        key=now.key,
+        digest=now.digest,
+        clock=list(now.clock),
+        round=now.round,
+        active=now.active,
+        members=list(active.members) if active else [],
+        hp={who.id: who.hp for who in now.combatants},
+        temp_hp={who.id: who.temp_hp for who in now.combatants if who.temp_hp},
+        untracked=sorted(reported | {cid for cid, _ in now.untracked}),
+    )
+
+
+def late(before: Cursor | None, now: Snapshot, newer: bool) -> str | None:
+    """Why `now` changes nothing (the same record again, or one older than the cursor), or
+    None: it is taken in."""
+    if before is None:
+        return None
+    if now.digest == before.digest:
+        return "the same as the last one taken in"
+    if not newer:
+        return "older than the last one taken in"
+    return None
+
+
+def step(batch: Batch, before: Cursor | None, now: Snapshot) -> Cursor:
+    """Take in one snapshot: joins, then HP, then the turn (damage is dealt during a turn, so a
+    snapshot showing both had the damage first)."""
+    reported = set(before.untracked) if before else set()
+    for cid, why in now.untracked:
+        if cid not in reported:
+            batch.warn(why)
+    uncompared: list[str] = []
+    for who in now.combatants:
+        if batch.sight(who):
+            continue
+        if before is None or who.id not in before.hp:
+            uncompared.append(f"{who.name} {who.hp}/{who.max_hp} HP")
+            continue
+        batch.hp_and_temporary(
+            now.key,
+            who.id,
+            (before.hp[who.id], who.hp),
+            (before.temp_hp.get(who.id, 0), who.temp_hp),
+        )
+    if before is None and uncompared:
+        batch.warn(
+            "already in the fight, and this import has no earlier snapshot to compare with (no "
+            f"cursor): their HP here is not compared with the fight's: {', '.join(uncompared)}"
+        )
+    if before is not None:
+        turns(batch, before, now)
+    return cursor_after(before, now)
+
+
+def turns(batch: Batch, before: Cursor, now: Snapshot) -> None:
+    """The turn ends and starts of going from `before` to `now`; none if the turn went back or
+    stayed (a GM's correction: the end-of-turn rules cannot be run backwards)."""
+    key = f"{now.stream}r"
+    if now.round < before.round or (now.round == before.round and now.active == before.active):
+        return
+    if before.active is None or before.round < 1:  # the fight starts now
+        if now.round >= 1 and (entry := now.entry(now.active)) is not None:
+            tick(batch, TurnStarted, key, now.round, entry.members)
+        return
+    ids = [e.id for e in now.order]
+    target = now.entry(now.active)
+    known = target is not None and before.active in ids
+    if (
+        known
+        and now.round == before.round
+        and ids.index(now.active or "") < ids.index(before.active)
+    ):
+        return  # back within the round
+    tick(batch, TurnEnded, key, before.round, tuple(before.members))
+    if target is None:  # the fight is over, or paused: the turn ends, no other starts
+        end_rounds(batch, key, before.round, now.round)
+        return
+    if not known:  # the combatant whose turn it was is gone: no order to walk
+        end_rounds(batch, key, before.round, now.round)
+        tick(batch, TurnStarted, key, now.round, target.members)
+        return
+    place, round_ = ids.index(before.active), before.round
+    for _ in range(len(ids) * (now.round - before.round + 1)):
+        place += 1
+        if place == len(ids):
+            place = 0
+            end_rounds(batch, key, round_, round_ + 1)
+            round_ += 1
+        entry = now.order[place]
+        tick(batch, TurnStarted, key, round_, entry.members)
+        if (round_, entry.id) == (now.round, target.id):
+            return
+        tick(batch, TurnEnded, key, round_, entry.members)
+
+
+def end_rounds(batch: Batch, key: str, first: int, last: int) -> None:
+    """End the rounds from `first` up to the one before `last`."""
+    for round_ in range(max(first, 1), last):
+        batch.add(
+            TurnEnded(id=batch.id(f"{key}{round_}", "round_ended"), by=batch.source, round=round_)
+        )
+
+
+def tick(
     batch: Batch,
-    records: Sequence[object],
-    previous: object | None,
-    read: Callable[[object, int], Snapshot | None],
-) -> Converted:
-    """Fold the snapshots `read` makes of `records` (None: not a snapshot, skipped) into events."""
-    cursor = cursor_of(previous)
-    for index, record in enumerate(records):
-        snapshot = read(record, index)
-        if snapshot is None:
+    kind: type[TurnStarted] | type[TurnEnded],
+    key: str,
+    round_: int,
+    members: tuple[str, ...],
+) -> None:
+    for character in members:
+        batch.tick(kind, f"{key}{round_}", round_, character)
+
+
+def take_in(
+    batch: Batch,
+    cursors: dict[str, Cursor],
+    snapshots: list[tuple[int, Snapshot]],
+    newer: Callable[[Cursor, Snapshot], bool],
+    label: Callable[[Snapshot], str],
+) -> None:
+    """Take in each (record index, snapshot) in turn against its stream's cursor; one that is
+    late or seen before is skipped, with a warning naming it (`label`)."""
+    for index, snapshot in snapshots:
+        before = cursors.get(snapshot.stream)
+        why = late(before, snapshot, before is None or newer(before, snapshot))
+        if why is not None:
+            batch.warn(f"{label(snapshot)} is {why}: skipped, it changes nothing")
             continue
         start = len(batch.events)
-        cursor = step(batch, cursor, snapshot, content_key(record, cursor.key if cursor else ""))
+        cursors[snapshot.stream] = step(batch, before, snapshot)
         batch.check(start, index)
-    return Converted(batch.events, msgspec.to_builtins(cursor) if cursor else previous)
-
-
-def step(batch: Batch, before: Cursor | None, now: Snapshot, key: str) -> Cursor:
-    """One snapshot against the one before: joins, then HP changes, then the turn; damage is
-    dealt during a turn, so a snapshot that shows both had the damage first."""
-    for who in now.combatants:
-        if batch.sight(who) or before is None or who.id not in before.hp:
-            continue  # joined just now, or no earlier HP to compare with
-        batch.hp_change(batch.id(key, who.id, "hp"), who.id, who.hp - before.hp[who.id])
-    if before is not None:
-        batch.turn_change(key, before.turn, now.turn)
-    return Cursor(
-        key=key,
-        round=now.turn.round,
-        position=now.turn.position,
-        active=list(now.turn.active),
-        hp={who.id: who.hp for who in now.combatants},
-    )

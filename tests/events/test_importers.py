@@ -1,5 +1,6 @@
-"""Importers: Foundry hooks, Improved Initiative snapshots and Avrae combat states become woundlog
-events with stable ids, joins at first sight, given dice, and turn and round ticks."""
+"""Importers: the interface, and Foundry hooks become woundlog events with stable ids, joins at
+first sight, given dice, and turn and round ticks. Improved Initiative and Avrae have their own
+files: test_import_improved_initiative.py and test_import_avrae.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from woundlog.events import (
@@ -36,8 +36,6 @@ def jsonl(name: str) -> list[Any]:
 
 
 FOUNDRY = jsonl("foundry_d26.jsonl")
-II: list[Any] = json.loads((DATA / "improved_initiative_mordheim.json").read_text())
-AVRAE = jsonl("avrae_d26.jsonl")
 
 
 def ids(converted: Converted) -> list[str]:
@@ -83,12 +81,6 @@ def test_ruleset_without_hit_points_is_refused_with_the_reason() -> None:
         convert_records("foundry", FOUNDRY, ruleset="dragonquest")
     with pytest.raises(UsageError, match="importable: d26, mordheim"):
         convert_records("foundry", FOUNDRY, ruleset="chess")
-
-
-def test_converted_is_serialisable_with_its_cursor() -> None:
-    converted = convert_records("improved-initiative", II, ruleset="mordheim")
-    again = msgspec.json.decode(msgspec.json.encode(converted.previous))
-    assert again == converted.previous
 
 
 # --- Foundry -------------------------------------------------------------------------------------
@@ -232,135 +224,6 @@ def test_a_die_the_event_cannot_hold_is_refused_with_the_record() -> None:
     assert caught.value.field is not None and caught.value.field.startswith("$.rolls")
 
 
-# --- Improved Initiative -------------------------------------------------------------------------
-
-
-def test_improved_initiative_snapshots_compared_pairwise() -> None:
-    converted = convert_records("improved-initiative", II, ruleset="d26")
-    assert summary(converted.events) == [
-        ("joined", "grm1", "pc/players/{'hp': 2}"),
-        ("joined", "skv1", "npc/monsters/{'hp': 1}"),
-        ("joined", "skv2", "npc/monsters/{'hp': 1}"),  # the lair action (MaxHP 0) is not tracked
-        ("hit", "skv1", "1"),
-        ("turn_ended", "grm1", "1"),
-        ("turn_started", "skv1", "1"),
-        ("joined", "rat3", "npc/monsters/{'hp': 1}"),  # temporary HP took Grim's blow: no hit
-        ("turn_ended", "skv1", "1"),
-        ("turn_started", "skv2", "1"),
-        ("hit", "grm1", "2"),
-        ("heal", "grm1", "1"),
-        ("turn_ended", "skv2", "1"),
-        ("turn_ended", "round", "1"),
-        ("turn_started", "grm1", "2"),
-        # the step back to round 1 makes nothing
-    ]
-    names = [e.name for e in converted.events if isinstance(e, CharacterJoined)]
-    assert names == ["Grim", "Clanrat 1", "Clanrat 2", "Giant Rat"]
-
-
-def test_improved_initiative_in_mordheim_has_no_heal() -> None:
-    converted = convert_records("improved-initiative", II, ruleset="mordheim")
-    assert not any(isinstance(e, Heal) for e in converted.events)
-
-
-def test_a_combatant_hurt_when_first_seen_is_hit_for_the_difference() -> None:
-    snapshot = copy.deepcopy(II[4])
-    converted = convert_records("improved-initiative", [snapshot], ruleset="d26")
-    assert ("hit", "grm1", "2") in summary(converted.events)
-    assert "ii:grm1:hurt" in ids(converted)
-    # no turn ticks on the baseline snapshot
-    assert not any(isinstance(e, TurnStarted | TurnEnded) for e in converted.events)
-
-
-def test_cursor_continues_a_fight_exactly_as_one_call() -> None:
-    whole = convert_records("improved-initiative", II, ruleset="d26")
-    first = convert_records("improved-initiative", II[:3], ruleset="d26")
-    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
-    rest = convert_records(
-        "improved-initiative", II[3:], ruleset="d26", joined=joined, previous=first.previous
-    )
-    assert first.events + rest.events == whole.events
-    assert rest.previous == whole.previous
-
-
-def test_the_same_snapshot_again_later_makes_new_ids() -> None:
-    # hurt, healed back, hurt again: the third snapshot equals the first but follows others
-    a, b = II[0], II[1]
-    healed = copy.deepcopy(a)
-    converted = convert_records("improved-initiative", [a, b, healed, b], ruleset="d26")
-    hits = [e.id for e in converted.events if isinstance(e, Hit)]
-    assert len(hits) == 2 and len(set(hits)) == 2
-
-
-def test_a_resent_snapshot_makes_nothing() -> None:
-    first = convert_records("improved-initiative", II[:2], ruleset="d26")
-    again = convert_records(
-        "improved-initiative",
-        II[1:2],
-        ruleset="d26",
-        joined=["grm1", "skv1", "skv2"],
-        previous=first.previous,
-    )
-    assert again.events == []
-
-
-def test_a_bad_cursor_is_refused() -> None:
-    with pytest.raises(StructuralError) as caught:
-        convert_records("improved-initiative", II, ruleset="d26", previous={"key": 3})
-    assert caught.value.field == "previous"
-
-
-def test_malformed_snapshot_names_record_and_field() -> None:
-    snapshot = copy.deepcopy(II[2])
-    snapshot["Combatants"][1]["CurrentHP"] = "zero"
-    with pytest.raises(StructuralError, match="Expected `int`") as caught:
-        convert_records("improved-initiative", [II[0], II[1], snapshot], ruleset="d26")
-    assert (caught.value.index, caught.value.field) == (2, "$.Combatants[1].CurrentHP")
-    with pytest.raises(StructuralError) as missing:
-        convert_records("improved-initiative", [{"RoundCounter": 1}], ruleset="d26")
-    assert (missing.value.index, missing.value.field) == (0, "$.Combatants")
-
-
-# --- Avrae ---------------------------------------------------------------------------------------
-
-
-def test_avrae_state_updates_compared_pairwise() -> None:
-    converted = convert_records("avrae", AVRAE, ruleset="d26")
-    assert summary(converted.events) == [
-        ("joined", "tali-0001", "pc/players/{'hp': 12}"),
-        ("joined", "wolf-0001", "npc/monsters/{'hp': 11}"),  # a group's members, one by one
-        ("joined", "wolf-0002", "npc/monsters/{'hp': 11}"),
-        ("hit", "wolf-0002", "2"),
-        ("hit", "wolf-0001", "7"),
-        ("turn_ended", "tali-0001", "1"),
-        ("turn_started", "wolf-0001", "1"),  # the group's turn is each member's
-        ("turn_started", "wolf-0002", "1"),
-        ("hit", "tali-0001", "5"),  # 5 temp HP and 5 HP lost: only HP counts
-        ("heal", "tali-0001", "2"),
-        ("turn_ended", "wolf-0001", "1"),
-        ("turn_ended", "wolf-0002", "1"),  # the ghost light has no HP: no turn of its own
-        ("hit", "wolf-0001", "4"),
-        ("turn_ended", "round", "1"),
-        ("turn_started", "tali-0001", "2"),
-    ]
-    assert all((e.id or "").startswith("avrae:") for e in converted.events)
-
-
-def test_avrae_records_of_other_types_are_skipped() -> None:
-    assert convert_records("avrae", AVRAE[:1], ruleset="d26").events == []
-
-
-def test_malformed_avrae_record_names_record_and_field() -> None:
-    record = copy.deepcopy(AVRAE[2])
-    record["data"]["combatants"][0]["hp"] = "7"
-    with pytest.raises(StructuralError) as caught:
-        convert_records("avrae", [AVRAE[1], record], ruleset="d26")
-    assert (caught.value.index, caught.value.field) == (1, "$.data.combatants[0].hp")
-    with pytest.raises(StructuralError) as untyped:
-        convert_records("avrae", [{"data": {}}], ruleset="d26")
-    assert (untyped.value.index, untyped.value.field) == (0, "$.event_type")
-
-
 # --- into a fight --------------------------------------------------------------------------------
 
 
@@ -368,10 +231,7 @@ def test_malformed_avrae_record_names_record_and_field() -> None:
     ("fmt", "records", "ruleset"),
     [
         ("foundry", FOUNDRY, "d26"),
-        ("improved-initiative", II, "mordheim"),
-        ("avrae", AVRAE, "d26"),
         ("foundry", FOUNDRY, "warhammer_quest"),
-        ("avrae", AVRAE, "contractor"),
     ],
 )
 def test_reimporting_the_same_records_is_a_no_op(

@@ -13,8 +13,10 @@ from woundlog.replays.cli import app
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 FOUNDRY = DATA / "foundry_d26.jsonl"
-II = DATA / "improved_initiative_mordheim.json"
-AVRAE = DATA / "avrae_d26.jsonl"
+II = DATA / "improved_initiative_autosaves.json"
+II_EXPORT = DATA / "improved_initiative_export.json"
+AVRAE = DATA / "avrae_combat.jsonl"
+TALI = "9e1d7c2a-0f4b-4a55-8a0e-1c2d3e4f5a6b"
 
 
 @pytest.fixture(autouse=True)
@@ -53,54 +55,68 @@ def test_foundry_hooks_into_a_new_d26_fight() -> None:
     }
 
 
-def test_improved_initiative_snapshots_into_a_new_mordheim_fight() -> None:
-    ok(
-        run(
-            "import",
-            II,
-            "--from",
-            "improved-initiative",
-            "--as",
-            "well",
-            "--ruleset",
-            "mordheim",
-            "--seed",
-            "7",
-        )
-    )
-    # the injury dice are drawn from seed 7: Clanrat 1 rolls 5, Grim 6
-    assert brief("well", "wounds", "side") == {
-        "grm1": ("out_of_action", 0, "players"),
-        "skv1": ("out_of_action", 0, "monsters"),
-        "skv2": ("upright", 1, "monsters"),
-        "rat3": ("upright", 1, "monsters"),
+def test_improved_initiative_autosaves_into_a_new_fight_play_dnd5e_by_default() -> None:
+    result = ok(run("import", II, "--from", "improved-initiative", "--as", "well", "--seed", "7"))
+    assert "imported 23 events into fight `well`" in result.stdout
+    state = json.loads(ok(run("state", "well", "--json")).stdout)
+    assert state["ruleset"] == "dnd5e"
+    # Grim dropped to 0 in round 2 and rolled his round-3 death save (seed 7: a success)
+    assert brief("well", "hp", "successes", "kind") == {
+        "grim": ("downed", 0, 1, "pc"),
+        "gob1": ("dead", 0, 0, "monster"),  # a monster at 0 hit points
+        "gob2": ("upright", 7, 0, "monster"),
     }
+    assert "Lair Action (lair) has no hit points" in result.stderr
+
+
+def test_improved_initiative_autosaves_in_another_ruleset() -> None:
+    ok(run("import", II, "--from", "improved-initiative", "--as", "well", "--ruleset", "d26"))
+    assert brief("well", "hp", "kind")["gob2"] == ("upright", 7, "npc")
+
+
+def test_improved_initiative_export_file_gives_where_everyone_ended() -> None:
+    result = ok(run("import", II_EXPORT, "--from", "improved-initiative", "--as", "after"))
+    assert "imported 6 events" in result.stdout
+    assert brief("after", "hp") == {
+        "grim": ("downed", 0),
+        "gob1": ("dead", 0),
+        "gob2": ("upright", 7),
+    }
+
+
+def test_an_export_after_the_autosaves_says_it_cannot_compare_without_a_cursor() -> None:
+    ok(run("import", II, "--from", "improved-initiative", "--as", "well"))
+    result = ok(run("import", II_EXPORT, "--from", "improved-initiative", "--as", "well"))
+    assert "imported 0 events" in result.stdout
+    assert "no cursor" in result.stderr and "Grim 0/12 HP" in result.stderr
 
 
 def test_avrae_into_an_existing_fight_joins_only_the_newcomers() -> None:
-    ok(run("new", "moor", "--ruleset", "d26", "--seed", "1"))
-    ok(run("join", "moor", "tali-0001", "--name", "Tali", "--stat", "hp=12"))
+    ok(run("new", "moor", "--ruleset", "dnd5e", "--seed", "1"))
+    ok(run("join", "moor", TALI, "--name", "Tali", "--stat", "hp=12"))
     result = ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
-    assert "imported 14 events" in result.stdout  # Tali was there: her join is not made
-    assert brief("moor", "hp") == {
-        "tali-0001": ("upright", 9),  # her first snapshot is the baseline, then 5 down, 2 up
-        "wolf-0001": ("dead", 0),
-        "wolf-0002": ("upright", 9),
-    }
+    assert "imported 17 events" in result.stdout  # Tali was there: her join is not made
+    assert [v[:2] for v in brief("moor", "hp").values()] == [
+        ("upright", 9),  # her first record is the baseline, then 5 temporary HP and 8 damage
+        ("dead", 0),
+        ("upright", 11),
+        ("upright", 9),  # the second combat of the file: a new combatant id
+        ("upright", 2),
+    ]
+    assert "Ghost light" in result.stderr
 
 
 def test_reimporting_the_same_file_adds_nothing() -> None:
-    ok(run("import", II, "--from", "improved-initiative", "--as", "well", "--ruleset", "mordheim"))
-    before = characters("well")
-    result = ok(run("import", II, "--from", "improved-initiative", "--as", "well"))
+    ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
+    before = characters("moor")
+    result = ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
     assert "imported 0 events" in result.stdout and "already there" in result.stdout
-    assert characters("well") == before
+    assert characters("moor") == before
 
 
-def test_a_new_fight_needs_a_ruleset() -> None:
-    result = run("import", FOUNDRY, "--from", "foundry", "--as", "ambush")
-    assert result.exit_code == 2
-    assert "give --ruleset" in result.output
+def test_a_new_fight_without_ruleset_plays_dnd5e() -> None:
+    ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
+    assert json.loads(ok(run("state", "moor", "--json")).stdout)["ruleset"] == "dnd5e"
 
 
 def test_the_ruleset_of_an_existing_fight_cannot_change() -> None:

@@ -1,0 +1,212 @@
+"""Avrae: combat recorder records (the FIREBALL dataset's raw records), in the shapes of
+v4.2.70 (tests/data/importers/make_fixtures.py), become the fight Avrae showed."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from woundlog.events import (
+    CharacterJoined,
+    Event,
+    FightStarted,
+    Heal,
+    Hit,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+    type_name,
+)
+from woundlog.events.importers import convert_records
+from woundlog.events.stores import SQLiteStore
+from woundlog.replays import Fight, replay
+
+DATA = Path(__file__).parent.parent / "data" / "importers"
+RECORDS = [json.loads(line) for line in (DATA / "avrae_combat.jsonl").read_text().splitlines()]
+TALI, WO1, WO2 = (
+    "9e1d7c2a-0f4b-4a55-8a0e-1c2d3e4f5a6b",
+    "3b9f6c1e-7a2d-4f80-b1c4-5d6e7f8a9b0c",
+    "4c0a7d2f-8b3e-4091-c2d5-6e7f8a9b0c1d",
+)
+TALI2, GO1 = "8a4e0b6d-cf72-44d5-a6b9-0c1d2e3f4051", "9b5f1c7e-d083-45e6-b7ca-1d2e3f405162"
+SHORT = {TALI: "tali", WO1: "wo1", WO2: "wo2", TALI2: "tali2", GO1: "go1"}
+
+
+def rows(events: list[Event]) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for e in events:
+        if isinstance(e, CharacterJoined):
+            out.append(("joined", SHORT[e.character], e.name, e.kind, str(e.stats)))
+        elif isinstance(e, Hit):
+            out.append(("hit", SHORT[e.target], str(e.damage)))
+        elif isinstance(e, Heal):
+            out.append(("heal", SHORT[e.target], str(e.amount), e.means or ""))
+        elif isinstance(e, TurnStarted | TurnEnded):
+            who = SHORT[e.character] if e.character else "round"
+            out.append((type_name(e), who, str(e.round)))
+    return out
+
+
+def final(events: list[Event], ruleset: str) -> dict[str, tuple[Any, ...]]:
+    log: list[Event] = [FightStarted(ruleset=ruleset, seed=2), *events]
+    *_, (state, _) = replay(log, strict=True)
+    return {SHORT[cid]: (c.state, c.hp) for cid, c in state.characters.items()}  # type: ignore[attr-defined]
+
+
+def test_state_updates_become_the_fight_players_included() -> None:
+    converted = convert_records("avrae", RECORDS, ruleset="dnd5e")
+    assert rows(converted.events) == [
+        ("joined", "tali", "Tali", "pc", "{'hp': 12}"),  # HP from the summary
+        ("joined", "wo1", "WO1", "monster", "{'hp': 11}"),  # a group's members, one by one
+        ("joined", "wo2", "WO2", "monster", "{'hp': 11}"),
+        ("hit", "wo1", "7"),
+        ("heal", "tali", "5", "temporary"),  # shown only in the summary: "5 temp"
+        ("turn_ended", "tali", "1"),
+        ("turn_started", "wo1", "1"),  # the group's turn is each member's
+        ("turn_started", "wo2", "1"),
+        ("hit", "tali", "8"),  # 5 off temporary HP, 3 off HP
+        ("turn_ended", "wo1", "1"),
+        ("turn_ended", "wo2", "1"),
+        ("turn_ended", "round", "1"),  # the ghost light has no HP: no turn of its own
+        ("turn_started", "tali", "2"),
+        ("hit", "wo1", "7"),  # to -3: Avrae keeps HP below 0
+        # the second combat of the file: its own characters and its own comparisons
+        ("joined", "tali2", "Tali", "pc", "{'hp': 12}"),
+        ("hit", "tali2", "3"),
+        ("joined", "go1", "GO1", "monster", "{'hp': 7}"),
+        ("hit", "go1", "5"),
+    ]
+
+
+def test_combat_id_keys_each_combats_events() -> None:
+    ids = [e.id or "" for e in convert_records("avrae", RECORDS, ruleset="dnd5e").events]
+    assert (
+        "avrae:1700003600-7f3dab5c-be61-43c4-f5a8-9b0c1d2e3f40:1700003609.0:" + GO1 + ":hit" in ids
+    )
+    assert f"avrae:1700000000-5f0c2a8e-4d1b-4e0a-9a57-2c1b7d3e9f10:r1:{WO1}:turn_started" in ids
+
+
+def test_the_fight_in_dnd5e_and_in_d26() -> None:
+    dnd5e = final(convert_records("avrae", RECORDS, ruleset="dnd5e").events, "dnd5e")
+    assert dnd5e == {
+        "tali": ("upright", 9),
+        "wo1": ("dead", 0),
+        "wo2": ("upright", 11),
+        "tali2": ("upright", 9),
+        "go1": ("upright", 2),
+    }
+    d26_events = convert_records("avrae", RECORDS, ruleset="d26").events
+    assert ("hit", "tali", "3") in rows(d26_events)  # no temporary HP in d26: only HP lost
+    assert not any(isinstance(e, Heal) for e in d26_events)
+    assert final(d26_events, "d26")["wo2"] == ("upright", 11)
+
+
+def test_a_player_whose_summary_shows_no_hp_is_reported_not_dropped_silently() -> None:
+    record = copy.deepcopy(RECORDS[2])
+    record["human_readable"] = "```md\nCurrent initiative: 18 (round 1)\n```"
+    converted = convert_records("avrae", [record], ruleset="dnd5e")
+    assert TALI not in {getattr(e, "character", None) for e in converted.events}
+    assert any(
+        "Tali" in w and "PlayerCombatant.to_dict() drops hp and temp_hp" in w
+        for w in converted.warnings
+    )
+
+
+def test_a_combatant_without_max_hp_is_reported() -> None:
+    warnings = convert_records("avrae", RECORDS, ruleset="dnd5e").warnings
+    assert any("Ghost light" in w and "max_hp null" in w for w in warnings)
+
+
+def test_records_out_of_order_and_twice_give_the_same_events() -> None:
+    whole = convert_records("avrae", RECORDS, ruleset="dnd5e")
+    shuffled = RECORDS + RECORDS[3:6]
+    random.Random(4).shuffle(shuffled)
+    again = convert_records("avrae", shuffled, ruleset="dnd5e")
+    assert again.events == whole.events
+    assert again.previous == whole.previous
+
+
+def test_with_the_cursor_late_and_resent_records_change_nothing() -> None:
+    first = convert_records("avrae", RECORDS[:7], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    assert json.loads(json.dumps(first.previous)) == first.previous  # the service keeps it as JSON
+    late = convert_records(
+        "avrae", RECORDS[2:7], ruleset="dnd5e", joined=joined, previous=first.previous
+    )
+    assert late.events == []
+    assert any("older than the last one" in w for w in late.warnings)
+    assert any("the same as the last one" in w for w in late.warnings)
+    rest = convert_records(
+        "avrae", RECORDS[7:], ruleset="dnd5e", joined=joined, previous=late.previous
+    )
+    assert first.events + rest.events == convert_records("avrae", RECORDS, ruleset="dnd5e").events
+
+
+def test_rewinding_and_advancing_again_makes_the_same_turn_events() -> None:
+    states = [r for r in RECORDS if r["event_type"] == "combat_state_update"]
+    wolves_turn, tali_turn = states[3], states[2]
+    rewind = copy.deepcopy(tali_turn)  # !init prev: Tali's turn again, later
+    rewind["timestamp"] = 1700000100.0
+    again = copy.deepcopy(wolves_turn)  # !init next
+    again["timestamp"] = 1700000101.0
+    converted = convert_records(
+        "avrae", [states[0], tali_turn, wolves_turn, rewind, again], ruleset="dnd5e"
+    )
+    turn_ids = [e.id for e in converted.events if isinstance(e, TurnStarted | TurnEnded)]
+    assert len(turn_ids) == 6 and len(set(turn_ids)) == 3  # the re-advance repeats ids
+
+
+def test_other_event_types_are_skipped() -> None:
+    others = [r for r in RECORDS if r["event_type"] != "combat_state_update"]
+    assert convert_records("avrae", others, ruleset="dnd5e").events == []
+
+
+def test_malformed_record_names_record_and_field() -> None:
+    record = copy.deepcopy(RECORDS[3])
+    record["data"]["combatants"][1]["combatants"][0]["hp"] = "4"
+    with pytest.raises(StructuralError, match=r"Expected `int \| null`") as caught:
+        convert_records("avrae", [RECORDS[2], record], ruleset="dnd5e")
+    assert (caught.value.index, caught.value.field) == (1, "$.data.combatants[1].combatants[0].hp")
+    with pytest.raises(StructuralError, match="missing required field") as untyped:
+        convert_records("avrae", [{"data": {}}], ruleset="dnd5e")
+    assert (untyped.value.index, untyped.value.field) == (0, "$.event_type")
+
+
+def test_a_bad_cursor_is_refused() -> None:
+    with pytest.raises(StructuralError, match="not a cursor") as caught:
+        convert_records("avrae", RECORDS, ruleset="dnd5e", previous={"key": 3})
+    assert caught.value.field == "previous"
+
+
+def test_a_player_in_a_group_reads_its_members_line() -> None:
+    record = copy.deepcopy(RECORDS[2])
+    combatants = record["data"]["combatants"]
+    tali = combatants.pop(0)
+    combatants[0]["combatants"].append(tali)  # Tali joined the wolves' group
+    lines = record["human_readable"].splitlines()
+    record["human_readable"] = "\n".join(line for line in lines if ": Tali <" not in line)
+    record["human_readable"] = record["human_readable"].replace(
+        "     - WO2 <11/11 HP> (AC 13)",
+        "     - WO2 <11/11 HP> (AC 13)\n     - Tali <7/12 HP> (AC 15)",
+    )
+    converted = convert_records("avrae", [record], ruleset="dnd5e")
+    assert ("hit", "tali", "5") in rows(converted.events)
+
+
+def test_importing_again_into_a_real_fight_is_a_no_op(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", seed=3))
+        first = fight.append(convert_records("avrae", RECORDS, ruleset="dnd5e").events)
+        before = fight.state()
+        again = convert_records("avrae", RECORDS, ruleset="dnd5e", joined=list(before.characters))
+        assert fight.append(again.events).changes == []
+        third = fight.append(convert_records("avrae", RECORDS[::-1], ruleset="dnd5e").events)
+        assert third.version == first.version and fight.state() == before
+    finally:
+        store.close()
