@@ -38,9 +38,8 @@ def snapshot(round_: int, hp: int) -> dict[str, Any]:
         "Combatants": [
             {
                 "Id": "gob1",
-                "StatBlock": {"Name": "Goblin", "Player": ""},
+                "StatBlock": {"Name": "Goblin", "Player": "", "HP": {"Value": 3, "Notes": ""}},
                 "IndexLabel": 1,
-                "MaxHP": 3,
                 "CurrentHP": hp,
                 "TemporaryHP": 0,
             }
