@@ -35,12 +35,14 @@ IMPORTERS: dict[str, Importer] = {
         ),
         Importer(
             "improved-initiative",
-            "Improved Initiative saved encounter snapshots, compared pairwise",
+            "Improved Initiative 3.x autosaves or its export data file, each compared with the "
+            "last one taken in",
             improved_initiative.convert,
         ),
         Importer(
             "avrae",
-            "Avrae combat_state_update records (Combat.to_dict()), compared pairwise",
+            "Avrae combat recorder records (combat_state_update; the FIREBALL dataset's raw "
+            "files), per combat_id",
             avrae.convert,
         ),
     )
