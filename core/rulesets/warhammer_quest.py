@@ -13,23 +13,39 @@ States in this game:
   dead          dead. Nothing here leaves it (Divine Intervention is the GM's business).
   (stunned and out_of_action are not used.)
 
-Characters. Kinds: `warrior` (default) and `monster`. Stats: `wounds` (required) is the
-Starting Wounds; the counter `wounds` is his current wounds, starting full. Any of movement,
-weapon_skill, ballistic_skill, strength, toughness, initiative, attacks, luck, willpower,
-intellectual_initiative, ignore_pain and battle_level may be given too: the injuries that change
-them change them in `stats`, never below 0. A stat not given is not tracked (the change is still
-in the injury's text). `side` is optional: `warriors` or `monsters` by kind when not given.
-Counters: `wounds`; `injuries` (every result gained, with what was rolled for it: "Severed Leg
-(left)"); `lost` (each part the table took: "left leg", "off-hand finger", "eye");
-`internal_bleeding` (how many Internal Injuries still take Starting Wounds); `stronger` (66s
-whose +1d3 Starting Wounds come when he stands); `retired`; `this_turn` (start-of-turn results
-in force this turn).
+Characters. Kinds: `warrior` (default), `monster`, and `healer_monster`: a monster in every
+way, and "a spellcasting monster capable of healing" (see Monsters below). Stats: `wounds`
+(required) is the Starting Wounds. Any of movement, weapon_skill, ballistic_skill, strength,
+toughness, initiative, attacks, luck, willpower, intellectual_initiative, ignore_pain and
+battle_level may be given too. `stats` stays the character as joined; every stat the rules
+change is shown at its current value under its own name (never below 0): `starting_wounds`,
+and movement, weapon_skill, ballistic_skill, toughness, initiative, attacks, willpower,
+intellectual_initiative and ignore_pain (null when not given: not tracked, the change is still
+in the injury's text). Strength, luck and battle_level no rule here changes: they are in
+`stats` only. `side` is optional: `warriors` or `monsters` by kind when not given.
+Counters: `wounds` (current wounds, starting full); `starting_wounds` (his Starting Wounds now:
+Internal Injury takes them, What Doesn't Kill Me adds them); `injuries` (every result gained,
+with what was rolled for it: "Severed Leg (left)"); `lost` (each part the table took: "left
+leg", "off-hand finger", "eye"); `internal_bleeding` (how many Internal Injuries still take
+Starting Wounds); `stronger` (66s whose +1d3 Starting Wounds come when he stands); `retired`;
+`this_turn` (start-of-turn results in force this turn); then the profile stats above.
+
+Who may act (a hit whose `attacker`, or a heal whose `healer`, is a character of the fight in
+one of these states is refused; void on replay). Only the upright act:
+  knocked_down  laid out by the blow until he stands at the end of the turn: neither.
+  downed        Down and unconscious, "may do nothing": neither.
+  stabilised    "may do nothing except drink healing potions": neither, except a `potion`
+                he gives himself (healer and target the same). A stabilised monster
+                ("Downed, but recovered") only defends itself: neither.
+  dead          neither.
 
 Events:
   hit           reduces current wounds, never below 0. A warrior on 0 wounds after it suffers a
                 Serious Injury: 11-13 dead, 66 knocked_down, anything else downed. A monster on 0
-                is dead, unless option `monsters_go_down`. Fact `coup_de_grace` (true: one
-                attack, no roll to hit, kills a downed monster outright).
+                is dead, unless monsters go Down (below). Facts: `coup_de_grace` (true: one
+                attack of a warrior of the fight, no roll to hit, kills a downed monster
+                outright); `pinned` (true: the attacker is pinned, so he may not attack a
+                prone, Downed monster).
   heal          `means`: bandage or provisions (on a downed warrior they first need 4+ on a d6),
                 potion or spell (no such roll). Fact `items` (default 1): items or spells used,
                 +1 each to the Downed roll a heal makes on a downed warrior (read only then).
@@ -52,13 +68,18 @@ Dice (a D66 is two d6 of its purpose, tens then units: [3, 4] is 34; a d3 is a d
   fingers (d3)          how many fingers Severed Fingers takes.
   stupidity, insanity, hallucinations, frenzy, recurring_pains (d6)  start of each turn.
   recurring_pains_wounds (d3)  the wounds a Recurring Pains 1 costs.
-Several characters rolling the same purpose in one tick take the given dice in join order.
+At the start and end of the turn each character rolls his own dice: give them scoped,
+`{"downed@brakk": [1]}`, so an undo that changes who is down moves nobody else's die (drawn
+dice are his own too, in a fight of version 2). Unscoped dice of a purpose at a tick are shared
+in join order, as logs of version 1 were written.
 
 Options: `healing_natural_one_kills` (false, as the text's group plays it): a natural 1 on the
-Downed roll a heal makes kills. `monsters_go_down` (false): a healing spellcaster is on the
-board, so monsters on 0 wounds go downed instead of dying. `monster_serious_injuries` (false):
-those monsters also roll Serious Injuries, exactly as warriors (no effect without
-monsters_go_down). And `strict_dice`.
+Downed roll a heal makes kills. `monsters_go_down` (false): the GM's override, monsters on 0
+wounds go Down for the whole fight whether or not a `healer_monster` stands (a healer the log
+does not list, or a log written before `healer_monster` existed); false follows the text: they
+go Down only while a `healer_monster` stands. `monster_serious_injuries` (false): monsters that
+go Down also roll Serious Injuries, exactly as warriors (no effect while they do not go Down).
+And `strict_dice`.
 
 Tables: `downed` and `serious_injuries`, both printed by the text and shipped as its data (listed
 at the end). Nothing here is a stand-in. A fight's log may replace either in
@@ -87,12 +108,21 @@ Decisions where the text is silent or ambiguous:
 - "Monsters will not attack Downed warriors while there are upright warriors": a hit on a
   warrior who is down (downed, stabilised or knocked down) whose `attacker` is a monster of the
   fight is refused while any warrior is upright. Give no attacker for blows that are not a
-  monster's attack (a trap, a spell's blast).
+  monster's attack (a trap, a spell's blast); an attacker who is not a character of the fight
+  is accepted and the explanation says so, so that a typo (`ork` for `orc`) shows.
+- Who may act: only the upright attack or heal (the table above). A warrior knocked down by a
+  66 is "laid out" until the end of the turn: he does nothing until he stands. A stabilised
+  warrior may give himself a `potion`, nothing else (no bandage on himself: "except drink
+  healing potions"). A recovered monster has its senses back only "enough to defend" itself:
+  it neither attacks nor casts.
 - A hit of 0 damage does nothing. A hit on the dead is refused.
 - Internal Injury bleeds at the end of the turn it is gained, after the Downed roll, and every
   turn after until a heal leaves him on at least half his Starting Wounds (rounded up); that
-  heal stops them all. Each Internal Injury he has bleeds its own 1d3. His current wounds never
-  exceed his Starting Wounds. Starting Wounds reduced to 0 kill him.
+  heal stops them all. Only wounds he gains count: a heal on a downed warrior (the one that
+  stabilises him too) gains none, so it stops no bleeding, whatever its amount; nor does the
+  Downed table's 6. The next heal of 1 or more on a stabilised 1- or 2-wound warrior does.
+  Each Internal Injury he has bleeds its own 1d3. His current wounds never exceed his Starting
+  Wounds. Starting Wounds reduced to 0 kill him.
 - What Doesn't Kill Me: the +1d3 Starting Wounds are rolled when he stands at the end of the
   turn, on 1 wound (or more, if healed in the meantime). It is not listed in `injuries`.
 - Healing never raises current wounds above Starting Wounds; the rest is lost.
@@ -119,11 +149,22 @@ Decisions where the text is silent or ambiguous:
   change: he fights on until the adventure ends.
 - Horrible Scars: Fear is 150% of battle level, rounded up (integers: (3 x level + 1) // 2),
   worked out from `battle_level` when given.
+- Monsters go Down ("if there is a spellcasting monster capable of healing on the board")
+  while a `healer_monster` other than the one reduced to 0 is upright: a healer on 0 wounds,
+  downed or dead heals nobody, itself included. Option `monsters_go_down` is the GM's word that
+  they go Down anyway. Monsters already Down when the last healer falls stay Down and roll on
+  the Downed table as before. Who heals a monster is not checked beyond the means (a spell).
 - Monsters: `coup_de_grace` kills a downed monster outright (its damage is ignored); it is
-  refused on a stabilised monster, on a monster standing and on a warrior. Any wound on a downed
+  refused on a stabilised monster, on a monster standing and on a warrior, and it must be a
+  warrior's ("warriors may perform a coup de grace"): an `attacker` who is a warrior of the
+  fight; no attacker, one outside the fight, or a monster is refused. Any wound on a downed
   monster kills it (without `monster_serious_injuries`). A downed monster's heal is a spell: no
   4+ roll, +1 per `items`. A stabilised monster stands at half its Starting Wounds, as a
-  warrior. Whether warriors are pinned is not tracked: a recorded hit happened.
+  warrior.
+- Pinned: woundlog does not track who is pinned; the fact `pinned` says the attacker was. A
+  pinned attacker "may not attack prone, Downed monsters": every hit, coup de grace or not, on
+  a monster that is downed or stabilised (the text calls the recovered ones "Downed, but
+  recovered" and "still prone") is refused with `pinned`. On anyone else it changes nothing.
 """
 
 from __future__ import annotations
@@ -138,7 +179,7 @@ import msgspec
 from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
 
 from ..machine import Graph
-from ..ruleset import Context, Options, Ruleset
+from ..ruleset import Acting, Context, Options, Ruleset
 from ..state import Character, FightState
 from ..states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
 from ..tables import Table
@@ -156,10 +197,35 @@ TRANSITIONS = [
     ("succumb", DOWNED, DEAD),  # Downed table 1
     ("slay", [UPRIGHT, DOWNED], DEAD),  # a monster on 0 wounds, or wounded while downed
     ("coup_de_grace", DOWNED, DEAD),  # a warrior finishes a downed monster
-    ("bleed_out", [UPRIGHT, KNOCKED_DOWN, DOWNED, STABILISED], DEAD),  # Internal Injury to 0
+    ("bleed_out", [UPRIGHT, DOWNED, STABILISED], DEAD),  # Internal Injury to 0 (after he stands)
 ]
 
-WARRIOR, MONSTER = "warrior", "monster"
+WARRIOR, MONSTER, HEALER_MONSTER = "warrior", "monster", "healer_monster"
+MONSTERS = (MONSTER, HEALER_MONSTER)
+"""A `healer_monster` is a monster in every way, and a spellcasting monster capable of healing:
+while one stands, the other monsters go Down on 0 wounds instead of dying."""
+
+WHO_MAY_ACT: dict[str, Acting] = {
+    KNOCKED_DOWN: Acting(
+        attack=False,
+        heal=False,
+        why="is laid out by the blow until the end of the turn, when he stands back up",
+    ),
+    DOWNED: Acting(attack=False, heal=False, why="is Down and unconscious and may do nothing"),
+    STABILISED: Acting(
+        attack=False,
+        heal=False,
+        why="is stabilised, still down and prone, and may do nothing except drink a healing "
+        "potion himself",
+    ),
+    DEAD: Acting(attack=False, heal=False, why="is dead"),
+}
+"""Only the upright act. A stabilised warrior may drink a potion himself (`heal` of himself,
+means `potion`); a recovered (stabilised) monster only defends itself."""
+RECOVERED_MONSTER = (
+    "has recovered only enough to defend itself: still down and prone, it may do nothing"
+)
+
 PROFILE = (
     "movement",
     "weapon_skill",
@@ -174,6 +240,19 @@ PROFILE = (
     "ignore_pain",
     "battle_level",
 )
+CHANGED_STATS = (
+    "movement",
+    "weapon_skill",
+    "ballistic_skill",
+    "toughness",
+    "initiative",
+    "attacks",
+    "willpower",
+    "intellectual_initiative",
+    "ignore_pain",
+)
+"""The profile stats the Serious Injuries change for good: each is also a counter of its own
+name, its current value (None when not given: not tracked). `stats` stays as joined."""
 MEANS = ("bandage", "provisions", "potion", "spell")
 NEEDS_TREATMENT = ("bandage", "provisions")  # "bandages etc.": applied, so they may not work
 TREATMENT_WORKS = 4  # "a 4+ must be rolled on a d6"
@@ -546,19 +625,27 @@ def can_use(lost: tuple[str, ...], hand: Hand) -> bool:
 
 
 class Warrior(Character, frozen=True, kw_only=True):
-    """A warrior or a monster. `stats["wounds"]` is his Starting Wounds."""
+    """A warrior or a monster. `stats` is the character as joined (`stats["wounds"]` his
+    Starting Wounds then); `starting_wounds` and the profile stats below are their current
+    values, as the injuries leave them."""
 
     wounds: int
+    starting_wounds: int
     injuries: tuple[str, ...] = ()
     lost: tuple[str, ...] = ()
     internal_bleeding: int = 0
     stronger: int = 0
     retired: bool = False
     this_turn: tuple[str, ...] = ()
-
-    @property
-    def starting_wounds(self) -> int:
-        return self.stats["wounds"]
+    movement: int | None = None
+    weapon_skill: int | None = None
+    ballistic_skill: int | None = None
+    toughness: int | None = None
+    initiative: int | None = None
+    attacks: int | None = None
+    willpower: int | None = None
+    intellectual_initiative: int | None = None
+    ignore_pain: int | None = None
 
 
 class Tables(NamedTuple):
@@ -591,22 +678,51 @@ def times_gained(warrior: Warrior, result: str) -> int:
     return sum(1 for entry in warrior.injuries if injury_name(entry) == name)
 
 
-def adjust(stats: dict[str, int], changes: Mapping[str, int]) -> dict[str, int]:
-    """Permanent changes to the stats he has (one he was not given is not tracked), never
-    below 0."""
-    if not any(stats.get(stat) is not None and delta for stat, delta in changes.items()):
-        return stats
-    return {stat: max(0, value + changes.get(stat, 0)) for stat, value in stats.items()}
+def adjust(warrior: Warrior, changes: Mapping[str, int]) -> Warrior:
+    """Permanent changes to the current value of the stats he has (one he was not given is
+    not tracked), never below 0."""
+    now: dict[str, int] = {}
+    for stat, delta in changes.items():
+        value = getattr(warrior, stat)
+        if delta and value is not None:
+            now[stat] = max(0, value + delta)
+    return replace(warrior, **now) if now else warrior
 
 
 def down(character: Warrior) -> bool:
     return character.state in (DOWNED, STABILISED, KNOCKED_DOWN)
 
 
-def uses_serious_injuries(character: Warrior, options: Options) -> bool:
-    if character.kind == WARRIOR:
+def is_monster(character: Warrior) -> bool:
+    return character.kind in MONSTERS
+
+
+def prone_downed_monster(character: Warrior) -> bool:
+    """A monster Down on the floor: unconscious (downed) or "Downed, but recovered"."""
+    return is_monster(character) and character.state in (DOWNED, STABILISED)
+
+
+def healer_stands(fight: FightState[Any], monster_id: str) -> bool:
+    """A spellcasting monster capable of healing is on the board, upright, besides this one
+    (on 0 wounds a healer heals nobody, itself included)."""
+    return any(
+        cid != monster_id and c.kind == HEALER_MONSTER and c.state == UPRIGHT
+        for cid, c in fight.characters.items()
+    )
+
+
+def monsters_go_down(fight: FightState[Any], monster_id: str, options: Options) -> bool:
+    """Monsters go Down while a healer monster stands; option `monsters_go_down` is the GM's
+    word that they do whoever stands."""
+    return bool(options["monsters_go_down"]) or healer_stands(fight, monster_id)
+
+
+def uses_serious_injuries(
+    fight: FightState[Any], cid: str, character: Warrior, options: Options
+) -> bool:
+    if not is_monster(character):
         return True
-    return bool(options["monsters_go_down"]) and bool(options["monster_serious_injuries"])
+    return bool(options["monster_serious_injuries"]) and monsters_go_down(fight, cid, options)
 
 
 # --- the Serious Injuries table -----------------------------------------------------------------
@@ -676,7 +792,7 @@ def suffer(warrior: Warrior, result: str, roll: int, ctx: Context) -> Warrior:
         changes[stat] = changes.get(stat, 0) + delta
     entry = injury.name + (f" ({detail})" if detail else "")
     ctx.say(f"Serious Injury {roll}: {entry}: {injury.effect}")
-    hurt = replace(hurt, stats=adjust(hurt.stats, changes), injuries=(*hurt.injuries, entry))
+    hurt = adjust(replace(hurt, injuries=(*hurt.injuries, entry)), changes)
     return retire_if_crippled(hurt, ctx)
 
 
@@ -828,7 +944,7 @@ def retire_if_crippled(warrior: Warrior, ctx: Context) -> Warrior:
 def spare_the_fallen(fight: FightState[Any], target: Warrior, hit: Hit, ctx: Context) -> None:
     """Monsters will not attack a warrior who is down while there are upright warriors."""
     attacker = fight.characters.get(hit.attacker) if hit.attacker else None
-    if attacker is None or attacker.kind != MONSTER or target.kind != WARRIOR or not down(target):
+    if attacker is None or not is_monster(attacker) or is_monster(target) or not down(target):
         return
     standing = [
         c.name for c in fight.characters.values() if c.kind == WARRIOR and c.state == UPRIGHT
@@ -853,7 +969,17 @@ def take_wounds(warrior: Warrior, damage: int, ctx: Context, tables: Tables) -> 
     return hurt if now > 0 else serious_injury(hurt, ctx, tables)
 
 
-def wound_monster(monster: Warrior, damage: int, ctx: Context) -> Warrior:
+def pinned_warrior(target: Warrior, hit: Hit, ctx: Context) -> None:
+    """Warriors who are pinned may not attack prone, Downed monsters."""
+    if hit.pinned and prone_downed_monster(target):
+        raise ctx.refuse(
+            f"a pinned warrior may not attack {target.name}, a prone, Downed monster "
+            f"({target.state}): record his blow against a monster pinning him",
+            "$.pinned",
+        )
+
+
+def wound_monster(monster: Warrior, damage: int, go_down: bool, ctx: Context) -> Warrior:
     """Monsters on zero wounds are dead, unless a healing spellcaster lets them go Down."""
     if monster.state == DOWNED:
         ctx.say(f"{monster.name} is wounded while down: dead")
@@ -863,16 +989,17 @@ def wound_monster(monster: Warrior, damage: int, ctx: Context) -> Warrior:
     hurt = replace(monster, wounds=now)
     if now > 0:
         return hurt
-    if ctx.options["monsters_go_down"]:
-        ctx.say(f"{monster.name} goes Down")
+    if go_down:
+        ctx.say(f"{monster.name} goes Down (a monster that heals is on the board)")
         return hurt if hurt.state == DOWNED else ctx.move(hurt, "go_down")
     ctx.say(f"{monster.name} is dead")
     return ctx.move(hurt, "slay")
 
 
-def coup_de_grace(monster: Warrior, ctx: Context) -> Warrior:
-    """One attack, no roll to hit: a downed monster is killed outright."""
-    if monster.kind != MONSTER:
+def coup_de_grace(fight: FightState[Any], monster: Warrior, hit: Hit, ctx: Context) -> Warrior:
+    """One attack of a warrior who is not pinned, no roll to hit: a downed monster is killed
+    outright."""
+    if not is_monster(monster):
         raise ctx.refuse(
             f"a coup de grace is performed on a downed monster, and {monster.name} is a "
             "warrior: record an ordinary hit",
@@ -890,8 +1017,29 @@ def coup_de_grace(monster: Warrior, ctx: Context) -> Warrior:
             "monster; record an ordinary hit",
             "$.coup_de_grace",
         )
+    by_a_warrior(fight, hit, ctx)
+    pinned_warrior(monster, hit, ctx)
     ctx.say(f"coup de grace: {monster.name} is dead")
     return ctx.move(replace(monster, wounds=0), "coup_de_grace")
+
+
+def by_a_warrior(fight: FightState[Any], hit: Hit, ctx: Context) -> None:
+    """Warriors may perform a coup de grace: a warrior of this fight, named as `attacker`."""
+    attacker = fight.characters.get(hit.attacker) if hit.attacker else None
+    if attacker is None:
+        who = "no attacker is given" if not hit.attacker else f"`{hit.attacker}` is not a "
+        who += "character of this fight" if hit.attacker else ""
+        raise ctx.refuse(
+            f"a coup de grace is performed by a warrior, and {who}: give as `attacker` the "
+            "warrior who performs it",
+            "$.attacker",
+        )
+    if is_monster(attacker):
+        raise ctx.refuse(
+            f"{attacker.name} is a monster: only warriors perform a coup de grace; record an "
+            "ordinary hit (any wound kills a downed monster)",
+            "$.attacker",
+        )
 
 
 # --- healing ----------------------------------------------------------------------------------
@@ -905,7 +1053,7 @@ def check_means(target: Warrior, heal: Heal, ctx: Context) -> None:
             "another item as the one that works like it",
             "$.means",
         )
-    if target.kind == MONSTER and heal.means not in ("", "spell"):
+    if is_monster(target) and heal.means not in ("", "spell"):
         raise ctx.refuse(
             f"{target.name} is a monster: only a spellcaster's healing spell heals it "
             "(means `spell`)",
@@ -917,7 +1065,7 @@ def treat_downed(warrior: Warrior, heal: Heal, ctx: Context, tables: Tables) -> 
     """Healing a Downed warrior: bandages and the like must work (4+), then a Downed roll at
     +1 for every healing item or spell used; 6 or more stabilises him."""
     items = 1 if heal.items is None else heal.items
-    means = heal.means or ("spell" if warrior.kind == MONSTER else "")
+    means = heal.means or ("spell" if is_monster(warrior) else "")
     if not means:
         raise ctx.refuse(
             f"{warrior.name} is downed: say what is used on him (--means bandage or "
@@ -933,7 +1081,7 @@ def treat_downed(warrior: Warrior, heal: Heal, ctx: Context, tables: Tables) -> 
         ctx.say(
             f"{warrior.name} is downed: the {plural(heal.amount, 'wound')} healed are not gained"
         )
-    if means in NEEDS_TREATMENT and warrior.kind == WARRIOR:
+    if means in NEEDS_TREATMENT and not is_monster(warrior):
         roll = ctx.roll("treatment")
         if roll < TREATMENT_WORKS:
             ctx.say(f"treatment {roll}: {means} not effective")
@@ -1031,13 +1179,13 @@ def end_of_turn(warrior: Warrior, ctx: Context, tables: Tables) -> Warrior:
 def stand_back_up(warrior: Warrior, ctx: Context) -> Warrior:
     """What Doesn't Kill Me: up on 1 wound, +1d3 Starting Wounds for each 66 owed."""
     gained = sum(ctx.roll("starting_wounds") for _ in range(warrior.stronger))
-    stats = {**warrior.stats, "wounds": warrior.starting_wounds + gained}
+    starting = warrior.starting_wounds + gained
     wounds = max(STANDS_ON, warrior.wounds)
     ctx.say(
         f"{warrior.name} stands back up on {plural(wounds, 'wound')}, "
-        f"+{gained} Starting Wounds ({warrior.starting_wounds} -> {stats['wounds']})"
+        f"+{gained} Starting Wounds ({warrior.starting_wounds} -> {starting})"
     )
-    up = replace(warrior, stats=stats, wounds=wounds, stronger=0)
+    up = replace(warrior, starting_wounds=starting, wounds=wounds, stronger=0)
     return ctx.move(up, "stand_back_up")
 
 
@@ -1065,7 +1213,7 @@ def internal_injury_bleeds(warrior: Warrior, ctx: Context) -> Warrior:
     )
     bled = replace(
         warrior,
-        stats={**warrior.stats, "wounds": starting},
+        starting_wounds=starting,
         wounds=min(warrior.wounds, starting),
     )
     if starting > 0:
@@ -1104,8 +1252,9 @@ class WarhammerQuest(Ruleset):
     }
     stats: ClassVar[dict[str, int | None]] = {"wounds": None}
     optional_stats = PROFILE
-    kinds = (WARRIOR, MONSTER)
-    hit_facts = frozenset({"coup_de_grace"})
+    who_may_act = WHO_MAY_ACT
+    kinds = (WARRIOR, MONSTER, HEALER_MONSTER)
+    hit_facts = frozenset({"coup_de_grace", "pinned"})
     heal_facts = frozenset({"items"})
     options: ClassVar[Options] = {
         "healing_natural_one_kills": False,
@@ -1127,10 +1276,31 @@ class WarhammerQuest(Ruleset):
     ) -> Warrior:
         if stats["wounds"] < 1:
             raise ctx.refuse("Starting Wounds are at least 1", "$.stats.wounds")
-        return Warrior(
-            **self.basics(event, kind, stats, side="monsters" if kind == MONSTER else "warriors"),
+        side = "monsters" if kind in MONSTERS else "warriors"
+        joined = Warrior(
+            **self.basics(event, kind, stats, side=side),
             wounds=stats["wounds"],
+            starting_wounds=stats["wounds"],
         )
+        current = {stat: stats[stat] for stat in CHANGED_STATS if stat in stats}
+        return replace(joined, **current) if current else joined
+
+    def why_attacker_cannot(
+        self, fight: FightState[Any], attacker_id: str, attacker: Warrior, hit: Hit
+    ) -> str | None:
+        if is_monster(attacker) and attacker.state == STABILISED:
+            return RECOVERED_MONSTER
+        return super().why_attacker_cannot(fight, attacker_id, attacker, hit)
+
+    def why_healer_cannot(
+        self, fight: FightState[Any], healer_id: str, healer: Warrior, heal: Heal
+    ) -> str | None:
+        if healer.state == STABILISED:
+            if is_monster(healer):
+                return RECOVERED_MONSTER
+            if heal.target == healer_id and heal.means == "potion":
+                return None  # "except drink healing potions if he has them"
+        return super().why_healer_cannot(fight, healer_id, healer, heal)
 
     def on_hit(self, fight: FightState[Any], target: Warrior, hit: Hit, ctx: Context) -> Warrior:
         if target.state == DEAD:
@@ -1139,13 +1309,15 @@ class WarhammerQuest(Ruleset):
                 "that killed him"
             )
         if hit.coup_de_grace:
-            return coup_de_grace(target, ctx)
+            return coup_de_grace(fight, target, hit, ctx)
         spare_the_fallen(fight, target, hit, ctx)
+        pinned_warrior(target, hit, ctx)
         if hit.damage == 0:
             ctx.say(f"{target.name}: no wound")
             return target
-        if not uses_serious_injuries(target, ctx.options):
-            return wound_monster(target, hit.damage, ctx)
+        if not uses_serious_injuries(fight, hit.target, target, ctx.options):
+            go_down = monsters_go_down(fight, hit.target, ctx.options)
+            return wound_monster(target, hit.damage, go_down, ctx)
         return take_wounds(target, hit.damage, ctx, self.played_tables(fight))
 
     def on_heal(self, fight: FightState[Any], target: Warrior, heal: Heal, ctx: Context) -> Warrior:
@@ -1157,10 +1329,10 @@ class WarhammerQuest(Ruleset):
             )
         check_means(target, heal, ctx)
         if target.state == DOWNED:
-            healed = treat_downed(target, heal, ctx, self.played_tables(fight))
-        else:
-            healed = heal_wounds(target, heal.amount, ctx)
-        return stop_bleeding(healed, ctx) if heal.amount and healed.state != DOWNED else healed
+            # the wounds healed to stabilise him are not gained: they stop no bleeding
+            return treat_downed(target, heal, ctx, self.played_tables(fight))
+        healed = heal_wounds(target, heal.amount, ctx)
+        return stop_bleeding(healed, ctx) if heal.amount else healed
 
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context

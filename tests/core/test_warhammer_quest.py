@@ -9,11 +9,7 @@ import msgspec
 import pytest
 
 from woundlog.core import FightState, apply, apply_or_void, get_ruleset
-from woundlog.core.rulesets.warhammer_quest import (
-    D66_FACES,
-    INJURIES,
-    SERIOUS_INJURIES_TABLE,
-)
+from woundlog.core.rulesets.warhammer_quest import INJURIES
 from woundlog.events import (
     CharacterJoined,
     Choice,
@@ -177,38 +173,169 @@ def test_serious_injury_is_a_d66_tens_then_units() -> None:
     assert grim(state).injuries == ("Severed Foot (left)",)  # 34, not 43
 
 
-def expected_state(number: int) -> str:
-    if number <= 13:
-        return "dead"
-    return "knocked_down" if number == 66 else "downed"
+# The Serious Injuries table as the text prints it, one line per D66 number: the result's
+# name, a star where the text stars it (gained once), and the state it leaves him in.
+SERIOUS_INJURIES_AS_PRINTED = """
+11 Decapitated | dead
+12 Decapitated | dead
+13 Decapitated | dead
+14 Severed Leg | downed
+15 Severed Arm | downed
+16 Internal Injury | downed
+21 Head Wound: Stupidity* | downed
+22 Head Wound: Insanity* | downed
+23 Head Wound: Concussion* | downed
+24 Head Wound: Uncontrollable Cowardice* | downed
+25 Head Wound: Hallucinations* | downed
+26 Head Wound: Frenzy* | downed
+31 Head Wound: Fearlessness* | downed
+32 Eye Loss | downed
+33 Ear Loss | downed
+34 Severed Foot | downed
+35 Severed Hand | downed
+36 Severed Fingers | downed
+41 Weakened Arm* | downed
+42 Weakened Shield Arm* | downed
+43 Weakened Leg* | downed
+44 Chest Wound* | downed
+45 Recurring Pains* | downed
+46 Partial Paralysis | downed
+51 Deadened Nerve Endings: Legs* | downed
+52 Deadened Nerve Endings: Arms* | downed
+53 Deadened Nerve Endings: Chest* | downed
+54 Bone Fracture: Leg* | downed
+55 Bone Fracture: Arm* | downed
+56 Bone Fracture: Chest* | downed
+61 Nothing Too Serious | downed
+62 Nothing Too Serious | downed
+63 Nothing Too Serious | downed
+64 Impressive Scars* | downed
+65 Horrible Scars* | downed
+66 What Doesn't Kill Me | knocked_down
+"""
+BOOK: dict[int, tuple[str, bool, str]] = {
+    int(line[:2]): (line[3:].partition(" | ")[0].rstrip("*"), "*" in line, line.split(" | ")[1])
+    for line in SERIOUS_INJURIES_AS_PRINTED.strip().splitlines()
+}
+
+# What each row does to a profile of 3 in every stat and Movement 4, as the text says (the
+# random side, arm and hand rolled as 1: the left leg and foot, the dominant arm and hand;
+# Severed Fingers takes 2). Rows that change no stat are not listed.
+STAT_CHANGES_AS_PRINTED: dict[int, dict[str, int]] = {
+    14: {"movement": -2},  # "permanently at -2 movement"
+    15: {"weapon_skill": -1},  # the dominant arm: his weapon now in the non-dominant hand
+    23: {"initiative": -1, "willpower": -1, "intellectual_initiative": -1},
+    32: {"ballistic_skill": -1},
+    33: {"initiative": -1},
+    34: {"movement": -1},
+    35: {"weapon_skill": -1},  # the dominant hand
+    36: {"weapon_skill": -1},  # "-1 WS when using a weapon in that hand"
+    44: {"toughness": -1},
+    46: {"attacks": -1},
+    51: {"ignore_pain": 1},
+    52: {"weapon_skill": -1, "ignore_pain": 1},
+    53: {"ignore_pain": 2},
+}
+PROFILE_OF_THREES = {
+    "movement": 4,
+    "weapon_skill": 3,
+    "ballistic_skill": 3,
+    "toughness": 3,
+    "initiative": 3,
+    "attacks": 3,
+    "willpower": 3,
+    "intellectual_initiative": 3,
+    "ignore_pain": 3,
+}
+RANDOM_PARTS = {"which_leg": [1], "which_foot": [1], "which_arm": [1], "which_hand": [1]}
 
 
-@pytest.mark.parametrize("number", D66_FACES)
-def test_every_serious_injury_result_leaves_the_state_the_table_gives(number: int) -> None:
-    state = fight(
-        down(*digits(number), which_leg=[1], which_foot=[1], which_arm=[1], which_hand=[1])
+# The same rows as a table in a fight's log names them (`fight_started.tables`).
+BOOK_ROWS = {
+    "11-13": "decapitated",
+    "14": "severed_leg",
+    "15": "severed_arm",
+    "16": "internal_injury",
+    "21": "stupidity",
+    "22": "insanity",
+    "23": "concussion",
+    "24": "cowardice",
+    "25": "hallucinations",
+    "26": "frenzy",
+    "31": "fearlessness",
+    "32": "eye_loss",
+    "33": "ear_loss",
+    "34": "severed_foot",
+    "35": "severed_hand",
+    "36": "severed_fingers",
+    "41": "weakened_arm",
+    "42": "weakened_shield_arm",
+    "43": "weakened_leg",
+    "44": "chest_wound",
+    "45": "recurring_pains",
+    "46": "partial_paralysis",
+    "51": "deadened_legs",
+    "52": "deadened_arms",
+    "53": "deadened_chest",
+    "54": "fracture_leg",
+    "55": "fracture_arm",
+    "56": "fracture_chest",
+    "61-63": "nothing_too_serious",
+    "64": "impressive_scars",
+    "65": "horrible_scars",
+    "66": "what_doesnt_kill_me",
+}
+
+
+def test_a_log_table_naming_the_book_rows_plays_as_the_book() -> None:
+    """A log that carries the book's own table, row for row, rolls what the book prints."""
+    for number, (name, _, expected) in BOOK.items():
+        house = {"serious_injuries": {"rows": BOOK_ROWS}}
+        state, changes = apply(
+            fight(tables=house), down(*digits(number), fingers=[2], **RANDOM_PARTS)
+        )
+        assert f"Serious Injury {number}: {name}" in changes.explanation
+        assert grim(state).state == expected
+
+
+def test_the_literal_table_has_every_d66_number_once() -> None:
+    assert sorted(BOOK) == [10 * t + u for t in range(1, 7) for u in range(1, 7)]
+
+
+@pytest.mark.parametrize("number", sorted(BOOK))
+def test_each_serious_injury_row_gives_the_result_the_text_prints(number: int) -> None:
+    name, _, expected = BOOK[number]
+    state, changes = apply(
+        fight(stats=PROFILE_OF_THREES), down(*digits(number), fingers=[2], **RANDOM_PARTS)
     )
-    assert grim(state).state == expected_state(number)
-
-
-@pytest.mark.parametrize("number", D66_FACES)
-def test_every_serious_injury_result_is_recorded_by_its_printed_name(number: int) -> None:
-    result = INJURIES[SERIOUS_INJURIES_TABLE.ranges()[number]]
-    state = fight(down(*digits(number), which_leg=[1], which_arm=[1], which_hand=[1]))
+    assert f"Serious Injury {number}: {name}" in changes.explanation
+    assert grim(state).state == expected
     recorded = [entry.partition(" (")[0] for entry in grim(state).injuries]
-    if result.name in ("Nothing Too Serious", "What Doesn't Kill Me"):
-        assert recorded == []
-    else:
-        assert recorded == [result.name]
+    assert recorded == ([] if name in ("Nothing Too Serious", "What Doesn't Kill Me") else [name])
 
 
-def test_the_book_ranges_give_each_d66_number_its_result() -> None:
-    table = SERIOUS_INJURIES_TABLE.ranges()
-    assert [table[n] for n in (11, 12, 13)] == ["decapitated"] * 3
-    assert [table[n] for n in (61, 62, 63)] == ["nothing_too_serious"] * 3
-    assert table[14] == "severed_leg" and table[36] == "severed_fingers"
-    assert table[45] == "recurring_pains" and table[66] == "what_doesnt_kill_me"
-    assert len({table[n] for n in D66_FACES}) == 32
+@pytest.mark.parametrize("number", sorted(BOOK))
+def test_each_serious_injury_row_changes_the_stats_the_text_says(number: int) -> None:
+    state = fight(down(*digits(number), fingers=[2], **RANDOM_PARTS), stats=PROFILE_OF_THREES)
+    changes = STAT_CHANGES_AS_PRINTED.get(number, {})
+    now = {stat: getattr(grim(state), stat) for stat in PROFILE_OF_THREES}
+    assert now == {stat: v + changes.get(stat, 0) for stat, v in PROFILE_OF_THREES.items()}
+    assert grim(state).stats == {"wounds": 10, **PROFILE_OF_THREES}  # as joined
+
+
+@pytest.mark.parametrize("number", [n for n in sorted(BOOK) if 14 <= n <= 56 or n in (64, 65)])
+def test_each_starred_row_is_gained_once_and_each_other_row_again(number: int) -> None:
+    name, starred, _ = BOOK[number]
+    dice = {
+        "fingers": [1, 1],
+        "which_leg": [1],
+        "which_foot": [1],
+        "which_arm": [1],
+        "which_hand": [1, 1],
+    }
+    state = fight(down(*digits(number), *digits(number), **dice))
+    recorded = [entry.partition(" (")[0] for entry in grim(state).injuries]
+    assert recorded == [name] if starred else [name, name]
 
 
 def test_decapitated_warrior_is_dead_and_never_rolls_on_the_downed_table() -> None:
@@ -232,7 +359,7 @@ def test_what_doesnt_kill_me_knocks_him_down_until_the_end_of_the_turn() -> None
 def test_what_doesnt_kill_me_stands_him_on_one_wound_with_d3_more_starting_wounds() -> None:
     state, changes = apply(fight(down(6, 6)), end(starting_wounds=[2], downed=[1]))
     warrior = grim(state)
-    assert (warrior.state, warrior.wounds, warrior.stats["wounds"]) == ("upright", 1, 12)
+    assert (warrior.state, warrior.wounds, warrior.starting_wounds) == ("upright", 1, 12)
     assert [d.purpose for d in changes.dice] == ["starting_wounds"]  # no Downed roll
     assert changes.unused == {"downed": [1]}
 
@@ -253,7 +380,7 @@ def test_a_hit_on_the_dead_is_refused() -> None:
 def test_a_starred_result_is_gained_once_and_a_repeat_is_nothing_too_serious() -> None:
     state = fight(down(4, 4), down(4, 4), stats={"toughness": 4})
     assert grim(state).injuries == ("Chest Wound",)
-    assert grim(state).stats["toughness"] == 3
+    assert grim(state).toughness == 3
 
 
 def test_an_unstarred_result_is_gained_again() -> None:
@@ -263,52 +390,47 @@ def test_an_unstarred_result_is_gained_again() -> None:
 
 def test_concussion_costs_initiative_willpower_and_intellectual_initiative() -> None:
     profile = {"initiative": 3, "willpower": 4, "intellectual_initiative": 2, "strength": 3}
-    state = fight(down(2, 3), stats=profile)
-    assert grim(state).stats == {
-        "wounds": 10,
-        "initiative": 2,
-        "willpower": 3,
-        "intellectual_initiative": 1,
-        "strength": 3,
-    }
+    warrior = grim(fight(down(2, 3), stats=profile))
+    now = (warrior.initiative, warrior.willpower, warrior.intellectual_initiative)
+    assert now == (2, 3, 1)
+    assert warrior.stats == {"wounds": 10, **profile}  # as joined
 
 
-@pytest.mark.parametrize(
-    ("number", "changes"),
-    [
-        (44, {"toughness": -1}),
-        (46, {"attacks": -1}),
-        (51, {"ignore_pain": 1}),
-        (52, {"weapon_skill": -1, "ignore_pain": 1}),
-        (53, {"ignore_pain": 2}),
-        (32, {"ballistic_skill": -1}),
-        (33, {"initiative": -1}),
-    ],
-)
-def test_permanent_stat_changes_apply_to_the_stats(number: int, changes: dict[str, int]) -> None:
-    profile = dict.fromkeys(
-        ("toughness", "attacks", "ignore_pain", "weapon_skill", "ballistic_skill", "initiative"), 3
+def test_every_stat_the_rules_change_is_shown_at_its_current_value_under_its_own_name() -> None:
+    """DESIGN.md section 8: `stats` as joined; Toughness 4 with a Chest Wound is `toughness` 3."""
+    state = fight(down(4, 4), stats={"toughness": 4})
+    encoded = msgspec.json.decode(msgspec.json.encode(state))["characters"]["grim"]
+    assert (encoded["toughness"], encoded["stats"]["toughness"]) == (3, 4)
+    assert (encoded["starting_wounds"], encoded["stats"]["wounds"]) == (10, 10)
+    assert encoded["weapon_skill"] is None  # not given: not tracked
+
+
+def test_starting_wounds_are_shown_at_their_current_value_and_stats_as_joined() -> None:
+    state = fight(down(6, 6), end(starting_wounds=[2]))
+    encoded = msgspec.json.decode(msgspec.json.encode(state))["characters"]["grim"]
+    assert (encoded["starting_wounds"], encoded["stats"]["wounds"], encoded["wounds"]) == (
+        12,
+        10,
+        1,
     )
-    state = fight(down(*digits(number)), stats=profile)
-    assert grim(state).stats == {"wounds": 10, **{k: 3 + changes.get(k, 0) for k in profile}}
 
 
 def test_the_trollslayers_deadened_chest_after_his_ignore_pain_skill() -> None:
     """The text's own example: a Trollslayer with Ignore Pain gains Deadened Nerve Endings:
     Chest, +2 Ignore Pain."""
     state = fight(down(5, 3), stats={"ignore_pain": 1, "battle_level": 4})
-    assert grim(state).stats["ignore_pain"] == 3
+    assert grim(state).ignore_pain == 3
 
 
 def test_a_stat_the_warrior_was_not_given_is_not_tracked() -> None:
     state = fight(down(4, 4))
-    assert grim(state).stats == {"wounds": 10}
+    assert (grim(state).toughness, grim(state).stats) == (None, {"wounds": 10})
     assert grim(state).injuries == ("Chest Wound",)
 
 
 def test_a_stat_never_falls_below_zero() -> None:
     state = fight(down(1, 4, which_leg=[1]), stats={"movement": 1})
-    assert grim(state).stats["movement"] == 0
+    assert grim(state).movement == 0
 
 
 @pytest.mark.parametrize(("level", "fear"), [(1, 2), (2, 3), (3, 5), (4, 6)])
@@ -327,7 +449,7 @@ def test_severed_leg_determines_the_leg_randomly(roll: int, side: str) -> None:
     state = fight(down(1, 4, which_leg=[roll]), stats={"movement": 4})
     assert grim(state).lost == (f"{side} leg",)
     assert grim(state).injuries == (f"Severed Leg ({side})",)
-    assert grim(state).stats["movement"] == 2
+    assert grim(state).movement == 2
 
 
 def test_losing_the_other_leg_takes_it_without_a_roll_and_retires_him() -> None:
@@ -336,19 +458,19 @@ def test_losing_the_other_leg_takes_it_without_a_roll_and_retires_him() -> None:
     assert "which_leg" not in [d.purpose for d in changes.dice]
     assert grim(state).lost == ("left leg", "right leg")
     assert grim(state).retired
-    assert grim(state).stats["movement"] == 0
+    assert grim(state).movement == 0
 
 
 def test_severing_the_dominant_arm_costs_one_weapon_skill() -> None:
     state = fight(down(1, 5, which_arm=[2]), stats={"weapon_skill": 4})
     assert grim(state).lost == ("dominant arm",)
-    assert grim(state).stats["weapon_skill"] == 3
+    assert grim(state).weapon_skill == 3
 
 
 def test_severing_the_off_arm_costs_no_weapon_skill() -> None:
     state = fight(down(1, 5, which_arm=[5]), stats={"weapon_skill": 4})
     assert grim(state).injuries == ("Severed Arm (off)",)
-    assert grim(state).stats["weapon_skill"] == 4
+    assert grim(state).weapon_skill == 4
 
 
 def test_losing_both_arms_retires_him() -> None:
@@ -359,8 +481,8 @@ def test_losing_both_arms_retires_him() -> None:
 def test_severing_the_dominant_hand_costs_one_weapon_skill_the_off_hand_none() -> None:
     dominant = fight(down(3, 5, which_hand=[1]), stats={"weapon_skill": 4})
     off = fight(down(3, 5, which_hand=[6]), stats={"weapon_skill": 4})
-    assert grim(dominant).stats["weapon_skill"] == 3
-    assert grim(off).stats["weapon_skill"] == 4
+    assert grim(dominant).weapon_skill == 3
+    assert grim(off).weapon_skill == 4
 
 
 def test_losing_both_hands_retires_him() -> None:
@@ -380,12 +502,12 @@ def test_severed_fingers_takes_d3_fingers_of_a_random_hand() -> None:
     state = fight(down(3, 6, fingers=[2], which_hand=[1]), stats={"weapon_skill": 4})
     assert grim(state).lost == ("dominant-hand finger",) * 2
     assert grim(state).injuries == ("Severed Fingers (2 fingers of his dominant hand)",)
-    assert grim(state).stats["weapon_skill"] == 3  # he fights with that hand
+    assert grim(state).weapon_skill == 3  # he fights with that hand
 
 
 def test_fingers_lost_from_the_off_hand_cost_no_weapon_skill() -> None:
     state = fight(down(3, 6, fingers=[1], which_hand=[4]), stats={"weapon_skill": 4})
-    assert grim(state).stats["weapon_skill"] == 4
+    assert grim(state).weapon_skill == 4
 
 
 def test_four_fingers_gone_and_he_can_no_longer_use_that_hand() -> None:
@@ -395,7 +517,7 @@ def test_four_fingers_gone_and_he_can_no_longer_use_that_hand() -> None:
         stats={"weapon_skill": 4},
     )
     assert grim(state).lost == ("dominant-hand finger",) * 4
-    assert grim(state).stats["weapon_skill"] == 3  # now off-handed: -1 still, not -2
+    assert grim(state).weapon_skill == 3  # now off-handed: -1 still, not -2
     assert not grim(state).retired
 
 
@@ -418,7 +540,7 @@ def test_losing_the_use_of_both_hands_to_severed_fingers_retires_him() -> None:
 
 def test_severed_foot_determines_the_foot_and_costs_one_movement() -> None:
     state = fight(down(3, 4, which_foot=[5]), stats={"movement": 4})
-    assert grim(state).lost == ("right foot",) and grim(state).stats["movement"] == 3
+    assert grim(state).lost == ("right foot",) and grim(state).movement == 3
 
 
 def test_losing_both_feet_retires_him() -> None:
@@ -432,12 +554,12 @@ def test_a_severed_leg_takes_its_foot_so_the_other_foot_is_his_last() -> None:
     assert grim(state).lost == ("left leg", "right foot")
     assert changes.unused == {"which_foot": [1]}
     assert grim(state).retired  # no foot left
-    assert grim(state).stats["movement"] == 1  # -2 for the leg, -1 for the foot
+    assert grim(state).movement == 1  # -2 for the leg, -1 for the foot
 
 
 def test_a_leg_severed_after_its_foot_costs_two_movement_in_all() -> None:
     state = fight(down(3, 4, which_foot=[1]), down(1, 4, which_leg=[1]), stats={"movement": 4})
-    assert grim(state).stats["movement"] == 2
+    assert grim(state).movement == 2
 
 
 def test_losing_the_other_eye_retires_him() -> None:
@@ -445,17 +567,17 @@ def test_losing_the_other_eye_retires_him() -> None:
     assert not grim(state).retired
     state = fight(down(3, 2), down(3, 2), stats={"ballistic_skill": 3})
     assert grim(state).injuries == ("Eye Loss", "Eye Loss (his other eye)")
-    assert grim(state).retired and grim(state).stats["ballistic_skill"] == 1
+    assert grim(state).retired and grim(state).ballistic_skill == 1
 
 
 def test_losing_the_other_ear_retires_him() -> None:
     state = fight(down(3, 3), down(3, 3), stats={"initiative": 3})
-    assert grim(state).retired and grim(state).stats["initiative"] == 1
+    assert grim(state).retired and grim(state).initiative == 1
 
 
 def test_a_third_eye_loss_is_nothing_too_serious() -> None:
     state = fight(down(3, 2), down(3, 2), down(3, 2), stats={"ballistic_skill": 3})
-    assert len(grim(state).injuries) == 2 and grim(state).stats["ballistic_skill"] == 1
+    assert len(grim(state).injuries) == 2 and grim(state).ballistic_skill == 1
 
 
 def test_partial_paralysis_a_second_time_is_full_paralysis_and_retires_him() -> None:
@@ -463,7 +585,7 @@ def test_partial_paralysis_a_second_time_is_full_paralysis_and_retires_him() -> 
     assert not grim(state).retired
     state = fight(down(4, 6), down(4, 6), stats={"attacks": 3})
     assert grim(state).injuries[-1] == "Partial Paralysis (fully paralysed)"
-    assert grim(state).retired and grim(state).stats["attacks"] == 1
+    assert grim(state).retired and grim(state).attacks == 1
 
 
 def test_a_retired_warrior_keeps_his_state_and_fights_on() -> None:
@@ -640,10 +762,10 @@ def test_a_heal_on_a_warrior_knocked_down_by_a_66_adds_wounds_and_he_stands_on_t
 
 def test_internal_injury_takes_d3_starting_wounds_at_the_end_of_each_turn() -> None:
     state, changes = apply(fight(down(1, 6)), end(downed=[3], internal_injury=[2]))
-    assert grim(state).stats["wounds"] == 8
+    assert grim(state).starting_wounds == 8
     assert [d.purpose for d in changes.dice] == ["downed", "internal_injury"]
     state, _ = apply(state, end(downed=[6], internal_injury=[3]))
-    assert grim(state).stats["wounds"] == 5 and grim(state).internal_bleeding
+    assert grim(state).starting_wounds == 5 and grim(state).internal_bleeding
 
 
 def test_internal_injury_stops_once_healed_to_half_his_wounds() -> None:
@@ -652,26 +774,26 @@ def test_internal_injury_stops_once_healed_to_half_his_wounds() -> None:
     state, _ = apply(state, heal(1, "potion"))
     assert grim(state).internal_bleeding == 0
     state, changes = apply(state, end())
-    assert grim(state).stats["wounds"] == 9 and changes.dice == []
+    assert grim(state).starting_wounds == 9 and changes.dice == []
 
 
 def test_internal_injury_taking_starting_wounds_to_zero_kills_him() -> None:
     state = fight(down(1, 6), end(downed=[6], internal_injury=[3]), wounds=4)
-    assert (grim(state).state, grim(state).stats["wounds"]) == ("stabilised", 1)
+    assert (grim(state).state, grim(state).starting_wounds) == ("stabilised", 1)
     state, _ = apply(state, end(internal_injury=[2]))
-    assert (grim(state).state, grim(state).stats["wounds"]) == ("dead", 0)
+    assert (grim(state).state, grim(state).starting_wounds) == ("dead", 0)
 
 
 def test_each_internal_injury_bleeds_its_own_d3() -> None:
     state = fight(down(1, 6), down(1, 6), end(downed=[6], internal_injury=[3, 2]), wounds=8)
     assert grim(state).internal_bleeding == 2
-    assert grim(state).stats["wounds"] == 3
+    assert grim(state).starting_wounds == 3
 
 
 def test_current_wounds_fall_with_starting_wounds() -> None:
     state = fight(down(1, 6), end(downed=[6], internal_injury=[3]), wounds=4)
     state, _ = apply(state, end(internal_injury=[3]))
-    assert (grim(state).wounds, grim(state).stats["wounds"]) == (0, 0)
+    assert (grim(state).wounds, grim(state).starting_wounds) == (0, 0)
 
 
 def test_internal_injury_does_not_bleed_the_dead() -> None:
@@ -697,7 +819,7 @@ def test_a_downed_warrior_hit_for_a_66_shrugs_it_off_and_stands_at_the_end_of_th
     state = fight(down(6, 1), down(6, 6, damage=1))
     assert grim(state).state == "knocked_down"
     state, _ = apply(state, end(starting_wounds=[3]))
-    assert (grim(state).state, grim(state).stats["wounds"]) == ("upright", 13)
+    assert (grim(state).state, grim(state).starting_wounds) == ("upright", 13)
 
 
 def test_a_knocked_down_warrior_hit_down_for_good_loses_the_66_he_waited_on() -> None:
@@ -707,7 +829,7 @@ def test_a_knocked_down_warrior_hit_down_for_good_loses_the_66_he_waited_on() ->
 
 def test_a_second_66_while_knocked_down_owes_a_second_d3() -> None:
     state = fight(down(6, 6), down(6, 6, damage=1), end(starting_wounds=[1, 2]))
-    assert grim(state).stats["wounds"] == 13
+    assert grim(state).starting_wounds == 13
 
 
 def test_a_hit_on_a_stabilised_warrior_takes_his_wounds_then_a_serious_injury() -> None:
@@ -924,7 +1046,7 @@ def test_a_downed_table_in_the_log_replaces_the_books() -> None:
 
 
 def test_a_serious_injuries_table_in_the_log_replaces_the_books() -> None:
-    rows = {key: "nothing_too_serious" for key in SERIOUS_INJURIES_TABLE.rows}
+    rows = {key: "nothing_too_serious" for key in BOOK_ROWS}
     rows["11-13"] = "chest_wound"
     state = fight(down(1, 2), tables={"serious_injuries": {"rows": rows}})
     assert (grim(state).state, grim(state).injuries) == ("downed", ("Chest Wound",))
@@ -939,7 +1061,7 @@ def test_a_serious_injuries_table_in_the_log_replaces_the_books() -> None:
         {"downed": {"rows": {"1": "dead", "2-x": "unconscious", "6": "stabilised"}}},
         {"downed": [1, 2, 3]},
         {"serious_injuries": {"rows": {"11-66": "chest_wound"}}},  # 17 is no D66 number
-        {"serious_injuries": {"rows": {**SERIOUS_INJURIES_TABLE.rows, "14": "gout"}}},
+        {"serious_injuries": {"rows": {**BOOK_ROWS, "14": "gout"}}},
     ],
 )
 def test_a_malformed_table_in_the_log_is_refused_as_structural(table: dict[str, Any]) -> None:
@@ -1057,6 +1179,6 @@ def test_the_shipped_example_tells_the_rules_as_it_goes() -> None:
         "Head Wound: Stupidity",
     )
     grundi = states[-1].characters["grundi"]
-    assert grundi.stats["ignore_pain"] == 3  # the Trollslayer's Deadened Nerve Endings: Chest
-    assert states[-1].characters["elwen"].stats["wounds"] == 11  # What Doesn't Kill Me
+    assert grundi.ignore_pain == 3  # the Trollslayer's Deadened Nerve Endings: Chest
+    assert states[-1].characters["elwen"].starting_wounds == 11  # What Doesn't Kill Me
     assert states[-1].characters["elwen"].wounds == 1
