@@ -270,6 +270,8 @@ D66_FACES = tuple(10 * tens + units for tens in range(1, 7) for units in range(1
 def bounds(key: str) -> tuple[int, int]:
     """A row's range as the book prints it: `"2-5"` is (2, 5), `"6"` is (6, 6)."""
     low, dash, high = key.replace(" ", "").partition("-")
+    if not (low.isdigit() and (high.isdigit() if dash else not high)):
+        raise ValueError(f"row `{key}`: a row is a number or a range, as `6` or `2-5`")
     return int(low), int(high) if dash else int(low)
 
 

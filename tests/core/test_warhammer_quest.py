@@ -11,12 +11,14 @@ import pytest
 from woundlog.core import FightState, apply, apply_or_void, get_ruleset
 from woundlog.core.rulesets.warhammer_quest import INJURIES
 from woundlog.events import (
+    WIRE_VERSION,
     CharacterJoined,
     Choice,
     Event,
     FightStarted,
     Heal,
     Hit,
+    Retract,
     RuleError,
     StructuralError,
     TurnEnded,
@@ -24,6 +26,8 @@ from woundlog.events import (
     iter_jsonl,
 )
 from woundlog.replays import replay
+
+from ..invariants import undo_moves_no_other_die
 
 RULES = get_ruleset("warhammer_quest")
 
@@ -98,7 +102,7 @@ def test_a_warrior_starts_upright_on_his_starting_wounds() -> None:
 
 def test_starting_wounds_must_be_given() -> None:
     state, _ = apply(None, FightStarted(ruleset="warhammer_quest"))
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="needs stat `wounds`") as err:
         apply(state, CharacterJoined(character="grim"))
     assert err.value.field == "$.stats.wounds"
 
@@ -117,7 +121,7 @@ def test_side_defaults_to_warriors_or_monsters_by_kind() -> None:
 
 def test_a_kind_other_than_warrior_or_monster_is_refused() -> None:
     state, _ = apply(None, FightStarted(ruleset="warhammer_quest"))
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match=r"no kind `hero`.*warrior, monster, healer_monster") as err:
         apply(state, CharacterJoined(character="x", kind="hero", stats={"wounds": 3}))
     assert err.value.field == "$.kind"
 
@@ -713,7 +717,7 @@ def test_a_healing_roll_never_kills_on_a_house_table_without_the_option() -> Non
 
 
 def test_healing_a_downed_warrior_needs_a_means() -> None:
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="say what is used on him") as err:
         apply(fight(down(6, 1)), Heal(target="grim", amount=1))
     assert err.value.field == "$.means"
 
@@ -725,7 +729,7 @@ def test_an_unknown_means_is_refused() -> None:
 
 
 def test_healing_a_downed_warrior_with_no_item_is_refused() -> None:
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="at least one item or spell") as err:
         apply(fight(down(6, 1)), heal(1, "potion", items=0))
     assert err.value.field == "$.items"
 
@@ -1053,19 +1057,30 @@ def test_a_serious_injuries_table_in_the_log_replaces_the_books() -> None:
 
 
 @pytest.mark.parametrize(
-    "table",
+    ("table", "reason"),
     [
-        {"downed": {"rows": {"1": "dead", "2-5": "unconscious"}}},  # no 6
-        {"downed": {"rows": {"1-2": "dead", "2-5": "unconscious", "6": "stabilised"}}},
-        {"downed": {"rows": {"1": "dead", "2-5": "asleep", "6": "stabilised"}}},
-        {"downed": {"rows": {"1": "dead", "2-x": "unconscious", "6": "stabilised"}}},
-        {"downed": [1, 2, 3]},
-        {"serious_injuries": {"rows": {"11-66": "chest_wound"}}},  # 17 is no D66 number
-        {"serious_injuries": {"rows": {**BOOK_ROWS, "14": "gout"}}},
+        ({"downed": {"rows": {"1": "dead", "2-5": "unconscious"}}}, "no result for \\[6\\]"),
+        (
+            {"downed": {"rows": {"1-2": "dead", "2-5": "unconscious", "6": "stabilised"}}},
+            "2 is in two rows",
+        ),
+        (
+            {"downed": {"rows": {"1": "dead", "2-5": "asleep", "6": "stabilised"}}},
+            "Invalid enum value 'asleep'",
+        ),
+        (
+            {"downed": {"rows": {"1": "dead", "2-x": "unconscious", "6": "stabilised"}}},
+            "row `2-x`: a row is a number or a range",
+        ),
+        ({"downed": [1, 2, 3]}, "Expected `object`, got `array`"),
+        ({"serious_injuries": {"rows": {"11-66": "chest_wound"}}}, "rows for \\[17, 18"),
+        ({"serious_injuries": {"rows": {**BOOK_ROWS, "14": "gout"}}}, "no result `gout`"),
     ],
 )
-def test_a_malformed_table_in_the_log_is_refused_as_structural(table: dict[str, Any]) -> None:
-    with pytest.raises(StructuralError) as err:
+def test_a_malformed_table_in_the_log_is_refused_as_structural(
+    table: dict[str, Any], reason: str
+) -> None:
+    with pytest.raises(StructuralError, match=reason) as err:
         apply(None, FightStarted(ruleset="warhammer_quest", tables=table))
     assert err.value.field is not None and err.value.field.startswith("$.tables.")
 
@@ -1074,18 +1089,18 @@ def test_a_malformed_table_in_the_log_is_refused_as_structural(table: dict[str, 
 
 
 def test_a_fact_this_ruleset_does_not_use_is_refused() -> None:
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(RuleError, match="does not use the fact `magic`") as err:
         apply(fight(), Hit(target="grim", damage=1, magic=True))
     assert err.value.field == "$.magic"
 
 
 def test_a_choice_is_refused() -> None:
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="leaves no decision to a player"):
         apply(fight(), Choice(character="grim", option="hold_on"))
 
 
 def test_a_given_d6_out_of_range_is_refused_as_structural() -> None:
-    with pytest.raises(StructuralError):
+    with pytest.raises(StructuralError, match="a d6 shows 1 to 6, not 7"):
         apply(fight(), down(7, 1))
 
 
@@ -1182,3 +1197,331 @@ def test_the_shipped_example_tells_the_rules_as_it_goes() -> None:
     assert grundi.ignore_pain == 3  # the Trollslayer's Deadened Nerve Endings: Chest
     assert states[-1].characters["elwen"].starting_wounds == 11  # What Doesn't Kill Me
     assert states[-1].characters["elwen"].wounds == 1
+
+
+# --- who may act (DESIGN.md section 5) --------------------------------------------------------
+
+
+def test_a_downed_warrior_may_not_attack() -> None:
+    state = fight(down(6, 1), options=GO_DOWN)
+    with pytest.raises(RuleError, match="Grim is Down and unconscious and may do nothing") as err:
+        apply(state, Hit(target="orc", damage=1, attacker="grim"))
+    assert err.value.field == "$.attacker"
+
+
+def test_a_downed_warrior_may_not_heal() -> None:
+    state = fight(down(6, 1), Hit(target="ulf", damage=3))
+    with pytest.raises(RuleError, match="Grim is Down and unconscious") as err:
+        apply(state, Heal(target="ulf", amount=2, means="bandage", healer="grim"))
+    assert err.value.field == "$.healer"
+
+
+def test_a_warrior_laid_out_by_a_66_may_not_attack_until_he_stands() -> None:
+    state = fight(down(6, 6))
+    with pytest.raises(RuleError, match="Grim is laid out by the blow until the end of the turn"):
+        apply(state, Hit(target="orc", damage=1, attacker="grim"))
+    state, _ = apply(state, end(starting_wounds=[1]))
+    state, _ = apply(state, Hit(target="orc", damage=1, attacker="grim"))
+    assert orc(state).wounds == 1
+
+
+def test_a_stabilised_warrior_may_not_attack() -> None:
+    state = fight(down(6, 1), end(downed=[6]))
+    with pytest.raises(RuleError, match="Grim is stabilised, still down and prone"):
+        apply(state, Hit(target="orc", damage=1, attacker="grim"))
+
+
+def test_a_stabilised_warrior_may_drink_a_healing_potion_himself() -> None:
+    state = fight(down(6, 1), end(downed=[6]))
+    state, _ = apply(state, Heal(target="grim", amount=4, means="potion", healer="grim"))
+    assert (grim(state).state, grim(state).wounds) == ("upright", 5)
+
+
+@pytest.mark.parametrize(
+    ("target", "means"), [("grim", "bandage"), ("grim", "provisions"), ("ulf", "potion")]
+)
+def test_a_stabilised_warrior_may_do_nothing_but_drink_a_potion_himself(
+    target: str, means: str
+) -> None:
+    state = fight(Hit(target="ulf", damage=3), down(6, 1), end(downed=[6]))
+    with pytest.raises(RuleError, match="may do nothing except drink a healing potion") as err:
+        apply(state, Heal(target=target, amount=2, means=means, healer="grim"))
+    assert err.value.field == "$.healer"
+
+
+def test_the_dead_may_not_attack() -> None:
+    with pytest.raises(RuleError, match="Grim is dead"):
+        apply(fight(down(1, 1)), Hit(target="orc", damage=1, attacker="grim"))
+
+
+def test_a_downed_monster_may_not_attack() -> None:
+    state = fight(Hit(target="orc", damage=2), options=GO_DOWN)
+    with pytest.raises(RuleError, match="Orc is Down and unconscious and may do nothing"):
+        apply(state, Hit(target="grim", damage=1, attacker="orc"))
+
+
+def test_a_recovered_monster_only_defends_itself() -> None:
+    state = fight(Hit(target="orc", damage=2), end(downed=[6]), options=GO_DOWN)
+    with pytest.raises(RuleError, match="Orc has recovered only enough to defend itself"):
+        apply(state, Hit(target="grim", damage=1, attacker="orc"))
+    with pytest.raises(RuleError, match="Orc has recovered only enough to defend itself"):
+        apply(state, Heal(target="orc", amount=1, means="spell", healer="orc"))
+
+
+def test_who_may_not_act_is_void_on_replay() -> None:
+    state = fight(down(6, 1), options=GO_DOWN)
+    after, changes = apply_or_void(state, Hit(target="orc", damage=1, attacker="grim"))
+    assert changes.void is not None and "may do nothing" in changes.void
+    assert after.characters == state.characters
+
+
+def test_an_attacker_outside_the_fight_is_accepted_and_named() -> None:
+    state, changes = apply(fight(), Hit(target="grim", damage=1, attacker="ork"))
+    assert grim(state).wounds == 9
+    assert "attacker `ork` is not a character of this fight" in changes.explanation
+
+
+def test_the_who_may_act_table_is_in_the_documentation() -> None:
+    doc = RULES.documentation()
+    assert "Who may act" in doc
+    for state in ("knocked_down", "downed", "stabilised", "dead"):
+        assert not RULES.who_may_act[state].attack and not RULES.who_may_act[state].heal
+    assert "upright" not in RULES.who_may_act
+
+
+# --- coups de grace and pinned warriors -----------------------------------------------------------
+
+
+def test_a_coup_de_grace_needs_a_warrior_as_attacker() -> None:
+    state = fight(Hit(target="orc", damage=2), options=GO_DOWN)
+    with pytest.raises(RuleError, match="performed by a warrior, and no attacker") as err:
+        apply(state, Hit(target="orc", damage=0, coup_de_grace=True))
+    assert err.value.field == "$.attacker"
+
+
+def test_a_coup_de_grace_by_someone_outside_the_fight_is_refused() -> None:
+    state = fight(Hit(target="orc", damage=2), options=GO_DOWN)
+    with pytest.raises(RuleError, match="`gorbag` is not a character of this fight"):
+        apply(state, Hit(target="orc", damage=0, coup_de_grace=True, attacker="gorbag"))
+
+
+def test_a_monster_may_not_perform_a_coup_de_grace() -> None:
+    state = fight(
+        CharacterJoined(character="troll", kind="monster", stats={"wounds": 5}),
+        Hit(target="orc", damage=2),
+        options=GO_DOWN,
+    )
+    with pytest.raises(RuleError, match="only warriors perform a coup de grace") as err:
+        apply(state, Hit(target="orc", damage=0, coup_de_grace=True, attacker="troll"))
+    assert err.value.field == "$.attacker"
+
+
+@pytest.mark.parametrize("coup", [True, None])
+def test_a_pinned_warrior_may_not_attack_a_downed_monster(coup: bool | None) -> None:
+    state = fight(Hit(target="orc", damage=2), options=GO_DOWN)
+    blow = Hit(target="orc", damage=1, attacker="grim", pinned=True, coup_de_grace=coup)
+    with pytest.raises(RuleError, match="a pinned warrior may not attack Orc") as err:
+        apply(state, blow)
+    assert err.value.field == "$.pinned"
+
+
+def test_a_pinned_warrior_may_not_attack_a_recovered_monster_still_prone() -> None:
+    state = fight(Hit(target="orc", damage=2), end(downed=[6]), options=GO_DOWN)
+    with pytest.raises(RuleError, match="prone, Downed monster \\(stabilised\\)"):
+        apply(state, Hit(target="orc", damage=1, attacker="grim", pinned=True))
+
+
+def test_a_pinned_warrior_fights_a_standing_monster_and_an_unpinned_one_finishes_the_downed() -> (
+    None
+):
+    state, _ = apply(fight(), Hit(target="orc", damage=1, attacker="grim", pinned=True))
+    assert orc(state).wounds == 1
+    state = fight(Hit(target="orc", damage=2), options=GO_DOWN)
+    blow = Hit(target="orc", damage=0, attacker="grim", pinned=False, coup_de_grace=True)
+    assert orc(apply(state, blow)[0]).state == "dead"
+
+
+def test_pinned_is_a_fact_this_ruleset_reads() -> None:
+    assert "pinned" in RULES.hit_facts
+
+
+# --- monsters go Down only while a healer stands ------------------------------------------------
+
+
+def with_shaman(*events: Event, **kwargs: Any) -> FightState[Any]:
+    """The fight of `fight`, with Gorbag, a spellcasting monster capable of healing."""
+    shaman = CharacterJoined(character="gorbag", kind="healer_monster", stats={"wounds": 5})
+    return fight(shaman, *events, **kwargs)
+
+
+def test_a_healer_monster_is_a_monster_on_the_monsters_side() -> None:
+    gorbag = with_shaman().characters["gorbag"]
+    assert (gorbag.kind, gorbag.side) == ("healer_monster", "monsters")
+
+
+def test_monsters_go_down_while_a_healer_monster_stands() -> None:
+    state, changes = apply(with_shaman(), Hit(target="orc", damage=2))
+    assert (orc(state).state, changes.dice) == ("downed", [])
+
+
+@pytest.mark.parametrize("fells", [Hit(target="gorbag", damage=5), Hit(target="gorbag", damage=1)])
+def test_monsters_die_once_no_healer_stands(fells: Hit) -> None:
+    """Gorbag slain (no healer left) or merely wounded (still standing): only the first kills."""
+    state, _ = apply(with_shaman(fells), Hit(target="orc", damage=2))
+    assert orc(state).state == ("dead" if fells.damage == 5 else "downed")
+
+
+def test_a_downed_healer_heals_nobody_so_monsters_die() -> None:
+    options: dict[str, bool | int | str] = {}
+    shaman2 = CharacterJoined(character="zog", kind="healer_monster", stats={"wounds": 3})
+    state = with_shaman(shaman2, Hit(target="zog", damage=3), options=options)
+    assert state.characters["zog"].state == "downed"  # Gorbag stood when Zog fell
+    state, _ = apply(state, Hit(target="gorbag", damage=5))
+    assert state.characters["gorbag"].state == "dead"  # Zog is down: nobody heals Gorbag
+    state, _ = apply(state, Hit(target="orc", damage=2))
+    assert orc(state).state == "dead"
+
+
+def test_a_lone_healer_on_zero_wounds_dies() -> None:
+    state, _ = apply(with_shaman(), Hit(target="gorbag", damage=5))
+    assert state.characters["gorbag"].state == "dead"
+
+
+def test_monsters_already_down_stay_down_when_the_last_healer_falls() -> None:
+    state = with_shaman(Hit(target="orc", damage=2), Hit(target="gorbag", damage=5))
+    assert orc(state).state == "downed"
+    state, _ = apply(state, end(downed=[6]))
+    assert orc(state).state == "stabilised"
+
+
+def test_option_monsters_go_down_is_the_gms_override_with_no_healer() -> None:
+    assert orc(fight(Hit(target="orc", damage=2), options=GO_DOWN)).state == "downed"
+    assert orc(fight(Hit(target="orc", damage=2))).state == "dead"
+
+
+def test_monster_serious_injuries_follow_the_healer_too() -> None:
+    options: dict[str, bool | int | str] = {"monster_serious_injuries": True}
+    state = with_shaman(down(4, 4, target="orc"), options=options)
+    assert (orc(state).state, orc(state).injuries) == ("downed", ("Chest Wound",))
+
+
+# --- the wounds of a stabilising heal are not gained ----------------------------------------------
+
+
+@pytest.mark.parametrize("wounds", [1, 2])
+@pytest.mark.parametrize("amount", [0, 3])
+def test_a_stabilising_heal_stops_no_internal_bleeding_whatever_its_amount(
+    wounds: int, amount: int
+) -> None:
+    """Issue 10: a heal of 0 and a heal of 3 gave different results for a 1- or 2-wound
+    warrior; the wounds healed to stabilise him are not gained, so neither stops it."""
+    state = fight(down(1, 6), end(downed=[3], internal_injury=[3]), wounds=wounds + 3)
+    assert grim(state).starting_wounds == wounds and grim(state).state == "downed"
+    state, changes = apply(state, heal(amount, "potion", downed=[6]))
+    assert (grim(state).state, grim(state).wounds) == ("stabilised", 1)
+    assert grim(state).internal_bleeding == 1
+    assert "stops bleeding" not in changes.explanation
+
+
+def test_the_next_heal_of_a_stabilised_two_wound_warrior_stops_the_bleeding() -> None:
+    state = fight(
+        down(1, 6), end(downed=[3], internal_injury=[3]), heal(3, "potion", downed=[6]), wounds=5
+    )
+    state, changes = apply(state, heal(1, "potion"))
+    assert grim(state).internal_bleeding == 0 and "stops bleeding" in changes.explanation
+
+
+# --- dice scoped to the character they are rolled for (DESIGN.md section 4) ---------------------
+
+
+def fight_v2(*events: Event) -> list[Event]:
+    """Grim, Ulf and the Orc in a fight of draw version 2, then `events`: a log."""
+    return [
+        FightStarted(ruleset="warhammer_quest", seed=7, version=WIRE_VERSION),
+        CharacterJoined(character="grim", name="Grim", stats={"wounds": 10}),
+        CharacterJoined(character="ulf", name="Ulf", stats={"wounds": 10}),
+        CharacterJoined(character="orc", name="Orc", kind="monster", stats={"wounds": 2}),
+        *events,
+    ]
+
+
+def folded(log: list[Event]) -> FightState[Any]:
+    return list(replay(log))[-1][0]
+
+
+def test_a_scoped_downed_die_is_that_warriors_own() -> None:
+    tick = TurnEnded(id="end", rolls={"downed@ulf": [1], "downed@grim": [6]})
+    state = folded(fight_v2(down(6, 1, target="grim"), down(6, 1, target="ulf"), tick))
+    assert (grim(state).state, state.characters["ulf"].state) == ("stabilised", "dead")
+
+
+def test_retracting_the_blow_on_an_earlier_warrior_leaves_a_later_ones_given_die() -> None:
+    blow = Hit(id="blow", target="grim", damage=99, rolls={"serious_injury": [6, 1]})
+    tick = TurnEnded(id="end", rolls={"downed@grim": [6], "downed@ulf": [1]})
+    log = fight_v2(blow, down(6, 1, target="ulf"), tick)
+    assert folded(log).characters["ulf"].state == "dead"
+    after = folded([*log, Retract(event="blow")])
+    assert (grim(after).state, after.characters["ulf"].state) == ("upright", "dead")
+
+
+def test_retracting_the_blow_on_an_earlier_warrior_leaves_a_later_ones_drawn_die() -> None:
+    blow = Hit(id="blow", target="grim", damage=99, rolls={"serious_injury": [6, 1]})
+    log = fight_v2(blow, down(6, 1, target="ulf"), TurnEnded(id="end"))
+
+    def ulf_downed(events: list[Event]) -> list[int]:
+        steps = list(replay(events))
+        tick = next(c for _, c in steps if c.event == "end")
+        return [d.value for d in tick.dice if d.purpose == "downed" and d.character == "ulf"]
+
+    assert ulf_downed(log) and ulf_downed(log) == ulf_downed([*log, Retract(event="blow")])
+
+
+FIRE_CHASM_SCOPED = {"downed@grundi": [6], "downed@magnus": [2], "downed@brakk": [1]}
+
+
+def fire_chasm(version: int, end_rolls: dict[str, list[int]] | None) -> list[Event]:
+    """The shipped example as a fight of `version`, its first end of turn given `end_rolls`
+    (with Elwen's What Doesn't Kill Me d3 scoped to her), or, with None, drawing them all."""
+    log: list[Event] = []
+    for event in shipped(FIRE_CHASM):
+        if isinstance(event, FightStarted):
+            event = msgspec.structs.replace(event, version=version)
+        elif isinstance(event, TurnEnded) and event.round == 1:
+            rolls = {} if end_rolls is None else {**end_rolls, "starting_wounds@elwen": [2]}
+            event = msgspec.structs.replace(event, rolls=rolls)
+        log.append(event)
+    return log
+
+
+def blow_on_grundi(log: list[Event]) -> str:
+    index = next(i for i, e in enumerate(log, 1) if isinstance(e, Hit) and e.target == "grundi")
+    return f"#{index}"
+
+
+def test_fire_chasm_retracting_the_blow_on_grundi_leaves_brakk_his_own_1() -> None:
+    """Issue 10's reproduction: with scoped dice, Brakk keeps his own 1 and dies."""
+    log = fire_chasm(WIRE_VERSION, FIRE_CHASM_SCOPED)
+    assert folded(log).characters["brakk"].state == "dead"
+    after = folded([*log, Retract(event=blow_on_grundi(log))])
+    assert after.characters["brakk"].state == "dead"
+    assert after.characters["grundi"].state == "upright"
+
+
+def test_fire_chasm_retracting_the_blow_on_grundi_leaves_brakk_his_own_drawn_die() -> None:
+    log = fire_chasm(WIRE_VERSION, None)
+    undo = Retract(id="undo", event=blow_on_grundi(log))
+    undo_moves_no_other_die(log, undo, blow_on_grundi(log))
+
+
+def test_fire_chasm_as_shipped_keeps_the_version_1_shared_dice() -> None:
+    """The old log replays as it was written: unscoped dice shared in join order, so there the
+    retraction still hands Brakk Magnus's 2 (the legacy behaviour the version keeps)."""
+    log = shipped(FIRE_CHASM)
+    assert folded(log).characters["brakk"].state == "dead"
+    after = folded([*log[:-1], Retract(event=blow_on_grundi(log)), log[-1]])
+    assert after.characters["brakk"].state == "downed"
+
+
+def test_a_d66_given_as_one_value_is_refused_with_the_hint() -> None:
+    with pytest.raises(StructuralError, match="a D66 is two d6"):
+        apply(fight(), Hit(target="grim", damage=99, rolls={"serious_injury": [34]}))
