@@ -195,7 +195,8 @@ TRANSITIONS = [
     ("get_up", STABILISED, UPRIGHT),  # healed to half his Starting Wounds
     ("decapitate", [UPRIGHT, KNOCKED_DOWN, DOWNED, STABILISED], DEAD),  # Serious Injury 11-13
     ("succumb", DOWNED, DEAD),  # Downed table 1
-    ("slay", [UPRIGHT, DOWNED], DEAD),  # a monster on 0 wounds, or wounded while downed
+    # a monster on 0 wounds with no healer standing, or wounded while downed
+    ("slay", [UPRIGHT, KNOCKED_DOWN, DOWNED, STABILISED], DEAD),
     ("coup_de_grace", DOWNED, DEAD),  # a warrior finishes a downed monster
     ("bleed_out", [UPRIGHT, DOWNED, STABILISED], DEAD),  # Internal Injury to 0 (after he stands)
 ]

@@ -1525,3 +1525,20 @@ def test_fire_chasm_as_shipped_keeps_the_version_1_shared_dice() -> None:
 def test_a_d66_given_as_one_value_is_refused_with_the_hint() -> None:
     with pytest.raises(StructuralError, match="a D66 is two d6"):
         apply(fight(), Hit(target="grim", damage=99, rolls={"serious_injury": [34]}))
+
+
+def test_a_recovered_monster_wounded_to_zero_once_the_healer_is_gone_is_dead() -> None:
+    state = with_shaman(
+        Hit(target="orc", damage=2), end(downed=[6]), Hit(target="gorbag", damage=5)
+    )
+    assert orc(state).state == "stabilised"
+    state, _ = apply(state, Hit(target="orc", damage=1))
+    assert orc(state).state == "dead"
+
+
+def test_a_monster_laid_out_by_a_66_dies_on_zero_once_the_healer_is_gone() -> None:
+    options: dict[str, bool | int | str] = {"monster_serious_injuries": True}
+    state = with_shaman(down(6, 6, target="orc"), Hit(target="gorbag", damage=5), options=options)
+    assert orc(state).state == "knocked_down"
+    state, _ = apply(state, Hit(target="orc", damage=1))
+    assert orc(state).state == "dead"
