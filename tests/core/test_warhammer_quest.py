@@ -601,20 +601,28 @@ def test_a_retired_warrior_keeps_his_state_and_fights_on() -> None:
 # --- the Downed table at the end of the turn ----------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("roll", "state", "wounds"),
-    [
-        (1, "dead", 0),
-        (2, "downed", 0),
-        (3, "downed", 0),
-        (4, "downed", 0),
-        (5, "downed", 0),
-        (6, "stabilised", 1),
-    ],
-)
-def test_downed_table_at_the_end_of_the_turn(roll: int, state: str, wounds: int) -> None:
-    after = grim(fight(down(6, 1), end(downed=[roll])))
-    assert (after.state, after.wounds) == (state, wounds)
+# The Downed table as the text prints it, one line per face: the result, and its state.
+DOWNED_AS_PRINTED = """
+1 Dead | dead
+2 Unconscious | downed
+3 Unconscious | downed
+4 Unconscious | downed
+5 Unconscious | downed
+6 Stabilised | stabilised
+"""
+DOWNED_BOOK = {
+    int(line[0]): (line[2:].split(" | ")[0], line.split(" | ")[1])
+    for line in DOWNED_AS_PRINTED.strip().splitlines()
+}
+SAID = {"Dead": "succumbs to his wounds", "Unconscious": "unconscious", "Stabilised": "stabilised"}
+
+
+@pytest.mark.parametrize("roll", sorted(DOWNED_BOOK))
+def test_downed_table_at_the_end_of_the_turn(roll: int) -> None:
+    result, expected = DOWNED_BOOK[roll]
+    state, changes = apply(fight(down(6, 1)), end(downed=[roll]))
+    assert f"Grim: Downed {roll}: {SAID[result]}" in changes.explanation
+    assert (grim(state).state, grim(state).wounds) == (expected, 1 if result == "Stabilised" else 0)
 
 
 def test_an_unconscious_warrior_rolls_again_at_the_end_of_every_turn() -> None:
@@ -1542,3 +1550,58 @@ def test_a_monster_laid_out_by_a_66_dies_on_zero_once_the_healer_is_gone() -> No
     assert orc(state).state == "knocked_down"
     state, _ = apply(state, Hit(target="orc", damage=1))
     assert orc(state).state == "dead"
+
+
+# --- decisions, each with a test that fails if it were reversed ---------------------------------
+
+
+def test_head_wounds_do_not_roll_for_a_stabilised_warrior() -> None:
+    state = fight(down(2, 1), end(downed=[6]))
+    _, changes = apply(state, start(stupidity=[1]))
+    assert changes.dice == [] and changes.unused == {"stupidity": [1]}
+
+
+@pytest.mark.parametrize(
+    ("number", "purpose", "roll"), [(25, "hallucinations", 1), (26, "frenzy", 6)]
+)
+def test_hallucinations_and_frenzy_act_only_if_in_combat(
+    number: int, purpose: str, roll: int
+) -> None:
+    state = fight(down(*digits(number)), end(downed=[6]), heal(9, "potion"))
+    state, _ = apply(state, start(**{purpose: [roll]}))
+    assert grim(state).this_turn[0].startswith(f"{purpose}: if in combat")
+
+
+@pytest.mark.parametrize("number", [54, 55, 56])
+def test_bone_fractures_roll_nothing_in_a_fight(number: int) -> None:
+    state = fight(down(*digits(number)), end(downed=[6]), heal(9, "potion"))
+    _, changes = apply(state, start())
+    assert changes.dice == [] and "no injury acts" in changes.explanation
+
+
+def test_a_third_severed_leg_is_nothing_too_serious() -> None:
+    state = fight(down(1, 4, which_leg=[1]), down(1, 4), stats={"movement": 4})
+    state, changes = apply(state, down(1, 4))
+    assert "nothing left for it to take: Nothing Too Serious" in changes.explanation
+    assert grim(state).lost == ("left leg", "right leg") and grim(state).movement == 0
+
+
+def test_a_third_partial_paralysis_is_nothing_too_serious() -> None:
+    state = fight(down(4, 6), down(4, 6), down(4, 6), stats={"attacks": 3})
+    assert list(grim(state).injuries) == [
+        "Partial Paralysis",
+        "Partial Paralysis (fully paralysed)",
+    ]
+    assert grim(state).attacks == 1
+
+
+def test_monsters_do_not_attack_a_warrior_laid_out_by_a_66_while_another_stands() -> None:
+    with pytest.raises(RuleError, match="monsters do not attack Grim \\(knocked_down\\)"):
+        apply(fight(down(6, 6)), Hit(target="grim", damage=1, attacker="orc"))
+
+
+def test_a_coup_de_grace_ignores_its_damage() -> None:
+    state = fight(Hit(target="orc", damage=2), options=GO_DOWN)
+    state, changes = apply(state, Hit(target="orc", damage=7, attacker="grim", coup_de_grace=True))
+    assert (orc(state).state, orc(state).wounds) == ("dead", 0)
+    assert "coup de grace: Orc is dead" in changes.explanation
