@@ -1289,12 +1289,12 @@ def test_an_attacker_outside_the_fight_is_accepted_and_named() -> None:
     assert "attacker `ork` is not a character of this fight" in changes.explanation
 
 
-def test_the_who_may_act_table_is_in_the_documentation() -> None:
-    doc = RULES.documentation()
-    assert "Who may act" in doc
-    for state in ("knocked_down", "downed", "stabilised", "dead"):
-        assert not RULES.who_may_act[state].attack and not RULES.who_may_act[state].heal
-    assert "upright" not in RULES.who_may_act
+def test_only_the_upright_may_act_and_the_documentation_prints_the_table() -> None:
+    assert sorted(RULES.who_may_act) == ["dead", "downed", "knocked_down", "stabilised"]
+    doc = " ".join(RULES.documentation().split())
+    for state, acting in RULES.who_may_act.items():
+        assert not acting.attack and not acting.heal
+        assert f"{state} neither attack nor heal ({acting.why})" in doc
 
 
 # --- coups de grace and pinned warriors -----------------------------------------------------------
