@@ -1370,6 +1370,7 @@ def test_a_healer_monster_is_a_monster_on_the_monsters_side() -> None:
 def test_monsters_go_down_while_a_healer_monster_stands() -> None:
     state, changes = apply(with_shaman(), Hit(target="orc", damage=2))
     assert (orc(state).state, changes.dice) == ("downed", [])
+    assert "Orc goes Down (gorbag can heal it)" in changes.explanation
 
 
 @pytest.mark.parametrize("fells", [Hit(target="gorbag", damage=5), Hit(target="gorbag", damage=1)])
@@ -1403,7 +1404,9 @@ def test_monsters_already_down_stay_down_when_the_last_healer_falls() -> None:
 
 
 def test_option_monsters_go_down_is_the_gms_override_with_no_healer() -> None:
-    assert orc(fight(Hit(target="orc", damage=2), options=GO_DOWN)).state == "downed"
+    state, changes = apply(fight(options=GO_DOWN), Hit(target="orc", damage=2))
+    assert orc(state).state == "downed"
+    assert "Orc goes Down (option monsters_go_down)" in changes.explanation
     assert orc(fight(Hit(target="orc", damage=2))).state == "dead"
 
 

@@ -179,11 +179,11 @@ from ...state import FightState
 from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
 from .blows import (
     coup_de_grace,
-    monsters_go_down,
     pinned_warrior,
     spare_the_fallen,
     take_wounds,
     uses_serious_injuries,
+    why_monsters_go_down,
     wound_monster,
 )
 from .healing import check_means, heal_wounds, stop_bleeding, treat_downed
@@ -350,7 +350,7 @@ class WarhammerQuest(Ruleset):
             ctx.say(f"{target.name}: no wound")
             return target
         if not uses_serious_injuries(fight, hit.target, target, ctx.options):
-            go_down = monsters_go_down(fight, hit.target, ctx.options)
+            go_down = why_monsters_go_down(fight, hit.target, ctx.options)
             return wound_monster(target, hit.damage, go_down, ctx)
         return take_wounds(target, hit.damage, ctx, self.played_tables(fight))
 

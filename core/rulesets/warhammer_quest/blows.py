@@ -23,19 +23,27 @@ from .warrior import (
 )
 
 
-def healer_stands(fight: FightState[Any], monster_id: str) -> bool:
-    """A spellcasting monster capable of healing is on the board, upright, besides this one
-    (on 0 wounds a healer heals nobody, itself included)."""
-    return any(
-        cid != monster_id and c.kind == HEALER_MONSTER and c.state == UPRIGHT
-        for cid, c in fight.characters.items()
-    )
+def healer_standing(fight: FightState[Any], monster_id: str) -> str | None:
+    """The name of a spellcasting monster capable of healing on the board, upright, besides
+    this one (on 0 wounds a healer heals nobody, itself included); None if there is none."""
+    for cid, character in fight.characters.items():
+        healer: Warrior = character
+        if cid != monster_id and healer.kind == HEALER_MONSTER and healer.state == UPRIGHT:
+            return healer.name
+    return None
+
+
+def why_monsters_go_down(fight: FightState[Any], monster_id: str, options: Options) -> str | None:
+    """Why a monster on 0 wounds goes Down rather than dying: a healer monster stands, or
+    option `monsters_go_down` (the GM's word that they do, whoever stands); None: it dies."""
+    if options["monsters_go_down"]:
+        return "option monsters_go_down"
+    healer = healer_standing(fight, monster_id)
+    return None if healer is None else f"{healer} can heal it"
 
 
 def monsters_go_down(fight: FightState[Any], monster_id: str, options: Options) -> bool:
-    """Monsters go Down while a healer monster stands; option `monsters_go_down` is the GM's
-    word that they do whoever stands."""
-    return bool(options["monsters_go_down"]) or healer_stands(fight, monster_id)
+    return why_monsters_go_down(fight, monster_id, options) is not None
 
 
 def uses_serious_injuries(
@@ -84,7 +92,7 @@ def pinned_warrior(target: Warrior, hit: Hit, ctx: Context) -> None:
         )
 
 
-def wound_monster(monster: Warrior, damage: int, go_down: bool, ctx: Context) -> Warrior:
+def wound_monster(monster: Warrior, damage: int, go_down: str | None, ctx: Context) -> Warrior:
     """Monsters on zero wounds are dead, unless a healing spellcaster lets them go Down."""
     if monster.state == DOWNED:
         ctx.say(f"{monster.name} is wounded while down: dead")
@@ -94,8 +102,8 @@ def wound_monster(monster: Warrior, damage: int, go_down: bool, ctx: Context) ->
     hurt = replace(monster, wounds=now)
     if now > 0:
         return hurt
-    if go_down:
-        ctx.say(f"{monster.name} goes Down (a monster that heals is on the board)")
+    if go_down is not None:
+        ctx.say(f"{monster.name} goes Down ({go_down})")
         return hurt if hurt.state == DOWNED else ctx.move(hurt, "go_down")
     ctx.say(f"{monster.name} is dead")
     return ctx.move(hurt, "slay")
@@ -132,8 +140,11 @@ def by_a_warrior(fight: FightState[Any], hit: Hit, ctx: Context) -> None:
     """Warriors may perform a coup de grace: a warrior of this fight, named as `attacker`."""
     attacker = fight.characters.get(hit.attacker) if hit.attacker else None
     if attacker is None:
-        who = "no attacker is given" if not hit.attacker else f"`{hit.attacker}` is not a "
-        who += "character of this fight" if hit.attacker else ""
+        who = (
+            f"`{hit.attacker}` is not a character of this fight"
+            if hit.attacker
+            else "no attacker is given"
+        )
         raise ctx.refuse(
             f"a coup de grace is performed by a warrior, and {who}: give as `attacker` the "
             "warrior who performs it",
