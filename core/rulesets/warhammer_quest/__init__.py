@@ -30,9 +30,9 @@ leg", "off-hand finger", "eye"); `internal_bleeding` (how many Internal Injuries
 Starting Wounds); `stronger` (66s whose +1d3 Starting Wounds come when he stands); `retired`;
 `this_turn` (start-of-turn results in force this turn); then the profile stats above.
 
-Who may act: only the upright attack or heal; the table (WHO_MAY_ACT) is printed at the end. A
-hit whose `attacker`, or a heal whose `healer`, is a character of the fight who may not is
-refused, and void on replay.
+Who may act: only the upright attack or heal (WHO_MAY_ACT; `woundlog rules` prints the table).
+A hit whose `attacker`, or a heal whose `healer`, is a character of the fight who may not is
+refused, and void on replay. The exceptions are under Decisions below.
 
 Events:
   hit           reduces current wounds, never below 0. A warrior on 0 wounds after it suffers a
@@ -237,7 +237,7 @@ TRANSITIONS = [
     ("coup_de_grace", DOWNED, DEAD),  # a warrior finishes a downed monster
     ("bleed_out", [UPRIGHT, DOWNED, STABILISED], DEAD),  # Internal Injury to 0 (after he stands)
 ]
-WHO_MAY_ACT: dict[str, Acting] = {
+WHO_MAY_ACT: dict[State, Acting] = {
     KNOCKED_DOWN: Acting(
         attack=False,
         heal=False,
@@ -394,21 +394,8 @@ class WarhammerQuest(Ruleset):
 
 
 def book() -> str:
-    """Who may act and the two tables, as this module declares them, for `woundlog rules
-    warhammer_quest`."""
-    lines = ["Who may act (a state not listed, upright, may attack and heal):"]
-    rows = [(state, acting.describe()) for state, acting in WHO_MAY_ACT.items()]
-    rows.append(
-        (
-            "",
-            "(a stabilised warrior may still give himself a potion; a stabilised "
-            f"monster {RECOVERED_MONSTER})",
-        )
-    )
-    for state, said in rows:
-        row = f"{state:<13} {said}"
-        lines.append(textwrap.fill(row, 96, initial_indent="  ", subsequent_indent=" " * 16))
-    lines.append("The Downed table (D6; a heal that works adds +1 per item or spell):")
+    """The two tables as this module ships them, for `woundlog rules warhammer_quest`."""
+    lines = ["The Downed table (D6; a heal that works adds +1 per item or spell):"]
     lines += [f"  {key:<6} {result}" for key, result in DOWNED_TABLE.rows.items()]
     lines.append("The Serious Injuries table (D66; * gained once, a repeat is Nothing Too Serious;")
     lines.append("[the name a table in a fight's log gives the result]):")
