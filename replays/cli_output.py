@@ -156,7 +156,11 @@ def cell(value: Any) -> str:
 
 
 def state_table(state: FightState[Any], title: str) -> Table:
-    counters = counter_names(state.characters.values())
+    counters = [  # a counter nobody has (an optional stat never given) is no column
+        name
+        for name in counter_names(state.characters.values())
+        if any(getattr(c, name, None) is not None for c in state.characters.values())
+    ]
     heading = f"{title}: {state.ruleset}, seq {state.seq}" + (", ended" if state.ended else "")
     table = Table(title=heading, title_justify="left")
     for column in ("id", "name", "side", "state", *counters, "stats"):
@@ -168,7 +172,7 @@ def state_table(state: FightState[Any], title: str) -> Table:
             character.side,
             Text(character.state, style=STATE_STYLES.get(character.state, "")),
             *(cell(getattr(character, name)) for name in counters),
-            cell(character.stats),  # as joined, or as injuries left them (Starting Wounds...)
+            cell(character.stats),  # as joined; what the rules changed is in its own column
         )
     return table
 
