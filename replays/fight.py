@@ -151,7 +151,7 @@ class Fight:
         """Validate and append a batch atomically; raise on anything refused (nothing written)."""
         for _ in range(RETRIES):
             version = self.version
-            fresh, skipped = self._fresh(events, version)
+            fresh, skipped = self._fresh(list(enumerate(events)), version)
             if not fresh:
                 return Appended(version, [], skipped)
             if expected_version is not None and expected_version != version:
@@ -180,8 +180,7 @@ class Fight:
         checked at its own position as `append` would check it. Nothing is written."""
         version = self.version
         events = [(i, item) for i, item in enumerate(items) if not isinstance(item, RefusedError)]
-        fresh, _ = self._fresh([event for _, event in events], version)
-        kept = {events[k][0] for k, _ in fresh}
+        kept = {index for index, _ in self._fresh(events, version)[0]}
         checked = [
             (i, item) for i, item in enumerate(items) if isinstance(item, RefusedError) or i in kept
         ]
@@ -213,16 +212,16 @@ class Fight:
         return at
 
     def _fresh(
-        self, events: Sequence[Event], version: int
+        self, events: Sequence[tuple[int, Event]], version: int
     ) -> tuple[list[tuple[int, Event]], list[str]]:
-        """The events of a batch not yet in the fight (with their batch index), and the ids of
-        those that are. The same id with other content is a conflict."""
-        ids = [e.id for e in events if e.id is not None]
+        """The events of a batch, given with their batch index, that are not yet in the fight,
+        and the ids of those that are. The same id with other content is a conflict."""
+        ids = [e.id for _, e in events if e.id is not None]
         existing = self.store.lookup(self.id, ids) if ids else {}
         seen: dict[str, bytes] = {i: canonical(s.event) for i, s in existing.items()}
         fresh: list[tuple[int, Event]] = []
         skipped: list[str] = []
-        for index, event in enumerate(events):
+        for index, event in events:
             if event.id is None:
                 fresh.append((index, event))
                 continue
