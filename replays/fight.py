@@ -249,7 +249,7 @@ class Fight:
         except Exception as exc:  # any failure here must not fail the append
             log.warning(
                 "snapshot of fight `%s` at seq %d skipped (%s: %s); the events are written, "
-                "and reads fold from an earlier snapshot",
+                "and reads fold from an earlier snapshot or the start",
                 self.id,
                 seq,
                 type(exc).__name__,

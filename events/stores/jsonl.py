@@ -14,7 +14,11 @@ acknowledged: reads ignore the torn line, and the next append cuts it off. (A po
 persist the first lines of a batch without the rest; no line-per-event file can rule that out.)
 
 Each append scans the fight's file (decoding only ids), so this store suits fights of thousands of
-events, not millions; SQLite is the store for those. Snapshots are not kept.
+events, not millions; SQLite is the store for those. Snapshots are not kept. Every call is a scan,
+so callers ask for many names in one `lookup` (Fight does, for all of a fold's undo events).
+
+The directory (if the store creates it) is 0700 and each fight's file 0600: a log is for its
+owner.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ One row per event, its body the event's JSON as `encode_json` writes it. The fil
 so readers never wait for a writer; writers take `BEGIN IMMEDIATE`, so two processes appending to
 one fight serialise on the database's write lock and each checks ids and version against what the
 other committed. Open one store per process (and per thread): a connection must not cross a fork.
+A new file (and the directories the store makes for it) is readable only by its owner.
 """
 
 from __future__ import annotations
