@@ -278,10 +278,11 @@ class Fight:
         in its place; later events are checked as if each refused one were void."""
         pending: list[Stored] = []
         self._prefetch(e.event for _, e in items if isinstance(e, Retract | Amend))
+        base = self.state() if version else None
         timeline = Timeline(
-            self.state() if version else None,
+            base,
             self.undo_resolution() if version else Undo(),
-            lambda undo, upto: self._refold(undo, upto, pending),
+            lambda undo, upto: self._refold(undo, upto, pending, base),
             lambda name: self._find(name, pending),
         )
         errors: list[RefusedError] = []
@@ -301,15 +302,25 @@ class Fight:
             pending.append(Stored(seq, item))
         return errors, timeline.state
 
-    def _refold(self, undo: Undo, upto: int, pending: Sequence[Stored] = ()) -> State:
-        """The state at `upto` under `undo`, from the newest snapshot that still holds."""
+    def _refold(
+        self,
+        undo: Undo,
+        upto: int,
+        pending: Sequence[Stored] = (),
+        base: State | None = None,
+    ) -> State:
+        """The state at `upto` under `undo`, from the newest snapshot that still holds.
+
+        `base` is the fight as it stood before `pending` (the batch being validated): a snapshot
+        kept in memory, so an undo of an event of the batch refolds the batch, not the fight."""
+        targets = self._undo_targets(undo, pending)
+        if base is not None and base.seq <= upto and snapshots.usable(base.seq, targets):
+            return fold_state((p for p in pending if p.seq <= upto), undo, state=base) or base
         stored_upto = min(upto, self.version)
         start: State | None = None
         first = 1
         snap = snapshots.newest_that_holds(
-            lambda limit: self.store.snapshot(self.id, limit),
-            stored_upto,
-            self._undo_targets(undo, pending),
+            lambda limit: self.store.snapshot(self.id, limit), stored_upto, targets
         )
         if snap is not None:
             first, start = snap[0] + 1, snapshots.decode(snap[1])
@@ -321,7 +332,7 @@ class Fight:
         return state
 
     def _undo_targets(self, undo: Undo, pending: Sequence[Stored]) -> list[tuple[int, int | None]]:
-        self._prefetch(stored.event.event for stored in undo.events)  # type: ignore[union-attr]
+        self._prefetch((s.event.event for s in undo.events), pending)  # type: ignore[union-attr]
         pairs = []
         for stored in undo.events:
             target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
@@ -336,9 +347,10 @@ class Fight:
             self._prefetch([name])
         return self._targets.get(name)
 
-    def _prefetch(self, names: Iterable[str]) -> None:
-        """Look up, in one store call, the names not yet known."""
+    def _prefetch(self, names: Iterable[str], pending: Sequence[Stored] = ()) -> None:
+        """Look up, in one store call, the names not yet known (and not of `pending`)."""
         missing = {name for name in names if name not in self._targets}
+        missing -= {name for stored in pending for name in names_of(stored.seq, stored.event)}
         if missing:
             found = self.store.lookup(self.id, missing)
             self._targets.update((name, target_of(stored)) for name, stored in found.items())

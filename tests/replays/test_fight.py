@@ -18,6 +18,7 @@ from woundlog.events import (
     FightStarted,
     Heal,
     Hit,
+    Retract,
     RuleError,
     StructuralError,
     TurnStarted,
@@ -147,7 +148,7 @@ def test_undo_twice_undoes_two_events_not_the_undo(store: Store) -> None:
     fight.append([Hit(target="grim", damage=2, rolls={"injury": [5]})])
     fight.undo()
     fight.undo()
-    assert states(fight) == {"grim": "upright", "snik": "upright"}
+    assert states(fight) == {"grim": "upright", "snik": "knocked_down"}  # stunned, recovering
 
 
 def test_retracting_an_undo_restores_the_event(store: Store) -> None:
@@ -414,3 +415,27 @@ def test_refuse_reports_undecodable_items_with_the_rule_errors_of_the_rest(store
         fight.refuse([Hit(target="snik", damage=0), undecodable, Heal(target="grim", amount=1)])
     assert [(e.index, e.event) for e in err.value.errors] == [(1, "#5"), (2, "#6")]
     assert fight.version == 3
+
+
+def test_a_batch_undoing_its_own_and_earlier_events_is_told_what_the_log_says(
+    store: Store,
+) -> None:
+    fight = skirmish(store)
+    fight.append([Hit(id="old", target="grim", damage=1, rolls={"injury": [3]})])
+    done = fight.append(
+        [
+            Hit(id="b1", target="snik", damage=1, rolls={"injury": [6]}),
+            Retract(event="b1", reason="missed"),
+            Hit(id="b2", target="snik", damage=1, rolls={"injury": [1]}),
+            Amend(event="b2", replacement=Hit(target="snik", damage=1, rolls={"injury": [3]})),
+            Retract(event="old", reason="never happened"),
+            TurnStarted(side="skaven"),
+        ]
+    )
+    history = list(fight.history())
+    assert [msgspec.json.encode(c) for c in done.changes] == [
+        msgspec.json.encode(msgspec.structs.replace(c, undone=None)) for c in history[4:]
+    ]
+    log = [s.event for s in fight.events()]
+    assert msgspec.json.encode(fight.state()) == msgspec.json.encode(list(replay(log))[-1][0])
+    assert states(fight) == {"grim": "upright", "snik": "knocked_down"}  # stunned, recovering

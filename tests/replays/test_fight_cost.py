@@ -74,3 +74,25 @@ def test_a_jsonl_fight_opens_its_file_as_often_with_60_undos_as_with_3(
     opened_many = opens_of(tmp_path / "many" / "pit.jsonl", lambda: action(many))
     assert opened_many == opened_few
     assert opened_few < 15  # a handful of scans, whatever the fight holds
+
+
+def blows_taken_back(fight: Fight, undos: int) -> list[Event]:
+    """A batch of 40 blows, `undos` of them retracted by undo events of the same batch."""
+    batch: list[Event] = []
+    for i in range(40):
+        batch.append(Hit(target=f"c{i % 4}", damage=0))
+        if i < undos:
+            batch.append(Retract(event=f"#{fight.version + len(batch)}", reason="never happened"))
+    return batch
+
+
+def test_undoing_events_of_the_same_batch_does_not_reread_a_jsonl_fight_per_undo(
+    tmp_path: Path,
+) -> None:
+    one = fight_with_undos(tmp_path / "one", 3)
+    ten = fight_with_undos(tmp_path / "ten", 3)
+    batch_one, batch_ten = blows_taken_back(one, 1), blows_taken_back(ten, 10)
+    opened_one = opens_of(tmp_path / "one" / "pit.jsonl", lambda: one.append(batch_one))
+    opened_ten = opens_of(tmp_path / "ten" / "pit.jsonl", lambda: ten.append(batch_ten))
+    assert opened_ten == opened_one
+    assert len(ten.undo_resolution().events) == 13
