@@ -2,14 +2,17 @@
 
 Appending validates the whole batch against the fight as it stands (structure, then rules) and
 writes it only if every event passes: nothing refused is ever half-written. A retry of events
-already written is a no-op, so other software can resend freely.
+already written is a no-op, so other software can resend freely. Once a batch is committed the
+append succeeds: what follows the commit (a snapshot) is best effort and never makes it an error,
+or a client would resend events that are already written.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -25,6 +28,8 @@ from woundlog.events import (
     Retract,
     UsageError,
     canonical,
+    decode_json,
+    encode_json,
     event_ref,
 )
 from woundlog.events.stores import Store, Stored
@@ -39,6 +44,8 @@ State = FightState[Any]
 RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
 
+log = logging.getLogger(__name__)
+
 
 class Appended(msgspec.Struct, frozen=True):
     """The result of an append: the fight's version after it, and what each new event did."""
@@ -52,6 +59,11 @@ class Fight:
     def __init__(self, store: Store, fight: str) -> None:
         self.store = store
         self.id = fight
+        # The events undo events name, by the name they use. A stored event never changes, so a
+        # name once found stays true; names not found are asked again (they may be written yet).
+        # One store lookup for all of a fold's undo events, not one per undo event: in the JSON
+        # Lines store each lookup is a scan of the file.
+        self._targets: dict[str, Target] = {}
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -139,7 +151,7 @@ class Fight:
         """Validate and append a batch atomically; raise on anything refused (nothing written)."""
         for _ in range(RETRIES):
             version = self.version
-            fresh, skipped = self._fresh(events, version)
+            fresh, skipped = self._fresh(list(enumerate(events)), version)
             if not fresh:
                 return Appended(version, [], skipped)
             if expected_version is not None and expected_version != version:
@@ -154,12 +166,28 @@ class Fight:
                 if expected_version is not None:
                     raise
                 continue  # another writer got in first: revalidate against its events
+            # committed: from here on nothing may turn the append into an error
             if new_version // snapshots.SNAPSHOT_EVERY > version // snapshots.SNAPSHOT_EVERY:
-                self.store.save_snapshot(self.id, new_version, snapshots.encode(state))
+                self._save_snapshot(new_version, state)
             return Appended(new_version, changes, skipped)
         raise ConflictError(
             f"gave up after {RETRIES} tries: the fight kept changing", current_version=self.version
         )
+
+    def refuse(self, items: Sequence[Event | RefusedError]) -> NoReturn:
+        """Refuse a batch some of whose items could not be read (each given as its error),
+        naming every refused item: those errors and the rule errors of the other events, each
+        checked at its own position as `append` would check it. Nothing is written."""
+        version = self.version
+        events = [(i, item) for i, item in enumerate(items) if not isinstance(item, RefusedError)]
+        kept = {index for index, _ in self._fresh(events, version)[0]}
+        checked = [
+            (i, item) for i, item in enumerate(items) if isinstance(item, RefusedError) or i in kept
+        ]
+        errors, _ = self._refusals(checked, version)
+        if not errors:
+            raise ValueError("refuse() is for a batch with an unreadable item; append the rest")
+        _raise_all(errors)
 
     def undo(self, event: str | None = None, reason: str = "", by: str | None = None) -> Appended:
         """Retract `event` (default: the newest live one); the changes carry its consequences."""
@@ -184,16 +212,16 @@ class Fight:
         return at
 
     def _fresh(
-        self, events: Sequence[Event], version: int
+        self, events: Sequence[tuple[int, Event]], version: int
     ) -> tuple[list[tuple[int, Event]], list[str]]:
-        """The events of a batch not yet in the fight (with their batch index), and the ids of
-        those that are. The same id with other content is a conflict."""
-        ids = [e.id for e in events if e.id is not None]
+        """The events of a batch, given with their batch index, that are not yet in the fight,
+        and the ids of those that are. The same id with other content is a conflict."""
+        ids = [e.id for _, e in events if e.id is not None]
         existing = self.store.lookup(self.id, ids) if ids else {}
         seen: dict[str, bytes] = {i: canonical(s.event) for i, s in existing.items()}
         fresh: list[tuple[int, Event]] = []
         skipped: list[str] = []
-        for index, event in enumerate(events):
+        for index, event in events:
             if event.id is None:
                 fresh.append((index, event))
                 continue
@@ -214,46 +242,85 @@ class Fight:
                 )
         return fresh, skipped
 
+    def _save_snapshot(self, seq: int, state: State) -> None:
+        """Keep a snapshot if it can be kept: it is an optimisation, never worth an error."""
+        try:
+            self.store.save_snapshot(self.id, seq, snapshots.encode(state))
+        except Exception as exc:  # any failure here must not fail the append
+            log.warning(
+                "snapshot of fight `%s` at seq %d skipped (%s: %s); the events are written, "
+                "and reads fold from an earlier snapshot or the start",
+                self.id,
+                seq,
+                type(exc).__name__,
+                exc,
+            )
+
     def _validate(
         self, fresh: list[tuple[int, Event]], version: int
     ) -> tuple[list[Changes], State]:
-        """Fold the new events onto the fight as it stands, strictly; collect every refusal."""
+        """Fold the new events onto the fight as it stands, strictly; raise every refusal."""
+        changes: list[Changes] = []
+        errors, state = self._refusals(fresh, version, changes)
+        if errors:
+            _raise_all(errors)
+        assert state is not None
+        return changes, state
+
+    def _refusals(
+        self,
+        items: Sequence[tuple[int, Event | RefusedError]],
+        version: int,
+        changes: list[Changes] | None = None,
+    ) -> tuple[list[RefusedError], State | None]:
+        """Fold (batch index, event) items onto the fight at `version`, strictly: every
+        refusal, and the state after. An item that is an error (an unreadable event) is refused
+        in its place; later events are checked as if each refused one were void."""
         pending: list[Stored] = []
-        start = self.state() if version else None
+        self._prefetch(e.event for _, e in items if isinstance(e, Retract | Amend))
+        base = self.state() if version else None
         timeline = Timeline(
-            start,
+            base,
             self.undo_resolution() if version else Undo(),
-            lambda undo, upto: self._refold(undo, upto, pending),
+            lambda undo, upto: self._refold(undo, upto, pending, base),
             lambda name: self._find(name, pending),
         )
-        changes: list[Changes] = []
         errors: list[RefusedError] = []
-        for position, (index, event) in enumerate(fresh, start=version + 1):
-            stored = Stored(position, event)
+        for seq, (index, item) in enumerate(items, start=version + 1):
             try:
-                changes.append(timeline.push(stored, strict=True))
+                if isinstance(item, RefusedError):
+                    raise item
+                _check_structure(item)
+                done = timeline.push(Stored(seq, item), strict=True)
             except RefusedError as exc:
-                errors.append(exc.located(event=event_ref(event, stored.seq), index=index))
-                # later events are checked as if this one were void, each at its own position
-                timeline.pass_over(stored)
+                where = f"#{seq}" if isinstance(item, RefusedError) else event_ref(item, seq)
+                errors.append(exc.located(event=where, index=index))
+                timeline.pass_over(seq)
                 continue
-            pending.append(stored)
-        if len(errors) == 1:
-            raise errors[0]
-        if errors:
-            raise BatchRefused(errors)
-        assert timeline.state is not None
-        return changes, timeline.state
+            if changes is not None:
+                changes.append(done)
+            pending.append(Stored(seq, item))
+        return errors, timeline.state
 
-    def _refold(self, undo: Undo, upto: int, pending: Sequence[Stored] = ()) -> State:
-        """The state at `upto` under `undo`, from the newest snapshot that still holds."""
+    def _refold(
+        self,
+        undo: Undo,
+        upto: int,
+        pending: Sequence[Stored] = (),
+        base: State | None = None,
+    ) -> State:
+        """The state at `upto` under `undo`, from the newest snapshot that still holds.
+
+        `base` is the fight as it stood before `pending` (the batch being validated): a snapshot
+        kept in memory, so an undo of an event of the batch refolds the batch, not the fight."""
+        targets = self._undo_targets(undo, pending)
+        if base is not None and base.seq <= upto and snapshots.usable(base.seq, targets):
+            return fold_state((p for p in pending if p.seq <= upto), undo, state=base) or base
         stored_upto = min(upto, self.version)
         start: State | None = None
         first = 1
         snap = snapshots.newest_that_holds(
-            lambda limit: self.store.snapshot(self.id, limit),
-            stored_upto,
-            self._undo_targets(undo, pending),
+            lambda limit: self.store.snapshot(self.id, limit), stored_upto, targets
         )
         if snap is not None:
             first, start = snap[0] + 1, snapshots.decode(snap[1])
@@ -265,6 +332,7 @@ class Fight:
         return state
 
     def _undo_targets(self, undo: Undo, pending: Sequence[Stored]) -> list[tuple[int, int | None]]:
+        self._prefetch((s.event.event for s in undo.events), pending)  # type: ignore[union-attr]
         pairs = []
         for stored in undo.events:
             target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
@@ -275,8 +343,17 @@ class Fight:
         for stored in pending:
             if name in names_of(stored.seq, stored.event):
                 return target_of(stored)
-        found = self.store.lookup(self.id, [name]).get(name)
-        return target_of(found) if found else None
+        if name not in self._targets:
+            self._prefetch([name])
+        return self._targets.get(name)
+
+    def _prefetch(self, names: Iterable[str], pending: Sequence[Stored] = ()) -> None:
+        """Look up, in one store call, the names not yet known (and not of `pending`)."""
+        missing = {name for name in names if name not in self._targets}
+        missing -= {name for stored in pending for name in names_of(stored.seq, stored.event)}
+        if missing:
+            found = self.store.lookup(self.id, missing)
+            self._targets.update((name, target_of(stored)) for name, stored in found.items())
 
     def _newest_first(self) -> Iterator[Stored]:
         version = self.version
@@ -285,3 +362,15 @@ class Fight:
             chunk = list(self.events(max(1, version - step + 1), version))
             yield from reversed(chunk)
             version -= step
+
+
+def _check_structure(event: Event) -> None:
+    """Refuse an event that would not read back (a Struct built in Python skips the decoder's
+    checks: a negative damage), so it is named with the batch's other refusals, not alone."""
+    decode_json(encode_json(event))
+
+
+def _raise_all(errors: list[RefusedError]) -> NoReturn:
+    if len(errors) == 1:
+        raise errors[0]
+    raise BatchRefused(errors)

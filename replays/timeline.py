@@ -13,7 +13,15 @@ from typing import Any
 import msgspec
 
 from woundlog.core import Changes, FightState, apply, apply_or_void, diff, get_ruleset
-from woundlog.events import Amend, Retract, RuleError, event_ref
+from woundlog.events import (
+    Amend,
+    GameEvent,
+    RefusedError,
+    Retract,
+    RuleError,
+    StructuralError,
+    event_ref,
+)
 from woundlog.events.stores import Stored
 
 from .undo import Target, Undo, check_target
@@ -41,10 +49,10 @@ class Timeline:
         self.state, changes = step(self.state, event)
         return changes
 
-    def pass_over(self, stored: Stored) -> None:
-        """Step past a refused event, so that the events after it keep their own positions."""
+    def pass_over(self, seq: int) -> None:
+        """Step past a refused event at `seq`, so the events after it keep their own positions."""
         if self.state is not None:
-            self.state = msgspec.structs.replace(self.state, seq=stored.seq)
+            self.state = msgspec.structs.replace(self.state, seq=seq)
 
     def _push_undo(self, stored: Stored, event: Retract | Amend, *, strict: bool) -> Changes:
         target = self._find(event.event)
@@ -62,9 +70,30 @@ class Timeline:
         before = self.state
         _, marker = apply(before, event)
         undo = self.undo.with_event(stored)
+        if isinstance(event, Amend) and strict:
+            self._check_replacement(stored, event, target, undo)
         # the past as the new resolution has it, then the undo event in its own place
         after, _ = apply(self._refold(undo, stored.seq - 1), event)
         rules = get_ruleset(before.ruleset)
         consequences = diff(rules, before.characters, after.characters, moves=False)
         self.state, self.undo = after, undo
         return msgspec.structs.replace(marker, consequences=consequences)
+
+    def _check_replacement(self, stored: Stored, amend: Amend, target: Target, undo: Undo) -> None:
+        """Refuse a replacement the rules refuse where it would stand: in the amended event's
+        slot, after the events before it as `undo` has them (a refold from the newest snapshot
+        before that slot), with the slot's id and so its dice."""
+        replacement: GameEvent = amend.replacement
+        if replacement.id is None and target.id is not None:
+            replacement = msgspec.structs.replace(replacement, id=target.id)
+        try:
+            apply(self._refold(undo, target.seq - 1), replacement)
+        except (RuleError, StructuralError) as exc:
+            raise _in_replacement(exc, amend, stored.seq) from None
+
+
+def _in_replacement(exc: RefusedError, amend: Amend, seq: int) -> RefusedError:
+    """The replacement's refusal, told as the amend's: its name, and the field inside it."""
+    field = "$.replacement" + (exc.field[1:] if exc.field else "")
+    message = f"the replacement of `{amend.event}` is refused: {exc.message}"
+    return type(exc)(message, event=event_ref(amend, seq), field=field)

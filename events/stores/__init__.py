@@ -1,6 +1,6 @@
 """Append-only stores of fight logs: one contract (`Store`), several backends, chosen by a URL."""
 
-from .base import Store, Stored
+from .base import Store, Stored, create_private_file, make_private_directory
 from .jsonl import JsonlStore
 from .locate import default_db_path, open_store
 from .sqlite import SQLiteStore
@@ -10,6 +10,8 @@ __all__ = [
     "SQLiteStore",
     "Store",
     "Stored",
+    "create_private_file",
     "default_db_path",
+    "make_private_directory",
     "open_store",
 ]

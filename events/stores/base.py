@@ -7,7 +7,10 @@ stale expected version) and writes a batch entirely or not at all.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
 
@@ -97,3 +100,27 @@ class ClosesOnExit:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+PRIVATE_FILE = 0o600
+PRIVATE_DIRECTORY = 0o700
+"""A log holds everything said at the table (and the service's database its tokens): files and
+directories a store creates are for their owner alone. Ones that exist keep their mode."""
+
+
+def make_private_directory(directory: Path) -> None:
+    """Create `directory` and its missing parents, each readable only by its owner."""
+    missing = []
+    for parent in (directory, *directory.parents):
+        if parent.exists():
+            break
+        missing.append(parent)
+    for parent in reversed(missing):
+        parent.mkdir(mode=PRIVATE_DIRECTORY, exist_ok=True)  # exist_ok: another process won
+    directory.mkdir(mode=PRIVATE_DIRECTORY, exist_ok=True)  # FileExistsError if it is a file
+
+
+def create_private_file(path: Path) -> None:
+    """Create `path` empty, readable only by its owner, unless something is already there."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))

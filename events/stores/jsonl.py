@@ -14,7 +14,11 @@ acknowledged: reads ignore the torn line, and the next append cuts it off. (A po
 persist the first lines of a batch without the rest; no line-per-event file can rule that out.)
 
 Each append scans the fight's file (decoding only ids), so this store suits fights of thousands of
-events, not millions; SQLite is the store for those. Snapshots are not kept.
+events, not millions; SQLite is the store for those. Snapshots are not kept. Every call is a scan,
+so callers ask for many names in one `lookup` (Fight does, for all of a fold's undo events).
+
+The directory (if the store creates it) is 0700 and each fight's file 0600: a log is for its
+owner.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from ..codec import canonical, decode_json
 from ..errors import StructuralError, UsageError
 from ..model import Amend, Event, Retract
 from ._batch import nothing_stored, plan_append, split_refs
-from .base import ClosesOnExit, Stored
+from .base import PRIVATE_FILE, ClosesOnExit, Stored, make_private_directory
 
 SUFFIX = ".jsonl"
 _TAIL = 4096  # bytes read at a time when looking back for the last newline
@@ -61,7 +65,7 @@ class JsonlStore(ClosesOnExit):
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        make_private_directory(self.directory)
 
     def __repr__(self) -> str:
         return f"JsonlStore({str(self.directory)!r})"
@@ -235,7 +239,7 @@ def _write_batch(fd: int, end: int, data: bytes) -> None:
 @contextmanager
 def _locked(path: Path) -> Iterator[int]:
     """The fight's file, created if missing, open for writing under an exclusive lock."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield fd

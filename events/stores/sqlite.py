@@ -4,6 +4,7 @@ One row per event, its body the event's JSON as `encode_json` writes it. The fil
 so readers never wait for a writer; writers take `BEGIN IMMEDIATE`, so two processes appending to
 one fight serialise on the database's write lock and each checks ids and version against what the
 other committed. Open one store per process (and per thread): a connection must not cross a fork.
+A new file (and the directories the store makes for it) is readable only by its owner.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..codec import canonical
 from ..errors import StructuralError, UsageError
 from ..model import Amend, Event, Retract, type_name
 from ._batch import Fresh, plan_append, split_refs
-from .base import ClosesOnExit, Stored
+from .base import ClosesOnExit, Stored, create_private_file, make_private_directory
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 30.0
@@ -71,7 +72,10 @@ class SQLiteStore(ClosesOnExit):
         self.path = Path(path)
         in_memory = str(path) == ":memory:"
         if not in_memory:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_directory(self.path.parent)
+            # SQLite creates its file, and then its -wal and -shm with the same mode, readable by
+            # all under the usual umask; an empty file made first is a valid empty database.
+            create_private_file(self.path)
         # timeout is SQLite's busy_timeout: wait that long for another writer before giving up.
         # isolation_level=None: the module opens no transactions of its own; we say when.
         self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)

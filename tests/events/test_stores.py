@@ -8,7 +8,9 @@ is chosen by URL.
 from __future__ import annotations
 
 import itertools
+import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -347,6 +349,45 @@ def start_together(workers: list[subprocess.Popen[bytes]], signals: Path) -> Non
         assert time.monotonic() < deadline, "the workers never got ready"
         time.sleep(0.01)
     (signals / "go").touch()
+
+
+@pytest.fixture
+def loose_umask() -> Iterator[None]:
+    """The usual umask (022), under which a file left to its default is readable by all."""
+    before = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+@pytest.mark.usefixtures("loose_umask")
+@pytest.mark.parametrize("kind", ["sqlite", "jsonl"])
+def test_a_store_creates_its_files_and_directories_readable_only_by_their_owner(
+    kind: str, tmp_path: Path
+) -> None:
+    url = url_for(kind, tmp_path / "new" / "er")
+    with open_store(url) as store:
+        store.append(FIGHT, opening())
+        files = [p for p in (tmp_path / "new").rglob("*") if p.is_file()]
+        assert files  # the database with its -wal and -shm, or the fight's .jsonl
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in files}
+        assert modes == dict.fromkeys(modes, 0o600)
+    for directory in (tmp_path / "new", tmp_path / "new" / "er"):
+        assert stat.S_IMODE(directory.stat().st_mode) == 0o700, directory
+    if kind == "jsonl":
+        assert stat.S_IMODE((tmp_path / "new" / "er" / "log").stat().st_mode) == 0o700
+
+
+@pytest.mark.usefixtures("loose_umask")
+@pytest.mark.parametrize("kind", ["sqlite", "jsonl"])
+def test_a_store_leaves_the_mode_of_a_directory_it_did_not_create(
+    kind: str, tmp_path: Path
+) -> None:
+    tmp_path.chmod(0o755)
+    with open_store(url_for(kind, tmp_path)) as store:
+        store.append(FIGHT, opening())
+    assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o755
 
 
 # -- SQLite only ----------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,12 +11,14 @@ import msgspec
 import pytest
 
 from woundlog.events import (
+    Amend,
     BatchRefused,
     CharacterJoined,
     ConflictError,
     FightStarted,
     Heal,
     Hit,
+    Retract,
     RuleError,
     StructuralError,
     TurnStarted,
@@ -272,3 +276,166 @@ def test_a_late_undo_refolds_from_the_newest_snapshot_before_what_it_names(
     assert found is not None and found[0] < 15
     log = [s.event for s in fight.events()]
     assert msgspec.json.encode(fight.state()) == msgspec.json.encode(list(replay(log))[-1][0])
+
+
+# -- after the commit, nothing turns an append into an error (issue 11, item 2) -------------------
+
+
+def test_a_snapshot_that_cannot_be_encoded_is_skipped_and_the_append_answered(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(snapshot_module, "SNAPSHOT_EVERY", 8)
+    fight = Fight.create(store, "giant", FightStarted(ruleset="mordheim"))
+    # MessagePack holds no int past 2**64: a state with one cannot be snapshotted
+    fight.append(
+        [
+            CharacterJoined(character="ogre", side="reavers", stats={"wounds": 2**70}),
+            CharacterJoined(character="snik", side="skaven"),
+        ]
+    )
+    with caplog.at_level(logging.WARNING, logger="woundlog.replays.fight"):
+        done = fight.append([Hit(target="snik", damage=0) for _ in range(6)])
+    assert done.version == 9 and len(done.changes) == 6
+    assert fight.version == 9
+    assert "snapshot of fight `giant` at seq 9 skipped" in caplog.text
+    assert "2**64" in caplog.text  # the reason, as the encoder gave it
+    assert store.snapshot("giant") is None
+    assert fight.state().characters["ogre"].wounds == 2**70
+
+
+def test_a_snapshot_the_database_refuses_is_skipped_and_the_append_answered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(snapshot_module, "SNAPSHOT_EVERY", 4)
+    store = SQLiteStore(tmp_path / "fights.db")
+    fight = skirmish(store)
+    with sqlite3.connect(tmp_path / "fights.db") as db:
+        db.execute(
+            "CREATE TRIGGER no_room BEFORE INSERT ON snapshots"
+            " BEGIN SELECT RAISE(ABORT, 'no room for snapshots'); END"
+        )
+    with caplog.at_level(logging.WARNING, logger="woundlog.replays.fight"):
+        done = fight.append([Hit(target="snik", damage=0), Hit(target="grim", damage=0)])
+    assert done.version == 5 == fight.version
+    assert "no room for snapshots" in caplog.text
+    assert store.snapshot("well") is None
+
+
+# -- an amend's replacement is checked like any event (issue 11, item 7) --------------------------
+
+
+def test_an_amend_whose_replacement_hits_an_unknown_character_is_refused(store: Store) -> None:
+    fight = skirmish(store)
+    fight.append([Hit(id="h1", target="snik", damage=1, rolls={"injury": [3]})])
+    with pytest.raises(RuleError, match=r"replacement of `h1`.*nobody") as err:
+        fight.amend("h1", Hit(target="nobody", damage=1), "wrong target")
+    assert err.value.event == "#5" and err.value.field == "$.replacement.target"
+    assert fight.version == 4
+
+
+def test_an_amend_whose_replacement_is_a_mordheim_heal_is_refused(store: Store) -> None:
+    fight = skirmish(store)
+    fight.append([Hit(id="h1", target="snik", damage=1, rolls={"injury": [3]})])
+    with pytest.raises(RuleError, match=r"replacement of `h1`.*no healing"):
+        fight.amend("h1", Heal(target="snik", amount=1))
+    assert fight.version == 4
+
+
+def test_a_replacement_is_checked_against_the_fight_as_it_stood_at_its_slot(
+    store: Store,
+) -> None:
+    fight = skirmish(store)
+    fight.append([Hit(id="h1", target="snik", damage=1, rolls={"injury": [1]})])
+    fight.append([CharacterJoined(character="rat", side="skaven")])
+    fight.append([Hit(id="h2", target="grim", damage=2, rolls={"injury": [6]})])
+    # rat joined after h1: a hit on it cannot stand in h1's place
+    with pytest.raises(RuleError, match="rat"):
+        fight.amend("h1", Hit(target="rat", damage=1))
+    # grim is out of action now, but was upright when h1 happened
+    amended = fight.amend("h1", Hit(target="grim", damage=1, rolls={"injury": [1]}))
+    assert amended.version == 7
+    assert states(fight) == {"grim": "out_of_action", "snik": "upright", "rat": "upright"}
+
+
+def test_an_amend_of_an_event_of_the_same_batch_checks_its_replacement(store: Store) -> None:
+    fight = skirmish(store)
+    with pytest.raises(RuleError, match="replacement of `h9`") as err:
+        fight.append(
+            [
+                Hit(id="h9", target="snik", damage=0),
+                Amend(event="h9", replacement=Hit(target="nobody", damage=0)),
+            ]
+        )
+    assert err.value.index == 1
+    assert fight.version == 3
+
+
+def test_a_late_amend_is_checked_against_a_snapshotted_fight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snapshot_module, "SNAPSHOT_EVERY", 4)
+    store = SQLiteStore(tmp_path / "snap.db")
+    fight = skirmish(store)
+    fight.append([Hit(id="h1", target="snik", damage=1, rolls={"injury": [1]})])
+    for round_ in range(6):
+        fight.append([Hit(target="grim", damage=0), TurnStarted(side="reavers", round=round_)])
+    with pytest.raises(RuleError, match="no healing"):
+        fight.amend("h1", Heal(target="snik", amount=1))
+    fight.amend("h1", Hit(target="snik", damage=1, rolls={"injury": [6]}))
+    log = [s.event for s in fight.events()]
+    assert msgspec.json.encode(fight.state()) == msgspec.json.encode(list(replay(log))[-1][0])
+
+
+# -- a batch reports every refused event (issue 11, smaller) --------------------------------------
+
+
+def test_a_batch_with_a_structural_error_also_reports_the_rule_errors_of_the_others(
+    store: Store,
+) -> None:
+    fight = skirmish(store)
+    with pytest.raises(BatchRefused) as err:
+        fight.append(
+            [
+                Hit(target="snik", damage=-1),  # built in Python: no decoder checked it
+                Hit(target="snik", damage=0),
+                Heal(target="grim", amount=1),
+            ]
+        )
+    refused = {e.index: e for e in err.value.errors}
+    assert sorted(refused) == [0, 2]
+    assert isinstance(refused[0], StructuralError) and refused[0].field == "$.damage"
+    assert isinstance(refused[2], RuleError) and refused[2].event == "#6"
+    assert fight.version == 3
+
+
+def test_refuse_reports_undecodable_items_with_the_rule_errors_of_the_rest(store: Store) -> None:
+    fight = skirmish(store)
+    undecodable = StructuralError("Expected `int`, got `str`", field="$.damage", index=1)
+    with pytest.raises(BatchRefused) as err:
+        fight.refuse([Hit(target="snik", damage=0), undecodable, Heal(target="grim", amount=1)])
+    assert [(e.index, e.event) for e in err.value.errors] == [(1, "#5"), (2, "#6")]
+    assert fight.version == 3
+
+
+def test_a_batch_undoing_its_own_and_earlier_events_is_told_what_the_log_says(
+    store: Store,
+) -> None:
+    fight = skirmish(store)
+    fight.append([Hit(id="old", target="grim", damage=1, rolls={"injury": [3]})])
+    done = fight.append(
+        [
+            Hit(id="b1", target="snik", damage=1, rolls={"injury": [6]}),
+            Retract(event="b1", reason="missed"),
+            Hit(id="b2", target="snik", damage=1, rolls={"injury": [1]}),
+            Amend(event="b2", replacement=Hit(target="snik", damage=1, rolls={"injury": [3]})),
+            Retract(event="old", reason="never happened"),
+            TurnStarted(side="skaven"),
+        ]
+    )
+    history = list(fight.history())
+    assert [msgspec.json.encode(c) for c in done.changes] == [
+        msgspec.json.encode(msgspec.structs.replace(c, undone=None)) for c in history[4:]
+    ]
+    log = [s.event for s in fight.events()]
+    assert msgspec.json.encode(fight.state()) == msgspec.json.encode(list(replay(log))[-1][0])
+    assert states(fight) == {"grim": "upright", "snik": "knocked_down"}  # stunned, recovering
