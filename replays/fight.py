@@ -323,7 +323,8 @@ class Fight:
             lambda limit: self.store.snapshot(self.id, limit), stored_upto, targets
         )
         if snap is not None:
-            first, start = snap[0] + 1, snapshots.decode(snap[1])
+            start = snapshots.decode(snap[1])  # None: folded by other rules, so start over
+            first = 1 if start is None else snap[0] + 1
         stream: Iterable[Stored] = self.events(first, stored_upto) if first <= stored_upto else ()
         stream = chain(stream, (p for p in pending if p.seq <= upto))
         state = fold_state(stream, undo, state=start)

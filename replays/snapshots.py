@@ -1,12 +1,17 @@
 """Snapshots: a fight's state at some seq, encoded with MessagePack. An optimisation only.
 
+Each carries the fingerprint of the rules that folded it; one folded by other rules is not used.
+
 State from a snapshot plus the events after it always equals the full fold, provided no undo
 event after the snapshot reaches back before it; `usable` checks exactly that.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
 from typing import Any
 
 import msgspec
@@ -21,13 +26,51 @@ class _Head(msgspec.Struct):
     ruleset: str
 
 
+class _Snapshot(msgspec.Struct, array_like=True):
+    rules: bytes  # the `rules_fingerprint` of the code that folded it
+    state: msgspec.Raw
+
+
+@functools.cache
+def rules_fingerprint() -> bytes:
+    """A hash of the rules' own source (every module of `woundlog.core`).
+
+    A snapshot is a cache of the fold, and the fold is what the rules make of the log: a
+    snapshot folded by other rules (an older woundlog, before a rule was fixed or a ruleset's
+    state took a new shape) no longer equals the fold, so it is not used."""
+    digest = hashlib.blake2b(digest_size=16)
+    root = resources.files("woundlog.core")
+    for path in sorted(_sources(root), key=lambda p: p[0]):
+        digest.update(path[0].encode() + b"\0" + path[1] + b"\0")
+    return digest.digest()
+
+
+def _sources(folder: Any, prefix: str = "") -> Iterable[tuple[str, bytes]]:
+    for entry in folder.iterdir():
+        name = f"{prefix}{entry.name}"
+        if entry.is_dir() and entry.name != "__pycache__":
+            yield from _sources(entry, f"{name}/")
+        elif entry.name.endswith(".py"):
+            yield name, entry.read_bytes()
+
+
 def encode(state: FightState[Any]) -> bytes:
-    return msgspec.msgpack.encode(state)
+    return msgspec.msgpack.encode(
+        _Snapshot(rules_fingerprint(), msgspec.Raw(msgspec.msgpack.encode(state)))
+    )
 
 
-def decode(data: bytes) -> FightState[Any]:
-    ruleset = get_ruleset(msgspec.msgpack.decode(data, type=_Head).ruleset)
-    return msgspec.msgpack.decode(data, type=FightState[ruleset.character])  # type: ignore[name-defined]
+def decode(data: bytes) -> FightState[Any] | None:
+    """The state a snapshot holds, or None if other rules folded it (or it cannot be read,
+    as a snapshot of an older woundlog's format cannot): the fold then starts earlier."""
+    try:
+        snapshot = msgspec.msgpack.decode(data, type=_Snapshot)
+        if snapshot.rules != rules_fingerprint():
+            return None
+        ruleset = get_ruleset(msgspec.msgpack.decode(snapshot.state, type=_Head).ruleset)
+        return msgspec.msgpack.decode(snapshot.state, type=FightState[ruleset.character])  # type: ignore[name-defined]
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
 
 
 def usable(snapshot_seq: int, undo_targets: Iterable[tuple[int, int | None]]) -> bool:

@@ -439,3 +439,22 @@ def test_a_batch_undoing_its_own_and_earlier_events_is_told_what_the_log_says(
     log = [s.event for s in fight.events()]
     assert msgspec.json.encode(fight.state()) == msgspec.json.encode(list(replay(log))[-1][0])
     assert states(fight) == {"grim": "upright", "snik": "knocked_down"}  # stunned, recovering
+
+
+def test_a_snapshot_folded_by_other_rules_is_not_used(tmp_path: Path) -> None:
+    """A snapshot is a cache of the fold: one written by another woundlog (older rules, or a
+    state of another shape) must not stand in for the fold, nor break reading the fight."""
+    snapshots = snapshot_module
+    with SQLiteStore(tmp_path / "f.db") as store:
+        fight = Fight.create(store, "f", FightStarted(ruleset="mordheim", version=2))
+        fight.append([CharacterJoined(character="grim", side="a")])
+        honest = fight.state()
+        forged = msgspec.structs.replace(honest, characters={})  # as other rules might fold it
+        stale = msgspec.msgpack.encode([b"other rules", msgspec.msgpack.encode(forged)])
+        store.save_snapshot("f", 2, stale)
+        store.save_snapshot("f", 1, b"\x85not a snapshot of this woundlog")
+        assert snapshots.decode(stale) is None
+        assert fight.state() == honest
+        fight.append([Hit(target="grim", damage=0)])
+        assert list(fight.state().characters) == ["grim"]
+        assert snapshots.decode(snapshots.encode(honest)) == honest
