@@ -204,7 +204,7 @@ TRANSITIONS = [
     ("revive", OUT_OF_ACTION, KNOCKED_DOWN),
 ]
 
-WHO_MAY_ACT: dict[str, Acting] = {
+WHO_MAY_ACT: dict[State, Acting] = {
     STUNNED: Acting(
         attack=False,
         heal=False,
