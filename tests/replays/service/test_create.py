@@ -57,33 +57,37 @@ def test_a_fight_left_without_tokens_gets_them_from_the_same_request_again(
 def test_a_retry_after_a_lost_answer_gets_the_same_fight_and_new_tokens(
     tmp_path: Path,
 ) -> None:
-    with Server(tmp_path / "retry.db") as running:
-        with httpx.Client(base_url=running.url, timeout=30) as client:
-            first = create(client, "retry-1")  # no seed: the server draws one
-            assert first.status_code == 201
-            lost = first.json()
-            retried = create(client, "retry-1")
-            assert retried.status_code == 200, retried.text
-            answer = retried.json()
-            assert (answer["fight"], answer["seed"]) == (lost["fight"], lost["seed"])
-            assert works(client, "retry-1", answer)
-            stale = client.get("/fights/retry-1/state", headers=bearer(lost["viewer_token"]))
-            assert stale.status_code == 401  # the lost pair was replaced
-            events = client.get("/fights/retry-1/events", headers=bearer(answer["viewer_token"]))
-            assert events.json()["version"] == 1  # one fight_started, not two
+    with (
+        Server(tmp_path / "retry.db") as running,
+        httpx.Client(base_url=running.url, timeout=30) as client,
+    ):
+        first = create(client, "retry-1")  # no seed: the server draws one
+        assert first.status_code == 201
+        lost = first.json()
+        retried = create(client, "retry-1")
+        assert retried.status_code == 200, retried.text
+        answer = retried.json()
+        assert (answer["fight"], answer["seed"]) == (lost["fight"], lost["seed"])
+        assert works(client, "retry-1", answer)
+        stale = client.get("/fights/retry-1/state", headers=bearer(lost["viewer_token"]))
+        assert stale.status_code == 401  # the lost pair was replaced
+        events = client.get("/fights/retry-1/events", headers=bearer(answer["viewer_token"]))
+        assert events.json()["version"] == 1  # one fight_started, not two
 
 
 def test_the_same_id_with_other_settings_is_409_naming_them_and_changes_nothing(
     tmp_path: Path,
 ) -> None:
-    with Server(tmp_path / "other.db") as running:
-        with httpx.Client(base_url=running.url, timeout=30) as client:
-            first = create(client, "other-1", seed=3).json()
-            other = create(client, "other-1", seed=3, ruleset="d26")
-            assert other.status_code == 409
-            assert "'mordheim', not 'd26'" in other.json()["message"]
-            assert other.json()["current_version"] == 1
-            assert works(client, "other-1", first)  # the first pair still holds
+    with (
+        Server(tmp_path / "other.db") as running,
+        httpx.Client(base_url=running.url, timeout=30) as client,
+    ):
+        first = create(client, "other-1", seed=3).json()
+        other = create(client, "other-1", seed=3, ruleset="d26")
+        assert other.status_code == 409
+        assert "'mordheim', not 'd26'" in other.json()["message"]
+        assert other.json()["current_version"] == 1
+        assert works(client, "other-1", first)  # the first pair still holds
 
 
 def keep_creating(url: str, name: str, answered: list[str]) -> None:
