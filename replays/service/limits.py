@@ -138,12 +138,32 @@ class Deadlines(H11Protocol):
         self._deadline = None
         if self.transport.is_closing():
             return
-        what = "head" if self._waiting_for is h11.IDLE else "body"
-        log.info("closed a connection from %s: its request's %s was too slow", self.client, what)
+        _DROPS.count(self.loop, "head" if self._waiting_for is h11.IDLE else "body")
         if self.cycle is None or not self.cycle.response_started:
             self.transport.write(_TIMEOUT_RESPONSE)
         self.transport.close()
 
+
+class _Drops:
+    """Connections closed as too slow, said in one line every ACCEPT_ERROR_EVERY_S at most: a
+    flood of them must not become a flood of log lines."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.pending: asyncio.TimerHandle | None = None
+
+    def count(self, loop: asyncio.AbstractEventLoop, what: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+        if self.pending is None:
+            self.pending = loop.call_later(ACCEPT_ERROR_EVERY_S, self.say)
+
+    def say(self) -> None:
+        counts, self.counts, self.pending = self.counts, {}, None
+        said = ", ".join(f"{n} too slow to send a request's {what}" for what, n in counts.items())
+        log.warning("closed connections in the last %s s: %s", ACCEPT_ERROR_EVERY_S, said)
+
+
+_DROPS = _Drops()
 
 _TIMEOUT_BODY = b'{"error":"RequestTimeout","message":"the request was not sent in time"}'
 _TIMEOUT_RESPONSE = (
