@@ -672,6 +672,9 @@ def serve(
     keep_alive: Annotated[
         int, typer.Option(min=1, metavar="SECONDS", help="Idle time between requests.")
     ] = 5,
+    max_header_bytes: Annotated[
+        int, typer.Option(min=1024, metavar="BYTES", help="A request's head; past it, 400.")
+    ] = 16 * 1024,
     allowed_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -683,7 +686,7 @@ def serve(
     from .service import serve as run_service  # the web stack loads only for this command
     from .service.limits import Limits
 
-    limits = Limits(max_connections, header_timeout, body_timeout, keep_alive)
+    limits = Limits(max_connections, header_timeout, body_timeout, keep_alive, max_header_bytes)
     run_service(db, host, port, limits, allowed_host or [])
 
 

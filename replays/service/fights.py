@@ -24,6 +24,7 @@ from woundlog.events import (
     RefusedError,
     StructuralError,
     UsageError,
+    WoundlogError,
     canonical,
     convert,
 )
@@ -109,11 +110,11 @@ class Fights:
                 gm, viewer = self.tokens.issue(new.fight)
                 try:
                     created = Fight.create(store, new.fight, started)
-                except ConflictError:
-                    pass  # another process created it in between: treated as a retry below
-                except BaseException:
-                    self.tokens.revoke(new.fight)
-                    raise
+                except BaseException as error:
+                    if not (isinstance(error, WoundlogError) and store.version(new.fight)):
+                        self.tokens.revoke(new.fight)  # no fight: its tokens are of no use
+                        raise
+                    # another process created it in between: answered as a retry, below
                 else:
                     answer = Created(
                         fight=new.fight, version=created.version, seed=started.seed,
