@@ -673,7 +673,8 @@ def serve(
         int, typer.Option(min=1, metavar="SECONDS", help="Idle time between requests.")
     ] = 5,
     max_header_bytes: Annotated[
-        int, typer.Option(min=1024, metavar="BYTES", help="A request's head; past it, 400.")
+        int,
+        typer.Option(min=1024, metavar="BYTES", help="Of a head held unfinished; past it, 400."),
     ] = 16 * 1024,
     allowed_host: Annotated[
         list[str] | None,

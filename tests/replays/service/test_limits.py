@@ -115,3 +115,13 @@ def test_hundreds_of_idle_connections_under_a_small_file_limit_lock_nobody_out_f
         log = running.log.read_text()
         assert "Traceback" not in log
         assert len(log) < 20_000, f"{len(log)} bytes of log"
+
+
+def test_a_request_head_growing_past_max_header_bytes_is_400_at_once(tmp_path: Path) -> None:
+    """The limit bounds what is held of a head not yet complete (h11's incomplete event)."""
+    with Server(tmp_path / "head.db", args=("--max-header-bytes", "2048")) as running:
+        with raw(running, HALF_A_HEAD + b"X-Padding: " + b"a" * 4096) as big:
+            started = time.monotonic()
+            assert answer_of(big).startswith(b"HTTP/1.1 400 ")
+            assert time.monotonic() - started < 1  # not left to the head's timeout
+        assert httpx.get(f"{running.url}/health", timeout=5).status_code == 200
