@@ -42,6 +42,7 @@ log = logging.getLogger("woundlog.service")
 
 PAGE_MAX = 5000
 """The most events one `GET /events` returns."""
+CREATE_LOCKS = 16
 
 
 class FightNotFound(UsageError):
@@ -62,7 +63,7 @@ class Fights:
         self.max_batch = max_batch
         self._local = threading.local()
         self._import_locks: dict[tuple[str, str], threading.Lock] = {}
-        self._create_locks: dict[str, threading.Lock] = {}
+        self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]
         self._locks_guard = threading.Lock()
         self.db = ServiceDb(service_db_path(self.store()))  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
@@ -162,10 +163,10 @@ class Fights:
         )  # fmt: skip
 
     def _creation_lock(self, fight: str) -> threading.Lock:
-        """One creation of a fight at a time in this process, so that two identical requests
-        at once cannot hand out tokens the other revokes unseen."""
-        with self._locks_guard:
-            return self._create_locks.setdefault(fight, threading.Lock())
+        """One creation of a fight at a time in this process, so two requests for one new fight
+        cannot interleave between its tokens and its first event (a few locks, shared by hash:
+        creations are rare, and the set stays the same size however many fights there are)."""
+        return self._create_locks[hash(fight) % CREATE_LOCKS]
 
     def append(self, fight: str, body: object, expected_version: int | None) -> Appended:
         events = self.decode_batch(body)

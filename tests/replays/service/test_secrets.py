@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,12 @@ def test_bound_to_loopback_only_loopback_host_names_are_answered(tmp_path: Path)
             refused = httpx.get(url, headers={"Host": host})
             assert refused.status_code == 400, host
             assert "invalid host header" in refused.text
+
+
+def test_the_service_database_of_a_json_lines_store_is_readable_by_its_owner_only(
+    tmp_path: Path,
+) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    with Server(store):
+        assert stat.S_IMODE((store / "service.db").stat().st_mode) == 0o600  # token hashes
