@@ -32,9 +32,11 @@ from woundlog.events import (
     encode_json,
     iter_jsonl,
 )
+from woundlog.events.fight_ids import BadFightId, check_fight_id
 from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.importers.base import DEFAULT_RULESET
 from woundlog.events.stores import Store, open_store
+from woundlog.events.stores.locate import STORE_ERRORS, unusable
 
 from . import cli_input as given
 from .branch import branch, compare
@@ -80,7 +82,20 @@ Db = Annotated[
         "user data directory.",
     ),
 ]
-FightId = Annotated[str, typer.Argument(metavar="FIGHT", help="The fight's id in the store.")]
+
+
+def valid_fight_id(fight: str) -> str:
+    """A FIGHT argument, checked by the one rule of fight ids (events/fight_ids.py)."""
+    try:
+        return check_fight_id(fight)
+    except BadFightId as error:
+        raise typer.BadParameter(error.message) from None
+
+
+FightId = Annotated[
+    str,
+    typer.Argument(metavar="FIGHT", help="The fight's id in the store.", callback=valid_fight_id),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 At = Annotated[
     int | None, typer.Option("--at", min=1, metavar="N", help="As the fight stood at event N.")
@@ -119,6 +134,8 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
                 run(*args, **kwargs)
             except WoundlogError as error:
                 fail(error)
+            except STORE_ERRORS as error:  # the --db file went bad under a running command
+                fail(unusable(kwargs.get("db"), error))  # type: ignore[arg-type]
             except OSError as error:  # a file named on the command line: a usage error
                 where = f": {error.filename}" if error.filename else ""
                 fail(UsageError(f"{error.strerror or error}{where}"))
@@ -510,7 +527,7 @@ def import_(
     one batch (creating it with --ruleset if it is new); importing the same records again adds
     nothing.
     """
-    fight = as_ or file.stem
+    fight = check_fight_id(as_ or file.stem)
     if from_ is not None:
         import_records(file, fight, from_, ruleset, seed, db)
         return
@@ -798,11 +815,35 @@ def serve(
         str, typer.Option(help="Address to listen on (loopback by default).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    max_connections: Annotated[
+        int, typer.Option(min=1, help="Connections at once; past them, 503.")
+    ] = 1000,
+    header_timeout: Annotated[
+        float, typer.Option(min=0.1, metavar="SECONDS", help="To send a request's head.")
+    ] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option(min=0.1, metavar="SECONDS", help="To send a request's body.")
+    ] = 30.0,
+    keep_alive: Annotated[
+        int, typer.Option(min=1, metavar="SECONDS", help="Idle time between requests.")
+    ] = 5,
+    max_header_bytes: Annotated[
+        int,
+        typer.Option(min=1024, metavar="BYTES", help="Of a head held unfinished; past it, 400."),
+    ] = 16 * 1024,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="HOST", help="Also answer this Host header (repeatable; default: loopback)."
+        ),
+    ] = None,
 ) -> None:
     """Serve the fights over HTTP for other software (admin token: $WOUNDLOG_ADMIN_TOKEN)."""
     from .service import serve as run_service  # the web stack loads only for this command
+    from .service.limits import Limits
 
-    run_service(db, host, port)
+    limits = Limits(max_connections, header_timeout, body_timeout, keep_alive, max_header_bytes)
+    run_service(db, host, port, limits, allowed_host or [])
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ A new kind of store (PostgreSQL) is one more entry in `_SCHEMES`.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
@@ -24,6 +25,17 @@ ACCEPTED = (
     f"{', '.join(SQLITE_SUFFIXES)} (SQLite); jsonl:DIR, jsonl:///ABSOLUTE/DIR or an existing "
     "directory (JSON Lines)"
 )
+
+STORE_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError,)
+"""What a store's backend raises when its file is not what it should be (not a database, damaged,
+locked for too long): a caller that cannot fix it turns it into a StoreUnusable with `unusable`."""
+OPEN_ERRORS: tuple[type[Exception], ...] = (*STORE_ERRORS, OSError)
+"""What opening a store's files can raise besides a WoundlogError."""
+
+
+class StoreUnusable(UsageError):
+    """The store `--db` (or `$WOUNDLOG_DB`) names cannot be opened or read as one (exit 2)."""
+
 
 _SCHEMES: dict[str, Callable[[Path], Store]] = {
     "sqlite": SQLiteStore,
@@ -48,13 +60,55 @@ def open_store(url: str | None = None) -> Store:
     existing directory. Anything else is a UsageError that lists these forms.
     """
     if url is None:
-        return SQLiteStore(default_db_path())
+        return _opened(SQLiteStore, default_db_path())
     scheme, colon, rest = url.partition(":")
     if colon and scheme.lower() in _SCHEMES:
-        return _SCHEMES[scheme.lower()](_url_path(url, rest))
+        return _opened(_SCHEMES[scheme.lower()], _url_path(url, rest))
     if "://" in url:
         raise UsageError(f"unknown kind of store {scheme!r} in {url!r}; accepted: {ACCEPTED}")
     return _open_path(url)
+
+
+def unusable(where: Path | str | None, error: BaseException) -> StoreUnusable:
+    """Say in a person's words why the store `where` (a path or a store URL; None: the default
+    store) cannot be used; what SQLite or the OS said is kept at the end, for whoever must dig
+    further."""
+    path = where if isinstance(where, Path) else _store_path(where)
+    said = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    if isinstance(error, OSError) and error.filename:
+        said = f"{said}: {error.filename}"
+    if isinstance(error, sqlite3.OperationalError) and "locked" in said:
+        why = "is locked by another program"
+    elif isinstance(error, sqlite3.Error) and path.is_dir():
+        why = "is a directory, not a database file (a directory is a JSON Lines store: jsonl:DIR)"
+    elif isinstance(error, sqlite3.DatabaseError) and path.is_file():
+        why = "is not a usable woundlog database (not SQLite, damaged or cut short)"
+    elif isinstance(error, FileExistsError | NotADirectoryError):
+        why = "cannot be a store: a file stands where a directory should be"
+    else:
+        why = "cannot be opened or created"
+    return StoreUnusable(f"the store {str(path)!r} {why} [{said}]; check --db or ${ENV_VAR}")
+
+
+def _store_path(url: str | None) -> Path:
+    """The file or directory a store URL names, without opening it."""
+    if url is None:
+        return default_db_path()
+    scheme, colon, rest = url.partition(":")
+    if colon and scheme.lower() in _SCHEMES:
+        try:
+            return _url_path(url, rest)
+        except UsageError:
+            pass
+    return Path(url).expanduser()
+
+
+def _opened(kind: Callable[[Path], Store], path: Path) -> Store:
+    """`kind(path)`, with what goes wrong on opening said as a StoreUnusable (exit 2)."""
+    try:
+        return kind(path)
+    except OPEN_ERRORS as error:
+        raise unusable(path, error) from None
 
 
 def _url_path(url: str, rest: str) -> Path:
@@ -75,9 +129,9 @@ def _url_path(url: str, rest: str) -> Path:
 def _open_path(text: str) -> Store:
     path = Path(text).expanduser()
     if path.suffix.lower() in SQLITE_SUFFIXES:
-        return SQLiteStore(path)
+        return _opened(SQLiteStore, path)
     if path.is_dir():
-        return JsonlStore(path)
+        return _opened(JsonlStore, path)
     raise UsageError(
         f"cannot tell what kind of store {text!r} is (not an existing directory, and no SQLite "
         f"suffix); accepted: {ACCEPTED}"

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 from anyio import to_thread
-from litestar import Litestar, Request, get, post
+from litestar import Litestar, Request, Response, get, post
+from litestar.config.allowed_hosts import AllowedHostsConfig
 from litestar.config.cors import CORSConfig
 from litestar.connection import ASGIConnection
 from litestar.datastructures import State
@@ -30,10 +31,11 @@ from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
 from woundlog.core import FightState
-from woundlog.events import WoundlogError
+from woundlog.events import UsageError, WoundlogError
+from woundlog.events.fight_ids import check_fight_id
 
 from ..fight import Appended
-from .errors import http_error, woundlog_error
+from .errors import http_error, internal_error, log, woundlog_error
 from .fights import Fights
 from .schemas import Created, EventsPage, FightId, Health, NewFight, UndoRequest
 from .stream import Notifier, changes_stream
@@ -92,6 +94,7 @@ async def authorize(
         if grant.role is not Role.ADMIN:
             raise PermissionDeniedException("creating a fight takes the admin token")
         return
+    check_fight_id(fight)
     if not await run(fights.exists, fight):
         raise NotFoundException(f"no fight `{fight}`")
     if not grant.covers(fight):
@@ -114,15 +117,24 @@ async def health() -> Health:
 
 
 @post("/fights", status_code=201, role=Role.ADMIN, **GUARDED)
-async def create_fight(request: Request[Any, Any, Any], data: NewFight) -> Created:
-    """Start a fight (admin token); the answer holds its gm and viewer tokens, shown only once."""
-    fights = service(request).fights
-    appended, seed = await run(fights.create, data)
-    gm, viewer = await run(fights.tokens.issue, data.fight)
-    service(request).notifier.notify(data.fight)
-    return Created(
-        fight=data.fight, version=appended.version, seed=seed, gm_token=gm, viewer_token=viewer
-    )
+async def create_fight(request: Request[Any, Any, Any], data: NewFight) -> Response[Created]:
+    """Start a fight (admin token); the answer holds its gm and viewer tokens, shown only once.
+
+    Safe to retry: the same request for a fight already there with the same settings answers
+    200 with a new pair of tokens, which replaces the pair of any earlier answer."""
+    created, new = await run(service(request).fights.create, data)
+    if new:
+        after_commit(service(request).notifier.notify, data.fight)
+    return Response(created, status_code=201 if new else 200)
+
+
+def after_commit(call: Callable[..., object], fight: str) -> None:
+    """Work done once an append is committed (waking streams): a failure here is logged, never
+    answered, since the client's events are written and a resend must not look needed."""
+    try:
+        call(fight)
+    except Exception:
+        log.exception("an append to `%s` is committed; what follows it failed", fight)
 
 
 @post("/fights/{fight:str}/events", status_code=200, role=Role.GM, **GUARDED)
@@ -136,7 +148,7 @@ async def append_events(
     are skipped, so a resend is harmless."""
     appended = await run(service(request).fights.append, fight, data, expected_version)
     if appended.changes:
-        service(request).notifier.notify(fight)
+        after_commit(service(request).notifier.notify, fight)
     return appended
 
 
@@ -169,7 +181,7 @@ async def undo(
     consequences."""
     asked = data or UndoRequest()
     appended = await run(service(request).fights.undo, fight, asked.event, asked.reason, asked.by)
-    service(request).notifier.notify(fight)
+    after_commit(service(request).notifier.notify, fight)
     return appended
 
 
@@ -183,12 +195,19 @@ async def stream(
     """Server-sent events (viewer): one `changes` message per event, its `id` the event's seq,
     in order. From `from`, else after `Last-Event-ID`, else from the next append on."""
     fights = service(request).fights
+    version = await run(fights.version, fight)
     if from_ is not None:
         first = from_
     elif last_event_id is not None:
         first = last_event_id + 1
     else:
-        first = await run(fights.version, fight) + 1
+        first = version + 1
+    if first > version + 1:  # a stream would wait, silently, for events that may never come
+        asked = f"from={from_}" if from_ is not None else f"Last-Event-ID {last_event_id}"
+        raise UsageError(
+            f"{asked}: fight `{fight}` has events 1 to {version}; a stream starts at one of "
+            f"them, or at {version + 1} for the next"
+        )
     return ServerSentEvent(changes_stream(fights, service(request).notifier, fight, first))
 
 
@@ -200,7 +219,7 @@ async def import_records(
     `avrae`), converted by its importer and appended (gm). An unknown format is 404."""
     appended = await run(service(request).fights.import_records, fight, format, data)
     if appended.changes:
-        service(request).notifier.notify(fight)
+        after_commit(service(request).notifier.notify, fight)
     return appended
 
 
@@ -214,9 +233,13 @@ def create_app(
     max_body: int = MAX_BODY,
     max_batch: int = MAX_BATCH,
     cors_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] = (),
+    on_startup: Sequence[Callable[[], object]] = (),
 ) -> Litestar:
     """The app over the store at `store_url`. `cors_origins`: web pages allowed to call it from a
-    browser (a Foundry VTT bridge module runs in the page at Foundry's own origin)."""
+    browser (a Foundry VTT bridge module runs in the page at Foundry's own origin).
+    `allowed_hosts`: the `Host` headers answered (`host` or `host:port`; none: every one), so a
+    page whose name was rebound to 127.0.0.1 (DNS rebinding) is refused with 400."""
     fights = Fights(store_url, admin_token, max_batch=max_batch)
     cors = (
         CORSConfig(
@@ -249,7 +272,15 @@ def create_app(
             import_records,
         ],
         state=State({"service": Service(fights, Notifier())}),
-        exception_handlers={WoundlogError: woundlog_error, HTTPException: http_error},
+        exception_handlers={
+            WoundlogError: woundlog_error,
+            HTTPException: http_error,
+            Exception: internal_error,
+        },
+        allowed_hosts=AllowedHostsConfig(allowed_hosts=list(allowed_hosts))
+        if allowed_hosts
+        else None,
+        on_startup=list(on_startup),
         request_max_body_size=max_body,
         openapi_config=openapi,
         on_shutdown=[fights.close],

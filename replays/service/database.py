@@ -5,18 +5,24 @@ With the SQLite store they live in the same database file, in tables prefixed `s
 store never reads; with a JSON Lines store, in `service.db` inside its directory (the store only
 reads `*.jsonl`). One connection guarded by a lock: these are tiny, rare statements, and the
 lock lets the worker threads of the server share it.
+
+A new `service.db` is created readable by its owner only (it holds the token hashes); SQLite
+gives its -wal and -shm files the same mode. Opening checks the whole file (`quick_check`), so a
+damaged database stops `woundlog serve` at its start, with exit 2, instead of failing requests.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from woundlog.events.stores import JsonlStore, SQLiteStore, Store
+from woundlog.events.stores.locate import OPEN_ERRORS, unusable
 from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
 
 _SCHEMA = """
@@ -46,12 +52,24 @@ class ServiceDb:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        # check_same_thread=False: the lock, not the thread, keeps statements apart.
-        self._db = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-        )
-        self._db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
-        self._db.executescript(_SCHEMA)
+        try:
+            _create_private(path)
+            # check_same_thread=False: the lock, not the thread, keeps statements apart.
+            self._db = sqlite3.connect(
+                path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+            try:
+                self._db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
+                self._db.executescript(_SCHEMA)
+                found = self._db.execute("PRAGMA quick_check").fetchone()[0]
+            except BaseException:
+                self._db.close()
+                raise
+        except OPEN_ERRORS as error:
+            raise unusable(path, error) from None
+        if found != "ok":
+            self._db.close()
+            raise unusable(path, sqlite3.DatabaseError(f"quick_check: {found}"))
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
@@ -72,3 +90,9 @@ class ServiceDb:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _create_private(path: Path) -> None:
+    """Create `path` empty with mode 0600 if it does not exist; SQLite then fills it in."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

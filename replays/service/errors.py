@@ -2,23 +2,34 @@
 
 401 missing or unknown token, 403 a token of another fight (or a viewer token on a write),
 404 unknown fight (or importer format), 409 conflict (with the fight's current version),
-413 over a limit, 422 refused events (each named by batch index, id, field) or a bad request.
+413 over a limit, 422 refused events (each named by batch index, id, field) or a bad request,
+500 anything the service did not expect: logged with its traceback under an incident number that
+the body repeats, so a person can find the one in the other (the body says nothing more: a
+traceback can hold paths and data that are nobody's business).
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
 from typing import Any
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from woundlog.events import BatchRefused, ConflictError, RefusedError, WoundlogError
+from woundlog.events.stores.locate import StoreUnusable
 
 from .fights import FightNotFound, TooLarge, UnknownFormat
 from .schemas import ErrorBody, Refusal, refusal
 
+log = logging.getLogger("woundlog.service")
+CLIENT_GONE = "client disconnected prematurely"  # what Litestar raises (as a 500) for it
+
 
 def status_of(error: WoundlogError) -> int:
+    if isinstance(error, StoreUnusable):
+        return 500  # the server's store went bad: nothing the client can change
     if isinstance(error, FightNotFound | UnknownFormat):
         return 404
     if isinstance(error, ConflictError):
@@ -44,13 +55,33 @@ def body_of(error: WoundlogError) -> ErrorBody:
     )
 
 
-def woundlog_error(_: Request[Any, Any, Any], error: WoundlogError) -> Response[ErrorBody]:
-    return Response(body_of(error), status_code=status_of(error))
+def woundlog_error(request: Request[Any, Any, Any], error: WoundlogError) -> Response[ErrorBody]:
+    status = status_of(error)
+    if status >= 500:
+        return internal_error(request, error)
+    return Response(body_of(error), status_code=status)
 
 
-def http_error(_: Request[Any, Any, Any], error: HTTPException) -> Response[ErrorBody]:
+def internal_error(request: Request[Any, Any, Any], error: Exception) -> Response[ErrorBody]:
+    """Every 500: the traceback to the log, an incident number to both."""
+    incident = secrets.token_hex(4)
+    log.error("500 incident %s: %s %s", incident, request.method, request.url.path, exc_info=error)
+    body = ErrorBody(
+        error="InternalError",
+        message=f"the service failed on this request; its log tells why under incident {incident}",
+    )
+    return Response(body, status_code=500)
+
+
+def http_error(request: Request[Any, Any, Any], error: HTTPException) -> Response[ErrorBody]:
     """Litestar's own errors (auth, limits, bad parameters) in the same shape as ours."""
     status = error.status_code
+    if error.detail == CLIENT_GONE:  # a client that went away (or was dropped as too slow)
+        log.info("%s %s: the client went away before its request was whole", request.method,
+                 request.url.path)  # fmt: skip
+        return Response(ErrorBody(error="ClientGone", message=CLIENT_GONE), status_code=400)
+    if status >= 500:
+        return internal_error(request, error)
     errors: list[Refusal] = []
     if isinstance(error, ValidationException):
         # a body or parameter that does not fit its declared type: refused, like a bad event

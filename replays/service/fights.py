@@ -8,9 +8,12 @@ append with `expected_version` is refused instead (409), so the client decides.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from typing import Any
+
+import msgspec
 
 from woundlog.events import (
     WIRE_VERSION,
@@ -21,19 +24,25 @@ from woundlog.events import (
     RefusedError,
     StructuralError,
     UsageError,
+    WoundlogError,
+    canonical,
     convert,
 )
+from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, State
 from .cursors import ImportCursors
 from .database import ServiceDb, service_db_path
-from .schemas import EventsPage, NewFight
+from .schemas import Created, EventsPage, NewFight
 from .tokens import Tokens
+
+log = logging.getLogger("woundlog.service")
 
 PAGE_MAX = 5000
 """The most events one `GET /events` returns."""
+CREATE_LOCKS = 16
 
 
 class FightNotFound(UsageError):
@@ -54,6 +63,7 @@ class Fights:
         self.max_batch = max_batch
         self._local = threading.local()
         self._import_locks: dict[tuple[str, str], threading.Lock] = {}
+        self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]
         self._locks_guard = threading.Lock()
         self.db = ServiceDb(service_db_path(self.store()))  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
@@ -70,17 +80,51 @@ class Fights:
         self.db.close()
 
     def fight(self, fight: str) -> Fight:
+        check_fight_id(fight)
         store = self.store()
         if store.version(fight) == 0:
             raise FightNotFound(f"no fight `{fight}`")
         return Fight(store, fight)
 
     def exists(self, fight: str) -> bool:
+        check_fight_id(fight)
         return self.store().version(fight) > 0
 
     # --- writing ---------------------------------------------------------------------------
 
-    def create(self, new: NewFight) -> tuple[Appended, int]:
+    def create(self, new: NewFight) -> tuple[Created, bool]:
+        """Start the fight `new` describes and issue its tokens; or, when that fight is already
+        there with the same settings (a retry after a lost answer or a crash), issue it new
+        tokens. Returns the answer and whether the fight is new.
+
+        The tokens are written first and the fight's first event last: that event is the one
+        commit that makes the fight exist, so a crash at any point leaves either no fight (the
+        tokens written for it name a fight nobody can reach, and the retry replaces them) or a
+        fight with its tokens. The tokens cannot be shown twice (only their hashes are kept), so
+        a retry gets a new pair and the pair of any earlier answer stops working.
+        """
+        check_fight_id(new.fight)
+        started = self._started(new)
+        with self._creation_lock(new.fight):
+            store = self.store()
+            if not store.version(new.fight):
+                gm, viewer = self.tokens.issue(new.fight)
+                try:
+                    created = Fight.create(store, new.fight, started)
+                except BaseException as error:
+                    if not (isinstance(error, WoundlogError) and store.version(new.fight)):
+                        self.tokens.revoke(new.fight)  # no fight: its tokens are of no use
+                        raise
+                    # another process created it in between: answered as a retry, below
+                else:
+                    answer = Created(
+                        fight=new.fight, version=created.version, seed=started.seed,
+                        gm_token=gm, viewer_token=viewer,
+                    )  # fmt: skip
+                    return answer, True
+            return self._recreate(new, started), False
+
+    def _started(self, new: NewFight) -> FightStarted:
         seed = secrets.randbelow(2**31) if new.seed is None else new.seed
         fields = {
             "type": "fight_started",
@@ -95,13 +139,34 @@ class Fights:
         }
         started = convert({k: v for k, v in fields.items() if v is not None}, index=0)
         assert isinstance(started, FightStarted)
-        store = self.store()
-        if store.version(new.fight):
+        return started
+
+    def _recreate(self, new: NewFight, started: FightStarted) -> Created:
+        """A `POST /fights` for a fight already in the store: new tokens if it asks for what the
+        fight is (a request that gave no seed takes the fight's), else 409."""
+        opened = self.fight(new.fight)
+        first = next(opened.events(1, 1)).event
+        if new.seed is None and isinstance(first, FightStarted):
+            started = msgspec.structs.replace(started, seed=first.seed)
+        differs = _differences(first, started)
+        if differs:
             raise ConflictError(
-                f"fight `{new.fight}` already exists", current_version=store.version(new.fight)
+                f"fight `{new.fight}` already exists with other settings ({differs}): choose "
+                "another id, or send its own settings to get new tokens for it",
+                current_version=opened.version,
             )
-        created = Fight.create(store, new.fight, started)
-        return Appended(created.version, list(created.changes_from(1))), seed
+        assert isinstance(first, FightStarted)
+        gm, viewer = self.tokens.issue(new.fight)
+        return Created(
+            fight=new.fight, version=opened.version, seed=first.seed, gm_token=gm,
+            viewer_token=viewer,
+        )  # fmt: skip
+
+    def _creation_lock(self, fight: str) -> threading.Lock:
+        """One creation of a fight at a time in this process, so two requests for one new fight
+        cannot interleave between its tokens and its first event (a few locks, shared by hash:
+        creations are rare, and the set stays the same size however many fights there are)."""
+        return self._create_locks[hash(fight) % CREATE_LOCKS]
 
     def append(self, fight: str, body: object, expected_version: int | None) -> Appended:
         events = self.decode_batch(body)
@@ -162,7 +227,12 @@ class Fights:
                 appended = opened.append(converted.events)
             else:  # records that changed nothing (a snapshot like the last one)
                 appended = Appended(opened.version, [])
-            self.cursors.put(fight, fmt, converted.previous)
+            try:
+                self.cursors.put(fight, fmt, converted.previous)
+            except Exception:
+                # The events are committed: that must not be answered as a failure. The next
+                # import compares against an older cursor; the records' ids make it harmless.
+                log.exception("import to `%s` (%s) committed; cursor not saved", fight, fmt)
             return appended
 
     def _import_lock(self, fight: str, fmt: str) -> threading.Lock:
@@ -194,3 +264,18 @@ class Fights:
 
     def version(self, fight: str) -> int:
         return self.fight(fight).version
+
+
+def _differences(stored: Event, asked: FightStarted) -> str:
+    """The settings in which the fight's `fight_started` and a request for it differ, as
+    `ruleset: mordheim, not d26`; empty when they are the same."""
+    if canonical(stored) == canonical(asked):
+        return ""
+    have = msgspec.to_builtins(stored)
+    want = msgspec.to_builtins(asked)
+    fields = sorted(set(have) | set(want))
+    return "; ".join(
+        f"{name}: {have.get(name)!r}, not {want.get(name)!r}"
+        for name in fields
+        if have.get(name) != want.get(name)
+    )

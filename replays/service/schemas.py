@@ -13,15 +13,16 @@ import msgspec
 from msgspec import Meta
 
 from woundlog.events import WoundlogError
+from woundlog.events.fight_ids import FIGHT_ID_PATTERN, MAX_CHARS, RULE
 from woundlog.events.stores import Stored
 
 FightId = Annotated[
     str,
     Meta(
         min_length=1,
-        max_length=200,
-        pattern=r"^[^\s/]+$",
-        description="The fight's id in the store (no whitespace, no `/`).",
+        max_length=MAX_CHARS,
+        pattern=FIGHT_ID_PATTERN,
+        description=f"The fight's id in the store: {RULE}.",
     ),
 ]
 OptionValue = bool | int | str
@@ -41,7 +42,9 @@ class NewFight(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Created(msgspec.Struct, kw_only=True):
-    """The new fight's tokens: shown once, kept only as hashes."""
+    """The fight's tokens: shown once, kept only as hashes. 201 for a new fight; 200 when the
+    fight was already there with the same settings (a retry), with a new pair that replaces the
+    old one."""
 
     fight: str
     version: int

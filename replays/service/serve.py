@@ -2,31 +2,138 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import uvicorn
 
+from woundlog.events import UsageError
+from woundlog.events.stores import open_store
+
 from .app import create_app
+from .database import service_db_path
+from .limits import Limits, fd_budget, protocol_class, quiet_accept_errors
 from .tokens import new_token
 
 ADMIN_ENV = "WOUNDLOG_ADMIN_TOKEN"
+ADMIN_MIN_CHARS = 16  # a token a person chose: long enough not to be guessed over HTTP
 CORS_ENV = "WOUNDLOG_CORS_ORIGINS"  # comma-separated origins, e.g. http://localhost:30000
 GRACE_S = 3  # open streams never end by themselves: on shutdown, close them after this
+BACKLOG = 2048
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
-def admin_token() -> tuple[str, bool]:
-    """The admin token from `$WOUNDLOG_ADMIN_TOKEN`, else a new one; and whether it is new."""
+def admin_token(token_file: Path) -> tuple[str, bool]:
+    """The admin token from `$WOUNDLOG_ADMIN_TOKEN`, else a new one written to `token_file`
+    (mode 0600, never to the log); and whether it is new."""
     given = os.environ.get(ADMIN_ENV, "").strip()
-    return (given, False) if given else (new_token(), True)
+    if given:
+        if len(given) < ADMIN_MIN_CHARS:
+            raise UsageError(
+                f"${ADMIN_ENV} has {len(given)} characters; an admin token needs at least "
+                f"{ADMIN_MIN_CHARS} (or unset it and a random one is made)"
+            )
+        return given, False
+    token = new_token()
+    write_private(token_file, token + "\n")
+    return token, True
 
 
-def serve(store_url: str | None, host: str, port: int) -> None:
-    token, generated = admin_token()
+def write_private(path: Path, text: str) -> None:
+    """Replace `path` by `text`, readable by its owner only, with no moment where another user
+    could open it (created 0600 under a temporary name, then renamed over)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise UsageError(f"cannot write the admin token to {path}: {error.strerror}") from None
+
+
+def allowed_hosts(host: str, port: int, extra: Sequence[str]) -> list[str]:
+    """The Host headers to answer: bound to loopback, only loopback's names (a page whose name
+    was rebound to 127.0.0.1 sends its own) plus `extra`; bound elsewhere, `extra` or any."""
+    names = [*LOOPBACK_NAMES, *extra] if is_loopback(host) else list(extra)
+    return [form for name in names for form in (name, f"{name}:{port}")]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so the port is known (port 0: any free one) before the
+    app is made, and so a port in use is a usage error, not a traceback.
+
+    `IPPROTO_TCP` said outright: asyncio sets TCP_NODELAY only on connections whose socket says
+    it is TCP, and a socket made without it says 0, which costs every request a 40 ms wait
+    (Nagle's algorithm against delayed ACKs)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(BACKLOG)
+    except OSError as error:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    return sock
+
+
+def serve(
+    store_url: str | None,
+    host: str,
+    port: int,
+    limits: Limits | None = None,
+    extra_hosts: Sequence[str] = (),
+) -> None:
+    limits = limits or Limits()
+    with open_store(store_url) as store:
+        token_file = service_db_path(store)
+    token_file = token_file.with_name(token_file.name + ".admin-token")
+    token, generated = admin_token(token_file)
+    connections = min(limits.max_connections, fd_budget())
+    if connections < limits.max_connections:
+        say(
+            f"serving at most {connections} connections, not {limits.max_connections}: the "
+            "process may open too few files for more (`ulimit -n`)"
+        )
+    sock = listen(host, port)
+    bound_port = int(sock.getsockname()[1])
     origins = [o.strip() for o in os.environ.get(CORS_ENV, "").split(",") if o.strip()]
-    app = create_app(store_url, token, cors_origins=origins)
+    app = create_app(
+        store_url,
+        token,
+        cors_origins=origins,
+        allowed_hosts=allowed_hosts(host, bound_port, extra_hosts),
+        on_startup=[quiet_accept_errors],
+    )
     if generated:
-        # stderr, flushed: the one place a person (or a test) can read it
-        print(f"admin token: {token}  (set ${ADMIN_ENV} to choose one)", file=sys.stderr)
-        sys.stderr.flush()
-    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=GRACE_S, log_level="info")
+        say(f"admin token written to {token_file} (readable by you only; ${ADMIN_ENV} sets one)")
+    config = uvicorn.Config(
+        app,
+        http=protocol_class(limits),
+        limit_concurrency=connections,
+        timeout_keep_alive=limits.keep_alive_s,
+        h11_max_incomplete_event_size=limits.max_header_bytes,
+        timeout_graceful_shutdown=GRACE_S,
+        backlog=BACKLOG,
+        log_level="info",
+    )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def say(text: str) -> None:
+    # stderr, flushed: what a person (or a test) reads before the server's own log
+    print(text, file=sys.stderr, flush=True)

@@ -60,6 +60,11 @@ class Tokens:
             )
         return gm, viewer
 
+    def revoke(self, fight: str) -> None:
+        """Forget every token of `fight`."""
+        with self._db.transaction() as db:
+            db.execute("DELETE FROM service_tokens WHERE fight = ?", (fight,))
+
     def grant(self, token: str) -> Grant | None:
         """What `token` allows, or None for a token nobody issued."""
         hashed = digest(token)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -34,9 +35,13 @@ class Server:
         admin: str | None = ADMIN,
         port: int | None = None,
         env: dict[str, str] | None = None,
+        args: tuple[str, ...] = (),
+        open_files: int | None = None,
     ) -> None:
         self.db = db
         self.env = env or {}
+        self.args = args  # more `woundlog serve` options
+        self.open_files = open_files  # the server's `ulimit -n`, soft and hard
         self.admin = admin
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -51,11 +56,18 @@ class Server:
         command = [
             sys.executable, "-c", "from woundlog.replays.cli import main; main()",
             "serve", "--db", str(self.db), "--host", "127.0.0.1", "--port", str(self.port),
+            *self.args,
         ]  # fmt: skip
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+            self.process = subprocess.Popen(
+                command, env=env, stdout=log, stderr=log, preexec_fn=self._limit_open_files
+            )
         self._wait_ready()
         return self
+
+    def _limit_open_files(self) -> None:
+        if self.open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import stat
+
 import httpx
 
 from .conftest import new_fight
@@ -29,9 +31,12 @@ def test_creating_a_fight_takes_the_admin_token_and_gives_gm_and_viewer_tokens(
     assert created.status_code == 201
     answer = created.json()
     assert answer["version"] == 1 and answer["gm_token"] != answer["viewer_token"]
-    again = client.post("/fights", json=body, headers=bearer(ADMIN))
-    assert again.status_code == 409 and again.json()["current_version"] == 1
-    as_gm = client.post("/fights", json={**body, "fight": "x"}, headers=bearer(answer["gm_token"]))
+    again = client.post("/fights", json=body, headers=bearer(ADMIN))  # a retry: new tokens
+    assert again.status_code == 200 and again.json()["gm_token"] != answer["gm_token"]
+    other = client.post("/fights", json={**body, "ruleset": "d26"}, headers=bearer(ADMIN))
+    assert other.status_code == 409 and other.json()["current_version"] == 1
+    gm = bearer(again.json()["gm_token"])  # the retry's pair replaced the first
+    as_gm = client.post("/fights", json={**body, "fight": "x"}, headers=gm)
     assert as_gm.status_code == 403
 
 
@@ -218,13 +223,17 @@ def test_tokens_survive_a_restart(tmp_path_factory: object, server: Server) -> N
         assert http.post("/fights/kept-1/events", json=HIT, headers=fight.gm).status_code == 200
 
 
-def test_without_an_admin_token_in_the_environment_one_is_generated_and_printed(
+def test_without_an_admin_token_in_the_environment_one_is_generated_into_a_private_file(
     server: Server,
 ) -> None:
-    generated = Server(server.db.parent / "generated.db", admin=None)
+    db = server.db.parent / "generated.db"
+    generated = Server(db, admin=None)
     with generated:
+        token_file = db.with_name("generated.db.admin-token")
+        token = token_file.read_text().strip()
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
         printed = generated.log.read_text()
-        token = printed.split("admin token: ", 1)[1].split()[0]
+        assert token not in printed and str(token_file) in printed
         body = {"fight": "g-1", "ruleset": "mordheim"}
         answer = httpx.post(f"{generated.url}/fights", json=body, headers=bearer(token))
         assert answer.status_code == 201

@@ -99,3 +99,16 @@ def test_a_stream_resumes_after_last_event_id_and_can_start_from_the_beginning(
         headers = {**fight.viewer, "Last-Event-ID": "3"}
         collect(server, "stream-2", headers, {}, 5, resumed, threading.Event())
         assert resumed == everything[3:]
+
+
+def test_a_stream_from_beyond_the_fights_end_is_refused_like_state_at(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        fight = new_fight(client, "stream-3")  # events 1 to 3
+        url = "/fights/stream-3/stream"
+        # a short read timeout: a stream that is not refused would hang the test
+        beyond = client.get(url, params={"from": 9}, headers=fight.viewer, timeout=5)
+        assert beyond.status_code == 422 and "events 1 to 3" in beyond.json()["message"]
+        stale = client.get(url, headers={**fight.viewer, "Last-Event-ID": "7"}, timeout=5)
+        assert stale.status_code == 422 and "Last-Event-ID 7" in stale.json()["message"]
+        with client.stream("GET", url, params={"from": 4}, headers=fight.viewer) as waiting:
+            assert waiting.status_code == 200  # the next event to come is not beyond the end

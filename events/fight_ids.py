@@ -1,0 +1,63 @@
+"""What a fight id may be: one rule for the CLI, the service and every store (issue 11).
+
+A fight id names a row in SQLite, a file `<id>.jsonl` in a JSON Lines store, and a path segment
+of the service's URLs, so it must be safe as all three. The rule: a letter, digit or `_` first,
+then letters, digits and `_ . -`; at most 200 characters and at most 249 bytes of UTF-8 (a file
+name holds 255 bytes, `.jsonl` takes 6). "Letter" and "digit" are Unicode's (`Grüße`, `戦闘`
+pass). That leaves out, with no list to keep up to date: whitespace, `/` and `\\`, NUL and every
+other control character, bidi overrides and other invisible format characters (U+202E...),
+combining marks, and `.`/`..`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import UsageError
+
+FIGHT_ID_PATTERN = r"^\w[\w.-]*$"
+"""The characters allowed (Python `re`, Unicode `\\w`); the lengths are checked apart."""
+MAX_CHARS = 200
+MAX_BYTES = 255 - len(".jsonl")
+RULE = (
+    "a letter, digit or _ first, then letters, digits and _ . -; at most "
+    f"{MAX_CHARS} characters and {MAX_BYTES} bytes of UTF-8"
+)
+
+_FIRST = re.compile(r"\w")
+_REST = re.compile(r"[\w.-]")
+
+
+class BadFightId(UsageError):
+    """A fight id that breaks the rule above (exit 2; 422 from the service)."""
+
+
+def check_fight_id(fight: str) -> str:
+    """`fight` itself if it is a valid fight id; else BadFightId saying what is wrong."""
+    if not fight:
+        raise BadFightId(f"a fight id cannot be empty: use {RULE}")
+    for position, char in enumerate(fight):
+        allowed = _FIRST if position == 0 else _REST
+        if not allowed.fullmatch(char):
+            raise BadFightId(
+                f"fight id {fight!r} has {_describe(char)} at position {position + 1}: use {RULE}"
+            )
+    if len(fight) > MAX_CHARS:
+        raise BadFightId(f"fight id of {len(fight)} characters is too long: use {RULE}")
+    size = len(fight.encode())
+    if size > MAX_BYTES:
+        raise BadFightId(
+            f"a fight id of {len(fight)} characters is {size} bytes in UTF-8, too long for a "
+            f"file name: use {RULE}"
+        )
+    return fight
+
+
+def _describe(char: str) -> str:
+    """`U+202E RIGHT-TO-LEFT OVERRIDE`, `'/'`: a character a person can find again."""
+    name = unicodedata.name(char, "")
+    code = f"U+{ord(char):04X}"
+    if char.isprintable() and not char.isspace() and unicodedata.category(char)[0] != "M":
+        return f"{char!r} ({code}{' ' + name if name else ''})"
+    return f"{code}{' ' + name if name else ''}"
