@@ -54,6 +54,15 @@ def check_fight_id(fight: str) -> str:
     return fight
 
 
+def is_fight_id(name: str) -> bool:
+    """Whether `name` keeps the rule (a file in a JSON Lines store that is no fight's is not)."""
+    try:
+        check_fight_id(name)
+    except BadFightId:
+        return False
+    return True
+
+
 def _describe(char: str) -> str:
     """`U+202E RIGHT-TO-LEFT OVERRIDE`, `'/'`: a character a person can find again."""
     name = unicodedata.name(char, "")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,14 +33,14 @@ from typing import BinaryIO
 import msgspec
 
 from ..codec import canonical, decode_json
-from ..errors import StructuralError, UsageError
+from ..errors import StructuralError
+from ..fight_ids import check_fight_id, is_fight_id
 from ..model import Amend, Event, Retract
 from ._batch import nothing_stored, plan_append, split_refs
 from .base import PRIVATE_FILE, ClosesOnExit, Stored, make_private_directory
 
 SUFFIX = ".jsonl"
 _TAIL = 4096  # bytes read at a time when looking back for the last newline
-_SAFE_FIGHT = re.compile(r"\w[\w.-]{0,199}")
 _UNDO_TYPES = frozenset(str(kind.__struct_config__.tag) for kind in (Retract, Amend))
 
 
@@ -75,11 +74,7 @@ class JsonlStore(ClosesOnExit):
 
     def path(self, fight: str) -> Path:
         """The fight's file; UsageError if the fight id cannot safely be a file name."""
-        if not _SAFE_FIGHT.fullmatch(fight):
-            raise UsageError(
-                f"fight id {fight!r} cannot be a file name in a JSON Lines store: use letters, "
-                "digits and _ . - (not first), at most 200 characters"
-            )
+        check_fight_id(fight)
         return self.directory / f"{fight}{SUFFIX}"
 
     # -- writing ---------------------------------------------------------------------------------
@@ -119,7 +114,7 @@ class JsonlStore(ClosesOnExit):
             for path in self.directory.glob(f"*{SUFFIX}")
             if path.is_file() and path.stat().st_size > 0
         )
-        return sorted(name for name in names if _SAFE_FIGHT.fullmatch(name))
+        return sorted(name for name in names if is_fight_id(name))
 
     def version(self, fight: str) -> int:
         return sum(1 for _ in _lines(self.path(fight)))

@@ -17,7 +17,6 @@ import msgspec
 
 from woundlog.events import (
     WIRE_VERSION,
-    BatchRefused,
     ConflictError,
     Event,
     FightStarted,
@@ -169,28 +168,27 @@ class Fights:
         return self._create_locks[hash(fight) % CREATE_LOCKS]
 
     def append(self, fight: str, body: object, expected_version: int | None) -> Appended:
-        events = self.decode_batch(body)
+        items = self.read_batch(body)
+        if any(isinstance(item, RefusedError) for item in items):
+            # every refused event is named: the unreadable ones and the rule errors of the rest
+            self.fight(fight).refuse(items)
+        events = [item for item in items if not isinstance(item, RefusedError)]
         return self.fight(fight).append(events, expected_version=expected_version)
+
+    def read_batch(self, body: object) -> list[Event | RefusedError]:
+        """One event or a list of them, each validated: its Event, or why it is refused."""
+        items = body if isinstance(body, list) else [body]
+        self.check_batch_size(len(items))
+        read: list[Event | RefusedError] = []
+        for index, item in enumerate(items):
+            try:
+                read.append(convert(item, index=index))
+            except StructuralError as error:
+                read.append(error)
+        return read
 
     def undo(self, fight: str, event: str | None, reason: str, by: str | None) -> Appended:
         return self.fight(fight).undo(event, reason=reason, by=by)
-
-    def decode_batch(self, body: object) -> list[Event]:
-        """One event or a list of them, each validated; every structural error is reported."""
-        items = body if isinstance(body, list) else [body]
-        self.check_batch_size(len(items))
-        events: list[Event] = []
-        errors: list[RefusedError] = []
-        for index, item in enumerate(items):
-            try:
-                events.append(convert(item, index=index))
-            except StructuralError as error:
-                errors.append(error)
-        if len(errors) == 1:
-            raise errors[0]
-        if errors:
-            raise BatchRefused(errors)
-        return events
 
     def check_batch_size(self, count: int) -> None:
         if count > self.max_batch:

@@ -14,7 +14,7 @@ from .server import Server
 
 CLIENTS = 8
 PER_CLIENT = 200
-DEADLINE_S = 90.0
+DEADLINE_S = 300.0  # a bound on liveness on a loaded machine, not a timing
 
 
 def append_all(server: Server, name: str, gm: dict[str, str], done: list[int]) -> None:

@@ -113,6 +113,7 @@ def test_refused_events_are_422_naming_each_index_id_and_field_and_nothing_is_wr
     errors = refused.json()["errors"]
     assert [(e["index"], e["event"], e["field"]) for e in errors] == [
         (1, "negative", "$.damage"),
+        (2, "stranger", "$.target"),  # the rule errors of the readable events are named too
         (3, "unknown-type", "$.type"),
     ]
     assert all(e["message"] for e in errors)
