@@ -114,10 +114,14 @@ class _Pairs(list[tuple[str, Any]]):
     """A JSON object as its key-value pairs in order, repeats kept."""
 
 
-def _refuse_duplicate_keys(raw: bytes, event: Event, line: int | None) -> None:
+def _refuse_duplicate_keys(raw: bytes, event: Event | None, line: int | None) -> None:
     """Parse `raw` again keeping every key (slow; only for lines the cheap test cannot clear)
     and refuse the first key an object repeats, naming where it is."""
-    pending: list[tuple[object, str]] = [(json.loads(raw, object_pairs_hook=_Pairs), "$")]
+    try:
+        parsed = json.loads(raw, object_pairs_hook=_Pairs)
+    except RecursionError:
+        raise StructuralError("nested too deeply to read", line=line) from None
+    pending: list[tuple[object, str]] = [(parsed, "$")]
     while pending:
         value, path = pending.pop()
         if isinstance(value, _Pairs):
@@ -127,7 +131,7 @@ def _refuse_duplicate_keys(raw: bytes, event: Event, line: int | None) -> None:
                     raise StructuralError(
                         f"key `{key}` is given twice in one object (JSON does not say which "
                         "counts): give it once",
-                        event=event.id,
+                        event=None if event is None else event.id,
                         line=line,
                         field=f"{path}.{key}",
                     )
@@ -162,6 +166,29 @@ def _deep_field(raw: bytes) -> str | None:
         elif keys:
             keys.pop()
     return None
+
+
+def decode_document(data: bytes | str, *, line: int | None = None) -> Any:
+    """Decode JSON that is not an event yet (a request body, another program's records) into
+    plain values, refusing as an event is refused what no schema catches later: nesting too
+    deep to read, a key given twice, a byte order mark. Errors are StructuralErrors."""
+    raw = data.encode() if isinstance(data, str) else data
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        if raw.startswith(_BOM):
+            raise StructuralError(
+                "starts with a UTF-8 byte order mark (BOM): save the file as UTF-8 without one",
+                line=line,
+            ) from None
+        raise StructuralError(f"not JSON: {exc}", line=line) from None
+    except RecursionError:
+        raise StructuralError(
+            "nested too deeply to read", line=line, field=_deep_field(raw)
+        ) from None
+    if raw.find(b"\\") >= 0 or raw.count(b":") > msgspec.json.encode(value).count(b":"):
+        _refuse_duplicate_keys(raw, None, line)  # the colons cannot clear it: see _colons_clear
+    return value
 
 
 def encode_json(event: EventBase) -> bytes:

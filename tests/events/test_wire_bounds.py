@@ -28,6 +28,7 @@ from woundlog.events import (
     json_schema,
     read_jsonl,
 )
+from woundlog.events.codec import decode_document
 from woundlog.events.model import SAFE_INT
 
 from ..strategies import any_event
@@ -354,3 +355,29 @@ def test_a_file_starting_with_a_byte_order_mark_is_refused_naming_it(tmp_path: P
     with pytest.raises(StructuralError, match="byte order mark") as caught:
         list(read_jsonl(path))
     assert caught.value.line == 1
+
+
+# --- JSON that is not an event yet: request bodies, other programs' records ----------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "words"),
+    [
+        (b'{"records":' + DEEP + b"}", "$.records", "nested too deeply"),
+        (b'[{"hook":"x","id":"a","id":"b"}]', "$[0].id", "given twice"),
+        (b'{"a":{"b\\u0022":1,"b\\"":2}}', '$.a.b"', "given twice"),
+        (b"\xef\xbb\xbf[]", None, "byte order mark"),
+        (b"[1,", None, "not JSON"),
+    ],
+)
+def test_a_document_is_refused_for_what_no_schema_would_catch(
+    raw: bytes, field: str | None, words: str
+) -> None:
+    with pytest.raises(StructuralError, match=words) as caught:
+        decode_document(raw, line=2)
+    assert (caught.value.field, caught.value.line) == (field, 2)
+
+
+def test_a_document_decodes_to_plain_values() -> None:
+    raw = b'[{"hook": "x", "at": "10:00:00", "n": 1.5e3, "s": "a\\u00e9"}]'
+    assert decode_document(raw) == json.loads(raw)
