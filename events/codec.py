@@ -16,6 +16,7 @@ from .model import Amend, Event, EventBase
 
 _json_decoder = msgspec.json.Decoder(Event)
 _json_encoder = msgspec.json.Encoder()
+_encode = _json_encoder.encode  # bound once: decode_json calls it for every line
 _msgpack_decoder = msgspec.msgpack.Decoder(Event)
 _msgpack_encoder = msgspec.msgpack.Encoder()
 
@@ -81,7 +82,7 @@ def decode_json(data: bytes | str, *, line: int | None = None) -> Event:
         ) from None
     # A line as woundlog writes it is the event's own encoding (and a newline), which holds each
     # key once: one encode and a compare clear it, in C. Other lines count their colons.
-    encoded = _json_encoder.encode(event)
+    encoded = _encode(event)
     if (len(raw) - len(encoded) > 2 or not raw.startswith(encoded)) and not _colons_clear(
         raw, event, encoded
     ):
