@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import datetime
+import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import msgspec
 
 from .errors import StructuralError
-from .model import Event, EventBase
+from .model import Amend, Event, EventBase
 
 _json_decoder = msgspec.json.Decoder(Event)
 _json_encoder = msgspec.json.Encoder()
+_encode = _json_encoder.encode  # bound once: decode_json calls it for every line
 _msgpack_decoder = msgspec.msgpack.Decoder(Event)
 _msgpack_encoder = msgspec.msgpack.Encoder()
 
@@ -23,7 +26,10 @@ class _IdOnly(msgspec.Struct):
 
 
 _id_decoder = msgspec.json.Decoder(_IdOnly)
-_AT_PATH = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
+_AT_PATH = re.compile(
+    r"^(?P<message>.*?)(?: - at (?P<key>`key` in )?`(?P<path>[^`]*)`)?$", re.DOTALL
+)
+_BOM = b"\xef\xbb\xbf"
 _NAMED_FIELD = re.compile(r"(?:missing required|unknown) field `(?P<name>[^`]+)`")
 
 
@@ -39,9 +45,11 @@ def _structural(exc: msgspec.MsgspecError, raw: bytes | None, line: int | None) 
     if raw is not None:
         try:
             event = _id_decoder.decode(raw).id
-        except msgspec.MsgspecError:
+        except (msgspec.MsgspecError, RecursionError):  # the id is a help, not a must
             event = None
     message, path = match["message"], match["path"]
+    if match["key"]:  # msgspec refused a key of the object at `path`
+        message = f"{message} (a key)"
     named = _NAMED_FIELD.search(message)
     if named is not None:  # msgspec points at the object; the field itself is more useful
         path = f"{path or '$'}.{named['name']}"
@@ -51,12 +59,137 @@ def _structural(exc: msgspec.MsgspecError, raw: bytes | None, line: int | None) 
 
 
 def decode_json(data: bytes | str, *, line: int | None = None) -> Event:
-    """Decode one JSON event; a StructuralError names the line, the event's id and the field."""
+    """Decode one JSON event; a StructuralError names the line, the event's id and the field.
+
+    Refused besides what the types refuse: a key given twice in one object (JSON leaves it
+    open; msgspec would keep the last), nesting too deep to read, a byte order mark."""
+    raw = data.encode() if isinstance(data, str) else data
     try:
-        return _json_decoder.decode(data)
+        event: Event = _json_decoder.decode(raw)
     except msgspec.MsgspecError as exc:
-        raw = data.encode() if isinstance(data, str) else data
+        if raw.startswith(_BOM):
+            raise StructuralError(
+                "starts with a UTF-8 byte order mark (BOM): save the file as UTF-8 without one",
+                line=line,
+            ) from None
         raise _structural(exc, raw, line) from None
+    except RecursionError:
+        raise StructuralError(
+            "nested too deeply to read (an event nests a few levels, a table at most "
+            "16): not a woundlog event",
+            line=line,
+            field=_deep_field(raw),
+        ) from None
+    # A line as woundlog writes it is the event's own encoding (and a newline), which holds each
+    # key once: one encode and a compare clear it, in C. Other lines count their colons.
+    encoded = _encode(event)
+    if (len(raw) - len(encoded) > 2 or not raw.startswith(encoded)) and not _colons_clear(
+        raw, event, encoded
+    ):
+        _refuse_duplicate_keys(raw, event, line)
+    return event
+
+
+def _colons_clear(raw: bytes, event: Event, encoded: bytes) -> bool:
+    """True when no object of `raw` can repeat a key, as the colons tell (cheap, in C).
+
+    Every key is followed by one colon, so `raw` holds at least one colon per key plus those in
+    its strings. The event's encoding holds each distinct key once (fewer if a default was
+    spelled out) and the same strings, so a repeated key leaves `raw` with more colons than the
+    encoding. Two things can add colons to the encoding: an escape in `raw` (`\\u003a`: a
+    backslash sends the line to the full check) and a time offset written `+0100` (one colon
+    per non-UTC `at`, allowed for)."""
+    if raw.find(b"\\") >= 0:
+        return False
+    slack = _offset_colons(event.at)
+    if type(event) is Amend:
+        slack += _offset_colons(event.replacement.at)
+    return raw.count(b":") + slack <= encoded.count(b":")
+
+
+def _offset_colons(at: datetime.datetime | None) -> int:
+    return 0 if at is None or at.utcoffset() == datetime.timedelta(0) else 1
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its key-value pairs in order, repeats kept."""
+
+
+def _refuse_duplicate_keys(raw: bytes, event: Event | None, line: int | None) -> None:
+    """Parse `raw` again keeping every key (slow; only for lines the cheap test cannot clear)
+    and refuse the first key an object repeats, naming where it is."""
+    try:
+        parsed = json.loads(raw, object_pairs_hook=_Pairs)
+    except RecursionError:
+        raise StructuralError("nested too deeply to read", line=line) from None
+    pending: list[tuple[object, str]] = [(parsed, "$")]
+    while pending:
+        value, path = pending.pop()
+        if isinstance(value, _Pairs):
+            seen: set[str] = set()
+            for key, item in value:
+                if key in seen:
+                    raise StructuralError(
+                        f"key `{key}` is given twice in one object (JSON does not say which "
+                        "counts): give it once",
+                        event=None if event is None else event.id,
+                        line=line,
+                        field=f"{path}.{key}",
+                    )
+                seen.add(key)
+                pending.append((item, f"{path}.{key}"))
+        elif isinstance(value, list):
+            pending.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+
+
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_READABLE_DEPTH = 64
+"""How deep the error for a too deeply nested line looks for the field to name."""
+
+
+def _deep_field(raw: bytes) -> str | None:
+    """The field where `raw` nests past what an event needs, for an error that names it;
+    found by scanning brackets and strings, without recursion (on the error path only)."""
+    keys: list[str | None] = []  # per open bracket: the key it is the value of (objects)
+    key: str | None = None
+    for token in _TOKENS.finditer(raw):
+        text = token[0]
+        if text.startswith(b'"'):
+            if raw[token.end() :].lstrip()[:1] == b":":
+                key = text[1:-1].decode(errors="replace")
+            continue
+        if text in (b"[", b"{"):
+            keys.append(key)
+            key = None
+            if len(keys) > _READABLE_DEPTH:  # name the field down to where arrays begin
+                named = keys[1 : keys.index(None, 1) if None in keys[1:] else None]
+                return "".join(["$", *(f".{k}" for k in named)])
+        elif keys:
+            keys.pop()
+    return None
+
+
+def decode_document(data: bytes | str, *, line: int | None = None) -> Any:
+    """Decode JSON that is not an event yet (a request body, another program's records) into
+    plain values, refusing as an event is refused what no schema catches later: nesting too
+    deep to read, a key given twice, a byte order mark. Errors are StructuralErrors."""
+    raw = data.encode() if isinstance(data, str) else data
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        if raw.startswith(_BOM):
+            raise StructuralError(
+                "starts with a UTF-8 byte order mark (BOM): save the file as UTF-8 without one",
+                line=line,
+            ) from None
+        raise StructuralError(f"not JSON: {exc}", line=line) from None
+    except RecursionError:
+        raise StructuralError(
+            "nested too deeply to read", line=line, field=_deep_field(raw)
+        ) from None
+    if raw.find(b"\\") >= 0 or raw.count(b":") > msgspec.json.encode(value).count(b":"):
+        _refuse_duplicate_keys(raw, None, line)  # the colons cannot clear it: see _colons_clear
+    return value
 
 
 def encode_json(event: EventBase) -> bytes:
@@ -68,6 +201,8 @@ def decode_msgpack(data: bytes) -> Event:
         return _msgpack_decoder.decode(data)
     except msgspec.MsgspecError as exc:
         raise _structural(exc, None, None) from None
+    except RecursionError:
+        raise StructuralError("nested too deeply to read: not a woundlog event") from None
 
 
 def encode_msgpack(event: EventBase) -> bytes:

@@ -11,6 +11,7 @@ None ("not said"); a ruleset declares which it reads and refuses the others (a r
 from __future__ import annotations
 
 import datetime
+import math
 from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
@@ -40,7 +41,46 @@ EventRef = Annotated[
     ),
 ]
 CharacterId = Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^[^\s]+$")]
-Amount = Annotated[int, Meta(ge=0)]
+
+# --- bounds (issue 11): every number, string and collection a client sends has a limit -------
+# Each limit is far past anything a fight needs, and every integer stays inside what JavaScript
+# represents exactly (2**53), so a browser or a bridge reads the log as written. A value past a
+# limit is a structural error naming the field and the limit (msgspec checks them on decode).
+MAGNITUDE = 1_000_000
+"""Damage, healing, stats, rounds, checks: no game counts this high."""
+SAFE_INT = 2**53 - 1
+"""The largest integer JavaScript represents exactly (Number.MAX_SAFE_INTEGER)."""
+NAME_LENGTH = 200
+"""Characters of a name, side, kind, means, option, stat or gear slot (as of an id)."""
+TEXT_LENGTH = 2000
+"""Characters of free text: a note, a reason, a string in a table."""
+ENTRIES = 64
+"""Entries of `stats`, `gear` and `options`: a character sheet or a set of house rules."""
+ROLL_PURPOSES = 256
+"""Purposes in one event's `rolls` (scoped ones count each: a tick for many characters)."""
+DICE_PER_PURPOSE = 1000
+"""Dice given for one purpose."""
+TABLE_DEPTH = 16
+"""Levels of nesting in one table of `tables` (the rulesets' own tables nest 5 deep)."""
+TABLE_VALUES = 10_000
+"""Values (objects, arrays, strings, numbers) in all of `tables` (the largest default: 56)."""
+
+Amount = Annotated[int, Meta(ge=0, le=MAGNITUDE)]
+Magnitude = Annotated[int, Meta(ge=-MAGNITUDE, le=MAGNITUDE)]
+Name = Annotated[str, Meta(max_length=NAME_LENGTH)]
+Text = Annotated[str, Meta(max_length=TEXT_LENGTH)]
+Seed = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=SAFE_INT,
+        description="Seed of the dice nobody gives (woundlog picks one below 2**31).",
+    ),
+]
+Round = Annotated[int, Meta(ge=0, le=MAGNITUDE)]
+Percent = Annotated[int, Meta(ge=0, le=1000)]
+Count = Annotated[int, Meta(ge=0, le=1000)]
+RollKey = Annotated[str, Meta(max_length=2 * NAME_LENGTH + 1)]  # purpose@character
 Die = Annotated[
     int,
     Meta(
@@ -51,7 +91,55 @@ Die = Annotated[
     ),
 ]
 Timestamp = Annotated[datetime.datetime, Meta(tz=True, description="RFC 3339, informational only")]
-OptionValue: TypeAlias = bool | int | str
+OptionValue: TypeAlias = bool | Magnitude | Name
+Rolls = Annotated[
+    dict[RollKey, Annotated[list[Die], Meta(max_length=DICE_PER_PURPOSE)]],
+    Meta(max_length=ROLL_PURPOSES),
+]
+Stats = Annotated[dict[Name, Magnitude], Meta(max_length=ENTRIES)]
+Gear = Annotated[dict[Name, Name], Meta(max_length=ENTRIES)]
+Options = Annotated[dict[Name, OptionValue], Meta(max_length=ENTRIES)]
+Tables = Annotated[
+    dict[Name, Any],
+    Meta(
+        description=f"Tables replacing the ruleset's: at most {TABLE_DEPTH} levels deep, "
+        f"{TABLE_VALUES} values in all, strings of at most {TEXT_LENGTH} characters, integers "
+        f"within +-(2**53 - 1)."
+    ),
+]
+
+
+def check_tables(tables: dict[str, Any]) -> None:
+    """Refuse `tables` past their bounds (depth, values, string length, integers), naming where.
+
+    `tables` is the one field whose shape is the ruleset's to check, so msgspec cannot bound
+    it; walked without recursion, so no nesting makes Python itself run out of stack."""
+    pending: list[tuple[object, str, int]] = [(v, f"$.tables.{k}", 1) for k, v in tables.items()]
+    seen = len(pending)
+    while pending:
+        value, path, depth = pending.pop()
+        if isinstance(value, dict | list):
+            if depth > TABLE_DEPTH:
+                raise ValueError(f"a table nests deeper than {TABLE_DEPTH} levels - at `{path}`")
+            inner = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in inner:
+                if isinstance(key, str) and len(key) > NAME_LENGTH:
+                    raise ValueError(
+                        f"a table key is longer than {NAME_LENGTH} characters - at `{path}`"
+                    )
+                where = f"{path}.{key}" if isinstance(key, str) else f"{path}[{key}]"
+                pending.append((item, where, depth + 1))
+            seen += len(value)
+            if seen > TABLE_VALUES:
+                raise ValueError(f"`tables` hold more than {TABLE_VALUES} values - at `$.tables`")
+        elif isinstance(value, str) and len(value) > TEXT_LENGTH:
+            raise ValueError(
+                f"a table string is longer than {TEXT_LENGTH} characters - at `{path}`"
+            )
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > SAFE_INT:
+            raise ValueError(f"a table integer is beyond +-(2**53 - 1) - at `{path}`")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"a table number is not finite - at `{path}`")
 
 
 class EventBase(
@@ -66,17 +154,17 @@ class EventBase(
 
     id: Id | None = None
     at: Timestamp | None = None
-    by: str | None = None
-    rolls: dict[str, list[Die]] = {}
-    note: str | None = None
+    by: Name | None = None
+    rolls: Rolls = {}
+    note: Text | None = None
 
 
 class FightStarted(EventBase, tag="fight_started", frozen=True):
-    ruleset: str
-    seed: int = 0
-    options: dict[str, OptionValue] = {}
-    tables: dict[str, Any] = {}
-    name: str = ""
+    ruleset: Name
+    seed: Seed = 0
+    options: Options = {}
+    tables: Tables = {}
+    name: Name = ""
     version: Annotated[
         int,
         Meta(
@@ -86,30 +174,33 @@ class FightStarted(EventBase, tag="fight_started", frozen=True):
         ),
     ] = 1
 
+    def __post_init__(self) -> None:
+        check_tables(self.tables)
+
 
 class CharacterJoined(EventBase, tag="character_joined", frozen=True):
     character: CharacterId
-    name: str = ""
-    side: str = ""
-    kind: str = ""
-    stats: dict[str, int] = {}
-    gear: dict[str, str] = {}
+    name: Name = ""
+    side: Name = ""
+    kind: Name = ""
+    stats: Stats = {}
+    gear: Gear = {}
 
 
 class Hit(EventBase, tag="hit", frozen=True):
     target: CharacterId
     damage: Amount
-    attacker: str | None = None
+    attacker: Name | None = None
     # facts: each used by some rulesets only (see FACTS below)
     weapon: Literal["A", "B", "C"] | None = None
     strike_roll: Annotated[int, Meta(ge=1, le=100)] | None = None
-    strike_chance: Annotated[int, Meta(ge=0)] | None = None
+    strike_chance: Percent | None = None
     band: Literal["fatigue", "endurance", "grievous"] | None = None
     cleave_shield: bool | None = None
     magic: bool | None = None
     breath: bool | None = None
     slam: bool | None = None
-    hit_strength: Annotated[int, Meta(ge=0)] | None = None
+    hit_strength: Amount | None = None
     coup_de_grace: bool | None = None
     pinned: bool | None = None
     critical: bool | None = None
@@ -196,18 +287,18 @@ class Hit(EventBase, tag="hit", frozen=True):
 class Heal(EventBase, tag="heal", frozen=True):
     target: CharacterId
     amount: Amount
-    means: str = ""
-    healer: str | None = None
+    means: Name = ""
+    healer: Name | None = None
     # facts
-    items: Annotated[int, Meta(ge=0)] | None = None
-    check: int | None = None
-    wound: str | None = None
+    items: Count | None = None
+    check: Magnitude | None = None
+    wound: Name | None = None
     pool: Literal["fatigue", "endurance"] | None = None
 
 
 class _Tick(EventBase, frozen=True):
-    round: Annotated[int, Meta(ge=0)] | None = None
-    side: str | None = None
+    round: Round | None = None
+    side: Name | None = None
     character: CharacterId | None = None
 
     def __post_init__(self) -> None:
@@ -225,7 +316,7 @@ class TurnEnded(_Tick, tag="turn_ended", frozen=True):
 
 class Choice(EventBase, tag="choice", frozen=True):
     character: CharacterId
-    option: Annotated[str, Meta(min_length=1)]
+    option: Annotated[str, Meta(min_length=1, max_length=NAME_LENGTH)]
 
 
 class Check(EventBase, tag="check", frozen=True):
@@ -248,13 +339,13 @@ GameEvent: TypeAlias = (
 
 class Retract(EventBase, tag="retract", frozen=True):
     event: EventRef
-    reason: str = ""
+    reason: Text = ""
 
 
 class Amend(EventBase, tag="amend", frozen=True):
     event: EventRef
     replacement: GameEvent
-    reason: str = ""
+    reason: Text = ""
 
 
 Event: TypeAlias = FightStarted | GameEvent | Retract | Amend

@@ -23,8 +23,10 @@ State = FightState[Any]
 
 BLOCK = 1 << 16
 """Bytes the first pass reads at a time."""
-_UNDO_WORDS = (b'"id"', b"retract", b"amend")
-"""A line holding none of these carries no id and is no undo event."""
+_UNDO_WORDS = (b'"id"', b"retract", b"amend", b"\\")
+"""A line holding none of these carries no id and is no undo event. A backslash is among them
+because a JSON escape can spell any of the words (`"r\\u0065tract"`): a line with one is
+decoded, which costs little, since woundlog and most programs escape only quotes and controls."""
 _BLANK_START = re.compile(rb"\n[ \t\r\n\x0b\x0c]")
 """How a blank line (only whitespace) begins after the line before it, if there is one."""
 
@@ -46,7 +48,7 @@ def _blocks(path: Path) -> Iterator[bytes]:
 
 def _undo_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
     """(seq, line number, raw line) of the lines undo needs: the first event line, and every
-    line holding one of the words an id or an undo event is written with.
+    line holding one of the words an id or an undo event is written with (or an escape).
 
     The words are searched for in whole blocks, so the lines without them cost next to
     nothing. A block that may hold a blank line (it has no event, so the seq falls behind the

@@ -100,6 +100,8 @@ def decode(record: object, shape: type[T], index: int) -> T:
     """Validate one record of another program into its Struct; errors name the record and field."""
     try:
         return msgspec.convert(record, shape)
+    except RecursionError:
+        raise StructuralError("nested too deeply to read", field="$", index=index) from None
     except msgspec.ValidationError as exc:
         match = _AT_PATH.match(str(exc))
         assert match is not None

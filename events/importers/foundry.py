@@ -27,6 +27,10 @@ Hooks and mapping:
   `overflow` (the damage the blow dealt beyond what `hp.value` lost, which the bridge knows from
   the damage it applied) is added to the hit; it matters to rules that check the damage taken
   at 0 HP (d26). Without it a blow on a character already at 0 makes no event.
+  An envelope whose HP contradict its change is refused (a structural error naming the field),
+  not turned into a hit or heal the actor never took: dnd5e keeps `hp.value` within 0 and
+  `hp.max` + `hp.tempmax` before the change as after it, and `overflow` comes only with a loss
+  that leaves the actor at 0 HP.
 - First sight of an actor: it joins, `hp.max` mapped to the ruleset's stat (d26 `hp`, Mordheim
   and Warhammer Quest `wounds`, Contractor `constitution`; DragonQuest is refused), as the
   player kind on side `players` (`warriors` in Warhammer Quest) when its `type` is "character",
@@ -63,6 +67,7 @@ import msgspec
 from msgspec import Meta
 
 from ..errors import StructuralError
+from ..model import MAGNITUDE, Amount, Magnitude
 from .base import Batch, Converted, Profile, Sighting, SourceId, Turn, decode, merge_rolls
 
 SOURCE = "foundry"
@@ -73,12 +78,12 @@ HOOKS = ("dnd5e.damageActor", "dnd5e.healActor", "combatTurnChange")
 
 
 class DieResult(msgspec.Struct, frozen=True):
-    result: int
+    result: Magnitude
     active: bool = True
 
 
 class RollTerm(msgspec.Struct, frozen=True):
-    faces: int | None = None
+    faces: Magnitude | None = None
     results: list[DieResult] = []
     rolls: list[Roll] = []  # a PoolTerm's rolls
 
@@ -88,13 +93,18 @@ class Roll(msgspec.Struct, frozen=True):
 
 
 def dice(roll: Roll) -> list[int]:
-    """Every active die result of a roll, in order; numbers and operators are not dice."""
+    """Every active die result of a roll, in order; numbers and operators are not dice.
+    Pools are followed without recursion: how deep a roll nests is the sender's to choose."""
     values: list[int] = []
-    for term in roll.terms:
+    pending = [iter(roll.terms)]  # the terms still to read, of each roll being read
+    while pending:
+        term = next(pending[-1], None)
+        if term is None:
+            pending.pop()
+            continue
         if term.faces is not None:
             values.extend(r.result for r in term.results if r.active)
-        for inner in term.rolls:
-            values.extend(dice(inner))
+        pending.extend(iter(inner.terms) for inner in reversed(term.rolls))
     return values
 
 
@@ -121,9 +131,32 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, tag_field="hook"):
 
 
 class HitPoints(msgspec.Struct, frozen=True):
-    max: int
-    value: int | None = None
-    temp: int | None = None
+    max: Magnitude
+    value: Magnitude | None = None
+    temp: Magnitude | None = None
+    tempmax: Magnitude = 0  # dnd5e's temporary change of the maximum: value may go up to both
+
+    def check(self, change: int, index: int) -> None:
+        """Refuse HP that contradict themselves or the change that led to them: dnd5e keeps
+        `value` within 0 and the maximum, before the change as after it."""
+        if self.value is None:
+            return
+        top = self.max + self.tempmax
+        if not 0 <= self.value <= top:
+            where = "below 0" if self.value < 0 else f"above its maximum {top}"
+            raise StructuralError(
+                f"the actor's HP after the change, {self.value}, is {where}",
+                field="$.actor.hp.value",
+                index=index,
+            )
+        before = self.value - change
+        if not 0 <= before <= top:
+            raise StructuralError(
+                f"a change of {change:+d} HP ending at {self.value} means {before} HP before, "
+                f"outside 0 to {top}: the change contradicts the actor's HP",
+                field="$.changes.hp",
+                index=index,
+            )
 
 
 class Actor(msgspec.Struct, frozen=True):
@@ -135,16 +168,26 @@ class Actor(msgspec.Struct, frozen=True):
 
 
 class Changes(msgspec.Struct, frozen=True):
-    hp: int
-    temp: int = 0
-    total: int = 0
+    hp: Magnitude
+    temp: Magnitude = 0
+    total: Magnitude = 0
 
 
 class HpHook(Envelope, frozen=True):
     actor: Actor
     changes: Changes
     attacker: SourceId | None = None
-    overflow: Annotated[int, Meta(ge=0)] = 0  # damage past 0 HP, which dnd5e does not keep
+    overflow: Amount = 0  # damage past 0 HP, which dnd5e does not keep
+
+    def check(self, index: int) -> None:
+        self.actor.hp.check(self.changes.hp, index)
+        if self.overflow and (self.changes.hp > 0 or self.actor.hp.value not in (0, None)):
+            raise StructuralError(
+                "`overflow` is damage past 0 HP: it goes with a loss of HP that leaves the "
+                "actor at 0 HP",
+                field="$.overflow",
+                index=index,
+            )
 
 
 class DamageActor(HpHook, tag="dnd5e.damageActor", frozen=True):
@@ -156,8 +199,8 @@ class HealActor(HpHook, tag="dnd5e.healActor", frozen=True):
 
 
 class Position(msgspec.Struct, frozen=True):
-    round: int = 0
-    turn: int | None = None
+    round: Annotated[int, Meta(ge=0, le=MAGNITUDE)] = 0
+    turn: Annotated[int, Meta(ge=0, le=MAGNITUDE)] | None = None
     combatant_id: SourceId | None = msgspec.field(default=None, name="combatantId")
     actor: Actor | None = None  # added by the bridge: the combatant's actor
 
@@ -209,8 +252,11 @@ def sight(batch: Batch, actor: Actor, change: int = 0) -> bool:
     return True
 
 
-def hp_hook(batch: Batch, hook: HpHook, rolls: dict[str, list[int]]) -> None:
+def hp_hook(batch: Batch, hook: HpHook, rolls: dict[str, list[int]], index: int) -> None:
     actor, change = hook.actor, hook.changes.hp
+    if actor.hp.max < 1:  # never tracked
+        return
+    hook.check(index)
     if not sight(batch, actor, change):
         return
     if change <= 0:  # a blow's damage past 0 HP counts in some rules (d26's injury check)
@@ -241,6 +287,6 @@ def convert(
         if isinstance(hook, CombatTurnChange):
             turn_hook(batch, hook, rolls)
         else:
-            hp_hook(batch, hook, rolls)
+            hp_hook(batch, hook, rolls, index)
         batch.check(start, index)
     return Converted(batch.events, previous)

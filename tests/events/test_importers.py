@@ -224,6 +224,69 @@ def test_a_die_the_event_cannot_hold_is_refused_with_the_record() -> None:
     assert caught.value.field is not None and caught.value.field.startswith("$.rolls")
 
 
+def hp_envelope(hook: str, hp: dict[str, int], change: int, **more: Any) -> dict[str, Any]:
+    """A Foundry HP hook on Brakka (max 22 unless `hp` says) with `hp` as after the change."""
+    record = copy.deepcopy(FOUNDRY[2])
+    record.update(hook=hook, id="probe1", **more)
+    record["actor"]["hp"] = {"max": 22, "temp": 0, "tempmax": 0, **hp}
+    record["changes"] = {"hp": change, "temp": 0, "total": change}
+    return record
+
+
+@pytest.mark.parametrize(
+    ("record", "field", "match"),
+    [
+        # a gain of 10 on an actor at full HP would end above its maximum: dnd5e cannot
+        (hp_envelope("dnd5e.healActor", {"value": 32}, 10), "$.actor.hp.value", "above"),
+        # a loss of 10 that leaves the actor at full HP: it was above its maximum before
+        (hp_envelope("dnd5e.damageActor", {"value": 22}, -10), "$.changes.hp", "0 to 22"),
+        (hp_envelope("dnd5e.healActor", {"value": 5}, 10), "$.changes.hp", "-5 HP before"),
+        (hp_envelope("dnd5e.damageActor", {"value": -3}, -5), "$.actor.hp.value", "below 0"),
+        (hp_envelope("dnd5e.damageActor", {"value": 4}, -5, overflow=3), "$.overflow", "at 0 HP"),
+        (hp_envelope("dnd5e.healActor", {"value": 22}, 0, overflow=3), "$.overflow", "at 0 HP"),
+    ],
+)
+def test_foundry_refuses_an_hp_change_the_actors_hp_contradicts(
+    record: dict[str, Any], field: str, match: str
+) -> None:
+    with pytest.raises(StructuralError, match=match) as caught:
+        convert_records("foundry", [FOUNDRY[0], record], ruleset="d26")
+    assert (caught.value.index, caught.value.field) == (1, field)
+
+
+def test_foundry_hp_changes_that_fit_the_actors_hp_are_taken() -> None:
+    records = [
+        hp_envelope("dnd5e.healActor", {"value": 22}, 10),  # 12 -> 22: hurt 10 at sight, heal 10
+        hp_envelope("dnd5e.damageActor", {"value": 0}, -12, overflow=30),  # 12 -> 0, 30 more
+        hp_envelope("dnd5e.healActor", {"value": 25, "tempmax": 5}, 25),  # above max: tempmax
+    ]
+    records[1]["id"], records[2]["id"] = "probe2", "probe3"
+    assert summary(convert_records("foundry", records, ruleset="d26").events)[1:] == [
+        ("hit", "brakka0000000001", "10"),
+        ("heal", "brakka0000000001", "10"),
+        ("hit", "brakka0000000001", "42"),
+        ("heal", "brakka0000000001", "25"),
+    ]
+
+
+def test_foundry_refuses_hp_past_the_wires_bounds_naming_the_field() -> None:
+    record = hp_envelope("dnd5e.damageActor", {"value": 0, "max": 10**12}, -(10**12))
+    with pytest.raises(StructuralError, match="<= 1000000") as caught:
+        convert_records("foundry", [record], ruleset="mordheim")
+    assert caught.value.field == "$.actor.hp.max"
+
+
+def test_foundry_rolls_nested_a_thousand_pools_deep_are_a_structural_error() -> None:
+    record = copy.deepcopy(FOUNDRY[5])
+    roll: dict[str, Any] = {"terms": []}
+    for _ in range(1000):
+        roll = {"terms": [{"class": "PoolTerm", "rolls": [roll]}]}
+    record["roll"] = roll
+    with pytest.raises(StructuralError, match="nested") as caught:
+        convert_records("foundry", [record], ruleset="d26")
+    assert caught.value.index == 0
+
+
 # --- into a fight --------------------------------------------------------------------------------
 
 
