@@ -3,6 +3,7 @@
 from .codec import (
     canonical,
     convert,
+    decode_document,
     decode_json,
     decode_msgpack,
     encode_json,
@@ -73,6 +74,7 @@ __all__ = [
     "WoundlogError",
     "canonical",
     "convert",
+    "decode_document",
     "decode_json",
     "decode_msgpack",
     "encode_json",

@@ -21,6 +21,7 @@ from woundlog.events import (
     StructuralError,
     UsageError,
     convert,
+    decode_document,
     read_jsonl,
 )
 
@@ -94,9 +95,9 @@ def with_facts(
 def json_object(text: str, option: str) -> Any:
     """JSON typed on the command line; not JSON at all is a refused event, naming the option."""
     try:
-        return msgspec.json.decode(text)
-    except msgspec.DecodeError as exc:
-        raise StructuralError(f"not JSON: {exc}", field=option) from None
+        return decode_document(text)
+    except StructuralError as exc:
+        raise StructuralError(exc.message, field=exc.field or option) from None
 
 
 def toml_file(path: Path) -> dict[str, Any]:
@@ -122,11 +123,14 @@ def records_file(path: Path) -> tuple[list[object], list[int | None]]:
     """Another program's records: a JSON array (or one object), else JSON Lines, one record per
     line. Also the line each record came from (None inside a JSON document)."""
     data = path.read_bytes()
+    if data.startswith(b"\x1f\x8b"):
+        raise UsageError(f"{path} is gzip-compressed: gunzip it first")
     try:
         whole = msgspec.json.decode(data)
-    except msgspec.DecodeError:
-        pass  # not one JSON document: JSON Lines
+    except (msgspec.DecodeError, RecursionError):
+        pass  # not one JSON document: JSON Lines (or too deep: said below, with its line)
     else:
+        decode_document(data)  # the same document, refused if it repeats a key
         whole_records: list[object] = whole if isinstance(whole, list) else [whole]
         return whole_records, [None] * len(whole_records)
     records: list[object] = []
@@ -134,9 +138,6 @@ def records_file(path: Path) -> tuple[list[object], list[int | None]]:
     for number, raw in enumerate(data.splitlines(), start=1):
         if not raw.strip():
             continue
-        try:
-            records.append(msgspec.json.decode(raw))
-        except msgspec.DecodeError as exc:
-            raise StructuralError(f"not a JSON record: {exc}", line=number) from None
+        records.append(decode_document(raw, line=number))
         lines.append(number)
     return records, lines

@@ -17,7 +17,16 @@ import msgspec
 
 from woundlog.core import FightState
 from woundlog.core.odds import LIMIT, Voids, estimate, exact, per_character, states_of
-from woundlog.events import Event, Hit, TurnEnded, TurnStarted, UsageError, convert
+from woundlog.events import (
+    Event,
+    Hit,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+    UsageError,
+    convert,
+    decode_document,
+)
 
 State = FightState[Any]
 MAX_SAMPLES = 1_000_000
@@ -56,9 +65,9 @@ def then_events(texts: Iterable[str]) -> list[Event]:
     events: list[Event] = []
     for index, text in enumerate(texts):
         try:
-            raw = msgspec.json.decode(text)
-        except msgspec.DecodeError as exc:
-            raise UsageError(f"--then {index + 1} is not JSON: {exc}") from None
+            raw = decode_document(text)
+        except StructuralError as exc:
+            raise UsageError(f"--then {index + 1}: {exc.message}") from None
         events.append(convert(raw, index=index))
     return events
 
