@@ -363,8 +363,11 @@ export async function* sse(body) {
   const decoder = new TextDecoder();
   let buffer = "";
   let message = {};
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
+  const reader = body.getReader(); // not `for await`: Safari cannot iterate a stream
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
     let end;
     while ((end = buffer.indexOf("\n")) >= 0) {
       const line = buffer.slice(0, end).replace(/\r$/, "");

@@ -35,7 +35,7 @@ def token(tid: str, name: str, actor: str, kind: str, hp: int, mx: int, *, playe
     return {
         "token": {"uuid": f"Scene.{SCENE}.Token.{tid}", "name": name, "player": player},
         "actor": {"id": actor, "name": name.split(" (")[0], "type": kind,
-                  "hp": {"value": hp, "max": mx, "temp": 0, "tempmax": 0}},
+                  "hp": {"value": hp, "max": mx, "temp": 0}},
     }  # fmt: skip
 
 
@@ -47,7 +47,7 @@ def die(faces: int, *results: int | tuple[int, str]) -> dict[str, Any]:
             shown.append({"result": r[0], "active": False, r[1]: True})
         else:
             shown.append({"result": r, "active": True})
-    return {"faces": faces, "number": len(results), "results": shown}
+    return {"faces": faces, "results": shown}
 
 
 def roll(formula: str, total: int, *dice: dict[str, Any], critical: bool = False) -> Any:
@@ -113,8 +113,8 @@ class Table:
                                   "attacker": self.tokens[by]["token"]["uuid"]}  # fmt: skip
         if lost or temp:
             record["changes"] = {"hp": -lost, "temp": -temp, "total": -lost - temp}
-        if dealt is not None:
-            record["critical"] = dealt["isCritical"]
+        if dealt is not None and dealt["isCritical"]:
+            record["critical"] = True  # the originating damage roll's `isCritical`
         self.records.append(record)
 
     def heal(self, who: str, amount: int) -> None:
@@ -129,7 +129,7 @@ class Table:
         """`Actor5e#rollDeathSave`; a natural 20's update to 1 HP fires a `healActor` that the
         module does not send (the death save says it)."""
         self.records.append({"hook": "dnd5e.rollDeathSave", "id": self.id(), **self.at(who),
-                             "roll": rolled, "purpose": "death_save"})  # fmt: skip
+                             "roll": rolled})  # fmt: skip
         natural = [r["result"] for r in rolled["dice"][0]["results"] if r["active"]]
         if natural == [20]:
             self.tokens[who]["actor"]["hp"]["value"] = 1
@@ -151,7 +151,7 @@ def dnd5e_fight() -> list[dict[str, Any]]:
     t.death_save("brakka", roll("1d20", 14, die(20, 14)))  # 8: a success
     t.damage("brakka", 3, by="gob2")  # 9: a blow at 0 HP: no HP hook, only applyDamage
     t.turn(3, 0)  # 10: on to round 3: Goblin (2)'s turn of round 2 crossed (skipped)
-    lucky = roll("2d20kh", 20, die(20, (4, "discarded"), 20))  # with advantage
+    lucky = roll("2d20kh", 20, die(20, (4, "discarded"), 20), critical=True)  # advantage
     t.death_save("brakka", lucky)  # 11: a natural 20: back at 1 HP
     t.heal("brakka", 4)  # 12: a potion by the sheet: 1 -> 5
     return t.records
