@@ -53,8 +53,8 @@ def test_the_module_works_against_a_real_server(tmp_path: Path) -> None:
     assert "# fail 0" in done.stdout
 
 
-@pytest.fixture
-def integrations_url(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def integrations_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The integrations router alone under uvicorn on loopback, a real HTTP server (the same
     router `woundlog serve` registers)."""
     port = free_port()
@@ -64,6 +64,7 @@ def integrations_url(tmp_path: Path) -> Iterator[str]:
         f"uvicorn.run(Litestar(route_handlers=[integrations]), host='127.0.0.1', port={port})"
     )
     url = f"http://127.0.0.1:{port}"
+    tmp_path = tmp_path_factory.mktemp("integrations")
     with open(tmp_path / "integrations.log", "wb") as log:
         process = subprocess.Popen([sys.executable, "-c", code], stdout=log, stderr=log)
     try:

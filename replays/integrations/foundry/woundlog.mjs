@@ -11,6 +11,7 @@
 // - `dnd5e.applyDamage`: the whole damage dealt, which dnd5e does not keep past 0 HP, with
 //   the HP change its own `dnd5e.damageActor` reported for the same update folded in;
 // - `dnd5e.damageActor` / `dnd5e.healActor`: any other HP change (the sheet, the token HUD);
+//   in another system, every HP change at the `hpPath` setting, in the same envelope;
 // - `dnd5e.rollDeathSave`: a death save, as the dnd5e ruleset's `check`;
 // - `combatTurnChange`: the combat's place before and after, with its turn order.
 // Hooks fire in the client that made the change (a player's, for a death save they roll):
@@ -28,6 +29,7 @@
 export const MODULE = "woundlog";
 const SOCKET = `module.${MODULE}`;
 const RETRY_MS = [500, 1000, 2000, 5000, 10000, 30000]; // then every 30 s
+const APPLYING_MS = 10000; // an applyDamage's update lands well within this
 const PERMANENT = new Set([400, 401, 403, 404, 409, 413, 422]); // resending changes nothing
 
 // woundlog states to status effect ids, as dnd5e names them (`CONFIG.statusEffects`); the
@@ -120,17 +122,37 @@ export function woundlog(env) {
   // dnd5e's applyDamage: preApplyDamage, the update (whose damageActor/healActor is folded
   // in here, not sent), then applyDamage with the whole amount.
   Hooks.on("dnd5e.preApplyDamage", (actor, amount) => {
-    bridge.applying.set(actor.uuid, { changes: undefined });
+    bridge.applying.set(actor.uuid, { changes: undefined, since: Date.now() });
   });
   for (const name of ["dnd5e.damageActor", "dnd5e.healActor"]) {
     Hooks.on(name, (actor, changes, update, userId) => {
       if (userId !== game.user.id) return; // the client that made the change reports it
       const applying = bridge.applying.get(actor.uuid);
-      if (applying) return void (applying.changes = { ...changes });
+      // Another module may cancel applyDamage after preApplyDamage: an old mark is no mark.
+      if (applying && Date.now() - applying.since < APPLYING_MS) return void (applying.changes = { ...changes });
       if (bridge.revived.delete(actor.uuid) && changes.hp > 0) return; // said by the death save
       bridge.emit({ hook: name, ...tokenPart(env, actor), changes: { ...changes } });
     });
   }
+  // Other systems fire no dnd5e hook: Foundry's own update hooks, at the `hpPath` setting,
+  // give the same change (the HP before is kept in the update's options, which Foundry hands
+  // from preUpdateActor to updateActor).
+  Hooks.on("preUpdateActor", (actor, changed, options, userId) => {
+    if (env.game.system?.id === "dnd5e" || userId !== game.user.id) return;
+    const path = setting(env, "hpPath");
+    if (env.foundry.utils.getProperty(changed, path) === undefined) return;
+    const hp = env.foundry.utils.getProperty(actor, path) ?? {};
+    options.woundlogHP = { value: hp.value ?? 0, temp: hp.temp ?? 0 };
+  });
+  Hooks.on("updateActor", (actor, changed, options, userId) => {
+    const before = options?.woundlogHP;
+    if (!before || userId !== game.user.id) return;
+    const part = tokenPart(env, actor);
+    const changes = { hp: (part.actor.hp.value ?? 0) - before.value, temp: part.actor.hp.temp - before.temp };
+    changes.total = changes.hp + changes.temp;
+    if (changes.total === 0) return;
+    bridge.emit({ hook: `dnd5e.${changes.total > 0 ? "heal" : "damage"}Actor`, ...part, changes });
+  });
   Hooks.on("dnd5e.applyDamage", (actor, amount, options = {}) => {
     const applying = bridge.applying.get(actor.uuid);
     bridge.applying.delete(actor.uuid);
@@ -252,6 +274,8 @@ export class Bridge {
   pump() {
     this.sending ??= this.drain().finally(() => {
       this.sending = null;
+      // queued while the last drain was finishing: it had already looked at the outbox
+      if (this.outbox.length && !this.stopped) this.pump();
     });
     return this.sending;
   }

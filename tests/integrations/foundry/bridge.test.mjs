@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { woundlog } from "../../../replays/integrations/foundry/woundlog.mjs";
-import { client, combat, makeToken, roll, Table, world } from "./standin.mjs";
+import { client, combat, makeToken, roll, Table, updateActor, world } from "./standin.mjs";
 
 const URL = process.env.WOUNDLOG_URL;
 const ADMIN = process.env.WOUNDLOG_ADMIN_TOKEN;
@@ -240,5 +240,37 @@ test("woundlog's states become token statuses, explained in the GM's chat, and a
     await until(() => t.gm.chat.some((m) => m.content.includes("retract")), "the undo explained");
   } finally {
     t.bridges.forEach((b) => b.stop());
+  }
+});
+
+test("the write token is kept in the GM's browser, never in a world setting", async () => {
+  const { fight, gm } = await newFight();
+  const t = await table(fight, gm);
+  try {
+    const scopes = Object.fromEntries([...t.gm.defaults].map(([key, data]) => [key, data.scope]));
+    assert.equal(scopes.token, "client");
+    assert.deepEqual(Object.keys(scopes).filter((k) => scopes[k] === "world").sort(), ["fight", "hpPath", "purpose", "statuses", "url"]);
+  } finally {
+    t.bridges.forEach((b) => b.stop());
+  }
+});
+
+test("in another system the HP path setting says where hit points are", async () => {
+  const { fight, gm } = await newFight();
+  const w = world();
+  const settings = { url: URL, fight, token: gm, hpPath: "system.health" };
+  w.clients.push(client(w, { userId: "gm", isGM: true, isActiveGM: true, settings, system: "worldbuilding" }));
+  const orc = makeToken(w, { tokenId: "tkOrc00000000001", name: "Orc", actorId: "actOrc0000000001",
+    actorName: "Orc", type: "npc", hp: 10, player: false }); // prettier-ignore
+  orc.actor.system = { health: { value: 10, max: 10 } };
+  const bridges = w.clients.map((c) => woundlog(c.env));
+  w.clients.forEach((c) => (c.env.Hooks.callAll("init"), c.env.Hooks.callAll("ready")));
+  try {
+    updateActor(w, w.clients[0], orc.actor, "system.health.value", 4);
+    await until(idle(bridges), "the change sent");
+    const state = await get(fight, gm, "/state");
+    assert.deepEqual(Object.values(state.characters).map((c) => [c.name, c.hp]), [["Orc", 4]]);
+  } finally {
+    bridges.forEach((b) => b.stop());
   }
 });

@@ -96,7 +96,7 @@ export function makeToken(world, { tokenId, name, actorId, actorName, type, hp, 
 }
 
 // One connected client (a browser) of the same world.
-export function client(world, { userId, isGM, isActiveGM, settings, fetch }) {
+export function client(world, { userId, isGM, isActiveGM, settings, fetch, system = "dnd5e" }) {
   const values = new Map(Object.entries(settings ?? {}));
   const defaults = new Map();
   const chat = [];
@@ -104,6 +104,7 @@ export function client(world, { userId, isGM, isActiveGM, settings, fetch }) {
     Hooks: new HookBus(),
     game: {
       user: { id: userId, isGM, isActiveGM },
+      system: { id: system },
       settings: {
         register: (module, key, data) => defaults.set(key, data),
         get: (module, key) => (values.has(key) ? values.get(key) : defaults.get(key)?.default),
@@ -126,7 +127,7 @@ export function client(world, { userId, isGM, isActiveGM, settings, fetch }) {
     fetch: fetch ?? globalThis.fetch,
     setTimeout: (fn, ms) => setTimeout(fn, ms),
   };
-  return { env, chat, values };
+  return { env, chat, values, defaults };
 }
 
 export function world() {
@@ -195,6 +196,17 @@ export function combat(id, tokens) {
     actorId: token.actor.id,
   }));
   return { id, round: 0, turn: null, turns, combatants: turns };
+}
+
+// `Actor#update` of one value in another system: preUpdateActor on the updating client,
+// updateActor on every client, with the same options.
+export function updateActor(worldState, on, actor, path, value) {
+  const changed = {};
+  path.split(".").reduce((o, key, i, keys) => (o[key] = i === keys.length - 1 ? value : {}), changed);
+  const options = {};
+  on.env.Hooks.callAll("preUpdateActor", actor, changed, options, on.env.game.user.id);
+  path.split(".").reduce((o, key, i, keys) => (i === keys.length - 1 ? (o[key] = value) : o[key]), actor);
+  for (const c of worldState.clients) c.env.Hooks.callAll("updateActor", actor, changed, structuredClone(options), on.env.game.user.id);
 }
 
 // A Roll as `Roll#dice` shows it.
