@@ -340,7 +340,9 @@ export class Bridge {
   // One event's changes: its explanation to the GMs, each character's new state onto its token.
   async answer(changes) {
     const moved = [...(changes.characters ?? []), ...(changes.consequences ?? [])];
-    const text = changes.void ? `void: ${changes.void}` : changes.explanation;
+    let text = changes.void ? `void: ${changes.void}` : changes.explanation;
+    // the importer's correction for HP that changed in Foundry unseen (a rest, a lost send)
+    if (String(changes.event).endsWith(":drift")) text = `Foundry's HP differed from woundlog's, brought in line: ${text}`;
     await this.whisper(`#${changes.seq} ${changes.type}: ${text}`);
     for (const character of moved) {
       if (character.after !== undefined) await this.show(character.character, character.after);
