@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -254,3 +256,17 @@ def test_reimporting_the_whole_fight_is_a_no_op(store: Store) -> None:
     again = convert_records("foundry", RECORDS, ruleset="dnd5e", joined=list(before.characters))
     assert fight.append(again.events).changes == []
     assert fight.state() == before
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="replays/cli.py `import_records` must start the fight with "
+    "`options=foundry.fight_options(ruleset)`: remove this mark when it does",
+)
+def test_the_cli_creates_a_dnd5e_fight_that_takes_foundrys_death_saves(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from woundlog.replays.cli import main; main()", "import",
+         str(DATA / "foundry_dnd5e.jsonl"), "--from", "foundry", "--db", str(tmp_path / "f.db")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
