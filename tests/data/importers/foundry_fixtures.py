@@ -1,4 +1,5 @@
-"""Build foundry_dnd5e.jsonl: the envelopes woundlog's Foundry module sends for a made-up fight.
+"""Build foundry_dnd5e.jsonl and foundry_d26.jsonl: the envelopes woundlog's Foundry module
+sends for two made-up fights.
 
     python tests/data/importers/foundry_fixtures.py
 
@@ -100,7 +101,9 @@ class Table:
             "turns": [{"combatantId": f"cb-{w}", **self.at(w)} for w in self.order],
         })  # fmt: skip
 
-    def damage(self, who: str, amount: int, *, by: str, dealt: Any = None) -> None:
+    def damage(
+        self, who: str, amount: int, *, by: str, dealt: Any = None, purpose: str = ""
+    ) -> None:
         """`Actor5e#applyDamage`: temporary HP first, HP clamped at 0 (`deltaHP`), the
         `damageActor` of the update (none when HP did not move) folded in."""
         hp = self.tokens[who]["actor"]["hp"]
@@ -115,6 +118,8 @@ class Table:
             record["changes"] = {"hp": -lost, "temp": -temp, "total": -lost - temp}
         if dealt is not None and dealt["isCritical"]:
             record["critical"] = True  # the originating damage roll's `isCritical`
+        if dealt is not None and purpose:  # the module's `purpose` setting (d26: location)
+            record |= {"purpose": purpose, "roll": dealt}
         self.records.append(record)
 
     def heal(self, who: str, amount: int) -> None:
@@ -157,6 +162,24 @@ def dnd5e_fight() -> list[dict[str, Any]]:
     return t.records
 
 
+def d26_fight() -> list[dict[str, Any]]:
+    """The same table in d26, whose injuries roll a location die: the module's `purpose`
+    setting gives each damage roll's dice as `location`."""
+    t = Table()
+    t.turn(1, 0)  # 0
+    t.damage("gob1", 5, by="brakka", dealt=roll("1d8+1", 5, die(8, 4)), purpose="location")  # 1
+    t.damage("brakka", 4, by="gob2")  # 2: 12 -> 8
+    t.turn(1, 1)  # 3
+    # 4: 8 -> 0 and 6 past 0; the d4 inside the parentheses is the injury's location (3)
+    blow = roll("(1d4)+2d6", 14, die(4, 3), die(6, 5, 6))
+    t.damage("brakka", 14, by="gob1", dealt=blow, purpose="location")
+    t.turn(1, 2)  # 5
+    t.heal("gob1", 2)  # 6
+    t.turn(2, 0)  # 7: round 2
+    t.turn(1, 2)  # 8: the GM goes back: nothing
+    return t.records
+
+
 def write(name: str, records: list[dict[str, Any]]) -> None:
     with open(HERE / name, "w") as out:
         for record in records:
@@ -165,3 +188,4 @@ def write(name: str, records: list[dict[str, Any]]) -> None:
 
 if __name__ == "__main__":
     write("foundry_dnd5e.jsonl", dnd5e_fight())
+    write("foundry_d26.jsonl", d26_fight())
