@@ -167,11 +167,11 @@ def d26_fight() -> list[dict[str, Any]]:
     setting gives each damage roll's dice as `location`."""
     t = Table()
     t.turn(1, 0)  # 0
-    t.damage("gob1", 5, by="brakka", dealt=roll("1d8+1", 5, die(8, 4)), purpose="location")  # 1
+    t.damage("gob1", 5, by="brakka", dealt=roll("1d4", 4, die(4, 4)), purpose="location")  # 1
     t.damage("brakka", 4, by="gob2")  # 2: 12 -> 8
     t.turn(1, 1)  # 3
-    # 4: 8 -> 0 and 6 past 0; the d4 inside the parentheses is the injury's location (3)
-    blow = roll("(1d4)+2d6", 14, die(4, 3), die(6, 5, 6))
+    # 4: 8 -> 0 and 6 past 0; this table rolls the location d4 as the blow's chat roll
+    blow = roll("1d4", 3, die(4, 3))
     t.damage("brakka", 14, by="gob1", dealt=blow, purpose="location")
     t.turn(1, 2)  # 5
     t.heal("gob1", 2)  # 6
