@@ -15,7 +15,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from woundlog.events import Check, FightStarted, Hit, StructuralError, TurnEnded, TurnStarted
+from woundlog.events import (
+    CharacterJoined,
+    Check,
+    FightStarted,
+    Hit,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+)
 from woundlog.events.importers import convert_records
 from woundlog.events.importers.foundry import fight_options
 from woundlog.events.stores import SQLiteStore, Store
@@ -270,3 +278,86 @@ def test_the_cli_creates_a_dnd5e_fight_that_takes_foundrys_death_saves(tmp_path:
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+
+
+# --- other rulesets, first sight, malformed envelopes (moved from test_importers.py) -----------
+
+
+def joins(events: list[Any]) -> list[tuple[str, str, str, dict[str, int]]]:
+    return [(e.name, e.kind, e.side, e.stats) for e in events if isinstance(e, CharacterJoined)]
+
+
+def test_mordheim_maps_hp_to_wounds_and_ignores_healing() -> None:
+    converted = convert_records("foundry", [RECORDS[1], RECORDS[12]], ruleset="mordheim")
+    assert joins(converted.events) == [
+        ("Goblin (1)", "", "monsters", {"wounds": 7}),
+        ("Brakka", "", "players", {"wounds": 12}),
+    ]
+    assert [type(e).__name__ for e in converted.events if not isinstance(e, CharacterJoined)] == [
+        "Hit",  # the goblin's blow
+        "Hit",  # Brakka first seen hurt (1 of 12 before the potion)
+    ]
+
+
+def test_warhammer_quest_and_contractor_kinds_and_stats() -> None:
+    quest = convert_records("foundry", RECORDS[:1], ruleset="warhammer_quest").events
+    assert joins(quest)[:2] == [
+        ("Brakka", "warrior", "warriors", {"wounds": 12}),
+        ("Goblin (1)", "monster", "monsters", {"wounds": 7}),
+    ]
+    contractor = convert_records("foundry", RECORDS[:1], ruleset="contractor").events
+    assert joins(contractor)[0] == ("Brakka", "", "players", {"constitution": 12})
+
+
+def test_a_tokens_side_overrides_the_default() -> None:
+    changed = record(1)
+    changed["token"]["side"] = "goblins"
+    joined = convert_records("foundry", [changed], ruleset="mordheim").events[0]
+    assert isinstance(joined, CharacterJoined) and joined.side == "goblins"
+
+
+def test_first_sight_joins_once_and_known_characters_do_not_join() -> None:
+    converted = convert_records(
+        "foundry", RECORDS, ruleset="dnd5e", joined=[BRAKKA, GOBLIN_1, GOBLIN_2]
+    )
+    assert not any(isinstance(e, CharacterJoined) for e in converted.events)
+    assert not any((e.id or "").endswith(":hurt") for e in converted.events)
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "match"),
+    [
+        (lambda r: r.pop("id"), "$.id", "missing required field"),
+        (lambda r: r.pop("amount"), "$.amount", "missing required field"),
+        (lambda r: r["changes"].update(hp="-5"), "$.changes.hp", "Expected `int`"),
+        (lambda r: r.update(hook="updateActor"), "$.hook", "known: dnd5e.applyDamage"),
+        (lambda r: r["token"].update(uuid="two words"), "$.token.uuid", "matching regex"),
+        (lambda r: r["actor"]["hp"].pop("max"), "$.actor.hp.max", "missing required field"),
+    ],
+)
+def test_malformed_envelopes_name_the_record_and_field(change: Any, field: str, match: str) -> None:
+    changed = record(1)
+    change(changed)
+    with pytest.raises(StructuralError, match=match) as caught:
+        convert_records("foundry", [RECORDS[0], changed], ruleset="d26")
+    assert (caught.value.index, caught.value.field) == (1, field)
+
+
+def test_a_die_the_event_cannot_hold_is_refused_with_the_record() -> None:
+    huge = {"dice": [{"faces": 6, "results": [{"result": 1001, "active": True}]}]}
+    with pytest.raises(StructuralError, match="invalid event") as caught:
+        convert_records("foundry", [record(1, purpose="location", roll=huge)], ruleset="d26")
+    assert caught.value.index == 0
+    assert caught.value.field is not None and caught.value.field.startswith("$.rolls")
+
+
+@pytest.mark.parametrize("ruleset", ["d26", "warhammer_quest"])
+def test_reimporting_into_another_ruleset_is_a_no_op(store: Store, ruleset: str) -> None:
+    fight = Fight.create(store, "f", FightStarted(ruleset=ruleset, seed=3))
+    first = fight.append(convert_records("foundry", RECORDS, ruleset=ruleset).events)
+    before = fight.state()
+    again = convert_records("foundry", RECORDS, ruleset=ruleset, joined=list(before.characters))
+    assert fight.append(again.events).version == first.version
+    third = fight.append(convert_records("foundry", RECORDS, ruleset=ruleset).events)
+    assert third.version == first.version
+    assert fight.state() == before
