@@ -33,7 +33,7 @@ from woundlog.events import (
     iter_jsonl,
 )
 from woundlog.events.fight_ids import BadFightId, check_fight_id
-from woundlog.events.importers import IMPORTERS, convert_records
+from woundlog.events.importers import IMPORTERS, convert_records, foundry
 from woundlog.events.importers.base import DEFAULT_RULESET
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.locate import STORE_ERRORS, unusable
@@ -574,7 +574,10 @@ def import_records(
         else:  # a seed chosen here is kept in fight_started, as `new` does
             ruleset = ruleset or DEFAULT_RULESET
             chosen = secrets.randbelow(2**31) if seed is None else seed
-            started.append(FightStarted(ruleset=ruleset, seed=chosen, version=WIRE_VERSION))
+            options = foundry.fight_options(ruleset) if fmt == "foundry" else {}
+            started.append(
+                FightStarted(ruleset=ruleset, seed=chosen, options=options, version=WIRE_VERSION)
+            )
         try:
             converted = convert_records(fmt, records, ruleset=ruleset, joined=joined)
         except WoundlogError as error:

@@ -1,114 +1,169 @@
-"""Foundry VTT (dnd5e): hooks forwarded by a bridge module, one envelope per hook call.
+"""Foundry VTT (v12, v13) with dnd5e (3.1 to 5.3): envelopes the woundlog module sends, one per
+hook call.
 
-The envelope is woundlog's own, as a bridge module builds it from the hook's arguments; fields
-not listed are ignored. `hook` names the hook; `id` is required and must be unique per hook
-call (a bridge uses `foundry.utils.randomID()` when the hook fires and keeps it on a resend):
-two calls with identical arguments are two events, and only the bridge can tell them apart.
+The envelope is woundlog's own: the module (replays/integrations/foundry/woundlog.mjs) builds it
+from a hook's arguments in the client that made the change and hands it to the active GM's
+client, which sends it. Fields not listed are ignored. `hook` names the hook; `id` is the
+module's `foundry.utils.randomID()`, taken when the hook fires and kept on every resend.
+Shapes followed: dnd5e 5.3.3 `module/documents/actor/actor.mjs` (`applyDamage`,
+`rollDeathSave`), `module/data/actor/templates/attributes.mjs` (`onUpdateHP`), Foundry's
+`combatTurnChange(combat, prior, current)` with its `CombatHistoryData` and `Roll#dice`.
 
-    {"hook": "dnd5e.damageActor", "id": "h7Qk2aZ0",
-     "actor": {"id": "Xq7...", "name": "Brakka", "type": "character",
-               "hp": {"value": 15, "max": 22, "temp": 0}},
+A combatant is a token: `token.uuid` (`Scene.<scene>.Token.<token>`) is the character's id and
+`token.name` ("Goblin (2)") its name, because unlinked tokens (dnd5e's default for NPCs) share
+their base actor's `id`. `actor` gives `type` and `hp`, read by the module at the HP path its
+setting names (`system.attributes.hp` in dnd5e), as after the change.
+
+    {"hook": "dnd5e.applyDamage", "id": "h7Qk2aZ0", "amount": 12,
+     "token": {"uuid": "Scene.s1.Token.t1", "name": "Goblin (2)", "player": false},
+     "actor": {"id": "gob", "type": "npc", "hp": {"value": 0, "max": 7, "temp": 0}},
      "changes": {"hp": -7, "temp": 0, "total": -7},
-     "attacker": "gob1...", "purpose": "location", "roll": <Roll.toJSON()>}
-
-    {"hook": "combatTurnChange", "id": "c81...",
-     "prior": {"round": 1, "turn": 2, "combatantId": "cb3...", "actor": {"id": "Xq7...", ...}},
-     "current": {"round": 2, "turn": 0, "combatantId": "cb1...", "actor": {"id": "gob1...", ...}}}
+     "attacker": "Scene.s1.Token.t0", "critical": false, "purpose": "location",
+     "roll": {"formula": "2d6+3", "total": 12, "dice": [{"faces": 6, "results": [...]}]}}
 
 Hooks and mapping:
-- `dnd5e.damageActor` and `dnd5e.healActor` (arguments: the actor, `changes`): `actor` is
-  `{id, name, type, side?, hp: actor.system.attributes.hp}` (hp as after the change, the hook
-  fires after the update). `changes.hp` is the change of `hp.value`: below 0 a hit for that
-  much, above 0 a heal (none in a ruleset with no healing in a fight, Mordheim), 0 nothing.
-  `changes.temp` is ignored: damage that temporary HP absorbed is no hit on HP, and temporary
-  HP gained is no heal. The sign of `changes.hp` decides, whichever of the two hooks it came by.
-  `attacker` (optional, an actor id) becomes the hit's `attacker` or the heal's `healer`.
-  dnd5e never takes `hp.value` below 0, so damage past 0 HP is not in `changes`: the optional
-  `overflow` (the damage the blow dealt beyond what `hp.value` lost, which the bridge knows from
-  the damage it applied) is added to the hit; it matters to rules that check the damage taken
-  at 0 HP (d26). Without it a blow on a character already at 0 makes no event.
-  An envelope whose HP contradict its change is refused (a structural error naming the field),
-  not turned into a hit or heal the actor never took: dnd5e keeps `hp.value` within 0 and
-  `hp.max` + `hp.tempmax` before the change as after it, and `overflow` comes only with a loss
-  that leaves the actor at 0 HP.
-- First sight of an actor: it joins, `hp.max` mapped to the ruleset's stat (d26 `hp`, Mordheim
-  and Warhammer Quest `wounds`, Contractor `constitution`; DragonQuest is refused), as the
-  player kind on side `players` (`warriors` in Warhammer Quest) when its `type` is "character",
-  else the other kind (d26 `npc`, Warhammer Quest `monster`) on side `monsters`; `actor.side`
-  overrides the side. Below its maximum before this change (`hp.value` minus `changes.hp`), it
-  also takes a hit for the difference first. An actor with `hp.max` below 1 is never tracked.
-- `combatTurnChange` (arguments: the combat, `prior`, `current`, each `{round, turn,
-  combatantId}`): the bridge adds to each the combatant's `actor`, in the shape above
-  (`combat.combatants.get(combatantId).actor`), so turns and damage name the same character
-  and an actor first seen at its turn can join. The prior actor's turn ends (`turn_ended`,
-  character scope), the round ends (`turn_ended`, no scope) when the round went up, the current
-  actor's turn starts (`turn_started`). Round 0 is no round (combat not started); moving back
-  (a lower round, or an earlier `turn` in the same round) is no event; a combatant without
-  `actor` does not tick. What a turn change makes depends on the envelope alone, never on who
-  joined before, so re-importing it is harmless.
-- Dice: `roll` is a `Roll.toJSON()` and `purpose` the woundlog dice purpose its dice are given
-  for (`location` in d26, `injury` in Mordheim, ...); `rolls` gives several: `{purpose: [Roll,
-  ...]}`. A roll's dice are every active result (`results[].active`; dropped and rerolled ones
-  are not) of every term with `faces`, in order, pool terms included. They go on the hit or heal,
-  or on the first event a turn change makes, as the dice of the character that event is about
-  (`location@<character>`), so an undo in woundlog never hands them to someone else.
-- Ids: `foundry:<id>:hit` or `:heal`, `foundry:<id>:<character>:turn_ended`,
-  `foundry:<id>:round_ended`, `foundry:<id>:<character>:turn_started`; `foundry:<actor>:joined`
-  and `foundry:<actor>:hurt` for a first sight. Nothing is compared between envelopes: the
-  cursor (`previous`) is handed back unchanged.
+- `dnd5e.applyDamage(actor, amount, options)`: `amount` is the whole damage after resistances
+  (healing below 0), which dnd5e does not keep past 0 HP; `changes` is what its own
+  `dnd5e.damageActor` or `healActor` said of the same update (absent when nothing changed: a
+  blow on a creature already at 0), and the module sends that hook no more. Damage is a hit for
+  all of `amount` in a ruleset that keeps temporary HP (dnd5e), else for `amount` less what
+  temporary HP took; healing is a heal of the HP gained. `critical` (the originating damage
+  roll's `isCritical`) is a dnd5e hit's `critical` fact; `attacker` (the speaker's token uuid)
+  is the hit's attacker.
+- `dnd5e.damageActor` / `dnd5e.healActor(actor, changes{hp, temp, total}, update, userId)`: an
+  HP change by any other means (the sheet, the token HUD): HP and temporary HP before
+  (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them.
+- `dnd5e.rollDeathSave(rolls, details)`: a dnd5e `check` (`death_save`, the natural d20 as its
+  die), for a fight with option `death_saves: "table"` (see `FIGHT_OPTIONS`). Other rulesets
+  roll their own: no event, a warning. A natural 20 brings dnd5e's creature back at 1 HP: the
+  module does not send the `healActor` that update fires, and the cursor counts the 1 HP.
+- `combatTurnChange(combat, prior, current)`: `prior` and `current` are Foundry's
+  `CombatHistoryData` (`round`, `turn`, `combatantId`, `tokenId`), `combat` the combat's id
+  and `turns` the turn order (`combat.turns`: `combatantId`, `token`, `actor`). Each turn is
+  keyed by (combat, round, turn, combatant), so a rewind then a re-advance makes the same
+  events again, which the fight skips. Moving forward ends the prior turn, starts and ends
+  every turn it jumped over (Foundry's `skipped` turns), ends each round it leaves and starts
+  the current turn; moving back, or staying, makes nothing; round 0 is no round. Every
+  combatant in `turns` with HP joins at its first sight.
+- First sight of a token: it joins with `hp.max` as the ruleset's stat, as the player kind on
+  the players' side when `token.player` (the module sends `actor.hasPlayerOwner`; without it,
+  `actor.type == "character"`), else the other kind; `token.side` overrides the side. Below
+  its maximum before the change, it also takes a hit for the difference. A token with `hp.max`
+  below 1 is never tracked.
+- Dice: `roll` is a roll as `Roll#dice` gives its dice (parenthetical and pool terms already
+  flattened), `purpose` the woundlog dice purpose they are given for; `rolls` gives several:
+  `{purpose: [roll, ...]}`. A die counts when its result is `active` and not `discarded` (kept
+  and dropped dice of `2d20kh`, a reroll's first result). The dice go on the event's character.
+
+Drift. Each envelope carries `hp.value` after its change, and the cursor (`previous`) keeps
+each token's last HP: when the HP before a change (`hp.value - changes.hp`) is not the HP the
+last envelope left, something changed unseen (a rest, which dnd5e reports by no hook; a lost
+send; an edit with the module off). That is reported (a warning naming the envelope, the token
+and both values) and the fight is brought to Foundry's HP first by an event of its own
+(`foundry:<id>:<token>:drift`, noted as such), so a GM sees it and can undo it. An envelope
+that contradicts itself (an `applyDamage` that says more HP was lost than it dealt) is refused.
+
+Ids: `foundry:<id>:<token>:hit` / `:heal` / `:temp` / `:death_save` / `:drift`,
+`foundry:<combat>:<round>:<turn>:<combatant>:<token>:turn_started` / `turn_ended`,
+`foundry:<combat>:<round>:round_ended`, `foundry:<token>:joined` / `:hurt`. The cursor also
+keeps the last envelope ids seen, so a resend is recognised and makes nothing new.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Annotated
+from collections.abc import Collection, Iterator, Sequence
 
 import msgspec
-from msgspec import Meta
 
 from ..errors import StructuralError
-from ..model import MAGNITUDE, Amount, Magnitude
-from .base import Batch, Converted, Profile, Sighting, SourceId, Turn, decode, merge_rolls
+from ..model import Check, Heal, Hit, Magnitude, TurnEnded, TurnStarted
+from .base import (
+    PROFILES,
+    Batch,
+    Converted,
+    Profile,
+    Sighting,
+    SourceId,
+    decode,
+    merge_rolls,
+    scoped,
+)
 
 SOURCE = "foundry"
-HOOKS = ("dnd5e.damageActor", "dnd5e.healActor", "combatTurnChange")
+HOOKS = (
+    "dnd5e.applyDamage",
+    "dnd5e.damageActor",
+    "dnd5e.healActor",
+    "dnd5e.rollDeathSave",
+    "combatTurnChange",
+)
+DND5E = PROFILES["dnd5e"]
+DEATH_SAVE = "death_save"
+FIGHT_OPTIONS: dict[str, dict[str, bool | int | str]] = {"dnd5e": {"death_saves": "table"}}
+"""Options a fight created from Foundry records should start with, per ruleset: Foundry's
+players roll their own death saves, so the dnd5e fight takes them as `check` events."""
+SEEN_KEPT = 500  # envelope ids the cursor remembers, for resends (the module resends its queue)
+MAX_ROUNDS = 10  # rounds one turn change may cross (a GM typing round 1000 is not 1000 rounds)
 
 
-# --- Roll.toJSON() -------------------------------------------------------------------------------
+def fight_options(ruleset: str) -> dict[str, bool | int | str]:
+    return dict(FIGHT_OPTIONS.get(ruleset, {}))
+
+
+# --- a roll as Roll#dice gives it ----------------------------------------------------------------
 
 
 class DieResult(msgspec.Struct, frozen=True):
     result: Magnitude
     active: bool = True
+    discarded: bool = False
 
 
-class RollTerm(msgspec.Struct, frozen=True):
+class DiceTerm(msgspec.Struct, frozen=True):
     faces: Magnitude | None = None
     results: list[DieResult] = []
-    rolls: list[Roll] = []  # a PoolTerm's rolls
 
 
 class Roll(msgspec.Struct, frozen=True):
-    terms: list[RollTerm] = []
+    dice: list[DiceTerm] = []
+    formula: str = ""
+    total: float | None = None
+    is_critical: bool | None = msgspec.field(default=None, name="isCritical")
 
 
 def dice(roll: Roll) -> list[int]:
-    """Every active die result of a roll, in order; numbers and operators are not dice.
-    Pools are followed without recursion: how deep a roll nests is the sender's to choose."""
-    values: list[int] = []
-    pending = [iter(roll.terms)]  # the terms still to read, of each roll being read
-    while pending:
-        term = next(pending[-1], None)
-        if term is None:
-            pending.pop()
-            continue
-        if term.faces is not None:
-            values.extend(r.result for r in term.results if r.active)
-        pending.extend(iter(inner.terms) for inner in reversed(term.rolls))
-    return values
+    """Every die result that counts, in order: active and not discarded."""
+    return [r.result for term in roll.dice for r in term.results if r.active and not r.discarded]
 
 
 # --- the envelopes -------------------------------------------------------------------------------
+
+
+class HitPoints(msgspec.Struct, frozen=True):
+    max: Magnitude
+    value: Magnitude | None = None
+    temp: Magnitude | None = None
+    tempmax: Magnitude = 0  # dnd5e's temporary change of the maximum
+
+
+class Token(msgspec.Struct, frozen=True):
+    uuid: SourceId
+    name: str = ""
+    player: bool | None = None
+    side: str | None = None
+
+
+class Actor(msgspec.Struct, frozen=True):
+    hp: HitPoints
+    id: str = ""
+    name: str = ""
+    type: str = ""
+
+
+class Changes(msgspec.Struct, frozen=True):
+    hp: Magnitude = 0
+    temp: Magnitude = 0
+    total: Magnitude = 0
 
 
 class Envelope(msgspec.Struct, frozen=True, kw_only=True, tag_field="hook"):
@@ -120,9 +175,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, tag_field="hook"):
     def given_rolls(self, index: int) -> dict[str, list[int]]:
         if self.roll is not None and self.purpose is None:
             raise StructuralError(
-                "a `roll` needs the `purpose` its dice are for",
-                field="$.purpose",
-                index=index,
+                "a `roll` needs the `purpose` its dice are for", field="$.purpose", index=index
             )
         groups = [(p, dice(r)) for p, rs in self.rolls.items() for r in rs]
         if self.roll is not None and self.purpose is not None:
@@ -130,90 +183,58 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, tag_field="hook"):
         return merge_rolls(groups)
 
 
-class HitPoints(msgspec.Struct, frozen=True):
-    max: Magnitude
-    value: Magnitude | None = None
-    temp: Magnitude | None = None
-    tempmax: Magnitude = 0  # dnd5e's temporary change of the maximum: value may go up to both
-
-    def check(self, change: int, index: int) -> None:
-        """Refuse HP that contradict themselves or the change that led to them: dnd5e keeps
-        `value` within 0 and the maximum, before the change as after it."""
-        if self.value is None:
-            return
-        top = self.max + self.tempmax
-        if not 0 <= self.value <= top:
-            where = "below 0" if self.value < 0 else f"above its maximum {top}"
-            raise StructuralError(
-                f"the actor's HP after the change, {self.value}, is {where}",
-                field="$.actor.hp.value",
-                index=index,
-            )
-        before = self.value - change
-        if not 0 <= before <= top:
-            raise StructuralError(
-                f"a change of {change:+d} HP ending at {self.value} means {before} HP before, "
-                f"outside 0 to {top}: the change contradicts the actor's HP",
-                field="$.changes.hp",
-                index=index,
-            )
-
-
-class Actor(msgspec.Struct, frozen=True):
-    id: SourceId
-    hp: HitPoints
-    name: str = ""
-    type: str = ""
-    side: str | None = None
-
-
-class Changes(msgspec.Struct, frozen=True):
-    hp: Magnitude
-    temp: Magnitude = 0
-    total: Magnitude = 0
-
-
-class HpHook(Envelope, frozen=True):
+class OnToken(Envelope, frozen=True, kw_only=True):
+    token: Token
     actor: Actor
+
+
+class ApplyDamage(OnToken, tag="dnd5e.applyDamage", frozen=True, kw_only=True):
+    amount: Magnitude
+    changes: Changes | None = None
+    attacker: SourceId | None = None
+    critical: bool = False
+
+
+class DamageActor(OnToken, tag="dnd5e.damageActor", frozen=True, kw_only=True):
     changes: Changes
     attacker: SourceId | None = None
-    overflow: Amount = 0  # damage past 0 HP, which dnd5e does not keep
-
-    def check(self, index: int) -> None:
-        self.actor.hp.check(self.changes.hp, index)
-        if self.overflow and (self.changes.hp > 0 or self.actor.hp.value not in (0, None)):
-            raise StructuralError(
-                "`overflow` is damage past 0 HP: it goes with a loss of HP that leaves the "
-                "actor at 0 HP",
-                field="$.overflow",
-                index=index,
-            )
 
 
-class DamageActor(HpHook, tag="dnd5e.damageActor", frozen=True):
-    pass
+class HealActor(OnToken, tag="dnd5e.healActor", frozen=True, kw_only=True):
+    changes: Changes
+    attacker: SourceId | None = None
 
 
-class HealActor(HpHook, tag="dnd5e.healActor", frozen=True):
-    pass
+class RollDeathSave(OnToken, tag="dnd5e.rollDeathSave", frozen=True, kw_only=True):
+    def given_rolls(self, index: int) -> dict[str, list[int]]:
+        return {}  # its roll is the check's own die, whatever `purpose` says
 
 
-class Position(msgspec.Struct, frozen=True):
-    round: Annotated[int, Meta(ge=0, le=MAGNITUDE)] = 0
-    turn: Annotated[int, Meta(ge=0, le=MAGNITUDE)] | None = None
+class HistoryData(msgspec.Struct, frozen=True):
+    """Foundry's `CombatHistoryData`."""
+
+    round: Magnitude | None = None
+    turn: Magnitude | None = None
     combatant_id: SourceId | None = msgspec.field(default=None, name="combatantId")
-    actor: Actor | None = None  # added by the bridge: the combatant's actor
-
-    def as_turn(self) -> Turn:
-        return Turn(self.round, self.turn, (self.actor.id,) if self.actor else ())
+    token_id: str | None = msgspec.field(default=None, name="tokenId")
 
 
-class CombatTurnChange(Envelope, tag="combatTurnChange", frozen=True):
-    prior: Position
-    current: Position
+class InOrder(msgspec.Struct, frozen=True):
+    """One entry of `combat.turns`."""
+
+    combatant_id: SourceId = msgspec.field(name="combatantId")
+    token: Token | None = None
+    actor: Actor | None = None
 
 
-Hook = DamageActor | HealActor | CombatTurnChange
+class CombatTurnChange(Envelope, tag="combatTurnChange", frozen=True, kw_only=True):
+    combat: SourceId
+    prior: HistoryData
+    current: HistoryData
+    turns: list[InOrder] = []
+
+
+Hook = ApplyDamage | DamageActor | HealActor | RollDeathSave | CombatTurnChange
 
 
 class _HookName(msgspec.Struct, frozen=True):
@@ -224,69 +245,274 @@ def envelope(record: object, index: int) -> Hook:
     hook = decode(record, _HookName, index).hook
     if hook not in HOOKS:
         raise StructuralError(
-            f"no hook `{hook}` (known: {', '.join(HOOKS)})",
-            field="$.hook",
-            index=index,
+            f"no hook `{hook}` (known: {', '.join(HOOKS)})", field="$.hook", index=index
         )
     return decode(record, Hook, index)  # type: ignore[arg-type]
+
+
+# --- the cursor ----------------------------------------------------------------------------------
+
+
+class Cursor(msgspec.Struct, frozen=True):
+    """Each token's HP as the last envelope left it, and the envelope ids seen last."""
+
+    hp: dict[str, int] = {}
+    seen: list[str] = []
+
+
+def cursor_of(previous: object | None) -> Cursor:
+    if previous is None:
+        return Cursor()
+    return msgspec.convert(previous, Cursor)
 
 
 # --- what each hook makes ------------------------------------------------------------------------
 
 
-def sight(batch: Batch, actor: Actor, change: int = 0) -> bool:
-    """Join an actor seen for the first time; False if it is never tracked (no HP)."""
-    if actor.hp.max < 1:
-        return False
-    before = actor.hp.value - change if actor.hp.value is not None else actor.hp.max
-    batch.sight(
-        Sighting(
-            id=actor.id,
-            name=actor.name or actor.id,
-            player=actor.type == "character",
-            max_hp=actor.hp.max,
-            hp=before,
-            side=actor.side,
+class Conversion:
+    """One batch of envelopes: the events, and each token's HP as the envelopes leave it."""
+
+    def __init__(self, profile: Profile, joined: Collection[str], cursor: Cursor) -> None:
+        self.batch = Batch(SOURCE, profile, joined)
+        self.hp = dict(cursor.hp)
+        self.seen = list(cursor.seen)
+
+    def sight(self, token: Token, actor: Actor, before: int | None = None) -> bool:
+        """Join a token seen for the first time; False if it is never tracked (no HP)."""
+        if actor.hp.max < 1:
+            return False
+        hp = before if before is not None else actor.hp.value
+        hp = actor.hp.max if hp is None else hp
+        player = token.player if token.player is not None else actor.type == "character"
+        name = token.name or actor.name or token.uuid
+        if self.batch.sight(Sighting(token.uuid, name, player, actor.hp.max, hp, token.side)):
+            self.hp.setdefault(token.uuid, hp)
+        return True
+
+    def before(self, hook: OnToken, lost: int, index: int) -> int | None:
+        """HP before the hook's change, from `hp.value` and the change; a difference from the
+        HP the last envelope left is drift: reported, and brought in line by its own event."""
+        token, value, hp = hook.token.uuid, hook.actor.hp.value, hook.actor.hp
+        if value is None:
+            return self.hp.get(token)
+        top = hp.max + hp.tempmax
+        if not 0 <= value <= top:  # dnd5e keeps hp.value in 0..max (with tempmax)
+            raise StructuralError(
+                f"hp.value {value} is outside 0 to {top}: no Foundry actor can be there",
+                field="$.actor.hp.value",
+                index=index,
+            )
+        before = value - lost
+        if not 0 <= before <= top:
+            raise StructuralError(
+                f"a change of {-lost:+d} to {value} HP means {before} HP before it, outside 0 "
+                f"to {top}: the envelope contradicts the HP it carries",
+                field="$.changes.hp",
+                index=index,
+            )
+        known = self.hp.get(token)
+        if known is not None and known != before:
+            self.batch.warn(
+                f"record {index} ({hook_name(hook)} `{hook.id}`): {hook.token.name or token} "
+                f"was at {known} HP after the last record and Foundry says {before} before "
+                f"this one: {before - known:+d} HP changed unseen (a rest, a lost send, an edit "
+                "with the module off); woundlog follows Foundry"
+            )
+            start = len(self.batch.events)
+            self.batch.hp_change(self.batch.id(hook.id, token, "drift"), token, before - known)
+            for at in range(start, len(self.batch.events)):
+                self.batch.events[at] = msgspec.structs.replace(
+                    self.batch.events[at],
+                    note=f"drift: Foundry had {before} HP where woundlog had {known}",
+                )
+        return before
+
+    def apply_damage(self, hook: ApplyDamage, rolls: dict[str, list[int]], index: int) -> None:
+        changes = hook.changes or Changes()
+        if hook.amount > 0 and -changes.total > hook.amount:
+            raise StructuralError(
+                f"`changes.total` {changes.total} takes more than the `amount` {hook.amount} "
+                "dealt: the envelope contradicts itself",
+                field="$.changes.total",
+                index=index,
+            )
+        before = self.before(hook, changes.hp, index)
+        if not self.sight(hook.token, hook.actor, before):
+            return
+        who, batch = hook.token.uuid, self.batch
+        if hook.amount > 0:
+            absorbed = 0 if batch.profile.temporary is not None else max(-changes.temp, 0)
+            batch.add(
+                Hit(
+                    id=batch.id(hook.id, who, "hit"),
+                    by=SOURCE,
+                    target=who,
+                    damage=hook.amount - absorbed,
+                    attacker=hook.attacker,
+                    rolls=scoped(rolls, who),
+                    critical=True if hook.critical and batch.profile is DND5E else None,
+                )
+            )
+        elif changes.hp > 0:
+            batch.hp_change(
+                batch.id(hook.id, who, "heal"), who, changes.hp, by=hook.attacker, rolls=rolls
+            )
+        if changes.temp > 0 and hook.actor.hp.temp:
+            batch.grant_temporary(batch.id(hook.id, who, "temp"), who, hook.actor.hp.temp)
+        self.left(hook)
+
+    def hp_hook(self, hook: DamageActor | HealActor, index: int) -> None:
+        changes = hook.changes
+        before = self.before(hook, changes.hp, index)
+        if not self.sight(hook.token, hook.actor, before) or hook.actor.hp.value is None:
+            return
+        temp = hook.actor.hp.temp or 0
+        start = len(self.batch.events)
+        self.batch.hp_and_temporary(
+            hook.id,
+            hook.token.uuid,
+            (hook.actor.hp.value - changes.hp, hook.actor.hp.value),
+            (temp - changes.temp, temp),
         )
-    )
-    return True
+        for at in range(start, len(self.batch.events)):  # who did it, on the hit or heal
+            event = self.batch.events[at]
+            if isinstance(event, Hit):
+                event = msgspec.structs.replace(event, attacker=hook.attacker)
+            elif isinstance(event, Heal) and event.means is None:
+                event = msgspec.structs.replace(event, healer=hook.attacker)
+            self.batch.events[at] = event
+        self.left(hook)
+
+    def death_save(self, hook: RollDeathSave, index: int) -> None:
+        if self.batch.profile is not DND5E:
+            self.batch.warn(
+                f"record {index} (death save `{hook.id}`): a death save rolled in Foundry is a "
+                "dnd5e rule; this fight's ruleset rolls its own"
+            )
+            return
+        if not self.sight(hook.token, hook.actor, self.before(hook, 0, index)):
+            return
+        d20 = [v for r in ([hook.roll] if hook.roll else []) for v in dice(r)][:1]
+        who = hook.token.uuid
+        self.batch.add(
+            Check(
+                id=self.batch.id(hook.id, who, DEATH_SAVE),
+                by=SOURCE,
+                character=who,
+                check=DEATH_SAVE,
+                rolls={DEATH_SAVE: d20} if d20 else {},
+            )
+        )
+        if d20 == [20]:  # dnd5e's update to 1 HP, whose healActor the module does not send
+            self.hp[who] = 1
+
+    def left(self, hook: OnToken) -> None:
+        if hook.actor.hp.value is not None:
+            self.hp[hook.token.uuid] = hook.actor.hp.value
+
+    def turn_change(self, hook: CombatTurnChange) -> None:
+        for entry in hook.turns:
+            if entry.token is not None and entry.actor is not None:
+                self.sight(entry.token, entry.actor)
+        order = [e.combatant_id for e in hook.turns]
+        tokens = {e.combatant_id: e.token.uuid for e in hook.turns if e.token is not None}
+        batch, rounds = self.batch, (hook.current.round or 0) - (hook.prior.round or 0)
+        if rounds > MAX_ROUNDS:
+            batch.warn(
+                f"turn change `{hook.id}` jumps {rounds} rounds: the turns and rounds in "
+                "between are not ticked, only the prior turn's and round's end and the current "
+                "turn's start"
+            )
+            order = []
+        for step in crossed(hook.prior, hook.current, order):
+            if step.combatant is None:
+                batch.add(
+                    TurnEnded(
+                        id=batch.id(hook.combat, str(step.round), "round_ended"),
+                        by=SOURCE,
+                        round=step.round,
+                    )
+                )
+                continue
+            token = tokens.get(step.combatant)
+            if token is not None:
+                key = f"{hook.combat}:{step.round}:{step.turn}:{step.combatant}"
+                batch.tick(TurnStarted if step.starts else TurnEnded, key, step.round, token)
+
+    def remember(self, hook: Hook) -> bool:
+        """False for an envelope seen before (a resend): it makes nothing new."""
+        if hook.id in self.seen:
+            return False
+        self.seen.append(hook.id)
+        return True
+
+    def cursor(self) -> object:
+        return msgspec.to_builtins(Cursor(hp=self.hp, seen=self.seen[-SEEN_KEPT:]))
 
 
-def hp_hook(batch: Batch, hook: HpHook, rolls: dict[str, list[int]], index: int) -> None:
-    actor, change = hook.actor, hook.changes.hp
-    if actor.hp.max < 1:  # never tracked
+class Step(msgspec.Struct, frozen=True):
+    """A turn that starts or ends (`combatant` None: the round `round` ends)."""
+
+    round: int
+    turn: int = 0
+    combatant: str | None = None
+    starts: bool = False
+
+
+def crossed(prior: HistoryData, current: HistoryData, order: list[str]) -> Iterator[Step]:
+    """What a move from `prior` to `current` passes, in order: the prior turn ends, each turn
+    jumped over (in the turn order `order`) starts and ends, each round left ends, and the
+    current turn starts. Nothing when the move is not forward; round 0 is no round. With no
+    turn order, only the prior turn, the rounds left and the current turn."""
+    start = (prior.round or 0, -1 if prior.turn is None else prior.turn)
+    end = (current.round or 0, -1 if current.turn is None else current.turn)
+    if end <= start or end[0] < 1 or end[1] < 0 or current.combatant_id is None:
         return
-    hook.check(index)
-    if not sight(batch, actor, change):
-        return
-    if change <= 0:  # a blow's damage past 0 HP counts in some rules (d26's injury check)
-        change -= hook.overflow
-    suffix = "hit" if change < 0 else "heal"
-    start = len(batch.events)
-    batch.hp_change(batch.id(hook.id, suffix), actor.id, change, by=hook.attacker)
-    batch.give_rolls(start, rolls)
+    round_, turn = start
+    if round_ >= 1 and turn >= 0 and prior.combatant_id is not None:
+        yield Step(round_, turn, prior.combatant_id)
+    if end[1] >= len(order):  # an order that does not hold the current turn says nothing
+        order = []
+    if round_ >= 1 and order:
+        while True:
+            turn += 1
+            if turn >= len(order):
+                yield Step(round_)
+                round_, turn = round_ + 1, 0
+            if (round_, turn) >= end:
+                break
+            yield Step(round_, turn, order[turn], starts=True)
+            yield Step(round_, turn, order[turn])
+    elif round_ >= 1:  # a jump too far to cross ends the prior round only
+        far = end[0] - round_ > MAX_ROUNDS
+        for ended in [round_] if far else range(round_, end[0]):
+            yield Step(ended)
+    yield Step(end[0], end[1], current.combatant_id, starts=True)
 
 
-def turn_hook(batch: Batch, hook: CombatTurnChange, rolls: dict[str, list[int]]) -> None:
-    start = len(batch.events)
-    for position in (hook.prior, hook.current):
-        if position.actor is not None:
-            sight(batch, position.actor)
-    batch.turn_change(hook.id, hook.prior.as_turn(), hook.current.as_turn())
-    batch.give_rolls(start, rolls)
+def hook_name(hook: Envelope) -> str:
+    return str(type(hook).__struct_config__.tag)
 
 
 def convert(
     records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
 ) -> Converted:
-    batch = Batch(SOURCE, profile, joined)
+    conversion = Conversion(profile, joined, cursor_of(previous))
+    batch = conversion.batch
     for index, record in enumerate(records):
         hook = envelope(record, index)
         rolls = hook.given_rolls(index)
+        if not conversion.remember(hook):
+            continue
         start = len(batch.events)
-        if isinstance(hook, CombatTurnChange):
-            turn_hook(batch, hook, rolls)
+        if isinstance(hook, ApplyDamage):
+            conversion.apply_damage(hook, rolls, index)
+        elif isinstance(hook, DamageActor | HealActor):
+            conversion.hp_hook(hook, index)
+        elif isinstance(hook, RollDeathSave):
+            conversion.death_save(hook, index)
         else:
-            hp_hook(batch, hook, rolls, index)
+            conversion.turn_change(hook)
+            batch.give_rolls(start, rolls)
         batch.check(start, index)
-    return Converted(batch.events, previous)
+    return Converted(batch.events, conversion.cursor(), batch.warnings)

@@ -37,6 +37,7 @@ from woundlog.events.fight_ids import check_fight_id
 from ..fight import Appended
 from .errors import http_error, internal_error, log, woundlog_error
 from .fights import Fights
+from .integrations import integrations
 from .schemas import Created, EventsPage, FightId, Health, NewFight, UndoRequest
 from .stream import Notifier, changes_stream
 from .tokens import Role
@@ -270,6 +271,7 @@ def create_app(
             undo,
             stream,
             import_records,
+            integrations,
         ],
         state=State({"service": Service(fights, Notifier())}),
         exception_handlers={

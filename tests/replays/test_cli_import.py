@@ -47,11 +47,12 @@ def brief(fight: str, *counters: str) -> dict[str, tuple[Any, ...]]:
 
 def test_foundry_hooks_into_a_new_d26_fight() -> None:
     result = ok(run("import", FOUNDRY, "--from", "foundry", "--as", "ambush", "--ruleset", "d26"))
-    assert "imported 15 events into fight `ambush`" in result.stdout
-    assert brief("ambush", "hp", "fatigued", "injuries") == {
-        "brakka0000000001": ("upright", 0, True, ["severe internal"]),  # location die given: 3
-        "goblin0000000001": ("upright", 5, False, []),
-        "vess000000000001": ("upright", 6, False, []),
+    assert "imported 16 events into fight `ambush`" in result.stdout
+    token = "Scene.sceneMain0000001.Token."
+    assert brief("ambush", "hp", "fatigued", "injuries") == {  # a character is its token
+        f"{token}tkBrakka00000001": ("downed", 0, True, ["fatal internal"]),
+        f"{token}tkGoblin00000001": ("upright", 4, False, []),  # two goblins of one actor
+        f"{token}tkGoblin00000002": ("upright", 7, False, []),
     }
 
 

@@ -21,6 +21,7 @@ def damage(envelope: str, hp: int, change: int) -> dict[str, Any]:
     return {
         "hook": "dnd5e.damageActor",
         "id": envelope,
+        "token": {"uuid": "brakka", "name": "Brakka"},
         "actor": {
             "id": "brakka",
             "name": "Brakka",

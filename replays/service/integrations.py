@@ -1,0 +1,74 @@
+"""The bridge modules other software installs, served by `woundlog serve`.
+
+A Foundry VTT GM pastes `http://HOST:PORT/integrations/foundry/module.json` into Foundry's
+"Install Module": Foundry reads the manifest, then downloads the zip its `download` names and
+checks the zip's manifest again. Both URLs must be absolute, and they are made from the request's
+own base URL, so whatever name the GM's browser reaches the service by is what Foundry is told
+(a port forwarded, a host name on the table's network). The zip is built in memory from the
+package data (replays/integrations/foundry/), so the files in the wheel are the only copy.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from litestar import Request, Response, Router, get
+
+FOUNDRY = "/integrations/foundry"
+MANIFEST = "module.json"
+ZIP = "woundlog.zip"
+
+
+def foundry_files() -> Traversable:
+    return files("woundlog.replays") / "integrations" / "foundry"
+
+
+def manifest(base: str) -> dict[str, Any]:
+    """The module's manifest with its `manifest` and `download` URLs under `base`."""
+    data: dict[str, Any] = json.loads((foundry_files() / MANIFEST).read_text(encoding="utf-8"))
+    root = base.rstrip("/") + FOUNDRY
+    data["manifest"] = f"{root}/{MANIFEST}"
+    data["download"] = f"{root}/{ZIP}"
+    return data
+
+
+def module_zip(base: str) -> bytes:
+    """The module as Foundry installs it: its manifest (as served) and every file it names, at
+    the zip's root."""
+    data = manifest(base)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(MANIFEST, json.dumps(data, indent=2) + "\n")
+        for name in data.get("esmodules", []):
+            archive.writestr(name, (foundry_files() / name).read_bytes())
+    return buffer.getvalue()
+
+
+def base_url(request: Request[Any, Any, Any]) -> str:
+    return str(request.base_url)
+
+
+@get(f"/{MANIFEST}", tags=["integrations"])
+async def foundry_manifest(request: Request[Any, Any, Any]) -> dict[str, Any]:
+    """The Foundry VTT module's manifest, for Foundry's "Install Module" (no token: it holds
+    nothing of any fight)."""
+    return manifest(base_url(request))
+
+
+@get(f"/{ZIP}", tags=["integrations"], media_type="application/zip")
+async def foundry_zip(request: Request[Any, Any, Any]) -> Response[bytes]:
+    """The Foundry VTT module, as the zip its manifest's `download` names."""
+    return Response(
+        module_zip(base_url(request)),
+        media_type="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{ZIP}"'},
+    )
+
+
+integrations = Router(path=FOUNDRY, route_handlers=[foundry_manifest, foundry_zip])
+"""Register in `create_app`: `route_handlers=[..., integrations]`."""

@@ -1,0 +1,381 @@
+"""The Foundry VTT importer, on the envelopes woundlog's module sends in dnd5e 5.3.3's shapes
+(tests/data/importers/foundry_fixtures.py): tokens, the whole damage, drift, dice, turns keyed
+by their place in the combat, and death saves."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from woundlog.events import (
+    CharacterJoined,
+    Check,
+    FightStarted,
+    Hit,
+    StructuralError,
+    TurnEnded,
+    TurnStarted,
+)
+from woundlog.events.importers import convert_records
+from woundlog.events.importers.foundry import fight_options
+from woundlog.events.stores import SQLiteStore, Store
+from woundlog.replays import Fight
+
+DATA = Path(__file__).parent.parent / "data" / "importers"
+RECORDS = [json.loads(line) for line in (DATA / "foundry_dnd5e.jsonl").read_text().splitlines()]
+BRAKKA = "Scene.sceneMain0000001.Token.tkBrakka00000001"
+GOBLIN_1 = "Scene.sceneMain0000001.Token.tkGoblin00000001"
+GOBLIN_2 = "Scene.sceneMain0000001.Token.tkGoblin00000002"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = SQLiteStore(tmp_path / "fights.db")
+    yield opened
+    opened.close()
+
+
+def dnd5e_fight(store: Store) -> Fight:
+    started = FightStarted(ruleset="dnd5e", seed=1, options=fight_options("dnd5e"))
+    return Fight.create(store, "f", started)
+
+
+def states(fight: Fight) -> dict[str, str]:
+    return {c.name: c.state for c in fight.state().characters.values()}
+
+
+def record(index: int, **changes: Any) -> dict[str, Any]:
+    changed = copy.deepcopy(RECORDS[index])
+    changed.update(changes)
+    return changed
+
+
+# --- tokens --------------------------------------------------------------------------------------
+
+
+def test_unlinked_tokens_of_one_actor_are_two_characters_named_by_their_token() -> None:
+    joined = convert_records("foundry", RECORDS[:1], ruleset="dnd5e").events[:3]
+    assert [(e.character, e.name) for e in joined] == [  # type: ignore[union-attr]
+        (BRAKKA, "Brakka"),
+        (GOBLIN_1, "Goblin (1)"),
+        (GOBLIN_2, "Goblin (2)"),
+    ]
+
+
+def test_the_fight_matches_what_foundry_showed(store: Store) -> None:
+    fight = dnd5e_fight(store)
+    fight.append(convert_records("foundry", RECORDS[:7], ruleset="dnd5e").events)
+    assert states(fight) == {"Brakka": "downed", "Goblin (1)": "dead", "Goblin (2)": "upright"}
+    fight.append(convert_records("foundry", RECORDS, ruleset="dnd5e").events)
+    brakka = fight.state().characters[BRAKKA]
+    assert (brakka.state, brakka.hp) == ("upright", 5)  # type: ignore[attr-defined]
+
+
+# --- the whole damage ----------------------------------------------------------------------------
+
+
+def test_damage_past_zero_arrives_whole_and_decides_instant_death(store: Store) -> None:
+    hits = [e for e in convert_records("foundry", RECORDS, ruleset="dnd5e").events]
+    blow = next(e for e in hits if e.id == f"foundry:env00007:{BRAKKA}:hit")
+    assert (blow.damage, blow.critical) == (14, True)  # type: ignore[union-attr]
+    fight = dnd5e_fight(store)
+    killing = record(6, amount=19, changes={"hp": -7, "temp": 0, "total": -7})
+    fight.append(convert_records("foundry", [*RECORDS[:6], killing], ruleset="dnd5e").events)
+    assert states(fight)["Brakka"] == "dead"  # 12 past 0 on a 12-HP maximum
+
+
+def test_a_blow_at_zero_hp_with_no_hp_hook_is_a_hit(store: Store) -> None:
+    events = convert_records("foundry", RECORDS, ruleset="dnd5e").events
+    at_zero = next(e for e in events if e.id == f"foundry:env00010:{BRAKKA}:hit")
+    assert isinstance(at_zero, Hit) and at_zero.damage == 3
+
+
+def test_temporary_hp_taken_is_no_hit_in_a_ruleset_without_it() -> None:
+    shielded = record(3, changes={"hp": -2, "temp": -3, "total": -5})
+    shielded["actor"]["hp"] |= {"value": 10}
+    events = convert_records("foundry", [RECORDS[0], shielded], ruleset="d26").events
+    assert [e.damage for e in events if isinstance(e, Hit)] == [2]  # type: ignore[union-attr]
+
+
+def test_an_envelope_that_loses_more_hp_than_it_dealt_is_refused() -> None:
+    bad = record(3, changes={"hp": -9, "temp": 0, "total": -9})
+    with pytest.raises(StructuralError, match=r"takes more than the `amount` 5 dealt"):
+        convert_records("foundry", [RECORDS[0], bad], ruleset="dnd5e")
+
+
+def heal_to(value: int, change: int) -> dict[str, Any]:
+    """Brakka's heal (maximum 12), as if it left him at `value` after gaining `change`."""
+    heal = copy.deepcopy(next(r for r in RECORDS if r["hook"] == "dnd5e.healActor"))
+    heal["actor"]["hp"]["value"] = value
+    heal["changes"] = {"hp": change, "temp": 0, "total": change}
+    return heal
+
+
+def test_an_hp_value_no_foundry_actor_can_have_is_refused() -> None:
+    # a gain of 10 that leaves him 10 above his maximum is no heal of 10: it contradicts dnd5e
+    with pytest.raises(StructuralError, match=r"hp.value 22 is outside 0 to 12") as caught:
+        convert_records("foundry", [RECORDS[0], heal_to(22, 10)], ruleset="dnd5e")
+    assert (caught.value.index, caught.value.field) == (1, "$.actor.hp.value")
+
+
+def test_an_hp_change_the_hp_it_carries_contradicts_is_refused() -> None:
+    # at 5 HP after gaining 10, he was at -5 before: dnd5e never goes below 0
+    with pytest.raises(StructuralError, match=r"means -5 HP before it") as caught:
+        convert_records("foundry", [RECORDS[0], heal_to(5, 10)], ruleset="dnd5e")
+    assert caught.value.field == "$.changes.hp"
+    assert convert_records("foundry", [RECORDS[0], heal_to(12, 10)], ruleset="dnd5e").events
+
+
+# --- drift ---------------------------------------------------------------------------------------
+
+
+def test_hp_changed_unseen_is_reported_and_brought_in_line(store: Store) -> None:
+    rested = record(3)  # Brakka took 5 at 12 HP; a rest before it, unseen, had healed nothing...
+    rested["actor"]["hp"]["value"] = 4  # ...but Foundry says 4 after 5 damage: he was at 9
+    rested["changes"] = {"hp": -5, "temp": 0, "total": -5}
+    converted = convert_records("foundry", [RECORDS[0], rested], ruleset="dnd5e")
+    assert converted.warnings == [
+        "record 1 (dnd5e.applyDamage `env00004`): Brakka was at 12 HP after the last record "
+        "and Foundry says 9 before this one: -3 HP changed unseen (a rest, a lost send, an edit "
+        "with the module off); woundlog follows Foundry"
+    ]
+    drift = next(e for e in converted.events if e.id == f"foundry:env00004:{BRAKKA}:drift")
+    assert isinstance(drift, Hit) and drift.damage == 3 and "drift" in (drift.note or "")
+    fight = dnd5e_fight(store)
+    fight.append(converted.events)
+    assert fight.state().characters[BRAKKA].hp == 4  # type: ignore[attr-defined]
+
+
+def test_drift_is_found_across_imports_through_the_cursor() -> None:
+    first = convert_records("foundry", RECORDS[:4], ruleset="dnd5e")
+    cursor = msgspec.json.decode(msgspec.json.encode(first.previous))  # as the service keeps it
+    healed = record(12, changes={"hp": 2, "temp": 0, "total": 2})
+    healed["actor"]["hp"]["value"] = 12  # 7 + 2 is 9, not 12: 3 HP healed unseen (a rest)
+    later = convert_records("foundry", [healed], ruleset="dnd5e", previous=cursor,
+                            joined=[BRAKKA, GOBLIN_1, GOBLIN_2])  # fmt: skip
+    assert "+3 HP changed unseen" in later.warnings[0]
+
+
+def test_a_resend_makes_nothing_and_reports_no_drift() -> None:
+    first = convert_records("foundry", RECORDS[:4], ruleset="dnd5e")
+    again = convert_records("foundry", RECORDS[:4], ruleset="dnd5e", previous=first.previous)
+    assert (again.events, again.warnings) == ([], [])
+
+
+# --- dice ----------------------------------------------------------------------------------------
+
+
+def test_dice_are_roll_dice_results_without_the_discarded_ones() -> None:
+    advantage = {
+        "formula": "2d20kh",
+        "dice": [
+            {
+                "faces": 20,
+                "results": [
+                    {"result": 4, "active": False, "discarded": True},
+                    {"result": 20, "active": True},
+                ],
+            }
+        ],
+    }
+    pool = {"formula": "{1d6,(1d4+1d4)}kh", "dice": [
+        {"faces": 6, "results": [{"result": 5, "active": True}]},
+        {"faces": 4, "results": [{"result": 1, "active": False, "rerolled": True},
+                                 {"result": 3, "active": True}]},
+        {"faces": 4, "results": [{"result": 2, "active": True}]}]}  # fmt: skip
+    hit = record(1, purpose="location", roll=pool, rolls={"location": [advantage]})
+    events = convert_records("foundry", [RECORDS[0], hit], ruleset="d26").events
+    blow = next(e for e in events if isinstance(e, Hit))
+    assert blow.rolls == {f"location@{GOBLIN_1}": [5, 3, 2, 20]}
+
+
+def test_a_roll_without_purpose_is_refused() -> None:
+    hit = record(1, roll={"dice": []})
+    with pytest.raises(StructuralError, match="needs the `purpose`"):
+        convert_records("foundry", [hit], ruleset="d26")
+
+
+# --- turns ---------------------------------------------------------------------------------------
+
+
+def ticks(events: list[Any]) -> list[tuple[str, str | None, int]]:
+    return [
+        (type(e).__name__, e.character, e.round)
+        for e in events
+        if isinstance(e, TurnStarted | TurnEnded)
+    ]
+
+
+def test_previous_turn_then_next_turn_is_a_resend(store: Store) -> None:
+    fight = dnd5e_fight(store)
+    first = fight.append(convert_records("foundry", RECORDS[:4], ruleset="dnd5e").events)
+    back_and_on = convert_records(
+        "foundry", RECORDS[4:6], ruleset="dnd5e", joined=[BRAKKA, GOBLIN_1, GOBLIN_2]
+    )
+    assert fight.append(back_and_on.events).changes == []
+    assert fight.version == first.version
+
+
+def test_a_jump_ends_and_starts_every_turn_it_crosses() -> None:
+    events = convert_records("foundry", RECORDS[10:11], ruleset="dnd5e").events
+    assert ticks(events) == [
+        ("TurnEnded", BRAKKA, 2),
+        ("TurnStarted", GOBLIN_1, 2), ("TurnEnded", GOBLIN_1, 2),
+        ("TurnStarted", GOBLIN_2, 2), ("TurnEnded", GOBLIN_2, 2),
+        ("TurnEnded", None, 2),
+        ("TurnStarted", BRAKKA, 3),
+    ]  # fmt: skip
+
+
+def test_turn_ids_are_the_combat_round_turn_and_combatant() -> None:
+    events = convert_records("foundry", RECORDS[2:3], ruleset="dnd5e").events
+    assert [e.id for e in events if isinstance(e, TurnStarted)] == [
+        f"foundry:combat0000000001:1:1:cb-gob1:{GOBLIN_1}:turn_started",
+        f"foundry:combat0000000001:1:2:cb-gob2:{GOBLIN_2}:turn_started",
+    ]
+
+
+def test_a_turn_change_back_or_before_round_one_makes_no_tick() -> None:
+    assert ticks(convert_records("foundry", RECORDS[4:5], ruleset="dnd5e").events) == []
+    unstarted = record(0, current={"round": 0, "turn": None, "combatantId": None})
+    assert ticks(convert_records("foundry", [unstarted], ruleset="dnd5e").events) == []
+
+
+def test_a_jump_of_many_rounds_ticks_only_its_ends() -> None:
+    far = record(10, current={**RECORDS[10]["current"], "round": 500})
+    converted = convert_records("foundry", [far], ruleset="dnd5e")
+    assert "jumps 498 rounds" in converted.warnings[0]
+    assert len([e for e in converted.events if isinstance(e, TurnStarted | TurnEnded)]) < 10
+
+
+# --- death saves ---------------------------------------------------------------------------------
+
+
+def test_a_death_save_rolled_in_foundry_is_a_dnd5e_check() -> None:
+    events = convert_records("foundry", RECORDS[8:9], ruleset="dnd5e").events
+    check = events[-1]
+    assert isinstance(check, Check)
+    assert msgspec.to_builtins(check) == {
+        "type": "check", "id": f"foundry:env00009:{BRAKKA}:death_save", "by": "foundry",
+        "character": BRAKKA, "check": "death_save", "rolls": {"death_save": [14]},
+    }  # fmt: skip
+
+
+def test_a_fight_made_from_foundry_in_dnd5e_takes_death_saves_from_the_table() -> None:
+    assert fight_options("dnd5e") == {"death_saves": "table"}
+    assert fight_options("d26") == {}
+
+
+def test_a_death_save_in_another_ruleset_is_reported_not_recorded() -> None:
+    converted = convert_records("foundry", RECORDS[8:9], ruleset="d26")
+    assert not any(isinstance(e, Check) for e in converted.events)
+    assert "a death save rolled in Foundry is a dnd5e rule" in converted.warnings[0]
+
+
+def test_reimporting_the_whole_fight_is_a_no_op(store: Store) -> None:
+    fight = dnd5e_fight(store)
+    fight.append(convert_records("foundry", RECORDS, ruleset="dnd5e").events)
+    before = fight.state()
+    again = convert_records("foundry", RECORDS, ruleset="dnd5e", joined=list(before.characters))
+    assert fight.append(again.events).changes == []
+    assert fight.state() == before
+
+
+def test_the_cli_creates_a_dnd5e_fight_that_takes_foundrys_death_saves(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from woundlog.replays.cli import main; main()", "import",
+         str(DATA / "foundry_dnd5e.jsonl"), "--from", "foundry", "--db", str(tmp_path / "f.db")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+# --- other rulesets, first sight, malformed envelopes (moved from test_importers.py) -----------
+
+
+def joins(events: list[Any]) -> list[tuple[str, str, str, dict[str, int]]]:
+    return [(e.name, e.kind, e.side, e.stats) for e in events if isinstance(e, CharacterJoined)]
+
+
+def test_mordheim_maps_hp_to_wounds_and_ignores_healing() -> None:
+    converted = convert_records("foundry", [RECORDS[1], RECORDS[12]], ruleset="mordheim")
+    assert joins(converted.events) == [
+        ("Goblin (1)", "", "monsters", {"wounds": 7}),
+        ("Brakka", "", "players", {"wounds": 12}),
+    ]
+    assert [type(e).__name__ for e in converted.events if not isinstance(e, CharacterJoined)] == [
+        "Hit",  # the goblin's blow
+        "Hit",  # Brakka first seen hurt (1 of 12 before the potion)
+    ]
+
+
+def test_warhammer_quest_and_contractor_kinds_and_stats() -> None:
+    quest = convert_records("foundry", RECORDS[:1], ruleset="warhammer_quest").events
+    assert joins(quest)[:2] == [
+        ("Brakka", "warrior", "warriors", {"wounds": 12}),
+        ("Goblin (1)", "monster", "monsters", {"wounds": 7}),
+    ]
+    contractor = convert_records("foundry", RECORDS[:1], ruleset="contractor").events
+    assert joins(contractor)[0] == ("Brakka", "", "players", {"constitution": 12})
+
+
+def test_a_tokens_side_overrides_the_default() -> None:
+    changed = record(1)
+    changed["token"]["side"] = "goblins"
+    joined = convert_records("foundry", [changed], ruleset="mordheim").events[0]
+    assert isinstance(joined, CharacterJoined) and joined.side == "goblins"
+
+
+def test_first_sight_joins_once_and_known_characters_do_not_join() -> None:
+    converted = convert_records(
+        "foundry", RECORDS, ruleset="dnd5e", joined=[BRAKKA, GOBLIN_1, GOBLIN_2]
+    )
+    assert not any(isinstance(e, CharacterJoined) for e in converted.events)
+    assert not any((e.id or "").endswith(":hurt") for e in converted.events)
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "match"),
+    [
+        (lambda r: r.pop("id"), "$.id", "missing required field"),
+        (lambda r: r.pop("amount"), "$.amount", "missing required field"),
+        (lambda r: r["changes"].update(hp="-5"), "$.changes.hp", "Expected `int`"),
+        (lambda r: r.update(hook="updateActor"), "$.hook", "known: dnd5e.applyDamage"),
+        (lambda r: r["token"].update(uuid="two words"), "$.token.uuid", "matching regex"),
+        (lambda r: r["actor"]["hp"].pop("max"), "$.actor.hp.max", "missing required field"),
+    ],
+)
+def test_malformed_envelopes_name_the_record_and_field(change: Any, field: str, match: str) -> None:
+    changed = record(1)
+    change(changed)
+    with pytest.raises(StructuralError, match=match) as caught:
+        convert_records("foundry", [RECORDS[0], changed], ruleset="d26")
+    assert (caught.value.index, caught.value.field) == (1, field)
+
+
+def test_a_die_the_event_cannot_hold_is_refused_with_the_record() -> None:
+    huge = {"dice": [{"faces": 6, "results": [{"result": 1001, "active": True}]}]}
+    with pytest.raises(StructuralError, match="invalid event") as caught:
+        convert_records("foundry", [record(1, purpose="location", roll=huge)], ruleset="d26")
+    assert caught.value.index == 0
+    assert caught.value.field is not None and caught.value.field.startswith("$.rolls")
+
+
+@pytest.mark.parametrize("ruleset", ["d26", "warhammer_quest"])
+def test_reimporting_into_another_ruleset_is_a_no_op(store: Store, ruleset: str) -> None:
+    fight = Fight.create(store, "f", FightStarted(ruleset=ruleset, seed=3))
+    first = fight.append(convert_records("foundry", RECORDS, ruleset=ruleset).events)
+    before = fight.state()
+    again = convert_records("foundry", RECORDS, ruleset=ruleset, joined=list(before.characters))
+    assert fight.append(again.events).version == first.version
+    third = fight.append(convert_records("foundry", RECORDS, ruleset=ruleset).events)
+    assert third.version == first.version
+    assert fight.state() == before
