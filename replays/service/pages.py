@@ -61,7 +61,9 @@ def history(fights: Fights, fight: str) -> TimelinePage:
 
 def page(name: str) -> File:
     # no-cache: a page is tiny, and a stale one after an upgrade would call an API it misreads
-    return File(WEB / name, content_disposition_type="inline", headers={"Cache-Control": "no-cache"})
+    return File(
+        WEB / name, content_disposition_type="inline", headers={"Cache-Control": "no-cache"}
+    )
 
 
 def pages_router(guards: Sequence[Guard]) -> Router:
