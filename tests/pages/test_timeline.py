@@ -15,6 +15,11 @@ from tests.replays.service.server import bearer
 from .conftest import Tokens, Watched, bundled_fight
 
 UNDO_LOG = "mordheim_undo.jsonl"  # an amend, a retract and a retract of the retract
+STATES_OF_ROWS = """tds => Object.fromEntries(
+    tds.map(td => [td.parentElement.dataset.character, td.dataset.state]))"""
+STATES_OF_CELLS = (
+    """tds => Object.fromEntries(tds.map(td => [td.dataset.character, td.dataset.state]))"""
+)
 
 
 @pytest.fixture(scope="module")
@@ -77,13 +82,11 @@ def test_each_position_shows_the_state_the_api_gives_at_that_seq(
             k: c["state"] for k, c in state_at(client, undo_fight, at)["characters"].items()
         }
         expect(page.locator("#then caption")).to_have_text(f"After event #{at}")
-        table = page.locator("#then td[data-state]").evaluate_all(
-            "tds => Object.fromEntries(tds.map(td => [td.parentElement.dataset.character, td.dataset.state]))"
-        )
+        table = page.locator("#then td[data-state]").evaluate_all(STATES_OF_ROWS)
         assert table == expected, f"state table at {at}"
         # the grid's column folds the changes in the page: it must agree with the server's fold
         column = page.locator(f"#grid td[data-seq='{at}'][data-state]").evaluate_all(
-            "cells => Object.fromEntries(cells.map(c => [c.dataset.character, c.dataset.state]))"
+            STATES_OF_CELLS
         )
         assert column == expected, f"grid column {at}"
 
