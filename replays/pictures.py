@@ -276,4 +276,3 @@ def timeline(
             store.close()
         title = getattr(moments[0][0].event, "name", "") or source
     write_picture(moments, title, output)
-
