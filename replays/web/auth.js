@@ -42,11 +42,12 @@ export function tokens(fight) {
 /** Wire the token form: on submit, keep what was typed and call `done`. */
 export function askForTokens(fight, form, done) {
   form.hidden = false;
-  form.addEventListener("submit", (event) => {
+  // assigned, not added: asking again after a refused token must not start the page twice
+  form.onsubmit = (event) => {
     event.preventDefault();
     for (const role of KEYS) save(fight, role, form.elements[role]?.value ?? "");
     if (!tokens(fight).read) return;
     form.hidden = true;
     done();
-  });
+  };
 }

@@ -204,3 +204,19 @@ def test_an_undo_from_the_page_is_in_the_log_and_its_consequences_are_shown(
     assert (newest["type"], newest["event"]) == ("retract", "#7")
     expect(page.locator("#grid thead th[data-seq='7']")).to_have_class(re.compile("undone"))
     expect(page.locator("#grid thead th[data-seq]")).to_have_count(events["version"])
+
+
+def test_an_amend_from_the_page_replays_the_event_as_corrected(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "amend-from-page", UNDO_LOG)
+    page = watched.page
+    open_timeline(watched, server.url, tokens, "?at=7", gm=True)
+    page.get_by_role("button", name="Amend this event…").click()
+    corrected = '{"type": "hit", "target": "hilde", "damage": 1, "rolls": {"injury": [1]}}'
+    page.get_by_label("The event as it should have been (JSON)").fill(corrected)
+    page.get_by_label("Reason").fill("the die showed 1")
+    page.get_by_role("button", name="Amend", exact=True).click()
+    expect(page.locator("#status")).to_have_text("Amended #7: Hilde: stunned -> knocked_down")
+    newest = client.get(f"/fights/{tokens.fight}/state", headers=bearer(tokens.viewer)).json()
+    assert newest["characters"]["hilde"]["state"] == "knocked_down"
