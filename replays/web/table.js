@@ -60,7 +60,8 @@ async function start() {
   try {
     const seq = await draw();
     $("status").textContent = "";
-    follow(fight, tokens(fight).read, seq + 1, (changes) => {
+    // from the newest event, not after it: its changes arrive first and say what just happened
+    follow(fight, tokens(fight).read, seq, (changes) => {
       justHappened(changes);
       // redraws in turn, so a burst of events cannot paint an older state over a newer one
       drawing = drawing.then(draw).catch(failed);

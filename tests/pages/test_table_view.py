@@ -58,3 +58,14 @@ def test_pages_are_served_without_a_token_and_hold_no_data(client: httpx.Client)
     ):
         answer = client.get(path)
         assert answer.status_code == 200, path
+
+
+def test_table_view_says_what_the_newest_event_did_on_opening(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "table-opening", "mordheim_undo.jsonl")
+    watched.page.goto(f"{server.url}/fights/{tokens.fight}/table#viewer={tokens.viewer}")
+    expect(watched.page.locator("#just")).to_have_text(
+        "#9 retract: retracts #8 (it hit after all: retracting the retract restores the hit); "
+        "Hilde: upright -> stunned (wounds 1 -> 0)"
+    )
