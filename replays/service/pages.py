@@ -59,23 +59,37 @@ def history(fights: Fights, fight: str) -> TimelinePage:
     return TimelinePage(version=version, moments=moments)
 
 
+PAGE_HEADERS = {
+    # a page holds a token in its tab: it runs only its own scripts, talks only to this server,
+    # is never framed by another site, and names no page of it in a Referer
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    # a page is tiny, and a stale one after an upgrade would call an API it misreads
+    "Cache-Control": "no-cache",
+}
+
+
 def page(name: str) -> File:
-    # no-cache: a page is tiny, and a stale one after an upgrade would call an API it misreads
-    return File(
-        WEB / name, content_disposition_type="inline", headers={"Cache-Control": "no-cache"}
-    )
+    return File(WEB / name, filename=name, content_disposition_type="inline")
+
+
+AS_PAGE: dict[str, Any] = {
+    "media_type": "text/html",
+    "include_in_schema": False,
+    "response_headers": PAGE_HEADERS,
+}
 
 
 def pages_router(guards: Sequence[Guard]) -> Router:
     """The pages, their static files and the timeline endpoint; `guards`: the API's token check
     (it reads the role the endpoint needs from `opt["role"]`)."""
 
-    @get("/fights/{fight:str}/", media_type="text/html", include_in_schema=False)
+    @get("/fights/{fight:str}/", **AS_PAGE)
     async def timeline_page(fight: FightId) -> File:
         """The timeline page; it asks for a token and reads the API itself."""
         return page("timeline.html")
 
-    @get("/fights/{fight:str}/table", media_type="text/html", include_in_schema=False)
+    @get("/fights/{fight:str}/table", **AS_PAGE)
     async def table_page(fight: FightId) -> File:
         """The large-print live view for players (viewer token)."""
         return page("table.html")

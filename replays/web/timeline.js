@@ -172,7 +172,7 @@ function moveRow(rows, index) {
 
 // anywhere else on the page (but not while typing), the left and right arrows step in time too
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, textarea, select, dialog, button")) return;
+  if (event.target.closest("input, textarea, select, dialog")) return;
   if (event.key === "ArrowLeft") step(-1);
   else if (event.key === "ArrowRight") step(1);
   else return;

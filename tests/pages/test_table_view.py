@@ -58,6 +58,9 @@ def test_pages_are_served_without_a_token_and_hold_no_data(client: httpx.Client)
     ):
         answer = client.get(path)
         assert answer.status_code == 200, path
+    page = client.get("/fights/anything/")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["referrer-policy"] == "no-referrer"
 
 
 def test_table_view_says_what_the_newest_event_did_on_opening(
