@@ -87,7 +87,9 @@ function live(after) {
 /** Show the fight as it stood after event `seq`: grid column, details, state table, URL. */
 async function go(seq, { focus = true, follow = false } = {}) {
   seq = Math.min(Math.max(seq, 1), latest());
-  page.at = follow || seq === latest() && page.at === null ? null : seq;
+  // following live stays live at the newest event; any other move pins the position
+  const live = follow || (seq === latest() && page.at === null);
+  page.at = live ? null : seq;
   const url = new URL(location.href);
   if (page.at === null) url.searchParams.delete("at");
   else url.searchParams.set("at", page.at);

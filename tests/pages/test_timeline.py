@@ -220,3 +220,19 @@ def test_an_amend_from_the_page_replays_the_event_as_corrected(
     expect(page.locator("#status")).to_have_text("Amended #7: Hilde: stunned -> knocked_down")
     newest = client.get(f"/fights/{tokens.fight}/state", headers=bearer(tokens.viewer)).json()
     assert newest["characters"]["hilde"]["state"] == "knocked_down"
+
+
+def test_the_grid_is_one_tab_stop_and_up_and_down_move_between_characters(
+    watched: Watched, server: Any, undo_fight: Tokens
+) -> None:
+    page = watched.page
+    open_timeline(watched, server.url, undo_fight, "?at=6")
+    assert page.locator("#grid td[tabindex='0']").count() == 1
+    page.locator("#grid td[tabindex='0']").focus()
+    expect(page.locator("#grid td[data-seq='6'][data-character='hilde']")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#grid td[data-seq='6'][data-character='ulf']")).to_be_focused()
+    expect(page.locator("#details h2")).to_have_text("#6 amend")
+    page.keyboard.press("Home")
+    expect(page.locator("#grid td[data-seq='1'][data-character='ulf']")).to_be_focused()
+    assert page.locator("#grid td[tabindex='0']").count() == 1
