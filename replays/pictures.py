@@ -1,0 +1,278 @@
+"""`woundlog timeline`: a picture of a fight, drawn offline, for a chat or a campaign log.
+
+The same timeline the page draws: one row per character, one column per event (grouped by round
+where the log has rounds), each cell coloured by the character's state as the fight stood then,
+marked where a die was rolled (◆) or a counter changed (±); undone events struck through.
+
+SVG is written directly (ElementTree, so every name is escaped). PNG is that same SVG rendered by
+CairoSVG: the two pictures cannot disagree, and it is a small pure-Python package over the system
+cairo library (matplotlib would bring numpy and tens of megabytes to draw rectangles). It is an
+optional extra, `woundlog[pictures]`, loaded only when a PNG is asked for.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from woundlog.core import Changes, CharacterChange
+from woundlog.events import TurnStarted, UsageError
+from woundlog.events.codec import read_jsonl
+from woundlog.events.stores import SQLiteStore, Store, Stored, open_store
+
+from .fight import Fight
+
+COLOURS = {  # the page's colours (web/style.css): dark text on light tints, dead the reverse
+    "upright": "#d4edd4",
+    "knocked_down": "#fff0b3",
+    "stunned": "#ffd9a8",
+    "downed": "#f7b9b9",
+    "stabilised": "#cfe4ff",
+    "out_of_action": "#d6d6d6",
+    "dead": "#2b2b2b",
+}
+SHORT = {
+    "upright": "up",
+    "knocked_down": "KD",
+    "stunned": "stun",
+    "downed": "down",
+    "stabilised": "stab",
+    "out_of_action": "OoA",
+    "dead": "dead",
+}
+CELL_W, CELL_H, HEAD_H, ROUND_H, TITLE_H = 58, 26, 34, 20, 30
+CHAR_W = 7  # a character's width at the font size used, near enough to size the name column
+FONT = "DejaVu Sans, Verdana, sans-serif"
+
+Moment = tuple[Stored, Changes]
+
+
+# --- what the picture shows (the page's states.js, in Python) --------------------------------
+
+
+def moved(changes: Changes) -> list[CharacterChange]:
+    """Every character an event moved: its own changes, then an undo's consequences."""
+    return [*changes.characters, *changes.consequences]
+
+
+def characters(moments: Sequence[Moment]) -> dict[str, str]:
+    """Character id -> name, in join order."""
+    seen: dict[str, str] = {}
+    for _, changes in moments:
+        for change in moved(changes):
+            seen.setdefault(change.character, change.name)
+    return seen
+
+
+def states_after(moments: Sequence[Moment]) -> list[dict[str, str]]:
+    """Each character's state just after each event, as the fight stood then."""
+    now: dict[str, str] = {}
+    after = []
+    for _, changes in moments:
+        for change in moved(changes):
+            if change.after is None:
+                now.pop(change.character, None)
+            else:
+                now[change.character] = change.after
+        after.append(dict(now))
+    return after
+
+
+def rounds(moments: Sequence[Moment]) -> list[int | None]:
+    """Each event's round: that of the latest `turn_started`, None before the first."""
+    current: int | None = None
+    found = []
+    for stored, _ in moments:
+        if isinstance(stored.event, TurnStarted):
+            current = stored.event.round
+        found.append(current)
+    return found
+
+
+def marks(stored: Stored, changes: Changes, character: str) -> str:
+    """` ◆` where a die was rolled for `character`, ` ±` where its counters changed."""
+    subject = getattr(stored.event, "target", None) or getattr(stored.event, "character", None)
+    rolled = any(
+        die.character == character or (die.character is None and subject == character)
+        for die in changes.dice
+    )
+    change = next((c for c in moved(changes) if c.character == character), None)
+    counted = change is not None and bool(
+        change.counters or change.injuries or change.injuries_removed
+    )
+    return (" ◆" if rolled else "") + (" ±" if counted else "")
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+
+def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET.Element:
+    node = ET.SubElement(parent, "text", {"x": str(x), "y": str(y), **attrs})
+    node.text = text
+    return node
+
+
+def timeline_svg(moments: Sequence[Moment], title: str) -> str:
+    """The timeline as an SVG document."""
+    people = characters(moments)
+    after = states_after(moments)
+    round_of = rounds(moments)
+    has_rounds = any(r is not None for r in round_of)
+    left = 16 + CHAR_W * max((len(name) for name in people.values()), default=8)
+    top = TITLE_H + (ROUND_H if has_rounds else 0) + HEAD_H
+    width = left + CELL_W * len(moments) + 10
+    height = top + CELL_H * len(people) + 10
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+            "font-family": FONT,
+            "font-size": "11",
+        },
+    )
+    ET.SubElement(svg, "title").text = title
+    ET.SubElement(svg, "rect", {"width": str(width), "height": str(height), "fill": "#fdfdfb"})
+    _text(svg, 8, 20, title, **{"font-size": "16", "font-weight": "bold"})
+    if has_rounds:
+        _draw_rounds(svg, round_of, left)
+    head = ET.SubElement(svg, "g", {"class": "events"})
+    for i, (stored, changes) in enumerate(moments):
+        x = left + i * CELL_W + CELL_W / 2
+        label = _text(
+            head, x, top - 18, f"#{stored.seq}", **{"text-anchor": "middle", "class": "event"}
+        )
+        label.set("data-seq", str(stored.seq))
+        if changes.undone:
+            label.set("text-decoration", "line-through")
+            ET.SubElement(head, "line", _strike(x, top - 22))
+        kind = changes.type.replace("character_", "").replace("_", " ")
+        _text(head, x, top - 6, kind[:11], **{"text-anchor": "middle", "font-size": "8"})
+    for row, (character, name) in enumerate(people.items()):
+        y = top + row * CELL_H
+        group = ET.SubElement(svg, "g", {"class": "row", "data-character": character})
+        _text(group, 8, y + CELL_H / 2 + 4, name)
+        for i, (stored, changes) in enumerate(moments):
+            _draw_cell(
+                group, left + i * CELL_W, y, stored, changes, character, after[i].get(character)
+            )
+    ET.indent(svg)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _strike(x: float, y: float) -> dict[str, str]:
+    return {"x1": str(x - 14), "x2": str(x + 14), "y1": str(y), "y2": str(y), "stroke": "#1a1a1a"}
+
+
+def _draw_rounds(svg: ET.Element, round_of: list[int | None], left: int) -> None:
+    start = 0
+    for i in range(1, len(round_of) + 1):
+        if i < len(round_of) and round_of[i] == round_of[start]:
+            continue
+        x = left + start * CELL_W
+        span = {"x": str(x), "y": str(TITLE_H), "width": str((i - start) * CELL_W)}
+        ET.SubElement(svg, "rect", span | {"height": str(ROUND_H - 2), "fill": "#ececec"})
+        label = "Setup" if round_of[start] is None else f"Round {round_of[start]}"
+        _text(svg, x + 4, TITLE_H + 13, label)
+        start = i
+
+
+def _draw_cell(
+    group: ET.Element,
+    x: float,
+    y: float,
+    stored: Stored,
+    changes: Changes,
+    character: str,
+    state: str | None,
+) -> None:
+    rect = {"x": str(x), "y": str(y), "width": str(CELL_W), "height": str(CELL_H), "class": "cell"}
+    rect |= {"data-seq": str(stored.seq), "stroke": "#c8c8c8"}
+    rect["fill"] = COLOURS[state] if state else "#fdfdfb"
+    if state:
+        rect["data-state"] = state
+    ET.SubElement(group, "rect", rect)
+    if changes.undone:  # a diagonal through the cell: the event no longer counts
+        ET.SubElement(group, "line", {"x1": str(x), "y1": str(y + CELL_H), "x2": str(x + CELL_W),
+                                      "y2": str(y), "stroke": "#6b6b6b"})  # fmt: skip
+    text = (SHORT[state] if state else "") + marks(stored, changes, character)
+    if text:
+        ink = "#ffffff" if state == "dead" else "#1a1a1a"
+        _text(
+            group,
+            x + CELL_W / 2,
+            y + CELL_H / 2 + 4,
+            text,
+            **{"text-anchor": "middle", "fill": ink},
+        )
+
+
+def svg_to_png(svg: str) -> bytes:
+    try:
+        import cairosvg  # type: ignore[import-untyped]  # only for PNG: an optional extra
+    except ImportError as error:
+        raise UsageError(
+            "a PNG needs CairoSVG: pip install 'woundlog[pictures]' (or write .svg)"
+        ) from error
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode())
+    return png
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def file_moments(path: Path) -> tuple[list[Moment], str]:
+    """A `.jsonl` log's moments, folded in a private in-memory store (no rules on the way in: a
+    file is replayed, so what the rules refuse becomes void, as `woundlog replay` does)."""
+    events = [event for _, event in read_jsonl(path)]
+    if not events:
+        raise UsageError(f"{path} holds no events")
+    with SQLiteStore(":memory:") as store:
+        store.append(path.stem, events)
+        return _moments(store, path.stem), getattr(events[0], "name", "") or path.stem
+
+
+def _moments(store: Store, fight: str) -> list[Moment]:
+    opened = Fight.open(store, fight)
+    return list(zip(opened.events(), opened.history(), strict=True))
+
+
+def write_picture(moments: Sequence[Moment], title: str, output: Path) -> None:
+    svg = timeline_svg(moments, title)
+    suffix = output.suffix.lower()
+    if suffix == ".svg":
+        output.write_text(svg, encoding="utf-8")
+    elif suffix == ".png":
+        output.write_bytes(svg_to_png(svg))
+    else:
+        raise UsageError(f"-o {output}: write a .svg or a .png")
+
+
+def timeline(
+    source: Annotated[
+        str, typer.Argument(metavar="FIGHT|FILE.jsonl", help="A fight in the store, or a log file.")
+    ],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="The picture: fight.svg or fight.png.")
+    ],
+    db: Annotated[
+        str | None, typer.Option("--db", metavar="URL", help="Store (for FIGHT).")
+    ] = None,
+) -> None:
+    """Draw a fight's timeline as a picture: a row per character, a column per event."""
+    if source.endswith(".jsonl"):
+        moments, title = file_moments(Path(source))
+    else:
+        store = open_store(db)
+        try:
+            moments = _moments(store, source)
+        finally:
+            store.close()
+        title = getattr(moments[0][0].event, "name", "") or source
+    write_picture(moments, title, output)

@@ -1,0 +1,113 @@
+"""The pages `woundlog serve` serves (issue 15): a fight's timeline and its live table view.
+
+The pages are static files (`replays/web/`: HTML, CSS, ES modules, no build step) that read the
+same JSON as any other client, with the token the person gives them (kept in the tab's
+`sessionStorage`, never in a URL the server sees). The one thing the API lacked is a fight's whole
+history in one answer, each event beside what it did and what undid it: `GET
+/fights/{fight}/timeline` (viewer).
+
+`pages_router(guards)` takes the API's own guards from `create_app`, so the timeline endpoint is
+checked exactly as the others are and this module need not import app.py (which imports it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from anyio import to_thread
+from litestar import Request, Router, get
+from litestar.response import File
+from litestar.static_files import create_static_files_router
+from litestar.types import Guard
+
+from woundlog.core import Changes
+from woundlog.events import Event
+
+from .fights import Fights
+from .schemas import FightId
+from .tokens import Role
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+"""`woundlog/replays/web/`, shipped as package data."""
+STATIC = "/web"
+
+
+class Moment(msgspec.Struct, frozen=True, kw_only=True):
+    """One event of the log, with what it did as it happened (`changes.undone`: what undid it)."""
+
+    seq: int
+    event: Event
+    changes: Changes
+
+
+class TimelinePage(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    moments: list[Moment]
+
+
+def history(fights: Fights, fight: str) -> TimelinePage:
+    opened = fights.fight(fight)
+    version = opened.version
+    events = opened.events(1, version)
+    moments = [
+        Moment(seq=stored.seq, event=stored.event, changes=changes)
+        for stored, changes in zip(events, opened.history(version), strict=True)
+    ]
+    return TimelinePage(version=version, moments=moments)
+
+
+PAGE_HEADERS = {
+    # a page holds a token in its tab: it runs only its own scripts, talks only to this server,
+    # is never framed by another site, and names no page of it in a Referer
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    # a page is tiny, and a stale one after an upgrade would call an API it misreads
+    "Cache-Control": "no-cache",
+}
+
+
+def page(name: str) -> File:
+    return File(WEB / name, filename=name, content_disposition_type="inline")
+
+
+AS_PAGE: dict[str, Any] = {
+    "media_type": "text/html",
+    "include_in_schema": False,
+    "response_headers": PAGE_HEADERS,
+}
+
+
+def pages_router(guards: Sequence[Guard]) -> Router:
+    """The pages, their static files and the timeline endpoint; `guards`: the API's token check
+    (it reads the role the endpoint needs from `opt["role"]`)."""
+
+    @get("/fights/{fight:str}/", **AS_PAGE)
+    async def timeline_page(fight: FightId) -> File:
+        """The timeline page; it asks for a token and reads the API itself."""
+        return page("timeline.html")
+
+    @get("/fights/{fight:str}/table", **AS_PAGE)
+    async def table_page(fight: FightId) -> File:
+        """The large-print live view for players (viewer token)."""
+        return page("table.html")
+
+    @get(
+        "/fights/{fight:str}/timeline",
+        role=Role.VIEWER,
+        guards=list(guards),
+        security=[{"bearer": []}],
+        tags=["fights"],
+    )
+    async def timeline(request: Request[Any, Any, Any], fight: FightId) -> TimelinePage:
+        """Every event with what it did as it happened (viewer): each undo with its
+        consequences, each undone event with what undid it. What the timeline page draws."""
+        fights: Fights = request.app.state.service.fights
+        return await to_thread.run_sync(history, fights, fight)
+
+    static = create_static_files_router(
+        path=STATIC, directories=[WEB], include_in_schema=False, name="web"
+    )
+    return Router(path="/", route_handlers=[timeline_page, table_page, timeline, static])

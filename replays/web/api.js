@@ -1,0 +1,40 @@
+// The service's JSON API, with a bearer token; the same endpoints any other client uses.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export function fightPath(fight) {
+  return `/fights/${encodeURIComponent(fight)}`;
+}
+
+async function call(url, token, init = {}) {
+  const response = await fetch(url, {
+    ...init,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+  });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+export const getTimeline = (fight, token) => call(`${fightPath(fight)}/timeline`, token);
+
+export function getState(fight, token, at) {
+  const query = at ? `?at=${at}` : "";
+  return call(`${fightPath(fight)}/state${query}`, token);
+}
+
+export function undo(fight, token, event, reason) {
+  const body = JSON.stringify({ event, reason, by: "page" });
+  return call(`${fightPath(fight)}/undo`, token, { method: "POST", body });
+}
+
+export function amend(fight, token, event, replacement, reason) {
+  const body = JSON.stringify({ type: "amend", event, replacement, reason, by: "page" });
+  return call(`${fightPath(fight)}/events`, token, { method: "POST", body });
+}

@@ -1,0 +1,65 @@
+// One character of the state JSON, as a person reads it: state, counters, injuries.
+
+import { label } from "./states.js";
+
+const FIXED = new Set(["state", "name", "side", "kind", "stats", "gear", "injuries"]);
+/** Pools a person always wants to see, even when full. */
+const POOLS = new Set(["wounds", "hp", "fatigue", "endurance", "constitution"]);
+
+const empty = (v) => v === null || v === false || v === 0 || (Array.isArray(v) && !v.length);
+const text = (v) => (Array.isArray(v) ? v.join(", ") : v === true ? "yes" : String(v));
+
+/**
+ * `[name, text]` for each counter worth showing: the pools; any stat the rules changed (its
+ * current value beside the joined one); and the ruleset's other counters when they are set.
+ * Stats at their joined value are left out: they are the character sheet, not the fight.
+ */
+export function counters(character) {
+  const stats = character.stats ?? {};
+  const shown = [];
+  for (const [name, value] of Object.entries(character)) {
+    if (FIXED.has(name)) continue;
+    if (name in stats) {
+      if (POOLS.has(name)) shown.push([label(name), `${value} of ${stats[name]}`]);
+      else if (value !== stats[name]) shown.push([label(name), `${value} (was ${stats[name]})`]);
+    } else if (POOLS.has(name) || !empty(value)) {
+      shown.push([label(name), text(value)]);
+    }
+  }
+  return shown;
+}
+
+export const injuries = (character) => (character.injuries ?? []).map(text);
+
+/** A `<tr>` for the state table: name, state, counters, injuries. */
+export function stateRow(id, character) {
+  const row = document.createElement("tr");
+  row.dataset.character = id;
+  const name = document.createElement("th");
+  name.scope = "row";
+  name.textContent = character.name || id;
+  const state = document.createElement("td");
+  state.className = `s-${character.state}`;
+  state.dataset.state = character.state;
+  state.textContent = label(character.state);
+  const count = document.createElement("td");
+  count.textContent = counters(character).map(([k, v]) => `${k} ${v}`).join(" · ");
+  const hurt = document.createElement("td");
+  hurt.textContent = injuries(character).join(", ");
+  row.append(name, state, count, hurt);
+  return row;
+}
+
+export function fillStateTable(table, state) {
+  const head = document.createElement("tr");
+  for (const title of ["Character", "State", "Counters", "Injuries"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = title;
+    head.append(th);
+  }
+  const caption = document.createElement("caption");
+  caption.textContent = `After event #${state.seq}`;
+  const rows = Object.entries(state.characters).map(([id, c]) => stateRow(id, c));
+  table.replaceChildren(caption, head, ...rows);
+}

@@ -1,0 +1,254 @@
+// The timeline page: the grid, time travel (slider, arrow keys, `?at=N`), GM undo and amend,
+// and live updates. Everything it shows comes from the API with the person's token.
+
+import { ApiError, amend, getState, getTimeline, undo } from "./api.js";
+import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
+import { fillStateTable } from "./character.js";
+import { fillDetails, summary } from "./describe.js";
+import { drawGrid, drawLegend } from "./grid.js";
+import { follow } from "./stream.js";
+
+const fight = decodeURIComponent(location.pathname.split("/")[2]);
+const $ = (id) => document.getElementById(id);
+const grid = $("grid");
+const slider = $("slider");
+
+const page = {
+  moments: [], // the timeline endpoint's answer: each event with what it did
+  at: null, // the seq shown; null: follow the newest event
+  character: null, // the row of the focused cell, to keep focus in it while stepping
+  stateAsked: 0, // the newest state request: older answers arriving late are dropped
+  stream: null,
+};
+
+const latest = () => page.moments.length;
+const shown = () => page.at ?? latest();
+const moment = (seq) => page.moments[seq - 1];
+
+function say(text, isError = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", isError);
+}
+
+function failed(error) {
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    forget(fight);
+    say(`${error.message}: give a token of this fight.`, true);
+    askForTokens(fight, $("token-form"), start);
+  } else {
+    say(`Could not read the fight: ${error.message}`, true);
+  }
+}
+
+// --- loading and live -----------------------------------------------------------------------
+
+async function load() {
+  const answer = await getTimeline(fight, tokens(fight).read);
+  page.moments = answer.moments;
+  document.title = `${fight} · woundlog`;
+  $("title").textContent = answer.moments[0]?.event.name || `Fight ${fight}`;
+  drawGrid(grid, page.moments);
+  $("grid-wrap").hidden = $("travel").hidden = false;
+  slider.max = String(latest());
+  // a position beyond the log (a shared link to a fight since cut short) shows the newest
+  if (page.at !== null && page.at > latest()) page.at = null;
+  await go(shown(), { focus: false });
+  return answer.version;
+}
+
+let reloading = null;
+let again = false;
+/** Reload after a stream message; messages arriving meanwhile fold into one more reload. */
+function reloadSoon() {
+  if (reloading) {
+    again = true;
+    return;
+  }
+  reloading = load()
+    .catch(failed)
+    .finally(() => {
+      reloading = null;
+      if (again) {
+        again = false;
+        reloadSoon();
+      }
+    });
+}
+
+function live(after) {
+  page.stream?.abort();
+  page.stream = new AbortController();
+  // the whole timeline is refetched on each event: an undo rewrites what earlier columns mean
+  follow(fight, tokens(fight).read, after + 1, reloadSoon, page.stream.signal);
+}
+
+// --- time travel ----------------------------------------------------------------------------
+
+/** Show the fight as it stood after event `seq`: grid column, details, state table, URL. */
+async function go(seq, { focus = true, follow = false } = {}) {
+  seq = Math.min(Math.max(seq, 1), latest());
+  // following live stays live at the newest event; any other move pins the position
+  const live = follow || (seq === latest() && page.at === null);
+  page.at = live ? null : seq;
+  const url = new URL(location.href);
+  if (page.at === null) url.searchParams.delete("at");
+  else url.searchParams.set("at", page.at);
+  history.replaceState(null, "", url);
+
+  slider.value = String(seq);
+  $("position").textContent = `event ${seq} of ${latest()}` + (page.at === null ? " (live)" : "");
+  for (const node of grid.querySelectorAll("[data-seq]")) {
+    const n = Number(node.dataset.seq);
+    node.classList.toggle("now", n === seq);
+    node.classList.toggle("later", n > seq);
+    if (node.tagName === "TD") node.setAttribute("aria-selected", String(n === seq));
+  }
+  const target = currentCell(seq);
+  if (target) {
+    grid.querySelectorAll("td[tabindex='0']").forEach((td) => (td.tabIndex = -1));
+    target.tabIndex = 0;
+    if (focus) target.focus();
+    target.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+  fillDetails($("details"), moment(seq), page.character);
+  showGmActions(seq);
+
+  const asked = ++page.stateAsked;
+  const state = await getState(fight, tokens(fight).read, seq);
+  if (asked === page.stateAsked) fillStateTable($("then"), state);
+}
+
+function currentCell(seq) {
+  const row = page.character ?? grid.querySelector("td[data-character]")?.dataset.character;
+  return grid.querySelector(`td[data-seq="${seq}"][data-character="${CSS.escape(row ?? "")}"]`);
+}
+
+function step(by) {
+  go(shown() + by).catch(failed);
+}
+
+slider.addEventListener("input", () => go(Number(slider.value), { focus: false }).catch(failed));
+$("latest").addEventListener("click", () => go(latest(), { follow: true }).catch(failed));
+
+grid.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-seq]");
+  if (!target) return;
+  page.character = target.dataset.character ?? page.character;
+  go(Number(target.dataset.seq)).catch(failed);
+});
+
+// hover and focus show a cell's details without moving in time
+grid.addEventListener("mouseover", (event) => {
+  const td = event.target.closest("td[data-seq]");
+  if (td) fillDetails($("details"), moment(Number(td.dataset.seq)), td.dataset.character);
+});
+grid.addEventListener("focusin", (event) => {
+  const td = event.target.closest("td[data-seq]");
+  if (td) fillDetails($("details"), moment(Number(td.dataset.seq)), td.dataset.character);
+});
+
+grid.addEventListener("keydown", (event) => {
+  const td = event.target.closest("td[data-seq]");
+  if (!td) return;
+  const rows = [...grid.querySelectorAll("tbody tr")];
+  const row = rows.findIndex((r) => r.contains(td));
+  const moves = {
+    ArrowLeft: () => step(-1),
+    ArrowRight: () => step(1),
+    Home: () => go(1).catch(failed),
+    End: () => go(latest()).catch(failed),
+    ArrowUp: () => moveRow(rows, row - 1),
+    ArrowDown: () => moveRow(rows, row + 1),
+  };
+  if (!moves[event.key]) return;
+  event.preventDefault();
+  event.stopPropagation();
+  moves[event.key]();
+});
+
+function moveRow(rows, index) {
+  const row = rows[Math.min(Math.max(index, 0), rows.length - 1)];
+  page.character = row.querySelector("td").dataset.character;
+  go(shown()).catch(failed);
+}
+
+// anywhere else on the page (but not while typing), the left and right arrows step in time too
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select, dialog")) return;
+  if (event.key === "ArrowLeft") step(-1);
+  else if (event.key === "ArrowRight") step(1);
+  else return;
+  event.preventDefault();
+});
+
+// --- undo and amend (GM token) --------------------------------------------------------------
+
+function showGmActions(seq) {
+  const { gm } = tokens(fight);
+  const type = moment(seq)?.event.type;
+  $("gm-actions").hidden = !gm;
+  $("undo").disabled = type === "fight_started";
+  $("amend").disabled = ["fight_started", "retract", "amend"].includes(type);
+}
+
+function consequences(appended, what) {
+  const lines = appended.changes.flatMap((c) => c.consequences.map(summary));
+  say(`${what}: ${lines.length ? lines.join("; ") : "no state changed"}`);
+}
+
+$("undo").addEventListener("click", async () => {
+  const seq = shown();
+  try {
+    const done = await undo(fight, tokens(fight).gm, `#${seq}`, "undone from the timeline page");
+    consequences(done, `Undid #${seq}`);
+    page.at = null; // the undo is the newest event: show it and its consequences
+    await load();
+  } catch (error) {
+    say(`Undo refused: ${error.message}`, true);
+  }
+});
+
+$("amend").addEventListener("click", () => {
+  const { event } = moment(shown());
+  const { id, ...replacement } = event; // the replacement takes the event's place and name
+  $("replacement").value = JSON.stringify(replacement, null, 2);
+  $("amend-error").textContent = "";
+  $("amend-dialog").showModal();
+});
+
+$("amend-form").addEventListener("submit", async (event) => {
+  if (event.submitter?.value !== "send") return;
+  event.preventDefault();
+  const seq = shown();
+  try {
+    const replacement = JSON.parse($("replacement").value);
+    const done = await amend(fight, tokens(fight).gm, `#${seq}`, replacement, $("amend-reason").value);
+    $("amend-dialog").close();
+    consequences(done, `Amended #${seq}`);
+    page.at = null;
+    await load();
+  } catch (error) {
+    $("amend-error").textContent = error.message;
+  }
+});
+
+// --- start ----------------------------------------------------------------------------------
+
+async function start() {
+  say("Loading…");
+  try {
+    const version = await load();
+    say("");
+    live(version);
+  } catch (error) {
+    failed(error);
+  }
+}
+
+const asked = Number(new URLSearchParams(location.search).get("at"));
+page.at = Number.isInteger(asked) && asked >= 1 ? asked : null;
+$("table-link").href = `${location.pathname.replace(/\/$/, "")}/table`;
+drawLegend($("legend"));
+takeFromFragment(fight);
+if (tokens(fight).read) start();
+else askForTokens(fight, $("token-form"), start);

@@ -1,0 +1,93 @@
+"""Real headless Chromium (Debian's package, driven by Playwright) against a real server.
+
+Playwright cannot download its own browser here, so the system Chromium is launched by path.
+Without it the tests skip, except under CI, where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from importlib.resources import files
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.replays.service.server import ADMIN, bearer
+
+from .server import PagesServer
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (CI needs it)")
+        pytest.skip("no Chromium: `apt-get install chromium` to run the page tests")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PagesServer]:
+    with PagesServer(tmp_path_factory.mktemp("pages") / "fights.db") as running:
+        yield running
+
+
+@pytest.fixture
+def client(server: PagesServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        yield http
+
+
+class Watched:
+    """A page and every console error or uncaught exception it had."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+
+@pytest.fixture
+def watched(browser: Browser) -> Iterator[Watched]:
+    """A fresh page (phone-sized screens are tested separately); no console errors allowed."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = Watched(context.new_page())
+    yield page
+    context.close()
+    assert page.errors == [], f"console errors: {page.errors}"
+
+
+class Tokens:
+    def __init__(self, fight: str, created: dict[str, Any]) -> None:
+        self.fight = fight
+        self.gm = created["gm_token"]
+        self.viewer = created["viewer_token"]
+
+
+def bundled_fight(client: httpx.Client, fight: str, name: str) -> Tokens:
+    """A fight made through the API from a bundled log (`woundlog/replays/data/NAME`)."""
+    text = (files("woundlog.replays") / "data" / name).read_text()
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    started, rest = lines[0], lines[1:]
+    asked = {k: started[k] for k in ("ruleset", "seed", "options", "name") if k in started}
+    created = client.post("/fights", json={"fight": fight, **asked}, headers=bearer(ADMIN))
+    assert created.status_code == 201, created.text
+    tokens = Tokens(fight, created.json())
+    appended = client.post(f"/fights/{fight}/events", json=rest, headers=bearer(tokens.gm))
+    assert appended.status_code == 200, appended.text
+    return tokens

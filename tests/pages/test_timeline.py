@@ -1,0 +1,238 @@
+"""The timeline page in real Chromium against a real `woundlog serve`."""
+
+from __future__ import annotations
+
+import re
+import struct
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.replays.service.server import bearer
+
+from .conftest import Tokens, Watched, bundled_fight
+
+UNDO_LOG = "mordheim_undo.jsonl"  # an amend, a retract and a retract of the retract
+STATES_OF_ROWS = """tds => Object.fromEntries(
+    tds.map(td => [td.parentElement.dataset.character, td.dataset.state]))"""
+STATES_OF_CELLS = (
+    """tds => Object.fromEntries(tds.map(td => [td.dataset.character, td.dataset.state]))"""
+)
+
+
+@pytest.fixture(scope="module")
+def undo_fight(server: Any) -> Tokens:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        return bundled_fight(client, "undo-fight", UNDO_LOG)
+
+
+def state_at(client: httpx.Client, tokens: Tokens, at: int | None = None) -> dict[str, Any]:
+    query = f"?at={at}" if at else ""
+    answer = client.get(f"/fights/{tokens.fight}/state{query}", headers=bearer(tokens.viewer))
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def open_timeline(
+    watched: Watched, url: str, tokens: Tokens, query: str = "", gm: bool = False
+) -> None:
+    fragment = f"gm={tokens.gm}" if gm else f"viewer={tokens.viewer}"
+    watched.page.goto(f"{url}/fights/{tokens.fight}/{query}#{fragment}")
+    expect(watched.page.locator("#then caption")).to_be_visible()
+
+
+def test_timeline_shows_every_character_and_every_event(
+    watched: Watched, server: Any, client: httpx.Client, undo_fight: Tokens
+) -> None:
+    open_timeline(watched, server.url, undo_fight)
+    page = watched.page
+    now = state_at(client, undo_fight)
+    names = page.locator("#grid tbody th").all_inner_texts()
+    assert names == [c["name"] for c in now["characters"].values()]
+    assert page.locator("#grid thead th[data-seq]").count() == now["seq"]
+    assert page.locator("#grid tbody td").count() == now["seq"] * len(names)
+    # the amended hit (#5) and the retract that was itself retracted (#8) are struck through
+    assert page.locator("#grid thead th.undone").evaluate_all(
+        "hs => hs.map(h => h.dataset.seq)"
+    ) == ["5", "8"]
+    expect(page.locator("#grid thead th[data-seq='5'] s")).to_have_text("#5")
+
+
+def test_token_leaves_the_address_bar_and_is_never_sent_in_a_url(
+    watched: Watched, server: Any, undo_fight: Tokens
+) -> None:
+    asked: list[str] = []
+    watched.page.on("request", lambda request: asked.append(request.url))
+    open_timeline(watched, server.url, undo_fight)
+    assert undo_fight.viewer not in watched.page.url
+    assert not [url for url in asked if undo_fight.viewer in url.split("#")[0]]
+
+
+def test_each_position_shows_the_state_the_api_gives_at_that_seq(
+    watched: Watched, server: Any, client: httpx.Client, undo_fight: Tokens
+) -> None:
+    page = watched.page
+    version = state_at(client, undo_fight)["seq"]
+    for at in range(2, version + 1):
+        open_timeline(watched, server.url, undo_fight, f"?at={at}")
+        expected = {
+            k: c["state"] for k, c in state_at(client, undo_fight, at)["characters"].items()
+        }
+        expect(page.locator("#then caption")).to_have_text(f"After event #{at}")
+        table = page.locator("#then td[data-state]").evaluate_all(STATES_OF_ROWS)
+        assert table == expected, f"state table at {at}"
+        # the grid's column folds the changes in the page: it must agree with the server's fold
+        column = page.locator(f"#grid td[data-seq='{at}'][data-state]").evaluate_all(
+            STATES_OF_CELLS
+        )
+        assert column == expected, f"grid column {at}"
+
+
+def test_slider_and_arrow_keys_step_through_time_and_the_url_keeps_the_position(
+    watched: Watched, server: Any, undo_fight: Tokens
+) -> None:
+    page = watched.page
+    open_timeline(watched, server.url, undo_fight, "?at=6")
+    expect(page.locator("#slider")).to_have_value("6")
+    page.locator("#grid td[data-seq='6']").first.focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(re.compile(r"\?at=5$"))
+    expect(page.locator("#then caption")).to_have_text("After event #5")
+    expect(page.locator("#grid td[data-seq='5']").first).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(re.compile(r"\?at=7$"))
+    page.locator("#slider").fill("3")
+    expect(page).to_have_url(re.compile(r"\?at=3$"))
+    expect(page.locator("#then caption")).to_have_text("After event #3")
+    # the address bar is the shared link: reloading it comes back to the same place
+    page.reload()
+    expect(page.locator("#slider")).to_have_value("3")
+    expect(page.locator("#details h2")).to_contain_text("#3 character_joined")
+
+
+def test_focusing_a_cell_shows_the_event_its_dice_and_what_changed(
+    watched: Watched, server: Any, undo_fight: Tokens
+) -> None:
+    page = watched.page
+    open_timeline(watched, server.url, undo_fight, "?at=7")
+    cell = page.locator("#grid td[data-seq='7'][data-character='hilde']")
+    expect(cell).to_contain_text("◆")  # Hilde's injury die was rolled here
+    cell.hover()
+    details = page.locator("#details")
+    expect(details.locator("h2")).to_have_text("#7 hit h2")
+    expect(details).to_contain_text("injury d6=3 given")
+    expect(details).to_contain_text("Hilde: upright -> stunned")
+    expect(page.locator("#grid td[data-seq='5'][data-character='ulf']")).to_have_attribute(
+        "aria-label", re.compile("undone: amended by #6")
+    )
+
+
+def test_screenshot_is_a_png_of_the_whole_page(
+    watched: Watched, server: Any, undo_fight: Tokens, tmp_path: Any
+) -> None:
+    open_timeline(watched, server.url, undo_fight)
+    shot = watched.page.screenshot(path=tmp_path / "timeline.png", full_page=True)
+    assert shot[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", shot[16:24])  # the IHDR chunk, right after the signature
+    assert width == 1200
+    assert height >= watched.page.evaluate("document.documentElement.scrollHeight")
+
+
+def test_a_phone_sees_the_grid_scroll_sideways_not_the_page(
+    browser: Any, server: Any, undo_fight: Tokens
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/fights/{undo_fight.fight}/#viewer={undo_fight.viewer}")
+    expect(page.locator("#then caption")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+
+
+def test_without_a_token_the_page_asks_for_one(
+    watched: Watched, server: Any, undo_fight: Tokens
+) -> None:
+    page = watched.page
+    page.goto(f"{server.url}/fights/{undo_fight.fight}/")
+    expect(page.get_by_label("Viewer token")).to_be_visible()
+    page.get_by_label("Viewer token").fill(undo_fight.viewer)
+    page.get_by_role("button", name="Open the fight").click()
+    expect(page.locator("#then caption")).to_be_visible()
+    expect(page.locator("#gm-actions")).to_be_hidden()  # a viewer cannot undo
+
+
+def test_a_second_page_sees_a_new_event_within_a_second(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "live-fight", UNDO_LOG)
+    open_timeline(watched, server.url, tokens)
+    page = watched.page
+    before = page.locator("#grid thead th[data-seq]").count()
+    hit = {
+        "type": "hit",
+        "id": "late",
+        "target": "brand",
+        "damage": 1,
+        "attacker": "a falling beam",
+        "rolls": {"injury": [6]},
+    }
+    appended = client.post(f"/fights/{tokens.fight}/events", json=hit, headers=bearer(tokens.gm))
+    assert appended.status_code == 200, appended.text
+    expect(page.locator("#grid thead th[data-seq]")).to_have_count(before + 1, timeout=1000)
+    expect(
+        page.locator(f"#grid td[data-seq='{before + 1}'][data-character='brand']")
+    ).to_have_attribute("data-state", "out_of_action")
+    expect(page).not_to_have_url(re.compile(r"\?at="))  # following live
+
+
+def test_an_undo_from_the_page_is_in_the_log_and_its_consequences_are_shown(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "undo-from-page", UNDO_LOG)
+    page = watched.page
+    open_timeline(watched, server.url, tokens, "?at=7", gm=True)
+    page.get_by_role("button", name="Undo this event").click()
+    expect(page.locator("#status")).to_have_text(
+        "Undid #7: Hilde: stunned -> upright (wounds 0 -> 1)"
+    )
+    events = client.get(f"/fights/{tokens.fight}/events", headers=bearer(tokens.viewer)).json()
+    newest = events["events"][-1]["event"]
+    assert (newest["type"], newest["event"]) == ("retract", "#7")
+    expect(page.locator("#grid thead th[data-seq='7']")).to_have_class(re.compile("undone"))
+    expect(page.locator("#grid thead th[data-seq]")).to_have_count(events["version"])
+
+
+def test_an_amend_from_the_page_replays_the_event_as_corrected(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "amend-from-page", UNDO_LOG)
+    page = watched.page
+    open_timeline(watched, server.url, tokens, "?at=7", gm=True)
+    page.get_by_role("button", name="Amend this event…").click()
+    corrected = '{"type": "hit", "target": "hilde", "damage": 1, "rolls": {"injury": [1]}}'
+    page.get_by_label("The event as it should have been (JSON)").fill(corrected)
+    page.get_by_label("Reason").fill("the die showed 1")
+    page.get_by_role("button", name="Amend", exact=True).click()
+    expect(page.locator("#status")).to_have_text("Amended #7: Hilde: stunned -> knocked_down")
+    newest = client.get(f"/fights/{tokens.fight}/state", headers=bearer(tokens.viewer)).json()
+    assert newest["characters"]["hilde"]["state"] == "knocked_down"
+
+
+def test_the_grid_is_one_tab_stop_and_up_and_down_move_between_characters(
+    watched: Watched, server: Any, undo_fight: Tokens
+) -> None:
+    page = watched.page
+    open_timeline(watched, server.url, undo_fight, "?at=6")
+    assert page.locator("#grid td[tabindex='0']").count() == 1
+    page.locator("#grid td[tabindex='0']").focus()
+    expect(page.locator("#grid td[data-seq='6'][data-character='hilde']")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#grid td[data-seq='6'][data-character='ulf']")).to_be_focused()
+    expect(page.locator("#details h2")).to_have_text("#6 amend")
+    page.keyboard.press("Home")
+    expect(page.locator("#grid td[data-seq='1'][data-character='ulf']")).to_be_focused()
+    assert page.locator("#grid td[tabindex='0']").count() == 1
