@@ -57,6 +57,7 @@ from .cli_output import (
 )
 from .fight import Appended, Fight
 from .files import Void, replay_file, replay_file_state
+from .pictures import timeline as timeline_picture
 from .reference import event_schema
 from .whatif import hit_shorthand, rounds, then_events
 from .whatif import odds as compute_odds
@@ -765,6 +766,9 @@ def source_state(source: str, at: int | None, db: str | None) -> Any:
         return state
     with existing_fight(db, source) as opened_fight:
         return opened_fight.state(at)
+
+
+command("timeline")(timeline_picture)
 
 
 # --- reference -------------------------------------------------------------------------------

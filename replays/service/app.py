@@ -38,6 +38,7 @@ from ..fight import Appended
 from .errors import http_error, internal_error, log, woundlog_error
 from .fights import Fights
 from .integrations import integrations
+from .pages import pages_router
 from .schemas import Created, EventsPage, FightId, Health, NewFight, UndoRequest
 from .stream import Notifier, changes_stream
 from .tokens import Role
@@ -272,6 +273,7 @@ def create_app(
             stream,
             import_records,
             integrations,
+            pages_router(GUARDED["guards"]),
         ],
         state=State({"service": Service(fights, Notifier())}),
         exception_handlers={

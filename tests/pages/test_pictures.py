@@ -17,16 +17,9 @@ from woundlog.replays.fight import Fight
 SVG = "{http://www.w3.org/2000/svg}"
 LOG = Path(str(files("woundlog.replays") / "data" / "warhammer_quest_fire_chasm.jsonl"))
 
-# until cli.py registers the command (see the report of issue 15), register it the same way here
-CLI = """
-from woundlog.replays import cli, pictures
-cli.command("timeline")(pictures.timeline)
-cli.main()
-"""
-
 
 def woundlog(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-c", CLI, *args]
+    command = [sys.executable, "-c", "from woundlog.replays.cli import main; main()", *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
 
 
