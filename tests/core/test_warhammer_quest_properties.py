@@ -341,7 +341,7 @@ def test_generated_fights_reach_every_state_move_and_table_result() -> None:
     treatment = {"treatment effective", "treatment not effective"}
     assert set(results) == names | downed | treatment, sorted(names - set(results))
     assert voids < events // 20, (voids, events)
-    assert statistics.median(hits_each) >= 2, hits_each
+    assert statistics.mean(hits_each) >= 2, hits_each  # several blows a character, on the whole
     assert min(kinds[k] for k in ("Heal", "TurnStarted", "TurnEnded", "Retract", "Amend")) >= 50
 
 
