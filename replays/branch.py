@@ -15,6 +15,7 @@ import msgspec
 
 from woundlog.core import CharacterChange, FightState, diff, get_ruleset
 from woundlog.events import Event, FightStarted, UsageError
+from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.stores import Store
 
 from .fight import Appended, Fight
@@ -25,6 +26,7 @@ def branch(
 ) -> Appended:
     """Copy `fight` up to event `at` (default: all of it) into the new fight `new`, then append
     `then`; one atomic batch, so a refused what-if leaves no branch behind."""
+    check_fight_id(new)
     source = Fight.open(store, fight)
     end = source.version if at is None else at
     if not 1 <= end <= source.version:
