@@ -534,12 +534,15 @@ def import_(
         return
     if ruleset is not None or seed is not None:
         raise UsageError("--ruleset and --seed go with --from")
-    events, lines = given.jsonl_file(file)
-    if not events:
+    items, lines = given.jsonl_file(file)
+    if not items:
         raise UsageError(f"{file} holds no events")
+    events = [item for item in items if not isinstance(item, WoundlogError)]
     with opened(db) as store:
         before = store.version(fight)
         try:
+            if len(events) < len(items):  # name every refused line, the rule errors too
+                Fight(store, fight).refuse(items)
             appended = Fight(store, fight).append(events, expected_version=0)
         except ConflictError as error:
             if error.event is None and before:

@@ -22,7 +22,7 @@ from woundlog.events import (
     UsageError,
     convert,
     decode_document,
-    read_jsonl,
+    decode_json,
 )
 
 Scalar = bool | int | str
@@ -109,14 +109,21 @@ def toml_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def jsonl_file(path: Path) -> tuple[list[Event], list[int]]:
-    """Every event of a `.jsonl` file, and the line each came from (errors name the line)."""
-    events: list[Event] = []
+def jsonl_file(path: Path) -> tuple[list[Event | StructuralError], list[int]]:
+    """Every event of a `.jsonl` file, or why its line is refused, and the line each came from
+    (so every refused line is named at once, not only the first)."""
+    items: list[Event | StructuralError] = []
     lines: list[int] = []
-    for line, decoded in read_jsonl(path):
-        events.append(decoded)
-        lines.append(line)
-    return events, lines
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, start=1):
+            if not raw.strip():
+                continue
+            try:
+                items.append(decode_json(raw, line=number))
+            except StructuralError as error:
+                items.append(error)
+            lines.append(number)
+    return items, lines
 
 
 def records_file(path: Path) -> tuple[list[object], list[int | None]]:

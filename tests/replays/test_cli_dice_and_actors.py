@@ -191,3 +191,18 @@ def test_a_branch_whose_what_if_is_refused_is_not_made(run: Run, skirmish: str) 
     assert run("state", "other").exit_code == 2
     taken = run("branch", skirmish, "--as", skirmish)
     assert taken.exit_code == 2 and "already exists" in taken.output
+
+
+def test_import_of_a_log_names_every_refused_line_at_once(run: Run, tmp_path: Path) -> None:
+    log = tmp_path / "f.jsonl"
+    log.write_text(
+        '{"type":"fight_started","ruleset":"mordheim","version":2}\n'
+        '{"type":"character_joined","character":"a","side":"x"}\n'
+        '{"type":"hit","target":"a","damage":-1}\n'
+        '{"type":"hit","target":"b","damage":1}\n'
+    )
+    refused = run("import", str(log), "--as", "imp")
+    assert refused.exit_code == 3
+    assert "line 3, event #3, field $.damage" in refused.output
+    assert "line 4, event #4, field $.target: no character `b`" in refused.output
+    assert run("state", "imp").exit_code == 2  # nothing written
