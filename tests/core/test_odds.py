@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from woundlog.core import FightState
 from woundlog.core.odds import TooLarge, Voids, estimate, exact, per_character, states_of
 from woundlog.core.reducer import advance
-from woundlog.events import CharacterJoined, Event, FightStarted, Hit, TurnStarted
+from woundlog.events import CharacterJoined, Event, FightStarted, Hit, TurnEnded, TurnStarted
 
 State = FightState[Any]
 
@@ -144,3 +144,33 @@ def test_enumerated_odds_match_drawn_replays(
             p = float(chance)
             share = float(seen.get(repr(outcome), 0))
             assert abs(share - p) <= 4.5 * math.sqrt(p * (1 - p) / samples) + 1e-12, outcome
+
+
+def test_warhammer_quest_one_hit_to_zero_then_one_end_of_turn() -> None:
+    state = fight(
+        "warhammer_quest",
+        CharacterJoined(character="grundi", kind="warrior", stats={"wounds": 10}),
+        CharacterJoined(character="orc", kind="monster", stats={"wounds": 5}),
+    )
+    whatif: list[Event] = [Hit(target="grundi", damage=10, attacker="orc"), TurnEnded()]
+    # D66: 11-13 kill (3/36); 66 knocks him down, and he stands at the turn's end (1/36); the
+    # other 32 leave him Down for the Downed table: 1 dead, 6 stabilised, 2-5 unconscious
+    assert chances(state, whatif, "grundi") == {
+        "downed": Fraction(32, 36) * Fraction(4, 6),
+        "dead": Fraction(3, 36) + Fraction(32, 36) * Fraction(1, 6),
+        "stabilised": Fraction(32, 36) * Fraction(1, 6),
+        "upright": Fraction(1, 36),
+    }
+
+
+def test_contractor_lucky_and_maimed_are_a_tenth_each_on_reaching_zero_hp() -> None:
+    state = fight("contractor", CharacterJoined(character="cinder", stats={"constitution": 14}))
+    outcomes = per_character(exact(state, [Hit(target="cinder", damage=14)]), ["cinder"])
+    lucky = maimed = Fraction(0)
+    for seen, chance in outcomes["cinder"]:
+        wounds = [*seen["injuries"], *seen["pending"]]
+        if not wounds:
+            lucky += chance  # 01-10: no wound at all
+        elif any(wound.type == "Maimed" for wound in wounds):
+            maimed += chance  # 91-00, 00 waiting for the Foreman's choice of location
+    assert (lucky, maimed) == (Fraction(1, 10), Fraction(1, 10))
