@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, ParamSpec
 
+import msgspec
 import typer
 
 from woundlog.core import RULESETS
@@ -42,6 +43,7 @@ from . import cli_input as given
 from .branch import branch, compare
 from .cli_output import (
     console,
+    fights_table,
     print_appended,
     print_changes,
     print_error,
@@ -66,9 +68,36 @@ app = typer.Typer(
     name="woundlog",
     help="Track what happens to tabletop characters once they get hurt.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def version_of_woundlog() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("woundlog")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+@app.callback(invoke_without_command=True)
+def options(
+    ctx: typer.Context,
+    show_version: Annotated[
+        bool | None,
+        typer.Option("--version", help="Print woundlog's version and exit.", is_eager=True),
+    ] = None,
+) -> None:
+    """Track what happens to tabletop characters once they get hurt."""
+    if show_version:
+        print_raw(f"woundlog {version_of_woundlog()}")
+        raise typer.Exit()
+    if ctx.invoked_subcommand is None:
+        print_raw(ctx.get_help())
+        raise typer.Exit(2)
+
 
 P = ParamSpec("P")
 
@@ -404,7 +433,9 @@ def undo(
     event: Annotated[
         str | None,
         typer.Argument(
-            metavar="EVENT", help="The event's id or #N. Default: the newest still live."
+            metavar="EVENT",
+            help="The event's id, or its number N (also @N, or '#N' quoted). Default: the "
+            "newest still live.",
         ),
     ] = None,
     reason: Reason = "",
@@ -412,14 +443,20 @@ def undo(
     db: Db = None,
 ) -> None:
     """Retract an event (history is kept) and print what that changed."""
+    name = None if event is None else given.event_name(event)
     with existing_fight(db, fight) as opened_fight, one_event():
-        print_appended(opened_fight.undo(event, reason=reason), as_json=as_json)
+        print_appended(opened_fight.undo(name, reason=reason), as_json=as_json)
 
 
 @command()
 def amend(
     fight: FightId,
-    event: Annotated[str, typer.Argument(metavar="EVENT", help="The event's id or #N.")],
+    event: Annotated[
+        str,
+        typer.Argument(
+            metavar="EVENT", help="The event's id, or its number N (also @N, or '#N' quoted)."
+        ),
+    ],
     replacement: Annotated[
         str, typer.Option("--json", metavar="JSON", help="The whole replacement event.")
     ],
@@ -429,7 +466,7 @@ def amend(
     """Replay an event as another one, in its place, and print what that changed."""
     fields = {
         "type": "amend",
-        "event": event,
+        "event": given.event_name(event),
         "replacement": given.json_object(replacement, "--json"),
         "reason": reason,
     }
@@ -437,6 +474,42 @@ def amend(
 
 
 # --- reading ---------------------------------------------------------------------------------
+
+
+class FightSummary(msgspec.Struct, frozen=True):
+    """A fight as `woundlog fights` lists it."""
+
+    fight: str
+    ruleset: str
+    name: str
+    events: int
+    last_change: str | None  # the newest event's `at`, when its recorder gave one
+
+
+@command()
+def fights(as_json: AsJson = False, db: Db = None) -> None:
+    """The fights in the store: ruleset, name, events, and when the last one was recorded."""
+    with opened(db) as store:
+        found = [summary_of(store, fight) for fight in store.fights()]
+    if as_json:
+        print_json(found)
+    elif not found:
+        say("no fights yet: `woundlog new FIGHT --ruleset NAME` starts one")
+    else:
+        console().print(fights_table(found))
+
+
+def summary_of(store: Any, fight: str) -> FightSummary:
+    version = store.version(fight)
+    first = next(iter(store.read(fight, 1, 1))).event
+    last = next(iter(store.read(fight, version, version))).event
+    return FightSummary(
+        fight=fight,
+        ruleset=getattr(first, "ruleset", "?"),
+        name=getattr(first, "name", ""),
+        events=version,
+        last_change=None if last.at is None else last.at.isoformat(),
+    )
 
 
 @command()

@@ -148,3 +148,13 @@ def records_file(path: Path) -> tuple[list[object], list[int | None]]:
         records.append(decode_document(raw, line=number))
         lines.append(number)
     return records, lines
+
+
+_POSITION = re.compile(r"[#@]?([1-9][0-9]*)")
+
+
+def event_name(text: str) -> str:
+    """An event as a person types it: `5` or `@5` (a shell takes `#5` for a comment) name the
+    5th event, as `#5` does; anything else is an id."""
+    position = _POSITION.fullmatch(text.strip())
+    return f"#{position[1]}" if position else text

@@ -186,6 +186,17 @@ def print_state(state: FightState[Any], title: str, *, as_json: bool) -> None:
         say(f"{title}: {state.ruleset}, seq {state.seq}: nobody has joined yet")
 
 
+def fights_table(found: Sequence[Any]) -> Table:
+    table = Table(title="fights", title_justify="left")
+    for column in ("fight", "ruleset", "name", "events", "last change"):
+        table.add_column(column, justify="right" if column == "events" else "left")
+    for each in found:
+        table.add_row(
+            each.fight, each.ruleset, each.name or "-", str(each.events), each.last_change or "-"
+        )
+    return table
+
+
 # --- odds ---------------------------------------------------------------------------------------
 
 

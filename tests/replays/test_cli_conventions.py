@@ -1,0 +1,57 @@
+"""The CLI behaves like the tools people know (issue 18, in part): events named the way a shell
+lets a person type them, `--version`, `-h`, shell completion, and `woundlog fights`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from woundlog.replays.cli_input import event_name
+
+from .conftest import Run
+from .test_cli import ok
+
+
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [("5", "#5"), ("@5", "#5"), ("#5", "#5"), (" 12 ", "#12"), ("h1", "h1"), ("@x", "@x")],
+)
+def test_an_event_is_named_by_its_number_at_sign_or_hash_else_by_id(typed: str, named: str) -> None:
+    assert event_name(typed) == named
+
+
+def test_undo_takes_a_plain_number_because_a_shell_drops_a_bare_hash(
+    run: Run, skirmish: str
+) -> None:
+    ok(run("hit", skirmish, "grim", "1", "--roll", "injury=6"))  # #4: out of action
+    undone = ok(run("undo", skirmish, "4", "--json"))
+    [changes] = json.loads(undone.stdout)["changes"]
+    assert changes["explanation"].startswith("retracts #4")
+    redone = ok(run("undo", skirmish, "@5"))  # retracting the retract restores the hit
+    assert "grim: upright -> out_of_action" in redone.stdout.lower()
+
+
+def test_amend_takes_a_plain_number(run: Run, skirmish: str) -> None:
+    ok(run("hit", skirmish, "grim", "1", "--roll", "injury=6"))
+    replacement = '{"type":"hit","target":"grim","damage":1,"rolls":{"injury":[1]}}'
+    amended = ok(run("amend", skirmish, "4", "--json", replacement))
+    assert "out_of_action -> knocked_down" in amended.stdout
+
+
+def test_version_and_short_help(run: Run) -> None:
+    assert ok(run("--version")).stdout.startswith("woundlog ")
+    assert "Usage: woundlog" in ok(run("-h")).stdout
+    assert "Usage: woundlog hit" in ok(run("hit", "-h")).stdout
+    assert "--install-completion" in ok(run("--help")).stdout
+
+
+def test_fights_lists_each_fight_with_its_ruleset_and_events(run: Run, skirmish: str) -> None:
+    ok(run("new", "trail", "--ruleset", "dnd5e", "--name", "The Triboar Trail"))
+    listed = json.loads(ok(run("fights", "--json")).stdout)
+    assert [(f["fight"], f["ruleset"], f["events"]) for f in listed] == [
+        ("skirmish", "mordheim", 3),
+        ("trail", "dnd5e", 1),
+    ]
+    assert listed[1]["name"] == "The Triboar Trail"
+    assert "trail" in ok(run("fights")).stdout
