@@ -23,12 +23,11 @@ owner.
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -166,11 +165,12 @@ def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
 def _complete_lines(f: BinaryIO) -> Iterator[tuple[int, int, bytes]]:
     # Under the shared lock no writer is mid-batch, so the end of the last complete line is a
     # batch boundary; whatever is written after lies beyond it and waits for the next read.
-    fcntl.flock(f, fcntl.LOCK_SH)
+    portalocker = _locks()
+    portalocker.lock(f, portalocker.LOCK_SH)
     try:
         complete = _end_of_last_line(f)
     finally:
-        fcntl.flock(f, fcntl.LOCK_UN)
+        portalocker.unlock(f)
     f.seek(0)
     yield from _event_lines(f, complete)
 
@@ -234,15 +234,28 @@ def _write_batch(fd: int, end: int, data: bytes) -> None:
 @contextmanager
 def _locked(path: Path) -> Iterator[int]:
     """The fight's file, created if missing, open for writing under an exclusive lock."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), PRIVATE_FILE)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        portalocker = _locks()
+        with os.fdopen(fd, "r+b", closefd=False) as f:
+            portalocker.lock(f, portalocker.LOCK_EX)
         yield fd
     finally:
         os.close(fd)  # releases the lock
 
 
+def _locks() -> Any:
+    """portalocker, a well-kept lock that works on every OS (flock on POSIX, as before; the
+    Windows API there), imported only when a JSON Lines store locks a file: importing the CLI
+    needs no `fcntl`, which Windows, where many GMs run their virtual tabletop, lacks."""
+    import portalocker
+
+    return portalocker
+
+
 def _fsync_directory(directory: Path) -> None:
+    if os.name != "posix":
+        return  # a directory cannot be opened to be synced there; its entries are durable
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)

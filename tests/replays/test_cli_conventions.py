@@ -4,6 +4,10 @@ lets a person type them, `--version`, `-h`, shell completion, and `woundlog figh
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +59,22 @@ def test_fights_lists_each_fight_with_its_ruleset_and_events(run: Run, skirmish:
     ]
     assert listed[1]["name"] == "The Triboar Trail"
     assert "trail" in ok(run("fights")).stdout
+
+
+def test_the_cli_imports_and_runs_without_fcntl_as_on_windows(tmp_path: Path) -> None:
+    """Windows has no `fcntl`; the CLI must import, and use a SQLite store, without it."""
+    script = (
+        "import sys; sys.modules['fcntl'] = None\n"  # any `import fcntl` now fails
+        "from woundlog.replays.cli import main\n"
+        "sys.argv = ['woundlog', 'rules']\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "WOUNDLOG_DB": str(tmp_path / "fights.db")},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "dnd5e" in done.stdout
