@@ -521,10 +521,14 @@ def state(fight: FightId, at: At = None, as_json: AsJson = False, db: Db = None)
 
 @command()
 def log(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
-    """Every event as it happened: what it changed and every die used."""
+    """Every event as it happened: what it changed and every die used.
+
+    With --json: one changes object per line, then the state, as `replay --trace --json`."""
     with existing_fight(db, fight) as opened_fight:
-        if as_json:
-            print_json(list(opened_fight.history()))
+        if as_json:  # the shape of `replay --trace --json`: JSON Lines, the state last
+            for changes in opened_fight.history():
+                print_json(changes)
+            print_json(opened_fight.state())
             return
         for changes in opened_fight.history():
             print_changes(changes, moves=True)
