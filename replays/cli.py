@@ -8,6 +8,7 @@ section 8).
 
 from __future__ import annotations
 
+import enum
 import functools
 import secrets
 import sys
@@ -108,7 +109,9 @@ Db = Annotated[
     typer.Option(
         "--db",
         metavar="URL",
-        help="Store: a .db path, sqlite:PATH or jsonl:DIR. Default: $WOUNDLOG_DB, else the "
+        envvar="WOUNDLOG_DB",
+        show_envvar=True,
+        help="Store: a .db path, sqlite:PATH, jsonl:DIR or postgresql://... Default: the "
         "user data directory.",
     ),
 ]
@@ -345,11 +348,24 @@ def heal(
     record(db, fight, given.with_facts(Heal, fields, fact or []), as_json)
 
 
+class Tick(enum.StrEnum):
+    start = "start"
+    end = "end"
+
+
 @command()
 def tick(
     fight: FightId,
-    start: Annotated[bool, typer.Option("--start", help="A turn starts (turn_started).")] = False,
-    end: Annotated[bool, typer.Option("--end", help="A turn ends (turn_ended).")] = False,
+    when: Annotated[
+        Tick | None,
+        typer.Argument(
+            metavar="start|end", help="A turn starts, or a turn ends.", show_default=False
+        ),
+    ] = None,
+    start: Annotated[
+        bool, typer.Option("--start", help="The same as `start`.", hidden=True)
+    ] = False,
+    end: Annotated[bool, typer.Option("--end", help="The same as `end`.", hidden=True)] = False,
     side: Annotated[str | None, typer.Option(help="Only this side's turn.")] = None,
     character: Annotated[str | None, typer.Option(help="Only this character's turn.")] = None,
     round_: Annotated[int | None, typer.Option("--round", min=0, help="The round.")] = None,
@@ -359,8 +375,12 @@ def tick(
     db: Db = None,
 ) -> None:
     """A turn starts or ends: the rules' start- and end-of-turn steps (recovery, bleeding...)."""
-    if start == end:
-        raise UsageError("tick takes one of --start or --end")
+    said = [w for w, given_ in ((Tick.start, start), (Tick.end, end)) if given_]
+    if when is not None:
+        said.append(when)
+    if len(set(said)) != 1:
+        raise UsageError("say whether the turn starts or ends: `woundlog tick FIGHT start|end`")
+    start = said[0] is Tick.start
     if side is not None and character is not None:
         raise UsageError("a turn is scoped to --side or --character, not both")
     fields = {
@@ -458,19 +478,23 @@ def amend(
         ),
     ],
     replacement: Annotated[
-        str, typer.Option("--json", metavar="JSON", help="The whole replacement event.")
+        str,
+        typer.Option(
+            "--replacement", "--with", metavar="EVENT_JSON", help="The whole replacement event."
+        ),
     ],
     reason: Reason = "",
+    as_json: AsJson = False,
     db: Db = None,
 ) -> None:
     """Replay an event as another one, in its place, and print what that changed."""
     fields = {
         "type": "amend",
         "event": given.event_name(event),
-        "replacement": given.json_object(replacement, "--json"),
+        "replacement": given.json_object(replacement, "--replacement"),
         "reason": reason,
     }
-    record(db, fight, fields, as_json=False)
+    record(db, fight, fields, as_json=as_json)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -848,7 +848,7 @@ WALKTHROUGH = [
     "hit gate mira 15 --attacker warden --roll location=2",
     "hit gate mira 6 --attacker warden --roll location=4",
     "choose gate mira hold_on",
-    "tick gate --end --character mira --roll hold_on=3",
+    "tick gate end --character mira --roll hold_on=3",
     "heal gate mira 0 --means heal_check --healer kael --fact check=18",
     "hit gate warden 22 --attacker mira --fact hit_strength=3",  # refused: still incapacitated
     "heal gate mira 5 --means potion --healer kael",

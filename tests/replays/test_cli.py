@@ -170,7 +170,7 @@ def test_undo_of_an_unknown_event_is_refused_naming_the_field(run: Run, skirmish
 def test_amend_replays_the_replacement_in_the_events_place(run: Run, skirmish: str) -> None:
     ok(run("hit", skirmish, "grim", "1", "--roll", "injury=5", "--id", "blow"))
     replacement = '{"type":"hit","target":"grim","damage":1,"rolls":{"injury":[1]}}'
-    amend = ok(run("amend", skirmish, "blow", "--json", replacement, "--reason", "it was a 1"))
+    amend = ok(run("amend", skirmish, "blow", "--with", replacement, "--reason", "it was a 1"))
     assert "Grim: out_of_action -> knocked_down" in amend.stdout
     assert states(state_json(run, skirmish))["grim"] == "knocked_down"
 
@@ -178,8 +178,8 @@ def test_amend_replays_the_replacement_in_the_events_place(run: Run, skirmish: s
 def test_amend_with_a_malformed_replacement_names_the_field(run: Run, skirmish: str) -> None:
     ok(run("hit", skirmish, "grim", "1", "--roll", "injury=5", "--id", "blow"))
     bad = '{"type":"hit","target":"grim","damage":-1}'
-    assert_refused(run("amend", skirmish, "blow", "--json", bad), 3, "$.replacement.damage")
-    assert_refused(run("amend", skirmish, "blow", "--json", "{not json"), 3, "--json")
+    assert_refused(run("amend", skirmish, "blow", "--replacement", bad), 3, "$.replacement.damage")
+    assert_refused(run("amend", skirmish, "blow", "--replacement", "{not json"), 3, "--replacement")
 
 
 # --- the log, export, import ---------------------------------------------------------------------

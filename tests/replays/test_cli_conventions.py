@@ -39,7 +39,7 @@ def test_undo_takes_a_plain_number_because_a_shell_drops_a_bare_hash(
 def test_amend_takes_a_plain_number(run: Run, skirmish: str) -> None:
     ok(run("hit", skirmish, "grim", "1", "--roll", "injury=6"))
     replacement = '{"type":"hit","target":"grim","damage":1,"rolls":{"injury":[1]}}'
-    amended = ok(run("amend", skirmish, "4", "--json", replacement))
+    amended = ok(run("amend", skirmish, "4", "--with", replacement))
     assert "out_of_action -> knocked_down" in amended.stdout
 
 
@@ -78,3 +78,16 @@ def test_the_cli_imports_and_runs_without_fcntl_as_on_windows(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr
     assert "dnd5e" in done.stdout
+
+
+def test_tick_takes_start_or_end_as_an_argument(run: Run, skirmish: str) -> None:
+    ok(run("hit", skirmish, "grim", "1", "--roll", "injury=1"))  # knocked down
+    started = ok(run("tick", skirmish, "start", "--side", "reavers", "--json"))
+    [changes] = json.loads(started.stdout)["changes"]
+    assert changes["type"] == "turn_started" and "stands up" in changes["explanation"]
+    assert json.loads(ok(run("tick", skirmish, "end", "--json")).stdout)["changes"][0]["type"] == (
+        "turn_ended"
+    )
+    unsaid = run("tick", skirmish)
+    assert unsaid.exit_code == 2 and "woundlog tick FIGHT start|end" in unsaid.output
+    assert run("tick", skirmish, "sideways").exit_code == 2

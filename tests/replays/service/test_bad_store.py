@@ -26,7 +26,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("choose", "f", "grim", "hold_on"),
     ("end", "f"),
     ("undo", "f"),
-    ("amend", "f", "#2", "--json", '{"type": "hit", "target": "grim", "damage": 0}'),
+    ("amend", "f", "#2", "--replacement", '{"type": "hit", "target": "grim", "damage": 0}'),
     ("state", "f"),
     ("log", "f"),
     ("export", "f"),
