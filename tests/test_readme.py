@@ -1,0 +1,52 @@
+"""The README's walkthroughs run as written (issue 18, in part): every shell block that starts a
+fight (`woundlog new ...`) and the odds block after it, line by line, in one throwaway store, as
+a person pasting them would. A line whose comment says "refused" must be refused (exit 3);
+every other line must succeed."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from woundlog.replays.cli import app
+
+README = Path(__file__).parent.parent / "README.md"
+BLOCKS = [
+    block
+    for block in re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
+    if block.startswith(("woundlog new ", "woundlog odds "))
+]
+
+
+def lines_of(block: str) -> list[tuple[str, bool]]:
+    """Each command of a block, and whether its comment says it is refused."""
+    commands = []
+    for line in block.splitlines():
+        if not line.startswith("woundlog "):
+            continue  # a comment line showing output
+        commands.append((line, "refused" in line.partition("#")[2] or "# refused" in line))
+    return commands
+
+
+def test_the_readme_has_its_walkthroughs() -> None:
+    assert len(BLOCKS) >= 7
+
+
+def test_every_walkthrough_of_the_readme_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for block in BLOCKS:
+        for line, refused in lines_of(block):
+            args = shlex.split(line, comments=True)[1:]
+            if "--tables" in args:  # a book's table the reader has and the test has not
+                continue
+            result = runner.invoke(app, args)
+            expected = 3 if refused else 0
+            assert result.exit_code == expected, (line, result.output)
