@@ -50,3 +50,9 @@ def test_every_walkthrough_of_the_readme_runs_as_written(
             result = runner.invoke(app, args)
             expected = 3 if refused else 0
             assert result.exit_code == expected, (line, result.output)
+
+
+def test_the_library_example_runs_and_runs_again() -> None:
+    [example] = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    for _ in range(2):
+        exec(compile(example, "README.md", "exec"), {})
