@@ -55,9 +55,12 @@ class Context:
     """One event being resolved: its id, its dice, its ruleset's graph, and what it did.
 
     In an event that concerns several characters (a turn's end), `for_character` gives the
-    context of one of them: the same event, whose dice are that character's own."""
+    context of one of them: the same event, whose dice are that character's own.
 
-    __slots__ = ("character", "dice", "event_id", "graph", "options", "said")
+    `explains` is False when nobody will read the explanation (a fold that keeps only state):
+    `say` then keeps nothing, and a ruleset may skip building its sentences (STYLE.md)."""
+
+    __slots__ = ("character", "dice", "event_id", "explains", "graph", "options", "said")
 
     def __init__(
         self,
@@ -68,6 +71,7 @@ class Context:
         *,
         character: str | None = None,
         said: list[str] | None = None,
+        explains: bool = True,
     ) -> None:
         self.event_id = event_id
         self.dice = dice
@@ -75,6 +79,7 @@ class Context:
         self.options = options
         self.character = character
         self.said: list[str] = [] if said is None else said
+        self.explains = explains
 
     def for_character(self, character: str) -> Context:
         """This event as it concerns `character` alone: dice rolled through it are that
@@ -86,13 +91,15 @@ class Context:
             self.options,
             character=character,
             said=self.said,
+            explains=self.explains,
         )
 
     def roll(self, purpose: str) -> int:
         return self.dice.roll(purpose, self.character)
 
     def say(self, text: str) -> None:
-        self.said.append(text)
+        if self.explains:
+            self.said.append(text)
 
     def move(self, character: CharacterT, trigger: str) -> CharacterT:
         """Fire `trigger` on the character; the ruleset's Machine must declare the move."""
