@@ -157,7 +157,7 @@ def in_scope(fight: FightState[Any], turn: TurnStarted | TurnEnded) -> dict[str,
         fighter = fight.characters.get(turn.character)
         return {} if fighter is None else {turn.character: fighter}
     if turn.side is not None:
-        return {cid: f for cid, f in fight.characters.items() if f.side == turn.side}
+        return fight.on_side(turn.side)
     return fight.characters
 
 
@@ -233,7 +233,8 @@ class Mordheim(Ruleset):
                 updated[cid] = after
             if said:
                 moves.append(said)
-        ctx.say("recovery phase: " + (", ".join(moves) or "nobody to recover"))
+        if ctx.explains:
+            ctx.say("recovery phase: " + (", ".join(moves) or "nobody to recover"))
         return updated
 
     def on_turn_ended(
@@ -244,7 +245,7 @@ class Mordheim(Ruleset):
             for cid, fighter in in_scope(fight, turn).items()
             if fighter.half_rate
         }
-        if rested:
+        if rested and ctx.explains:
             names = ", ".join(fight.characters[cid].name for cid in rested)
             ctx.say(f"end of turn: back to full movement and fighting: {names}")
         return rested
