@@ -181,17 +181,18 @@ def prepare(out: Path, n: int, sizes: list[int], late: int, fresh: bool) -> dict
 def prepare_files(out: Path, n: int, sizes: list[int], fresh: bool) -> dict[str, Any]:
     """The fight of `n` events and its prefixes of `sizes`, without the SQLite stores."""
     stamp_path = out / f"fight-{n}.files.stamp.json"
-    stamp = fingerprint(n) + ",".join(map(str, sizes))
+    stamp = fingerprint(n)
     if not fresh and stamp_path.exists():
         kept = json.loads(stamp_path.read_text())
-        if kept.get("stamp") == stamp:
+        if kept.get("stamp") == stamp and all(str(size) in kept["files"] for size in sizes):
             print(f"reusing {out} (--fresh remakes it)", file=sys.stderr)
             return kept  # type: ignore[no-any-return]
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"fight-{n}.jsonl"
-    summary = generate.generate(path, n, SEED, checkpoints=tuple(sizes[:-1]))
+    shorter = [size for size in sizes if size < n]
+    summary = generate.generate(path, n, SEED, checkpoints=tuple(shorter))
     files = {str(n): str(path)}
-    for size in sizes[:-1]:
+    for size in shorter:
         prefix = out / f"fight-{n}-first-{size}.jsonl"
         with open(path, "rb") as src, open(prefix, "wb") as dst:
             for _ in range(size):
@@ -259,6 +260,8 @@ def main() -> None:
     n: int = args.events
     if args.fold:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [n // 5, n]
+        if max(sizes) > n:
+            parser.error("--sizes are prefixes of the fight: none may exceed --events")
         print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh))
         return
     sizes = [n // 10, 3 * n // 10, n]
