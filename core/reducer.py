@@ -167,8 +167,9 @@ def _effect(
             "`fight_started` comes once, as the first event", event=eid, field="$.type"
         )
     rules = get_ruleset(state.ruleset)
-    try:
-        dice = Dice(
+
+    def dice() -> Dice:
+        return Dice(
             state.seed,
             eid,
             event.rolls,
@@ -179,7 +180,11 @@ def _effect(
             owner=_concerns(event),
             missing=missing,
         )
-        ctx = Context(eid, dice, rules.graph, state.options, explains=explains)
+
+    try:
+        # given dice are checked now, rolled or not; with none given, Dice are made if needed
+        given = dice() if event.rolls else dice
+        ctx = Context(eid, given, rules.graph, state.options, explains=explains)
         if isinstance(event, _UNDO):
             return rules, None, {}, state.ended
         if state.ended:
@@ -361,7 +366,7 @@ def _unread_facts(used: frozenset[str], kind: str) -> tuple[tuple[str, ...], Any
 def _check_scope(state: State, turn: TurnStarted | TurnEnded, ctx: Context) -> None:
     if turn.character is not None:
         _character(state, turn.character, "$.character", ctx)
-    elif turn.side is not None and not state.on_side(turn.side):
+    elif turn.side is not None and not state.has_side(turn.side):
         sides = ", ".join(dict.fromkeys(c.side for c in state.characters.values())) or "none yet"
         raise ctx.refuse(f"no character is on side `{turn.side}` (sides: {sides})", "$.side")
 

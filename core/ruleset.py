@@ -9,7 +9,7 @@ A handler the game has no rule for refuses the event with a RuleError that says 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import msgspec
@@ -58,14 +58,16 @@ class Context:
     context of one of them: the same event, whose dice are that character's own.
 
     `explains` is False when nobody will read the explanation (a fold that keeps only state):
-    `say` then keeps nothing, and a ruleset may skip building its sentences (STYLE.md)."""
+    `say` then keeps nothing, and a ruleset may skip building its sentences (STYLE.md).
+    `dice` may be given as a function that makes them: most events roll nothing, so their
+    Dice are made only when a rule first asks for one."""
 
-    __slots__ = ("character", "dice", "event_id", "explains", "graph", "options", "said")
+    __slots__ = ("_dice", "character", "event_id", "explains", "graph", "options", "said")
 
     def __init__(
         self,
         event_id: str,
-        dice: Dice,
+        dice: Dice | Callable[[], Dice],
         graph: Graph,
         options: Options,
         *,
@@ -74,7 +76,7 @@ class Context:
         explains: bool = True,
     ) -> None:
         self.event_id = event_id
-        self.dice = dice
+        self._dice = dice
         self.graph = graph
         self.options = options
         self.character = character
@@ -93,6 +95,13 @@ class Context:
             said=self.said,
             explains=self.explains,
         )
+
+    @property
+    def dice(self) -> Dice:
+        """The event's dice (made now if they were given as a function that makes them)."""
+        if not isinstance(self._dice, Dice):
+            self._dice = self._dice()
+        return self._dice
 
     def roll(self, purpose: str) -> int:
         return self.dice.roll(purpose, self.character)

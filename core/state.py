@@ -55,6 +55,13 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
             return {cid: characters[cid] for cid in characters.side(side)}
         return {cid: c for cid, c in characters.items() if c.side == side}
 
+    def has_side(self, side: str) -> bool:
+        """Whether anyone is on `side`."""
+        characters = self.characters
+        if isinstance(characters, Roster):
+            return bool(characters.side(side))
+        return any(c.side == side for c in characters.values())
+
 
 class Roster(dict[str, C]):
     """A character map that also keeps who is on each side: the working map of one fold
