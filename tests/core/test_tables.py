@@ -23,13 +23,7 @@ class Example(Ruleset):
 
 def fight_with(tables: dict[str, Any]) -> FightState[Any]:
     return FightState(
-        ruleset="example",
-        seq=1,
-        characters={},
-        name="",
-        seed=0,
-        options={},
-        tables=tables,
+        ruleset="example", seq=1, characters={}, name="", seed=0, options={}, tables=tables,
         ended=False,
     )
 
