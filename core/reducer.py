@@ -43,7 +43,7 @@ from .dice import Dice
 from .machine import IllegalTransition
 from .ruleset import Context, Ruleset
 from .rulesets import get_ruleset
-from .state import Character, FightState, setup_of
+from .state import Character, FightState, Roster, setup_of
 
 State = FightState[Any]
 _UNDO = (Retract, Amend)
@@ -93,7 +93,7 @@ def advance(state: State | None, event: Event, *, missing: Missing | None = None
         return start(_first(event))[0]
     new_state, rules, ctx, updated = _advance(state, event, missing)
     if ctx is not None:
-        _check_moves(rules, state.characters, new_state.characters, updated)
+        _check_moves(rules, state.characters, updated)
     return new_state
 
 
@@ -148,6 +148,18 @@ def _advance(
 ) -> tuple[State, Ruleset, Context | None, Mapping[str, Character]]:
     """The fight after the event, its ruleset, the event's Context (None for an undo event,
     which changes nothing here), and the characters the event updated."""
+    rules, ctx, updated, ended = _effect(state, event, missing)
+    characters = {**state.characters, **updated} if updated else state.characters
+    seq = state.seq + 1
+    new_state = msgspec.structs.replace(state, seq=seq, characters=characters, ended=ended)
+    return new_state, rules, ctx, updated
+
+
+def _effect(
+    state: State, event: Event, missing: Missing | None = None, *, explains: bool = True
+) -> tuple[Ruleset, Context | None, Mapping[str, Character], bool]:
+    """What the event does to the fight, leaving `state` as it is: its ruleset, its Context
+    (None for an undo event), the characters it updates, and whether the fight has ended."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
     if isinstance(event, FightStarted):
@@ -155,8 +167,9 @@ def _advance(
             "`fight_started` comes once, as the first event", event=eid, field="$.type"
         )
     rules = get_ruleset(state.ruleset)
-    try:
-        dice = Dice(
+
+    def dice() -> Dice:
+        return Dice(
             state.seed,
             eid,
             event.rolls,
@@ -167,17 +180,68 @@ def _advance(
             owner=_concerns(event),
             missing=missing,
         )
-        ctx = Context(eid, dice, rules.graph, state.options)
+
+    try:
+        # given dice are checked now, rolled or not; with none given, Dice are made if needed
+        given = dice() if event.rolls else dice
+        ctx = Context(eid, given, rules.graph, state.options, explains=explains)
         if isinstance(event, _UNDO):
-            return msgspec.structs.replace(state, seq=seq), rules, None, {}
+            return rules, None, {}, state.ended
         if state.ended:
             raise ctx.refuse("the fight has ended; undo `fight_ended` to go on")
         updated, ended = _resolve(rules, state, event, ctx)
     except WoundlogError as exc:
         raise exc.located(event=eid) from None
-    characters = {**state.characters, **updated} if updated else state.characters
-    new_state = msgspec.structs.replace(state, seq=seq, characters=characters, ended=ended)
-    return new_state, rules, ctx, updated
+    return rules, ctx, updated, ended
+
+
+class Fold:
+    """`advance` after `advance`, for a fold that keeps only where it ends (a replay's state).
+
+    It works on a character map of its own (a `Roster`) and writes into it only the characters
+    each event updates, so an event costs what its rules do, whatever the size of the fight;
+    and it builds no explanation nobody reads. The reducer stays pure: each event's effect is
+    worked out from the state as it stands, exactly as `advance` does, and nothing outside sees
+    the working map; `state` hands out a frozen FightState with a map of its own.
+    """
+
+    def __init__(self, state: State | None = None) -> None:
+        self._state: State | None = None
+        self._characters: Roster[Any] = Roster({})
+        if state is not None:
+            self._take_up(state)
+
+    def _take_up(self, state: State) -> None:
+        self._characters = Roster(state.characters)
+        self._state = msgspec.structs.replace(state, characters=self._characters)
+
+    @property
+    def state(self) -> State | None:
+        """The fight as folded so far."""
+        if self._state is None:
+            return None
+        return msgspec.structs.replace(self._state, characters=dict(self._characters))
+
+    def advance(self, event: Event) -> None:
+        """Fold one event in; raises what `advance` raises, and then leaves the fight as it was."""
+        state = self._state
+        if state is None:
+            self._take_up(start(_first(event))[0])
+            return
+        rules, ctx, updated, ended = _effect(state, event, explains=False)
+        if ctx is not None and updated:
+            _check_moves(rules, self._characters, updated)
+            self._characters.update(updated)
+        self._state = msgspec.structs.replace(state, seq=state.seq + 1, ended=ended)
+
+    def skip(self) -> None:
+        """Pass over an event without effect (voided, or retracted by a later undo)."""
+        assert self._state is not None  # the first event, fight_started, is never skipped
+        self._state = msgspec.structs.replace(self._state, seq=self._state.seq + 1)
+
+    @property
+    def seq(self) -> int:
+        return 0 if self._state is None else self._state.seq
 
 
 def _concerns(event: Event) -> str | None:
@@ -302,23 +366,20 @@ def _unread_facts(used: frozenset[str], kind: str) -> tuple[tuple[str, ...], Any
 def _check_scope(state: State, turn: TurnStarted | TurnEnded, ctx: Context) -> None:
     if turn.character is not None:
         _character(state, turn.character, "$.character", ctx)
-    elif turn.side is not None and not any(c.side == turn.side for c in state.characters.values()):
+    elif turn.side is not None and not state.has_side(turn.side):
         sides = ", ".join(dict.fromkeys(c.side for c in state.characters.values())) or "none yet"
         raise ctx.refuse(f"no character is on side `{turn.side}` (sides: {sides})", "$.side")
 
 
 def _check_moves(
-    rules: Ruleset,
-    before: Mapping[str, Character],
-    after: Mapping[str, Character],
-    updated: Mapping[str, Character],
+    rules: Ruleset, before: Mapping[str, Character], updated: Mapping[str, Character]
 ) -> None:
     """Raise IllegalTransition, as `apply` would, if the event moved a character in a way the
     ruleset's Machine does not declare."""
     for cid, now in updated.items():
         was = before.get(cid)
-        if was is not now and was != now and not _declared(rules, was, now):
-            _moved(rules, before, after, updated)  # raises, naming the first such move
+        if (was is None or was.state != now.state) and not _declared(rules, was, now):
+            _moved(rules, before, {**before, **updated}, updated)  # raises, naming the first
 
 
 def _declared(rules: Ruleset, was: Character | None, now: Character) -> bool:

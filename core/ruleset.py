@@ -9,7 +9,7 @@ A handler the game has no rule for refuses the event with a RuleError that says 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import msgspec
@@ -55,26 +55,33 @@ class Context:
     """One event being resolved: its id, its dice, its ruleset's graph, and what it did.
 
     In an event that concerns several characters (a turn's end), `for_character` gives the
-    context of one of them: the same event, whose dice are that character's own."""
+    context of one of them: the same event, whose dice are that character's own.
 
-    __slots__ = ("character", "dice", "event_id", "graph", "options", "said")
+    `explains` is False when nobody will read the explanation (a fold that keeps only state):
+    `say` then keeps nothing, and a ruleset may skip building its sentences (STYLE.md).
+    `dice` may be given as a function that makes them: most events roll nothing, so their
+    Dice are made only when a rule first asks for one."""
+
+    __slots__ = ("_dice", "character", "event_id", "explains", "graph", "options", "said")
 
     def __init__(
         self,
         event_id: str,
-        dice: Dice,
+        dice: Dice | Callable[[], Dice],
         graph: Graph,
         options: Options,
         *,
         character: str | None = None,
         said: list[str] | None = None,
+        explains: bool = True,
     ) -> None:
         self.event_id = event_id
-        self.dice = dice
+        self._dice = dice
         self.graph = graph
         self.options = options
         self.character = character
         self.said: list[str] = [] if said is None else said
+        self.explains = explains
 
     def for_character(self, character: str) -> Context:
         """This event as it concerns `character` alone: dice rolled through it are that
@@ -86,13 +93,22 @@ class Context:
             self.options,
             character=character,
             said=self.said,
+            explains=self.explains,
         )
+
+    @property
+    def dice(self) -> Dice:
+        """The event's dice (made now if they were given as a function that makes them)."""
+        if not isinstance(self._dice, Dice):
+            self._dice = self._dice()
+        return self._dice
 
     def roll(self, purpose: str) -> int:
         return self.dice.roll(purpose, self.character)
 
     def say(self, text: str) -> None:
-        self.said.append(text)
+        if self.explains:
+            self.said.append(text)
 
     def move(self, character: CharacterT, trigger: str) -> CharacterT:
         """Fire `trigger` on the character; the ruleset's Machine must declare the move."""

@@ -6,6 +6,7 @@ The JSON encoding of FightState is the state of DESIGN.md section 8: `ruleset`, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -45,6 +46,43 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
 
     def character(self, character_id: str) -> C | None:
         return self.characters.get(character_id)
+
+    def on_side(self, side: str) -> dict[str, C]:
+        """Everyone on `side`, by id in join order. A fold's own `Roster` knows them without
+        looking at anyone else, so a side's turn costs the size of the side."""
+        characters = self.characters
+        if isinstance(characters, Roster):
+            return {cid: characters[cid] for cid in characters.side(side)}
+        return {cid: c for cid, c in characters.items() if c.side == side}
+
+    def has_side(self, side: str) -> bool:
+        """Whether anyone is on `side`."""
+        characters = self.characters
+        if isinstance(characters, Roster):
+            return bool(characters.side(side))
+        return any(c.side == side for c in characters.values())
+
+
+class Roster(dict[str, C]):
+    """A character map that also keeps who is on each side: the working map of one fold
+    (`reducer.Fold`), updated in place by it alone and handed to nobody else. Characters are
+    only ever added or replaced, never removed, and keep the side they joined (no rule moves
+    a character to another side)."""
+
+    def __init__(self, characters: Mapping[str, C]) -> None:
+        super().__init__()
+        self._sides: dict[str, list[str]] = {}
+        self.update(characters)
+
+    def side(self, side: str) -> list[str]:
+        """The ids of everyone on `side`, in join order."""
+        return self._sides.get(side, [])
+
+    def update(self, characters: Mapping[str, C], /) -> None:  # type: ignore[override]
+        for cid, character in characters.items():
+            if cid not in self:
+                self._sides.setdefault(character.side, []).append(cid)
+        super().update(characters)
 
 
 def setup_of(event: FightStarted, options: dict[str, bool | int | str]) -> FightState[Any]:

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from woundlog.core import Changes, FightState, apply, apply_or_void, skip
-from woundlog.core.reducer import advance, advance_or_void
+from woundlog.core.reducer import Fold
 from woundlog.events import Event, RuleError, event_ref
 from woundlog.events.stores import Stored
 
@@ -89,39 +89,27 @@ def fold_state(
 ) -> State | None:
     """The state after the last event of `stream` (`state` itself if the stream is empty).
 
-    The same fold as `fold`, without working out each event's changes. `on_void` hears of each
-    event the rules void: its seq, its name (id or `#N`) and why.
+    The same fold as `fold`, without working out each event's changes (`core.Fold`: no
+    explanations, no copy of the fight per event). `on_void` hears of each event the rules
+    void: its seq, its name (id or `#N`) and why.
     """
-    step: Callable[[State | None, Event], State] = advance if strict else advance_or_void
-    if on_void is not None and not strict:
-        step = _reporting(on_void)
+    folding = Fold(state)
     fate_of = _fates(undo)
     for stored in stream:
         fate = fate_of(stored)
-        if fate is None:
-            state = step(state, stored.event)
-        elif fate.replacement is None:
-            assert state is not None  # the first event, fight_started, cannot be undone
-            state, _ = skip(state, stored.event, fate.describe())
-        else:
-            state = step(state, fate.replacement)
-    return state
-
-
-def _reporting(on_void: Callable[[int, str, str], None]) -> Callable[[State | None, Event], State]:
-    """`advance_or_void` that tells `on_void` of each event it voids."""
-
-    def step(state: State | None, event: Event) -> State:
+        event = stored.event if fate is None else fate.replacement
+        if event is None:
+            folding.skip()  # retracted (fight_started, the first event, cannot be)
+            continue
         try:
-            return advance(state, event)
+            folding.advance(event)
         except RuleError as exc:
-            if state is None:
+            if strict or folding.seq == 0:
                 raise
-            seq = state.seq + 1
-            on_void(seq, event_ref(event, seq), exc.message)
-            return msgspec.structs.replace(state, seq=seq)
-
-    return step
+            folding.skip()
+            if on_void is not None:
+                on_void(folding.seq, event_ref(event, folding.seq), exc.message)
+    return folding.state
 
 
 def replay(

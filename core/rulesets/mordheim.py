@@ -29,6 +29,9 @@ Decisions where the text is silent or ambiguous:
   state, and a 2-wound hit on a 1-wound fighter rolls twice and keeps the higher result. "A
   turn" is therefore everything between recoveries, across several hits.
 - A hit of 0 damage inflicts no wound and rolls nothing.
+- Once an injury roll of a hit is out of action, its later wounds roll nothing: the result is
+  settled (out of action is the worst), so those dice could change nothing. A die given for
+  them is reported as unused; the explanation says how many wounds past zero the hit was.
 - The recovery phase is `turn_started` with a `side` (that side's fighters) or with a
   `character` (that fighter alone, for trackers that run a turn per model). A `turn_started`
   with neither is a round marker and recovers nobody.
@@ -115,15 +118,24 @@ def injury_roll(ctx: Context) -> tuple[int, State]:
     return roll, INJURY[roll]
 
 
+def wounds_past_zero(wounds: int, damage: int) -> int:
+    """How many of `damage` wounds land on a fighter with `wounds` left: the one that takes him
+    to zero and every one after it, each of which rolls on the injury table."""
+    return max(0, damage - max(wounds - 1, 0))
+
+
 def take_wounds(fighter: Warrior, damage: int, ctx: Context) -> tuple[int, list[tuple[int, State]]]:
-    """Remove wounds one at a time; the wound that reaches zero and every one after it rolls."""
-    wounds, results = fighter.wounds, []
-    for _ in range(damage):
-        if wounds > 0:
-            wounds -= 1
-        if wounds == 0:
-            results.append(injury_roll(ctx))
-    return wounds, results
+    """Remove wounds one at a time; the wound that reaches zero and every one after it rolls,
+    until a roll takes him out of action: the worst result is then settled and the rest of the
+    rolls could change nothing, so a hit's cost does not grow with its damage. The dice rolled
+    are the first ones the wound-by-wound rule would roll, in the same order."""
+    results: list[tuple[int, State]] = []
+    for _ in range(wounds_past_zero(fighter.wounds, damage)):
+        roll, result = injury_roll(ctx)
+        results.append((roll, result))
+        if result == OUT_OF_ACTION:
+            break
+    return max(fighter.wounds - damage, 0), results
 
 
 def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]:
@@ -145,7 +157,7 @@ def in_scope(fight: FightState[Any], turn: TurnStarted | TurnEnded) -> dict[str,
         fighter = fight.characters.get(turn.character)
         return {} if fighter is None else {turn.character: fighter}
     if turn.side is not None:
-        return {cid: f for cid, f in fight.characters.items() if f.side == turn.side}
+        return fight.on_side(turn.side)
     return fight.characters
 
 
@@ -184,14 +196,21 @@ class Mordheim(Ruleset):
             worst = worse(worst, result)
         if worst != fighter.state:
             fighter = ctx.move(fighter, INJURY_TRIGGER[worst])
+        if not ctx.explains:
+            return fighter
         plural = "s" if hit.damage > 1 else ""
         if target.wounds:
             lost = f"{target.name} loses {hit.damage} wound{plural} ({target.wounds} -> {wounds})"
         else:
             lost = f"{target.name} takes {hit.damage} more wound{plural} on zero wounds"
+        past = wounds_past_zero(target.wounds, hit.damage)
+        if past:
+            lost += f", {past:,} past zero"
         if results:
             shown = ", ".join(f"{roll} {result.replace('_', ' ')}" for roll, result in results)
             lost += f"; injury roll {shown}: {fighter.state.replace('_', ' ')}"
+            if len(results) < past:
+                lost += " (which settles it: the other rolls could change nothing)"
         ctx.say(lost)
         return fighter
 
@@ -214,7 +233,8 @@ class Mordheim(Ruleset):
                 updated[cid] = after
             if said:
                 moves.append(said)
-        ctx.say("recovery phase: " + (", ".join(moves) or "nobody to recover"))
+        if ctx.explains:
+            ctx.say("recovery phase: " + (", ".join(moves) or "nobody to recover"))
         return updated
 
     def on_turn_ended(
@@ -225,7 +245,7 @@ class Mordheim(Ruleset):
             for cid, fighter in in_scope(fight, turn).items()
             if fighter.half_rate
         }
-        if rested:
+        if rested and ctx.explains:
             names = ", ".join(fight.characters[cid].name for cid in rested)
             ctx.say(f"end of turn: back to full movement and fighting: {names}")
         return rested

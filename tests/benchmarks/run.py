@@ -1,6 +1,7 @@
 """The replay benchmark of issue 2 (item 10): every figure a whole process, timed from outside.
 
     .venv/bin/python tests/benchmarks/run.py [--events N] [--fresh] [--no-cli] [--results FILE]
+    .venv/bin/python tests/benchmarks/run.py --fold [--events N] [--sizes A,B,...]
 
 Generates an N-event Mordheim fight (default 1,000,000; see generate.py), loads it into SQLite
 (with and without snapshots; see load.py), then runs each measurement as a process of its own
@@ -8,6 +9,9 @@ Generates an N-event Mordheim fight (default 1,000,000; see generate.py), loads 
 memory (GNU time's maximum resident set size, else `ru_maxrss` from `os.wait4`). Every answer is
 checked against the state the generator says the fight must reach. Prints a markdown table and
 writes it to tests/benchmarks/results.md (or FILE).
+
+`--fold` is the quick side-by-side of issue 16: per size, bare decoding of the file and its
+state-only replay (`replay_file_state`), each the median of 5 runs, and nothing else (no SQLite).
 
 Files go to tests/benchmarks/out/ (gitignored); they are reused while the generator, the loader
 and N are unchanged (`--fresh` remakes them). Not a test: pytest never collects this folder.
@@ -91,16 +95,19 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
 
 
 def measure(
-    argv: list[str], quick: float = 5.0, before: Callable[[], object] = lambda: None
+    argv: list[str],
+    quick: float = 5.0,
+    before: Callable[[], object] = lambda: None,
+    runs: int = 3,
 ) -> tuple[float, int, str]:
-    """The median wall time of 3 runs (1 run if the first takes `quick` seconds or more);
+    """The median wall time of `runs` runs (1 run if the first takes `quick` seconds or more);
     `before` sets up each run, untimed."""
     before()
     wall, rss, text = run_child(argv)
     if wall >= quick:
         return wall, rss, text
     walls = [wall]
-    for _ in range(2):
+    for _ in range(runs - 1):
         before()
         w, r, _ = run_child(argv)
         walls.append(w)
@@ -171,6 +178,61 @@ def prepare(out: Path, n: int, sizes: list[int], late: int, fresh: bool) -> dict
     return kept
 
 
+def prepare_files(out: Path, n: int, sizes: list[int], fresh: bool) -> dict[str, Any]:
+    """The fight of `n` events and its prefixes of `sizes`, without the SQLite stores."""
+    stamp_path = out / f"fight-{n}.files.stamp.json"
+    stamp = fingerprint(n)
+    if not fresh and stamp_path.exists():
+        kept = json.loads(stamp_path.read_text())
+        if kept.get("stamp") == stamp and all(str(size) in kept["files"] for size in sizes):
+            print(f"reusing {out} (--fresh remakes it)", file=sys.stderr)
+            return kept  # type: ignore[no-any-return]
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"fight-{n}.jsonl"
+    shorter = [size for size in sizes if size < n]
+    summary = generate.generate(path, n, SEED, checkpoints=tuple(shorter))
+    files = {str(n): str(path)}
+    for size in shorter:
+        prefix = out / f"fight-{n}-first-{size}.jsonl"
+        with open(path, "rb") as src, open(prefix, "wb") as dst:
+            for _ in range(size):
+                dst.write(src.readline())
+        files[str(size)] = str(prefix)
+    kept = {"stamp": stamp, "files": files, "summary": summary}
+    stamp_path.write_text(json.dumps(kept))
+    return kept
+
+
+def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
+    """Issue 16's measurement: per size, bare decoding and the state-only replay of one file,
+    one after the other, so both see the same machine at the same moment."""
+    kept = prepare_files(out, n, sizes, fresh)
+    summary = kept["summary"]
+    py = [sys.executable, str(HERE / "measure.py")]
+    lines = [
+        f"Command: `.venv/bin/python tests/benchmarks/run.py --fold --events {n} "
+        f"--sizes {','.join(map(str, sizes))}`",
+        "",
+        f"Machine: {cpu()}, {os.cpu_count()} CPUs; {platform.python_implementation()} "
+        f"{platform.python_version()}, msgspec {msgspec.__version__}. Medians of 5 runs.",
+        "",
+        "| events | bare decode s | `replay_file_state` s | ratio |",
+        "|---|---|---|---|",
+    ]
+    for size in sizes:
+        file = kept["files"][str(size)]
+        decoded, _, _ = measure([*py, "decode", file], quick=60, runs=5)
+        folded, _, text = measure([*py, "replay-state", file], quick=60, runs=5)
+        state = summary["final"] if size == n else summary["at"][str(size)]
+        verdict = check(text, state, size)
+        if verdict != "ok":
+            raise SystemExit(f"replay-state of {size}: {verdict}")
+        row = f"| {size:,} | {decoded:.2f} | {folded:.2f} | {folded / decoded:.1f}x |"
+        print(row, file=sys.stderr)
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
 def last_turn_ended(path: Path) -> int:
     """The seq of the file's last `turn_ended` (a line number: generated files have no blanks)."""
     with open(path, "rb") as f:
@@ -192,8 +254,16 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="regenerate the fight and stores")
     parser.add_argument("--no-cli", action="store_true", help="skip `woundlog replay`")
     parser.add_argument("--results", type=Path, default=HERE / "results.md")
+    parser.add_argument("--fold", action="store_true", help="only decode vs state-only replay")
+    parser.add_argument("--sizes", help="with --fold: comma-separated sizes (default N/5,N)")
     args = parser.parse_args()
     n: int = args.events
+    if args.fold:
+        sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [n // 5, n]
+        if max(sizes) > n:
+            parser.error("--sizes are prefixes of the fight: none may exceed --events")
+        print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh))
+        return
     sizes = [n // 10, 3 * n // 10, n]
     late = n - n // 100 + n // 4000  # 990,250 of 1,000,000: between two snapshots
     kept = prepare(args.out, n, sizes, late, args.fresh)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -234,7 +235,8 @@ def test_several_wounds_in_one_hit_keep_the_highest_result_whatever_their_order(
     rolls: tuple[int, int], result: str
 ) -> None:
     state, changes = apply(fight(), hit(2, *rolls))
-    assert [d.value for d in changes.dice] == list(rolls)
+    settled = next((i + 1 for i, roll in enumerate(rolls) if roll >= 5), len(rolls))
+    assert [d.value for d in changes.dice] == list(rolls[:settled])  # none after out of action
     assert grim(state).state == result
 
 
@@ -546,3 +548,27 @@ def test_the_diagram_draws_the_documented_states_and_the_declared_moves() -> Non
     }
     assert {(a, b) for a, b, _ in moves} == set(graph.edges)
     assert "[*] --> upright" in diagram
+
+
+def test_a_hit_of_a_billion_wounds_returns_at_once_rolling_until_the_result_is_settled() -> None:
+    started = time.perf_counter()
+    state, changes = apply(fight(wounds=3), hit(10**9))
+    assert time.perf_counter() - started < 1.0  # one roll per wound took minutes and gigabytes
+    assert grim(state).state == "out_of_action" and grim(state).wounds == 0
+    assert changes.dice[-1].value >= 5  # the roll that settled it: out of action
+    assert all(d.value <= 4 for d in changes.dice[:-1])
+    assert "999,999,998 past zero" in changes.explanation
+
+
+def test_rolls_after_an_out_of_action_result_are_not_needed_and_left_unused() -> None:
+    state, changes = apply(fight(), hit(4, 1, 5, 3, 6))
+    assert [d.value for d in changes.dice] == [1, 5]  # the first rolls, as wound by wound
+    assert changes.unused == {"injury": [3, 6]}
+    assert grim(state).state == "out_of_action"
+    assert "4 past zero" in changes.explanation
+
+
+def test_the_dice_a_big_hit_rolls_are_the_first_the_wound_by_wound_rule_rolls() -> None:
+    _, small = apply(fight(wounds=2), hit(40))
+    _, big = apply(fight(wounds=2), hit(10**12))
+    assert small.dice == big.dice

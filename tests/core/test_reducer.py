@@ -348,3 +348,36 @@ def test_a_healer_from_outside_a_warhammer_quest_fight_is_named() -> None:
     state, _ = apply(state, Hit(target="grim", damage=2))
     _, changes = apply(state, Heal(target="grim", amount=1, means="spell", healer="elwn"))
     assert changes.explanation.endswith("; healer `elwn` is not a character of this fight")
+
+
+def test_fold_in_place_ends_where_advance_ends_and_hands_out_states_later_events_leave_alone() -> (
+    None
+):
+    from woundlog.core.reducer import Fold, advance
+
+    log: list[Event] = [
+        FightStarted(ruleset="mordheim"),
+        *(
+            CharacterJoined(character=f"c{i}", side="ab"[i % 2], stats={"wounds": 2})
+            for i in range(6)
+        ),
+        Hit(target="c0", damage=3),
+        TurnStarted(side="a"),
+        Hit(target="c1", damage=1, rolls={"injury": [6]}),
+        TurnStarted(side="b"),
+        Hit(target="c2", damage=5),
+        FightEnded(),
+    ]
+    folding, state = Fold(), None
+    halfway = None
+    for seq, event in enumerate(log, start=1):
+        folding.advance(event)
+        state = advance(state, event)
+        assert folding.state == state
+        if seq == 8:
+            halfway = folding.state
+    assert halfway is not None and halfway.seq == 8
+    assert halfway.characters["c2"].wounds == 2  # the later hit on c2 did not reach it
+    with pytest.raises(RuleError, match="fight has ended"):
+        folding.advance(Hit(target="c3", damage=1))
+    assert folding.state == state  # a refused event leaves the fold as it was

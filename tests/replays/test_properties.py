@@ -242,7 +242,7 @@ def test_every_replayed_event_reports_exactly_what_it_changed(log: list[Event]) 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mordheim_logs())
-def test_every_blow_rolls_one_injury_die_per_wound_at_or_past_zero_given_dice_first(
+def test_every_blow_rolls_one_injury_die_per_wound_at_or_past_zero_until_out_of_action(
     log: list[Event],
 ) -> None:
     steps = replays_every_event(log)
@@ -250,7 +250,12 @@ def test_every_blow_rolls_one_injury_die_per_wound_at_or_past_zero_given_dice_fi
     for (state, changes), event in zip(steps, effective(log), strict=True):
         if changes.void is None and isinstance(event, Hit):
             wounds = before[event.target].wounds
-            rolled = max(0, event.damage - wounds + 1) if wounds else event.damage
+            past_zero = max(0, event.damage - wounds + 1) if wounds else event.damage
+            values = [d.value for d in changes.dice]
+            # one die per wound past zero, given dice first, until one is out of action (5-6)
+            assert all(value <= 4 for value in values[:-1])
+            assert len(values) == past_zero or (len(values) < past_zero and values[-1] >= 5)
+            rolled = len(values)
             given = event.rolls.get("injury", [])
             assert [d.purpose for d in changes.dice] == ["injury"] * rolled
             assert all(1 <= d.value <= 6 and d.sides == 6 for d in changes.dice)
