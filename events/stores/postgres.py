@@ -91,6 +91,12 @@ class PostgresStore(ClosesOnExit):
     def close(self) -> None:
         self._db.close()
 
+    @property
+    def connection(self) -> Any:
+        """The store's psycopg connection (autocommit), for the service's tables beside the
+        events: statements in a `connection.transaction()` around an `append` commit with it."""
+        return self._db
+
     # -- writing ---------------------------------------------------------------------------------
 
     def append(

@@ -7,6 +7,7 @@ flowing while appends run.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
@@ -33,12 +34,14 @@ from litestar.response import ServerSentEvent
 from woundlog.core import FightState
 from woundlog.events import UsageError, WoundlogError
 from woundlog.events.fight_ids import check_fight_id
+from woundlog.events.stores import is_postgres
+from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
 from .errors import http_error, internal_error, log, woundlog_error
 from .fights import Fights
 from .schemas import Created, EventsPage, FightId, Health, NewFight, UndoRequest
-from .stream import Notifier, changes_stream
+from .stream import Listener, Notifier, changes_stream
 from .tokens import Role
 
 MAX_BODY = 1024 * 1024
@@ -226,6 +229,15 @@ async def import_records(
 # --- the app ---------------------------------------------------------------------------------
 
 
+def shared_url(store_url: str | None) -> str | None:
+    """The PostgreSQL URL of a store several processes share (`--db` or `$WOUNDLOG_DB`), or
+    None for a store of this machine alone."""
+    for url in (store_url, None if store_url else os.environ.get(ENV_VAR)):
+        if url and is_postgres(url):
+            return url
+    return None
+
+
 def create_app(
     store_url: str | None,
     admin_token: str,
@@ -241,6 +253,9 @@ def create_app(
     `allowed_hosts`: the `Host` headers answered (`host` or `host:port`; none: every one), so a
     page whose name was rebound to 127.0.0.1 (DNS rebinding) is refused with 400."""
     fights = Fights(store_url, admin_token, max_batch=max_batch)
+    notifier = Notifier()
+    shared = shared_url(store_url)
+    listeners = [Listener(shared, notifier)] if shared else []
     cors = (
         CORSConfig(
             allow_origins=list(cors_origins),
@@ -271,7 +286,7 @@ def create_app(
             stream,
             import_records,
         ],
-        state=State({"service": Service(fights, Notifier())}),
+        state=State({"service": Service(fights, notifier)}),
         exception_handlers={
             WoundlogError: woundlog_error,
             HTTPException: http_error,
@@ -280,9 +295,9 @@ def create_app(
         allowed_hosts=AllowedHostsConfig(allowed_hosts=list(allowed_hosts))
         if allowed_hosts
         else None,
-        on_startup=list(on_startup),
+        on_startup=[*on_startup, *(listener.start for listener in listeners)],
         request_max_body_size=max_body,
         openapi_config=openapi,
-        on_shutdown=[fights.close],
+        on_shutdown=[*(listener.stop for listener in listeners), fights.close],
         cors_config=cors,
     )

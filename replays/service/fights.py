@@ -33,7 +33,7 @@ from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, State
 from .cursors import ImportCursors
-from .database import ServiceDb, service_db_path
+from .database import open_service_db
 from .schemas import Created, EventsPage, NewFight
 from .tokens import Tokens
 
@@ -64,7 +64,7 @@ class Fights:
         self._import_locks: dict[tuple[str, str], threading.Lock] = {}
         self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]
         self._locks_guard = threading.Lock()
-        self.db = ServiceDb(service_db_path(self.store()))  # opening also checks the URL
+        self.db = open_service_db(self.store(), self.store)  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
         self.cursors = ImportCursors(self.db)
 
@@ -106,6 +106,8 @@ class Fights:
         started = self._started(new)
         with self._creation_lock(new.fight):
             store = self.store()
+            if self.db.shares_transactions:
+                return self._create_in_one_transaction(store, new, started)
             if not store.version(new.fight):
                 gm, viewer = self.tokens.issue(new.fight)
                 try:
@@ -122,6 +124,29 @@ class Fights:
                     )  # fmt: skip
                     return answer, True
             return self._recreate(new, started), False
+
+    def _create_in_one_transaction(
+        self, store: Store, new: NewFight, started: FightStarted
+    ) -> tuple[Created, bool]:
+        """`create` where the service's tables share the store's transactions (PostgreSQL): the
+        tokens and the first event commit together or not at all, so no crash leaves one without
+        the other, and of two processes creating one fight, one wins and the other answers it as
+        a retry (its rows rolled back with its refused first event)."""
+        if not store.version(new.fight):
+            try:
+                with self.db.transaction():
+                    gm, viewer = self.tokens.issue(new.fight)
+                    created = Fight.create(store, new.fight, started)
+            except WoundlogError:
+                if not store.version(new.fight):
+                    raise
+            else:
+                answer = Created(
+                    fight=new.fight, version=created.version, seed=started.seed,
+                    gm_token=gm, viewer_token=viewer,
+                )  # fmt: skip
+                return answer, True
+        return self._recreate(new, started), False
 
     def _started(self, new: NewFight) -> FightStarted:
         seed = secrets.randbelow(2**31) if new.seed is None else new.seed
@@ -204,14 +229,15 @@ class Fights:
         """Convert another program's records with its importer and append the events.
 
         One import at a time per fight and format: the importer's cursor (`previous`) must be
-        read, used and replaced in turn. The cursor is saved after the append; if the server dies
-        in between, the records' stable ids make their resend harmless.
+        read, used and replaced in turn (in every process on a PostgreSQL database, where the
+        cursor also commits with the events). Elsewhere the cursor is saved after the append; if
+        the server dies in between, the records' stable ids make their resend harmless.
         """
         if fmt not in IMPORTERS:
             raise UnknownFormat(f"no import format `{fmt}` (known: {', '.join(IMPORTERS)})")
         records = body if isinstance(body, list) else [body]
         self.check_batch_size(len(records))
-        with self._import_lock(fight, fmt):
+        with self._import_lock(fight, fmt), self.db.import_lock(fight, fmt):
             opened = self.fight(fight)
             now = opened.state()
             converted = convert_records(
