@@ -34,6 +34,7 @@ from woundlog.events.stores import Store, open_store
 from ..fight import Appended, Fight, State
 from .cursors import ImportCursors
 from .database import open_service_db
+from .foldcache import FoldCache
 from .schemas import Created, EventsPage, NewFight
 from .tokens import Tokens
 
@@ -64,6 +65,7 @@ class Fights:
         self._import_locks: dict[tuple[str, str], threading.Lock] = {}
         self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]
         self._locks_guard = threading.Lock()
+        self.folded = FoldCache()
         self.db = open_service_db(self.store(), self.store)  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
         self.cursors = ImportCursors(self.db)
@@ -78,12 +80,14 @@ class Fights:
     def close(self) -> None:
         self.db.close()
 
-    def fight(self, fight: str) -> Fight:
+    def fight(self, fight: str, *, cached: bool = True) -> Fight:
+        """The fight, its folded state kept in memory unless not `cached` (an append inside a
+        transaction that may yet roll back must not leave its state behind)."""
         check_fight_id(fight)
         store = self.store()
         if store.version(fight) == 0:
             raise FightNotFound(f"no fight `{fight}`")
-        return Fight(store, fight)
+        return Fight(store, fight, self.folded if cached else None)
 
     def exists(self, fight: str) -> bool:
         check_fight_id(fight)
@@ -238,7 +242,7 @@ class Fights:
         records = body if isinstance(body, list) else [body]
         self.check_batch_size(len(records))
         with self._import_lock(fight, fmt), self.db.import_lock(fight, fmt):
-            opened = self.fight(fight)
+            opened = self.fight(fight, cached=not self.db.shares_transactions)
             now = opened.state()
             converted = convert_records(
                 fmt,
