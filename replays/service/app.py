@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
+import msgspec
 from anyio import to_thread
 from litestar import Litestar, Request, Response, get, post
 from litestar.config.allowed_hosts import AllowedHostsConfig
@@ -38,9 +39,19 @@ from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
+from ..whatif import Odds
 from .errors import http_error, internal_error, log, woundlog_error
 from .fights import Fights
-from .schemas import Created, EventsPage, FightId, Health, NewFight, UndoRequest
+from .schemas import (
+    BranchRequest,
+    Created,
+    EventsPage,
+    FightId,
+    Health,
+    NewFight,
+    OddsRequest,
+    UndoRequest,
+)
 from .stream import Listener, Notifier, changes_stream
 from .tokens import Role
 
@@ -226,6 +237,65 @@ async def import_records(
     return appended
 
 
+@get("/fights/{fight:str}/odds", role=Role.VIEWER, **GUARDED)
+async def fight_odds(
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    events: Annotated[
+        str | None, Parameter(description="The what-if's events: a JSON list.")
+    ] = None,
+    hit: Annotated[list[str] | None, Parameter(description="TARGET:DAMAGE[:ATTACKER]")] = None,
+    ticks: Annotated[int, Parameter(ge=0)] = 0,
+    character: list[str] | None = None,
+    samples: Annotated[int | None, Parameter(ge=1)] = None,
+    at: Annotated[int | None, Parameter(ge=1)] = None,
+) -> Odds:
+    """The exact chance of every outcome of a what-if (viewer): `events`, then each `hit`, then
+    `ticks` rounds of turns, from now or event `at`; estimated from `samples` replays if asked.
+    In the query, or as the same fields in a JSON body (not both). A question too large to
+    answer is 422, saying what would be answered."""
+    body = await request.body()
+    query = {
+        "events": events, "hit": hit, "ticks": ticks or None, "character": character,
+        "samples": samples, "at": at,
+    }  # fmt: skip
+    given: dict[str, object] = {name: value for name, value in query.items() if value is not None}
+    if body.strip():
+        if given:
+            raise UsageError(
+                f"the what-if is in the body and in the query ({', '.join(given)}): send one"
+            )
+        asked = decoded(body, OddsRequest, "the body")
+    else:
+        if events is not None:
+            given["events"] = decoded(events.encode(), list[dict[str, Any]], "`events`")
+        asked = msgspec.convert(given, OddsRequest)
+    return await run(service(request).fights.odds, fight, asked)
+
+
+def decoded(raw: bytes, kind: type[T], what: str) -> T:
+    """`raw` JSON as `kind`, or a 422 naming `what` and where it is wrong."""
+    try:
+        return msgspec.json.decode(raw, type=kind)
+    except msgspec.ValidationError as error:
+        raise UsageError(f"{what}: {error}") from None
+    except msgspec.DecodeError as error:
+        raise UsageError(f"{what} is not JSON: {error}") from None
+
+
+@post("/fights/{fight:str}/branch", status_code=201, role=Role.GM, **GUARDED)
+async def branch_fight(
+    request: Request[Any, Any, Any], fight: FightId, data: BranchRequest
+) -> Response[Created]:
+    """A new fight `as` (gm of this one): this fight's log up to event `at` (default: all),
+    then the events `then`; the answer holds its gm and viewer tokens, shown once. Safe to
+    retry as `POST /fights` is: 200 with a new pair for a branch already made the same way."""
+    created, new = await run(service(request).fights.branch, fight, data)
+    if new:
+        after_commit(service(request).notifier.notify, data.as_)
+    return Response(created, status_code=201 if new else 200)
+
+
 # --- the app ---------------------------------------------------------------------------------
 
 
@@ -285,6 +355,8 @@ def create_app(
             undo,
             stream,
             import_records,
+            fight_odds,
+            branch_fight,
         ],
         state=State({"service": Service(fights, notifier)}),
         exception_handlers={

@@ -218,3 +218,23 @@ def test_two_processes_creating_one_fight_make_it_once_and_answer_the_other_as_a
         each.join(60)
     assert sorted(answer.status_code for answer in answers) == [200] * 5 + [201]
     assert {answer.json()["version"] for answer in answers} == {1}
+
+
+def test_a_branch_made_through_one_process_is_served_by_the_other_with_its_tokens(
+    pair: tuple[Server, Server],
+) -> None:
+    first, other = pair
+    with (
+        httpx.Client(base_url=first.url, timeout=30) as a,
+        httpx.Client(base_url=other.url, timeout=30) as b,
+    ):
+        fight = new_fight(a, "trunk-pg")
+        asked = {"as": "twig-pg", "then": [{"type": "hit", "target": "grim", "damage": 1}]}
+        made = a.post("/fights/trunk-pg/branch", json=asked, headers=fight.gm)
+        assert made.status_code == 201, made.text
+        again = b.post("/fights/trunk-pg/branch", json=asked, headers=fight.gm)
+        assert again.status_code == 200, again.text
+        viewer = bearer(again.json()["viewer_token"])
+        assert a.get("/fights/twig-pg/state", headers=viewer).json()["seq"] == 4
+        old = bearer(made.json()["viewer_token"])
+        assert b.get("/fights/twig-pg/state", headers=old).status_code == 401
