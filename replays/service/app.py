@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import msgspec
+import psycopg
 from anyio import to_thread
 from litestar import Litestar, Request, Response, get, post
 from litestar.config.allowed_hosts import AllowedHostsConfig
@@ -40,7 +41,7 @@ from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
 from ..whatif import Odds
-from .errors import http_error, internal_error, log, woundlog_error
+from .errors import database_unavailable, http_error, internal_error, log, woundlog_error
 from .fights import Fights
 from .schemas import (
     BranchRequest,
@@ -360,6 +361,7 @@ def create_app(
         ],
         state=State({"service": Service(fights, notifier)}),
         exception_handlers={
+            psycopg.OperationalError: database_unavailable,
             WoundlogError: woundlog_error,
             HTTPException: http_error,
             Exception: internal_error,

@@ -80,8 +80,11 @@ class Fights:
         self.cursors = ImportCursors(self.db)
 
     def store(self) -> Store:
-        """This thread's store, opened on first use."""
+        """This thread's store, opened on first use (and again if its connection was lost)."""
         store: Store | None = getattr(self._local, "store", None)
+        if store is not None and getattr(store, "broken", False):
+            store.close()  # its PostgreSQL connection was lost: reconnect
+            store = None
         if store is None:
             store = self._local.store = open_store(self.store_url)
         return store

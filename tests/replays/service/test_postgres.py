@@ -238,3 +238,49 @@ def test_a_branch_made_through_one_process_is_served_by_the_other_with_its_token
         assert a.get("/fights/twig-pg/state", headers=viewer).json()["seq"] == 4
         old = bearer(made.json()["viewer_token"])
         assert b.get("/fights/twig-pg/state", headers=old).status_code == 401
+
+
+def test_after_the_database_drops_every_connection_the_service_reconnects_by_itself(
+    pair: tuple[Server, Server], postgres_url: str
+) -> None:
+    """As a PostgreSQL restart does to its clients: the request that meets a dead connection may
+    be answered 503 (send it again), the next ones work, and live streams hear appends again."""
+    import psycopg
+
+    first, other = pair
+    with (
+        httpx.Client(base_url=first.url, timeout=30) as a,
+        httpx.Client(base_url=other.url, timeout=30) as b,
+    ):
+        fight = new_fight(a, "restart-pg")
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        hit = {"type": "hit", "target": "grim", "damage": 0}
+        codes = [
+            a.post("/fights/restart-pg/events", json=hit, headers=fight.gm).status_code
+            for _ in range(6)
+        ]
+        assert set(codes) <= {200, 503} and codes[-3:] == [200] * 3, codes
+        time.sleep(2.0)  # the LISTEN connection is opened again after RECONNECT_S
+        written = a.get("/fights/restart-pg/state", headers=fight.viewer).json()["seq"]
+        heard: list[int] = []
+
+        def watch() -> None:
+            with a.stream("GET", "/fights/restart-pg/stream", headers=fight.viewer) as response:
+                for seq, _ in messages(response):
+                    heard.append(seq)
+                    return
+
+        viewer = threading.Thread(target=watch, daemon=True)
+        viewer.start()
+        time.sleep(0.5)
+        for _ in range(3):  # the second process's connections were dropped too
+            answer = b.post("/fights/restart-pg/events", json=hit, headers=fight.gm)
+            if answer.status_code == 200:
+                break
+        assert answer.status_code == 200, answer.text
+        viewer.join(5)  # well before the 15 s a stream waits unwoken
+        assert heard == [written + 1]
