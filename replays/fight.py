@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import msgspec
 
@@ -55,10 +55,20 @@ class Appended(msgspec.Struct, frozen=True):
     skipped: list[str] = []  # ids already in the fight with the same content
 
 
+class FoldCache(Protocol):
+    """Folded states kept in memory, keyed by fight and version (DESIGN.md section 7): the state
+    at version V is that of events 1..V whatever comes after, so a kept one never goes stale."""
+
+    def get(self, fight: str, version: int) -> State | None: ...
+
+    def put(self, fight: str, version: int, state: State) -> None: ...
+
+
 class Fight:
-    def __init__(self, store: Store, fight: str) -> None:
+    def __init__(self, store: Store, fight: str, cache: FoldCache | None = None) -> None:
         self.store = store
         self.id = fight
+        self.cache = cache  # an append then folds only its own events onto the kept state
         # The events undo events name, by the name they use. A stored event never changes, so a
         # name once found stays true; names not found are asked again (they may be written yet).
         # One store lookup for all of a fold's undo events, not one per undo event: in the JSON
@@ -97,7 +107,13 @@ class Fight:
     def state(self, at: int | None = None) -> State:
         """The fight at seq `at` (default: now) as it stood then: later undo events ignored."""
         end = self._end(at)
-        return self._refold(self.undo_resolution(end), end)
+        kept = self.cache.get(self.id, end) if self.cache is not None else None
+        if kept is not None:
+            return kept
+        state = self._refold(self.undo_resolution(end), end)
+        if self.cache is not None and at is None:
+            self.cache.put(self.id, end, state)
+        return state
 
     def steps(self, at: int | None = None) -> Iterator[tuple[State, Changes]]:
         """Every event's changes as the fight stands now (undone events marked)."""
@@ -167,6 +183,8 @@ class Fight:
                     raise
                 continue  # another writer got in first: revalidate against its events
             # committed: from here on nothing may turn the append into an error
+            if self.cache is not None:
+                self.cache.put(self.id, new_version, state)
             if new_version // snapshots.SNAPSHOT_EVERY > version // snapshots.SNAPSHOT_EVERY:
                 self._save_snapshot(new_version, state)
             return Appended(new_version, changes, skipped)

@@ -2,7 +2,7 @@
 
 from .base import Store, Stored, create_private_file, make_private_directory
 from .jsonl import JsonlStore
-from .locate import default_db_path, open_store
+from .locate import default_db_path, is_postgres, open_store
 from .sqlite import SQLiteStore
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "Stored",
     "create_private_file",
     "default_db_path",
+    "is_postgres",
     "make_private_directory",
     "open_store",
 ]

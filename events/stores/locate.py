@@ -1,6 +1,7 @@
 """Choosing a store by one URL (DESIGN.md section 7): the only place that knows every kind.
 
-A new kind of store (PostgreSQL) is one more entry in `_SCHEMES`.
+Local stores (SQLite, JSON Lines) are named by a path; PostgreSQL by its own connection URL
+(`postgresql://USER@HOST/DB`), handed to psycopg whole.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 ACCEPTED = (
     "sqlite:///ABSOLUTE/PATH.db, sqlite:RELATIVE/PATH.db, a path ending in "
     f"{', '.join(SQLITE_SUFFIXES)} (SQLite); jsonl:DIR, jsonl:///ABSOLUTE/DIR or an existing "
-    "directory (JSON Lines)"
+    "directory (JSON Lines); postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE (PostgreSQL)"
 )
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 STORE_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError,)
 """What a store's backend raises when its file is not what it should be (not a database, damaged,
@@ -57,16 +59,31 @@ def open_store(url: str | None = None) -> Store:
 
     Accepted: `sqlite:///ABSOLUTE/PATH.db` or `sqlite:RELATIVE/PATH.db`, or a plain path ending in
     `.db`, `.sqlite` or `.sqlite3`; `jsonl:DIR` or `jsonl:///ABSOLUTE/DIR`, or the path of an
-    existing directory. Anything else is a UsageError that lists these forms.
+    existing directory; `postgresql://...` (or `postgres://...`), a PostgreSQL database. None
+    also takes a PostgreSQL URL from `$WOUNDLOG_DB`. Anything else is a UsageError that lists
+    these forms.
     """
     if url is None:
-        return _opened(SQLiteStore, default_db_path())
+        configured = os.environ.get(ENV_VAR, "")
+        if not is_postgres(configured):
+            return _opened(SQLiteStore, default_db_path())
+        url = configured
+    if is_postgres(url):
+        from .postgres import PostgresStore  # psycopg loads only for a PostgreSQL store
+
+        return PostgresStore(url)
     scheme, colon, rest = url.partition(":")
     if colon and scheme.lower() in _SCHEMES:
         return _opened(_SCHEMES[scheme.lower()], _url_path(url, rest))
     if "://" in url:
         raise UsageError(f"unknown kind of store {scheme!r} in {url!r}; accepted: {ACCEPTED}")
     return _open_path(url)
+
+
+def is_postgres(url: str | None) -> bool:
+    """Whether `url` names a PostgreSQL database (`postgresql://...` or `postgres://...`)."""
+    scheme, colon, _ = (url or "").partition(":")
+    return bool(colon) and scheme.lower() in POSTGRES_SCHEMES
 
 
 def unusable(where: Path | str | None, error: BaseException) -> StoreUnusable:

@@ -91,6 +91,18 @@ class PostgresStore(ClosesOnExit):
     def close(self) -> None:
         self._db.close()
 
+    @property
+    def broken(self) -> bool:
+        """Whether the connection is lost (the server restarted, or ended it): the store is of
+        no more use, and a new one must be opened."""
+        return bool(self._db.broken or self._db.closed)
+
+    @property
+    def connection(self) -> Any:
+        """The store's psycopg connection (autocommit), for the service's tables beside the
+        events: statements in a `connection.transaction()` around an `append` commit with it."""
+        return self._db
+
     # -- writing ---------------------------------------------------------------------------------
 
     def append(

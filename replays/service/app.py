@@ -7,10 +7,13 @@ flowing while appends run.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
+import msgspec
+import psycopg
 from anyio import to_thread
 from litestar import Litestar, Request, Response, get, post
 from litestar.config.allowed_hosts import AllowedHostsConfig
@@ -33,14 +36,26 @@ from litestar.response import ServerSentEvent
 from woundlog.core import FightState
 from woundlog.events import UsageError, WoundlogError
 from woundlog.events.fight_ids import check_fight_id
+from woundlog.events.stores import is_postgres
+from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
-from .errors import http_error, internal_error, log, woundlog_error
+from ..whatif import Odds
+from .errors import database_unavailable, http_error, internal_error, log, woundlog_error
 from .fights import Fights
 from .integrations import integrations
 from .pages import pages_router
-from .schemas import Created, EventsPage, FightId, Health, NewFight, UndoRequest
-from .stream import Notifier, changes_stream
+from .schemas import (
+    BranchRequest,
+    Created,
+    EventsPage,
+    FightId,
+    Health,
+    NewFight,
+    OddsRequest,
+    UndoRequest,
+)
+from .stream import Listener, Notifier, changes_stream
 from .tokens import Role
 
 MAX_BODY = 1024 * 1024
@@ -225,7 +240,75 @@ async def import_records(
     return appended
 
 
+@get("/fights/{fight:str}/odds", role=Role.VIEWER, **GUARDED)
+async def fight_odds(
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    events: Annotated[
+        str | None, Parameter(description="The what-if's events: a JSON list.")
+    ] = None,
+    hit: Annotated[list[str] | None, Parameter(description="TARGET:DAMAGE[:ATTACKER]")] = None,
+    ticks: Annotated[int, Parameter(ge=0)] = 0,
+    character: list[str] | None = None,
+    samples: Annotated[int | None, Parameter(ge=1)] = None,
+    at: Annotated[int | None, Parameter(ge=1)] = None,
+) -> Odds:
+    """The exact chance of every outcome of a what-if (viewer): `events`, then each `hit`, then
+    `ticks` rounds of turns, from now or event `at`; estimated from `samples` replays if asked.
+    In the query, or as the same fields in a JSON body (not both). A question too large to
+    answer is 422, saying what would be answered."""
+    body = await request.body()
+    query = {
+        "events": events, "hit": hit, "ticks": ticks or None, "character": character,
+        "samples": samples, "at": at,
+    }  # fmt: skip
+    given: dict[str, object] = {name: value for name, value in query.items() if value is not None}
+    if body.strip():
+        if given:
+            raise UsageError(
+                f"the what-if is in the body and in the query ({', '.join(given)}): send one"
+            )
+        asked = decoded(body, OddsRequest, "the body")
+    else:
+        if events is not None:
+            given["events"] = decoded(events.encode(), list[dict[str, Any]], "`events`")
+        asked = msgspec.convert(given, OddsRequest)
+    return await run(service(request).fights.odds, fight, asked)
+
+
+def decoded(raw: bytes, kind: type[T], what: str) -> T:
+    """`raw` JSON as `kind`, or a 422 naming `what` and where it is wrong."""
+    try:
+        return msgspec.json.decode(raw, type=kind)
+    except msgspec.ValidationError as error:
+        raise UsageError(f"{what}: {error}") from None
+    except msgspec.DecodeError as error:
+        raise UsageError(f"{what} is not JSON: {error}") from None
+
+
+@post("/fights/{fight:str}/branch", status_code=201, role=Role.GM, **GUARDED)
+async def branch_fight(
+    request: Request[Any, Any, Any], fight: FightId, data: BranchRequest
+) -> Response[Created]:
+    """A new fight `as` (gm of this one): this fight's log up to event `at` (default: all),
+    then the events `then`; the answer holds its gm and viewer tokens, shown once. Safe to
+    retry as `POST /fights` is: 200 with a new pair for a branch already made the same way."""
+    created, new = await run(service(request).fights.branch, fight, data)
+    if new:
+        after_commit(service(request).notifier.notify, data.as_)
+    return Response(created, status_code=201 if new else 200)
+
+
 # --- the app ---------------------------------------------------------------------------------
+
+
+def shared_url(store_url: str | None) -> str | None:
+    """The PostgreSQL URL of a store several processes share (`--db` or `$WOUNDLOG_DB`), or
+    None for a store of this machine alone."""
+    for url in (store_url, None if store_url else os.environ.get(ENV_VAR)):
+        if url and is_postgres(url):
+            return url
+    return None
 
 
 def create_app(
@@ -243,6 +326,9 @@ def create_app(
     `allowed_hosts`: the `Host` headers answered (`host` or `host:port`; none: every one), so a
     page whose name was rebound to 127.0.0.1 (DNS rebinding) is refused with 400."""
     fights = Fights(store_url, admin_token, max_batch=max_batch)
+    notifier = Notifier()
+    shared = shared_url(store_url)
+    listeners = [Listener(shared, notifier)] if shared else []
     cors = (
         CORSConfig(
             allow_origins=list(cors_origins),
@@ -274,9 +360,12 @@ def create_app(
             import_records,
             integrations,
             pages_router(GUARDED["guards"]),
+            fight_odds,
+            branch_fight,
         ],
-        state=State({"service": Service(fights, Notifier())}),
+        state=State({"service": Service(fights, notifier)}),
         exception_handlers={
+            psycopg.OperationalError: database_unavailable,
             WoundlogError: woundlog_error,
             HTTPException: http_error,
             Exception: internal_error,
@@ -284,9 +373,9 @@ def create_app(
         allowed_hosts=AllowedHostsConfig(allowed_hosts=list(allowed_hosts))
         if allowed_hosts
         else None,
-        on_startup=list(on_startup),
+        on_startup=[*on_startup, *(listener.start for listener in listeners)],
         request_max_body_size=max_body,
         openapi_config=openapi,
-        on_shutdown=[fights.close],
+        on_shutdown=[*(listener.stop for listener in listeners), fights.close],
         cors_config=cors,
     )

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import msgspec
 
-from .database import ServiceDb
+from .database import Db
 
 
 class ImportCursors:
-    def __init__(self, db: ServiceDb) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     def get(self, fight: str, fmt: str) -> object | None:

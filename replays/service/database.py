@@ -1,6 +1,10 @@
 """The service's own tables (tokens, import cursors), kept beside the fights so they survive a
 restart.
 
+With the PostgreSQL store they live in its database (`PostgresServiceDb`), written on the
+connection of the calling thread's store: so a fight's first event and its tokens, or an import's
+events and its cursor, commit in one transaction, and several processes share them.
+
 With the SQLite store they live in the same database file, in tables prefixed `service_` that the
 store never reads; with a JSON Lines store, in `service.db` inside its directory (the store only
 reads `*.jsonl`). One connection guarded by a lock: these are tiny, rare statements, and the
@@ -16,13 +20,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from woundlog.events.stores import JsonlStore, SQLiteStore, Store
 from woundlog.events.stores.locate import OPEN_ERRORS, unusable
+from woundlog.events.stores.postgres import PostgresStore
 from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
 
 _SCHEMA = """
@@ -40,6 +45,54 @@ CREATE TABLE IF NOT EXISTS service_cursors (
 """
 
 
+_POSTGRES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS service_tokens (
+    hash  TEXT PRIMARY KEY,
+    fight TEXT NOT NULL,
+    role  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS service_tokens_fight ON service_tokens (fight);
+CREATE TABLE IF NOT EXISTS service_cursors (
+    fight  TEXT NOT NULL,
+    format TEXT NOT NULL,
+    cursor BYTEA NOT NULL,
+    PRIMARY KEY (fight, format)
+)
+"""
+
+
+class Writer(Protocol):
+    """What a transaction of the service's tables offers: sqlite3's two statements."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Any: ...
+
+    def executemany(self, sql: str, params: Any, /) -> Any: ...
+
+
+class Db(Protocol):
+    """The service's tables, whichever database holds them."""
+
+    shares_transactions: bool
+    """Whether `transaction()` is the store's own transaction, so that the events appended inside
+    it commit (or roll back) with the service's rows."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+    def transaction(self) -> AbstractContextManager[Writer]: ...
+
+    def import_lock(self, fight: str, fmt: str) -> AbstractContextManager[object]: ...
+
+    def close(self) -> None: ...
+
+
+def open_service_db(store: Store, this_threads_store: Callable[[], Store]) -> Db:
+    """The service's tables beside `store`: in its database for PostgreSQL (reached through
+    `this_threads_store`), else in an SQLite file (`service_db_path`)."""
+    if isinstance(store, PostgresStore):
+        return PostgresServiceDb(store, this_threads_store)
+    return ServiceDb(service_db_path(store))
+
+
 def service_db_path(store: Store) -> Path:
     if isinstance(store, SQLiteStore):
         return store.path
@@ -49,6 +102,8 @@ def service_db_path(store: Store) -> Path:
 
 
 class ServiceDb:
+    shares_transactions = False
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
@@ -87,9 +142,77 @@ class ServiceDb:
                     self._db.execute("ROLLBACK")
                 raise
 
+    def import_lock(self, fight: str, fmt: str) -> AbstractContextManager[object]:
+        # one process per SQLite file or JSON Lines directory: the service's own lock suffices
+        return nullcontext()
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+class _Translated:
+    """sqlite3's `?` placeholders on a psycopg connection (`%s`): the service's statements are
+    written once, for both databases."""
+
+    def __init__(self, connection: Any) -> None:
+        self._db = connection
+
+    def execute(self, sql: str, params: Sequence[Any] = (), /) -> Any:
+        return self._db.execute(sql.replace("?", "%s"), params)
+
+    def executemany(self, sql: str, params: Any, /) -> Any:
+        with self._db.cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), params)
+        return cursor
+
+
+class PostgresServiceDb:
+    """The service's tables in the PostgreSQL store's database, on the calling thread's store
+    connection: a transaction here is the store's, so what an append inside it writes commits
+    with these rows (psycopg makes the store's own transaction a savepoint of it)."""
+
+    shares_transactions = True
+
+    def __init__(self, store: PostgresStore, this_threads_store: Callable[[], Store]) -> None:
+        self._store = this_threads_store
+        with store.connection.transaction():
+            store.connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SERVICE_LOCK,))
+            for statement in _POSTGRES_SCHEMA.split(";"):
+                store.connection.execute(statement)
+
+    def _connection(self) -> Any:
+        store = self._store()
+        assert isinstance(store, PostgresStore)
+        return store.connection
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        cursor = _Translated(self._connection()).execute(sql, params)
+        return list(cursor.fetchall()) if cursor.description else []
+
+    @contextmanager
+    def transaction(self) -> Iterator[Writer]:
+        connection = self._connection()
+        with connection.transaction():
+            yield _Translated(connection)
+
+    @contextmanager
+    def import_lock(self, fight: str, fmt: str) -> Iterator[object]:
+        """One import per fight and format across every process on the database: a transaction
+        holding an advisory lock on the pair, in which the cursor is read, the events appended
+        and the new cursor written, all committed together."""
+        connection = self._connection()
+        with connection.transaction():
+            connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{fight}\n{fmt}",)
+            )
+            yield connection
+
+    def close(self) -> None:
+        pass  # the connections are the stores' own, closed with them
+
+
+_SERVICE_LOCK = 0x776F756E64736576  # "woundsev": the advisory lock around the tables' creation
 
 
 def _create_private(path: Path) -> None:

@@ -3,6 +3,7 @@
 401 missing or unknown token, 403 a token of another fight (or a viewer token on a write),
 404 unknown fight (or importer format), 409 conflict (with the fight's current version),
 413 over a limit, 422 refused events (each named by batch index, id, field) or a bad request,
+503 the PostgreSQL database out of reach (a restart: the next request reconnects),
 500 anything the service did not expect: logged with its traceback under an incident number that
 the body repeats, so a person can find the one in the other (the body says nothing more: a
 traceback can hold paths and data that are nobody's business).
@@ -71,6 +72,17 @@ def internal_error(request: Request[Any, Any, Any], error: Exception) -> Respons
         message=f"the service failed on this request; its log tells why under incident {incident}",
     )
     return Response(body, status_code=500)
+
+
+def database_unavailable(request: Request[Any, Any, Any], error: Exception) -> Response[ErrorBody]:
+    """The PostgreSQL connection was lost mid-request: nothing of it was committed unless the
+    commit itself was answered, and a resend is harmless (ids; `expected_version`)."""
+    log.warning("the database is out of reach (%s): answered 503", str(error).strip())
+    body = ErrorBody(
+        error="DatabaseUnavailable",
+        message="the database is out of reach (restarting?): send the request again",
+    )
+    return Response(body, status_code=503, headers={"Retry-After": "1"})
 
 
 def http_error(request: Request[Any, Any, Any], error: HTTPException) -> Response[ErrorBody]:

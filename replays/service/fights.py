@@ -11,10 +11,13 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
+from woundlog.core.odds import LIMIT as ODDS_LIMIT
+from woundlog.core.odds import TooLarge as OddsTooLarge
 from woundlog.events import (
     WIRE_VERSION,
     ConflictError,
@@ -31,14 +34,21 @@ from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 
+from ..branch import branch
 from ..fight import Appended, Fight, State
+from ..whatif import Odds, hit_shorthand, odds, rounds
 from .cursors import ImportCursors
-from .database import ServiceDb, service_db_path
-from .schemas import Created, EventsPage, NewFight
+from .database import open_service_db
+from .foldcache import FoldCache
+from .schemas import BranchRequest, Created, EventsPage, NewFight, OddsRequest
 from .tokens import Tokens
 
 log = logging.getLogger("woundlog.service")
 
+WORK_LIMIT = ODDS_LIMIT // 4
+"""The most evaluations of an event one odds request may cost, exact or estimated: a quarter of
+what the CLI allows, about a second of one worker thread, so that no viewer holds the server
+for long. A larger question is refused with what would be answered."""
 PAGE_MAX = 5000
 """The most events one `GET /events` returns."""
 CREATE_LOCKS = 16
@@ -64,13 +74,17 @@ class Fights:
         self._import_locks: dict[tuple[str, str], threading.Lock] = {}
         self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]
         self._locks_guard = threading.Lock()
-        self.db = ServiceDb(service_db_path(self.store()))  # opening also checks the URL
+        self.folded = FoldCache()
+        self.db = open_service_db(self.store(), self.store)  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
         self.cursors = ImportCursors(self.db)
 
     def store(self) -> Store:
-        """This thread's store, opened on first use."""
+        """This thread's store, opened on first use (and again if its connection was lost)."""
         store: Store | None = getattr(self._local, "store", None)
+        if store is not None and getattr(store, "broken", False):
+            store.close()  # its PostgreSQL connection was lost: reconnect
+            store = None
         if store is None:
             store = self._local.store = open_store(self.store_url)
         return store
@@ -78,12 +92,14 @@ class Fights:
     def close(self) -> None:
         self.db.close()
 
-    def fight(self, fight: str) -> Fight:
+    def fight(self, fight: str, *, cached: bool = True) -> Fight:
+        """The fight, its folded state kept in memory unless not `cached` (an append inside a
+        transaction that may yet roll back must not leave its state behind)."""
         check_fight_id(fight)
         store = self.store()
         if store.version(fight) == 0:
             raise FightNotFound(f"no fight `{fight}`")
-        return Fight(store, fight)
+        return Fight(store, fight, self.folded if cached else None)
 
     def exists(self, fight: str) -> bool:
         check_fight_id(fight)
@@ -94,34 +110,96 @@ class Fights:
     def create(self, new: NewFight) -> tuple[Created, bool]:
         """Start the fight `new` describes and issue its tokens; or, when that fight is already
         there with the same settings (a retry after a lost answer or a crash), issue it new
-        tokens. Returns the answer and whether the fight is new.
-
-        The tokens are written first and the fight's first event last: that event is the one
-        commit that makes the fight exist, so a crash at any point leaves either no fight (the
-        tokens written for it name a fight nobody can reach, and the retry replaces them) or a
-        fight with its tokens. The tokens cannot be shown twice (only their hashes are kept), so
-        a retry gets a new pair and the pair of any earlier answer stops working.
-        """
+        tokens. Returns the answer and whether the fight is new."""
         check_fight_id(new.fight)
         started = self._started(new)
         with self._creation_lock(new.fight):
-            store = self.store()
-            if not store.version(new.fight):
-                gm, viewer = self.tokens.issue(new.fight)
-                try:
-                    created = Fight.create(store, new.fight, started)
-                except BaseException as error:
-                    if not (isinstance(error, WoundlogError) and store.version(new.fight)):
-                        self.tokens.revoke(new.fight)  # no fight: its tokens are of no use
-                        raise
-                    # another process created it in between: answered as a retry, below
-                else:
+            if not self.store().version(new.fight):
+                made = self._made_with_tokens(
+                    new.fight, lambda: Fight.create(self.store(), new.fight, started).version
+                )
+                if made is not None:
+                    gm, viewer, version = made
                     answer = Created(
-                        fight=new.fight, version=created.version, seed=started.seed,
-                        gm_token=gm, viewer_token=viewer,
+                        fight=new.fight, version=version, seed=started.seed, gm_token=gm,
+                        viewer_token=viewer,
                     )  # fmt: skip
                     return answer, True
             return self._recreate(new, started), False
+
+    def _made_with_tokens(self, fight: str, make: Callable[[], int]) -> tuple[str, str, int] | None:
+        """Write a new fight (`make` appends its first events and returns its version) and
+        issue its tokens: (gm, viewer, version), or None when another process made the fight in
+        between (the caller answers as to a retry).
+
+        Where the service's tables share the store's transactions (PostgreSQL) both commit
+        together or not at all. Elsewhere the tokens are written first and the fight's events
+        last: that append is the one commit that makes the fight exist, so a crash at any point
+        leaves either no fight (the tokens written for it name a fight nobody can reach, and the
+        retry replaces them) or a fight with its tokens. The tokens cannot be shown twice (only
+        their hashes are kept), so a retry gets a new pair and the earlier pair stops working.
+        """
+        store = self.store()
+        if self.db.shares_transactions:
+            try:
+                with self.db.transaction():
+                    gm, viewer = self.tokens.issue(fight)
+                    version = make()
+            except WoundlogError:
+                if not store.version(fight):
+                    raise
+                return None
+            return gm, viewer, version
+        gm, viewer = self.tokens.issue(fight)
+        try:
+            version = make()
+        except BaseException as error:
+            if not (isinstance(error, WoundlogError) and store.version(fight)):
+                self.tokens.revoke(fight)  # no fight: its tokens are of no use
+                raise
+            return None  # another process created it in between
+        return gm, viewer, version
+
+    def branch(self, fight: str, asked: BranchRequest) -> tuple[Created, bool]:
+        """The new fight `asked.as_`: `fight`'s log up to `asked.at`, then `asked.then`, with
+        its own tokens (`replays.branch`). Safe to retry as `create` is: a branch already there
+        with exactly the log this one would write gets new tokens (200); another fight of that
+        name is 409."""
+        check_fight_id(asked.as_)
+        if asked.then:
+            self.check_batch_size(len(asked.then))
+        then = [convert(item, index=index) for index, item in enumerate(asked.then)]
+        source = self.fight(fight)
+        end = source.version if asked.at is None else asked.at
+        if not 1 <= end <= source.version:
+            raise UsageError(f"at={asked.at}: fight `{fight}` has events 1 to {source.version}")
+        with self._creation_lock(asked.as_):
+            store = self.store()
+            if not store.version(asked.as_):
+                made = self._made_with_tokens(
+                    asked.as_,
+                    lambda: branch(store, fight, asked.as_, at=end, then=then).version,
+                )
+                if made is not None:
+                    gm, viewer, version = made
+                    return self._answer(asked.as_, version, gm, viewer), True
+            existing = [stored.event for stored in store.read(asked.as_)]
+            wanted = [stored.event for stored in store.read(fight, 1, end)] + then
+            if not _same_log(existing, wanted):
+                raise ConflictError(
+                    f"fight `{asked.as_}` already exists and is not this branch (of `{fight}` at "
+                    f"#{end}, then {len(then)} events): branch into another name",
+                    current_version=len(existing),
+                )
+            gm, viewer = self.tokens.issue(asked.as_)
+            return self._answer(asked.as_, len(existing), gm, viewer), False
+
+    def _answer(self, fight: str, version: int, gm: str, viewer: str) -> Created:
+        first = next(self.store().read(fight, 1, 1)).event
+        assert isinstance(first, FightStarted)
+        return Created(
+            fight=fight, version=version, seed=first.seed, gm_token=gm, viewer_token=viewer
+        )
 
     def _started(self, new: NewFight) -> FightStarted:
         seed = secrets.randbelow(2**31) if new.seed is None else new.seed
@@ -204,15 +282,16 @@ class Fights:
         """Convert another program's records with its importer and append the events.
 
         One import at a time per fight and format: the importer's cursor (`previous`) must be
-        read, used and replaced in turn. The cursor is saved after the append; if the server dies
-        in between, the records' stable ids make their resend harmless.
+        read, used and replaced in turn (in every process on a PostgreSQL database, where the
+        cursor also commits with the events). Elsewhere the cursor is saved after the append; if
+        the server dies in between, the records' stable ids make their resend harmless.
         """
         if fmt not in IMPORTERS:
             raise UnknownFormat(f"no import format `{fmt}` (known: {', '.join(IMPORTERS)})")
         records = body if isinstance(body, list) else [body]
         self.check_batch_size(len(records))
-        with self._import_lock(fight, fmt):
-            opened = self.fight(fight)
+        with self._import_lock(fight, fmt), self.db.import_lock(fight, fmt):
+            opened = self.fight(fight, cached=not self.db.shares_transactions)
             now = opened.state()
             converted = convert_records(
                 fmt,
@@ -262,6 +341,47 @@ class Fights:
 
     def version(self, fight: str) -> int:
         return self.fight(fight).version
+
+    def odds(self, fight: str, asked: OddsRequest) -> Odds:
+        """The odds of a what-if from the fight now (or at `asked.at`), bounded: an exact answer
+        enumerates at most `core.odds.LIMIT` evaluations, an estimate as many (samples times
+        events); a question past either is refused (422) saying what would be answered."""
+        state = self.state(fight, asked.at)
+        whatif = [convert(item, index=index) for index, item in enumerate(asked.events)]
+        whatif += [hit_shorthand(text) for text in asked.hit]
+        whatif += rounds(state, asked.ticks)
+        if not whatif:
+            raise UsageError("say what happens: `events`, `hit` or `ticks`")
+        self.check_batch_size(len(whatif))
+        most = max(1, WORK_LIMIT // len(whatif))
+        if asked.samples is not None and asked.samples > most:
+            raise UsageError(
+                f"samples={asked.samples}: a what-if of {len(whatif)} events is estimated from "
+                f"at most {most:,} samples here (ask for fewer, or about fewer events)"
+            )
+        try:
+            return odds(
+                state, whatif, characters=asked.character, samples=asked.samples, limit=WORK_LIMIT
+            )
+        except OddsTooLarge:
+            raise UsageError(
+                f"this what-if has more than {WORK_LIMIT:,} dice paths to enumerate exactly: ask "
+                f"about fewer events, or estimate it with samples=N (at most {most:,} here)"
+            ) from None
+
+
+def _same_log(branched: list[Event], wanted: list[Event]) -> bool:
+    """Whether `branched` is the log a branch writes for `wanted` (the source's events up to
+    the branch point, then the what-if): the same events, but for the note of the first (which
+    says where the branch came from)."""
+    if len(branched) != len(wanted) or not branched:
+        return False
+    first, asked = branched[0], wanted[0]
+    if not isinstance(first, FightStarted) or not isinstance(asked, FightStarted):
+        return False
+    if canonical(first) != canonical(msgspec.structs.replace(asked, note=first.note)):
+        return False
+    return all(canonical(a) == canonical(b) for a, b in zip(branched[1:], wanted[1:], strict=True))
 
 
 def _differences(stored: Event, asked: FightStarted) -> str:

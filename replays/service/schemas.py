@@ -69,6 +69,27 @@ class EventsPage(msgspec.Struct, kw_only=True):
     next: int | None = None
 
 
+class OddsRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """`GET /fights/{fight}/odds`: a what-if (`events`, then `hit`s, then `ticks` rounds) from the
+    fight now or at event `at`; exact, or estimated from `samples` replays."""
+
+    events: list[dict[str, Any]] = []
+    hit: list[str] = []  # TARGET:DAMAGE[:ATTACKER]
+    ticks: Annotated[int, Meta(ge=0)] = 0
+    character: list[str] = []  # only these characters (default: everyone)
+    samples: Annotated[int, Meta(ge=1)] | None = None
+    at: Annotated[int, Meta(ge=1)] | None = None
+
+
+class BranchRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, rename={"as_": "as"}):
+    """`POST /fights/{fight}/branch`: a new fight `as`, a copy of this one's log up to event `at`
+    (default: all of it), then the what-if events `then`."""
+
+    as_: FightId
+    at: Annotated[int, Meta(ge=1)] | None = None
+    then: list[dict[str, Any]] = []
+
+
 class Health(msgspec.Struct, kw_only=True):
     status: str = "ok"
 

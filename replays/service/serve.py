@@ -12,7 +12,7 @@ from pathlib import Path
 import uvicorn
 
 from woundlog.events import UsageError
-from woundlog.events.stores import open_store
+from woundlog.events.stores import is_postgres, open_store
 
 from .app import create_app
 from .database import service_db_path
@@ -41,6 +41,19 @@ def admin_token(token_file: Path) -> tuple[str, bool]:
     token = new_token()
     write_private(token_file, token + "\n")
     return token, True
+
+
+def shared_admin_token() -> str:
+    """The admin token of a service on a PostgreSQL database: every process serving it must
+    accept the same one, and no file beside the database can hold it, so it is given."""
+    if not os.environ.get(ADMIN_ENV, "").strip():
+        raise UsageError(
+            f"a service on a PostgreSQL database takes its admin token from ${ADMIN_ENV} (the "
+            "same in every process serving it): set it to a secret of at least "
+            f"{ADMIN_MIN_CHARS} characters"
+        )
+    token, _ = admin_token(Path(os.devnull))  # given, so checked and never written
+    return token
 
 
 def write_private(path: Path, text: str) -> None:
@@ -100,9 +113,13 @@ def serve(
 ) -> None:
     limits = limits or Limits()
     with open_store(store_url) as store:
-        token_file = service_db_path(store)
-    token_file = token_file.with_name(token_file.name + ".admin-token")
-    token, generated = admin_token(token_file)
+        shared = is_postgres(getattr(store, "url", None))
+        token_file = None if shared else service_db_path(store)
+    if token_file is None:
+        token, generated = shared_admin_token(), False
+    else:
+        token_file = token_file.with_name(token_file.name + ".admin-token")
+        token, generated = admin_token(token_file)
     connections = min(limits.max_connections, fd_budget())
     if connections < limits.max_connections:
         say(

@@ -4,22 +4,32 @@ The stream reads the log, not a queue of messages: each SSE message is one event
 its `id` the event's seq, recomputed from the store (`Fight.changes_from`). So the order is the
 log's order whatever order concurrent appends finish in, a client that reconnects with
 `Last-Event-ID` (or `?from=N`) misses nothing, and appends made by another process (the CLI) show
-up too. An append through this server wakes the fight's streams at once; anything else is seen
-by polling every `POLL_S` seconds.
+up too. An append through this server wakes the fight's streams at once. On a PostgreSQL store
+so does every append committed by any process (the store's NOTIFY, heard by one LISTEN
+connection per server: `Listener`), and the streams only look again every `HEARTBEAT_S` in case a
+notification was lost with a connection; on other stores, appends by other processes are seen by
+polling every `POLL_S` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import AsyncIterator
 
 import msgspec
 from anyio import to_thread
 from litestar.response import ServerSentEventMessage
 
+from woundlog.events.stores.postgres import CHANNEL
+
 from .fights import Fights
 
+log = logging.getLogger("woundlog.service")
+
 POLL_S = 1.0
+RECONNECT_S = 1.0  # a lost LISTEN connection is opened again after this
 HEARTBEAT_S = 15.0  # a comment now and then, so proxies and clients see the line is alive
 CHUNK = 200  # events' changes computed per read
 
@@ -32,6 +42,12 @@ class Notifier:
 
     def __init__(self) -> None:
         self._events: dict[str, asyncio.Event] = {}
+        self.hears_every_process = False  # set while a Listener is connected
+
+    @property
+    def poll_s(self) -> float:
+        """How long a stream waits before it looks at the store again unwoken."""
+        return HEARTBEAT_S if self.hears_every_process else POLL_S
 
     def waiter(self, fight: str) -> asyncio.Event:
         """Take this before reading: it is set by any append notified after that."""
@@ -41,6 +57,49 @@ class Notifier:
         event = self._events.pop(fight, None)
         if event is not None:
             event.set()
+
+    def notify_all(self) -> None:
+        for fight in list(self._events):
+            self.notify(fight)
+
+
+class Listener:
+    """LISTENs on the PostgreSQL store's channel and wakes the streams of each fight an append
+    (by any process) was committed to; reconnects by itself when the connection is lost."""
+
+    def __init__(self, url: str, notifier: Notifier) -> None:
+        self.url = url
+        self.notifier = notifier
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True
+                ) as connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    self.notifier.hears_every_process = True
+                    self.notifier.notify_all()  # whatever was missed while not listening
+                    async for note in connection.notifies():
+                        fight, _, _ = note.payload.rpartition(" ")
+                        self.notifier.notify(fight)
+            except psycopg.Error as error:
+                log.warning("live streams: LISTEN connection lost (%s); reconnecting", error)
+            self.notifier.hears_every_process = False
+            self.notifier.notify_all()
+            await asyncio.sleep(RECONNECT_S)
 
 
 async def changes_stream(
@@ -60,9 +119,9 @@ async def changes_stream(
             quiet = 0.0
             continue  # there may be more right behind
         try:
-            await asyncio.wait_for(wake.wait(), timeout=POLL_S)
+            await asyncio.wait_for(wake.wait(), timeout=notifier.poll_s)
         except TimeoutError:
-            quiet += POLL_S
+            quiet += notifier.poll_s
             if quiet >= HEARTBEAT_S:
                 quiet = 0.0
                 yield ServerSentEventMessage(comment="still here", data=None)

@@ -11,7 +11,7 @@ import hmac
 import secrets
 from enum import StrEnum
 
-from .database import ServiceDb
+from .database import Db
 
 
 class Role(StrEnum):
@@ -45,7 +45,7 @@ class Grant:
 
 
 class Tokens:
-    def __init__(self, db: ServiceDb, admin_token: str) -> None:
+    def __init__(self, db: Db, admin_token: str) -> None:
         self._db = db
         self._admin = digest(admin_token)
 

@@ -48,8 +48,10 @@ def url_for(kind: str, directory: Path) -> str:
     return str(directory / "log.db") if kind == "sqlite" else f"jsonl:{directory / 'log'}"
 
 
-@pytest.fixture(params=["sqlite", "jsonl"])
+@pytest.fixture(params=["sqlite", "jsonl", "postgres"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgres":  # a fresh database on the test server (tests/conftest.py)
+        return str(request.getfixturevalue("postgres_url"))
     return url_for(request.param, tmp_path)
 
 
@@ -565,7 +567,7 @@ def test_open_store_understands_each_accepted_form(
 
 @pytest.mark.parametrize(
     "url",
-    ["postgresql://gm@localhost/woundlog", "{tmp}/notes.txt", "sqlite://elsewhere/a.db", "sqlite:"],
+    ["mysql://gm@localhost/woundlog", "{tmp}/notes.txt", "sqlite://elsewhere/a.db", "sqlite:"],
 )
 def test_open_store_refuses_other_urls_naming_the_accepted_forms(url: str, tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="sqlite:///ABSOLUTE") as caught:
@@ -594,3 +596,37 @@ def test_default_db_path_without_woundlog_db_is_in_the_user_data_directory(
     monkeypatch.delenv("WOUNDLOG_DB", raising=False)
     expected = Path(platformdirs.user_data_dir("woundlog", appauthor=False)) / "woundlog.db"
     assert default_db_path() == expected
+
+
+# -- PostgreSQL only ------------------------------------------------------------------------------
+
+
+def test_open_store_opens_a_postgresql_url_and_woundlog_db_may_hold_one(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from woundlog.events.stores.postgres import PostgresStore
+
+    with open_store(postgres_url) as store:
+        assert isinstance(store, PostgresStore)
+        store.append(FIGHT, opening())
+    monkeypatch.setenv("WOUNDLOG_DB", postgres_url)
+    with open_store() as store:
+        assert isinstance(store, PostgresStore)
+        assert store.version(FIGHT) == 4
+
+
+def test_two_postgresql_stores_on_one_database_never_write_the_same_seq(
+    postgres_url: str,
+) -> None:
+    with open_store(postgres_url) as first, open_store(postgres_url) as second:
+        first.append(FIGHT, [FightStarted(ruleset="mordheim")])
+        assert second.append(FIGHT, [hit("a")], expected_version=1) == 2
+        with pytest.raises(ConflictError, match="version"):
+            first.append(FIGHT, [hit("b")], expected_version=1)
+        assert first.append(FIGHT, [hit("b")]) == 3
+        assert [s.seq for s in second.read(FIGHT)] == [1, 2, 3]
+
+
+def test_an_unreachable_postgresql_server_is_a_usage_error_naming_it() -> None:
+    with pytest.raises(UsageError, match="cannot open the PostgreSQL store"):
+        open_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2")

@@ -26,12 +26,14 @@ def free_port() -> int:
 
 
 class Server:
-    """`woundlog serve --db DB` on 127.0.0.1 and a free port; `start`, `kill`, `stop`."""
+    """`woundlog serve --db DB` on 127.0.0.1 and a free port; `start`, `kill`, `stop`. DB is an
+    SQLite file, or a PostgreSQL URL (then `logs` says where the server's log goes)."""
 
     def __init__(
         self,
-        db: Path,
+        db: Path | str,
         *,
+        logs: Path | None = None,
         admin: str | None = ADMIN,
         port: int | None = None,
         env: dict[str, str] | None = None,
@@ -45,7 +47,8 @@ class Server:
         self.admin = admin
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = db.parent / f"server-{self.port}.log"
+        # a PostgreSQL URL (a str) has no folder of its own to keep the log in: `logs`
+        self.log = (logs or Path(db).parent) / f"server-{self.port}.log"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Self:

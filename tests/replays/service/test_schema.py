@@ -31,6 +31,8 @@ def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> Non
         "/fights/{fight}/stream",
         "/fights/{fight}/timeline",
         "/fights/{fight}/import/{format}",
+        "/fights/{fight}/odds",
+        "/fights/{fight}/branch",
         "/integrations/foundry/module.json",
         "/integrations/foundry/woundlog.zip",
     }
