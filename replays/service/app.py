@@ -34,14 +34,21 @@ from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
 from woundlog.core import FightState
-from woundlog.events import UsageError, WoundlogError
+from woundlog.events import UsageError, WoundlogError, decode_document
 from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
 from ..whatif import Odds
-from .errors import database_unavailable, http_error, internal_error, log, woundlog_error
+from .errors import (
+    database_unavailable,
+    http_error,
+    internal_error,
+    log,
+    nested_too_deeply,
+    woundlog_error,
+)
 from .fights import Fights
 from .integrations import integrations
 from .pages import pages_router
@@ -139,10 +146,17 @@ async def create_fight(request: Request[Any, Any, Any], data: NewFight) -> Respo
 
     Safe to retry: the same request for a fight already there with the same settings answers
     200 with a new pair of tokens, which replaces the pair of any earlier answer."""
+    await as_sent(request)
     created, new = await run(service(request).fights.create, data)
     if new:
         after_commit(service(request).notifier.notify, data.fight)
     return Response(created, status_code=201 if new else 200)
+
+
+async def as_sent(request: Request[Any, Any, Any]) -> None:
+    """Refuse what the body's own decoding lets through: a key given twice (JSON keeps the last
+    one silently) or a byte order mark, as `woundlog` refuses them in a file."""
+    decode_document(await request.body())
 
 
 def after_commit(call: Callable[..., object], fight: str) -> None:
@@ -163,6 +177,7 @@ async def append_events(
 ) -> Appended:
     """Append one event or a list, atomically (gm). Events already there (same id, same content)
     are skipped, so a resend is harmless."""
+    await as_sent(request)
     appended = await run(service(request).fights.append, fight, data, expected_version)
     if appended.changes:
         after_commit(service(request).notifier.notify, fight)
@@ -234,6 +249,7 @@ async def import_records(
 ) -> Appended:
     """One record or a list in another program's format (`foundry`, `improved-initiative`,
     `avrae`), converted by its importer and appended (gm). An unknown format is 404."""
+    await as_sent(request)
     appended = await run(service(request).fights.import_records, fight, format, data)
     if appended.changes:
         after_commit(service(request).notifier.notify, fight)
@@ -293,6 +309,7 @@ async def branch_fight(
     """A new fight `as` (gm of this one): this fight's log up to event `at` (default: all),
     then the events `then`; the answer holds its gm and viewer tokens, shown once. Safe to
     retry as `POST /fights` is: 200 with a new pair for a branch already made the same way."""
+    await as_sent(request)
     created, new = await run(service(request).fights.branch, fight, data)
     if new:
         after_commit(service(request).notifier.notify, data.as_)
@@ -366,6 +383,7 @@ def create_app(
         state=State({"service": Service(fights, notifier)}),
         exception_handlers={
             psycopg.OperationalError: database_unavailable,
+            RecursionError: nested_too_deeply,
             WoundlogError: woundlog_error,
             HTTPException: http_error,
             Exception: internal_error,

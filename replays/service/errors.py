@@ -18,7 +18,13 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
-from woundlog.events import BatchRefused, ConflictError, RefusedError, WoundlogError
+from woundlog.events import (
+    BatchRefused,
+    ConflictError,
+    RefusedError,
+    StructuralError,
+    WoundlogError,
+)
 from woundlog.events.stores.locate import StoreUnusable
 
 from .fights import FightNotFound, TooLarge, UnknownFormat
@@ -72,6 +78,13 @@ def internal_error(request: Request[Any, Any, Any], error: Exception) -> Respons
         message=f"the service failed on this request; its log tells why under incident {incident}",
     )
     return Response(body, status_code=500)
+
+
+def nested_too_deeply(request: Request[Any, Any, Any], error: RecursionError) -> Response[Any]:
+    """A body nested past what can be read (JSON a thousand levels deep): the client's doing,
+    refused as any event of that shape is, never a 500."""
+    refused = StructuralError("the request body is nested too deeply to read", field="$")
+    return woundlog_error(request, refused)
 
 
 def database_unavailable(request: Request[Any, Any, Any], error: Exception) -> Response[ErrorBody]:
