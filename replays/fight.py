@@ -53,6 +53,7 @@ class Appended(msgspec.Struct, frozen=True):
     version: int
     changes: list[Changes]
     skipped: list[str] = []  # ids already in the fight with the same content
+    warnings: list[str] = []  # what an importer left out or corrected (drift, late records)
 
 
 class FoldCache(Protocol):
@@ -207,10 +208,23 @@ class Fight:
             raise ValueError("refuse() is for a batch with an unreadable item; append the rest")
         _raise_all(errors)
 
-    def undo(self, event: str | None = None, reason: str = "", by: str | None = None) -> Appended:
-        """Retract `event` (default: the newest live one); the changes carry its consequences."""
+    def undo(
+        self,
+        event: str | None = None,
+        reason: str = "",
+        by: str | None = None,
+        *,
+        undo_id: str | None = None,
+    ) -> Appended:
+        """Retract `event` (default: the newest live one); the changes carry its consequences.
+
+        With `undo_id` the retract carries that id, so a retried undo undoes once: when an
+        event of that id is already in the fight, nothing more is done (not even the newest
+        live event, which is now another, is retracted)."""
+        if undo_id is not None and self.store.lookup(self.id, [undo_id]):
+            return Appended(self.version, [], [undo_id])
         target = event if event is not None else self.newest_live()
-        return self.append([Retract(event=target, reason=reason, by=by)])
+        return self.append([Retract(id=undo_id, event=target, reason=reason, by=by)])
 
     def amend(
         self, event: str, replacement: GameEvent, reason: str = "", by: str | None = None

@@ -212,7 +212,9 @@ async def undo(
     """Retract an event (default: the newest live one) (gm); the changes carry its
     consequences."""
     asked = data or UndoRequest()
-    appended = await run(service(request).fights.undo, fight, asked.event, asked.reason, asked.by)
+    appended = await run(
+        service(request).fights.undo, fight, asked.event, asked.reason, asked.by, asked.id
+    )
     after_commit(service(request).notifier.notify, fight)
     return appended
 

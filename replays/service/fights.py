@@ -265,8 +265,10 @@ class Fights:
                 read.append(error)
         return read
 
-    def undo(self, fight: str, event: str | None, reason: str, by: str | None) -> Appended:
-        return self.fight(fight).undo(event, reason=reason, by=by)
+    def undo(
+        self, fight: str, event: str | None, reason: str, by: str | None, undo_id: str | None
+    ) -> Appended:
+        return self.fight(fight).undo(event, reason=reason, by=by, undo_id=undo_id)
 
     def check_batch_size(self, count: int) -> None:
         if count > self.max_batch:
@@ -310,6 +312,8 @@ class Fights:
                 # The events are committed: that must not be answered as a failure. The next
                 # import compares against an older cursor; the records' ids make it harmless.
                 log.exception("import to `%s` (%s) committed; cursor not saved", fight, fmt)
+            if converted.warnings:
+                appended = msgspec.structs.replace(appended, warnings=list(converted.warnings))
             return appended
 
     def _import_lock(self, fight: str, fmt: str) -> threading.Lock:

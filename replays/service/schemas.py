@@ -14,6 +14,7 @@ from msgspec import Meta
 
 from woundlog.events import WoundlogError
 from woundlog.events.fight_ids import FIGHT_ID_PATTERN, MAX_CHARS, RULE
+from woundlog.events.model import Id
 from woundlog.events.stores import Stored
 
 FightId = Annotated[
@@ -59,6 +60,7 @@ class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     event: str | None = None
     reason: str = ""
     by: str | None = None
+    id: Id | None = None  # the retract's own id: a retried undo with it undoes once
 
 
 class EventsPage(msgspec.Struct, kw_only=True):

@@ -70,7 +70,12 @@ def test_resending_the_same_events_is_200_with_the_same_version(client: httpx.Cl
         "/fights/resend-1/events", params={"expected_version": 3}, json=batch, headers=fight.gm
     )
     assert again.status_code == 200
-    assert again.json() == {"version": first["version"], "changes": [], "skipped": ["a", "b"]}
+    assert again.json() == {
+        "version": first["version"],
+        "changes": [],
+        "skipped": ["a", "b"],
+        "warnings": [],
+    }
 
 
 def test_an_id_reused_with_other_content_is_409_with_the_current_version(

@@ -47,3 +47,15 @@ def test_an_event_with_a_key_given_twice_is_refused_and_nothing_is_written(
     assert "`side` is given twice" in refused.json()["message"]
     state = client.get("/fights/hostile-2/state", headers=fight.viewer).json()
     assert "a" not in state["characters"]
+
+
+def test_an_undo_retried_with_its_id_undoes_once(client: httpx.Client) -> None:
+    fight = new_fight(client, "retry-undo")
+    for damage in (1, 1):
+        hit = {"type": "hit", "target": "grim", "damage": damage, "rolls": {"injury": [1]}}
+        assert client.post("/fights/retry-undo/events", json=hit, headers=fight.gm).is_success
+    before = client.get("/fights/retry-undo/state", headers=fight.viewer).json()["seq"]
+    first = client.post("/fights/retry-undo/undo", json={"id": "u1"}, headers=fight.gm).json()
+    again = client.post("/fights/retry-undo/undo", json={"id": "u1"}, headers=fight.gm).json()
+    assert len(first["changes"]) == 1 and first["version"] == before + 1
+    assert again == {"version": before + 1, "changes": [], "skipped": ["u1"], "warnings": []}
