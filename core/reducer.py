@@ -272,7 +272,7 @@ def _resolve(
         case Hit():
             _check_facts(rules, "hit", event, ctx)
             target = _character(state, event.target, "$.target", ctx)
-            outsider = _check_attacker(rules, state, event, ctx)
+            outsider = _check_actor(rules, state, event, ctx)
             hurt = rules.on_hit(state, target, event, ctx)
             if outsider:
                 ctx.say(outsider)
@@ -291,7 +291,7 @@ def _resolve(
         case Heal():
             _check_facts(rules, "heal", event, ctx)
             target = _character(state, event.target, "$.target", ctx)
-            outsider = _check_healer(rules, state, event, ctx)
+            outsider = _check_actor(rules, state, event, ctx)
             healed = rules.on_heal(state, target, event, ctx)
             if outsider:
                 ctx.say(outsider)
@@ -317,30 +317,24 @@ def _character(state: State, character_id: str, field: str, ctx: Context) -> Any
     return character
 
 
-def _check_attacker(rules: Ruleset, state: State, hit: Hit, ctx: Context) -> str | None:
-    """Refuse a blow struck by a character of the fight whose state the rules say cannot act;
-    of an attacker from outside the fight (a trap, a spell), say so, so that a typo shows."""
-    if hit.attacker is None:
+def _check_actor(rules: Ruleset, state: State, event: Hit | Heal, ctx: Context) -> str | None:
+    """Refuse a hit struck, or a heal given, by a character of the fight whose state the rules
+    say cannot act; of an attacker or healer from outside the fight (a trap, a spell), say so,
+    so that a typo shows."""
+    role, actor_id = (
+        ("attacker", event.attacker) if isinstance(event, Hit) else ("healer", event.healer)
+    )
+    if actor_id is None:
         return None
-    attacker = state.characters.get(hit.attacker)
-    if attacker is None:
-        return f"attacker `{hit.attacker}` is not a character of this fight"
-    why = rules.why_attacker_cannot(state, hit.attacker, attacker, hit)
+    actor = state.characters.get(actor_id)
+    if actor is None:
+        return f"{role} `{actor_id}` is not a character of this fight"
+    if isinstance(event, Hit):
+        why = rules.why_attacker_cannot(state, actor_id, actor, event)
+    else:
+        why = rules.why_healer_cannot(state, actor_id, actor, event)
     if why is not None:
-        raise ctx.refuse(f"{attacker.name} {why}", "$.attacker")
-    return None
-
-
-def _check_healer(rules: Ruleset, state: State, heal: Heal, ctx: Context) -> str | None:
-    """As `_check_attacker`, for whoever gives a heal."""
-    if heal.healer is None:
-        return None
-    healer = state.characters.get(heal.healer)
-    if healer is None:
-        return f"healer `{heal.healer}` is not a character of this fight"
-    why = rules.why_healer_cannot(state, heal.healer, healer, heal)
-    if why is not None:
-        raise ctx.refuse(f"{healer.name} {why}", "$.healer")
+        raise ctx.refuse(f"{actor.name} {why}", f"$.{role}")
     return None
 
 

@@ -405,14 +405,7 @@ def choose(
     db: Db = None,
 ) -> None:
     """A player makes a decision the rules leave to them."""
-    fields = {
-        "type": "choice",
-        "character": character,
-        "option": option,
-        "rolls": given.rolls(roll or []),
-        "id": event_id,
-    }
-    record(db, fight, fields, as_json)
+    by_character(db, fight, "choice", character, {"option": option}, roll, event_id, as_json)
 
 
 @command()
@@ -428,14 +421,22 @@ def check(
     db: Db = None,
 ) -> None:
     """A character makes a roll the rules ask for, at the table (a D&D death save)."""
-    fields = {
-        "type": "check",
-        "character": character,
-        "check": name,
-        "rolls": given.rolls(roll or []),
-        "id": event_id,
-    }
-    record(db, fight, fields, as_json)
+    by_character(db, fight, "check", character, {"check": name}, roll, event_id, as_json)
+
+
+def by_character(
+    db: str | None,
+    fight: str,
+    kind: str,
+    character: str,
+    what: dict[str, str],
+    roll: list[str] | None,
+    event_id: str | None,
+    as_json: bool,
+) -> None:
+    """Record an event one character makes (a choice, a check), with its given dice."""
+    fields = {"type": kind, "character": character, **what, "rolls": given.rolls(roll or [])}
+    record(db, fight, {**fields, "id": event_id}, as_json)
 
 
 @command()
