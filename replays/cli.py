@@ -788,6 +788,10 @@ def odds(
             "--samples", metavar="N", help="Estimate from N sampled replays instead of exactly."
         ),
     ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", metavar="FILE.svg|png", help="Also draw the odds as a bar chart."),
+    ] = None,
     at: At = None,
     as_json: AsJson = False,
     db: Db = None,
@@ -806,6 +810,10 @@ def odds(
     if not whatif:
         raise UsageError("say what happens: --then, --then-file, --hit or --ticks")
     answer = compute_odds(state, whatif, characters=character or [], samples=samples)
+    if plot is not None:
+        from .odds_plot import write_odds_plot  # the picture code loads only when asked
+
+        write_odds_plot(answer, Path(source).stem, plot)
     if as_json:
         print_json(answer)
     else:

@@ -12,7 +12,7 @@ from woundlog.events import WIRE_VERSION
 from woundlog.replays.cli import app
 
 from .conftest import Run
-from .test_cli import ok
+from .test_cli import DATA, ok
 
 
 def warriors(run: Run) -> str:
@@ -206,3 +206,22 @@ def test_import_of_a_log_names_every_refused_line_at_once(run: Run, tmp_path: Pa
     assert "line 3, event #3, field $.damage" in refused.output
     assert "line 4, event #4, field $.target: no character `b`" in refused.output
     assert run("state", "imp").exit_code == 2  # nothing written
+
+
+def test_odds_plot_draws_a_bar_per_character_split_by_state(run: Run, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    log = DATA / "mordheim_undo.jsonl"
+    out = tmp_path / "odds.svg"
+    ok(run("odds", str(log), "--at", "4", "--hit", "hilde:2", "--plot", str(out)))
+    svg = ET.parse(out).getroot()
+    bars = [r for r in svg.iter("{http://www.w3.org/2000/svg}rect") if r.get("data-state")]
+    hilde = [r.get("data-state") for r in bars][:3]
+    assert hilde == ["out_of_action", "stunned", "knocked_down"]  # 5/9, 1/3, 1/9: widest first
+    widths = [float(r.get("width", 0)) for r in bars[:3]]
+    assert widths[0] > widths[1] > widths[2] and abs(sum(widths) - 560) < 0.5
+    png = tmp_path / "odds.png"
+    ok(run("odds", str(log), "--at", "4", "--hit", "hilde:2", "--plot", str(png)))
+    assert png.read_bytes().startswith(b"\x89PNG")
+    refused = run("odds", str(log), "--hit", "hilde:2", "--plot", str(tmp_path / "odds.gif"))
+    assert refused.exit_code == 2 and "--plot writes .svg or .png" in refused.output

@@ -1,0 +1,78 @@
+"""`woundlog odds --plot FILE.svg|png`: the odds as a bar chart, one row per character, each bar
+split by state in the timeline's colours, with the percentages written on it.
+
+SVG is written directly; PNG is the same SVG through CairoSVG, as `woundlog timeline` does, so
+the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from woundlog.events import UsageError
+
+from .pictures import CHAR_W, COLOURS, svg_to_png
+from .whatif import Odds
+
+ROW_H, BAR_W, NAME_W, TOP, PAD = 34, 560, 190, 40, 12
+
+
+def odds_svg(answer: Odds, title: str) -> str:
+    """The chart as SVG text."""
+    rows = list(answer.characters.items())
+    width, height = NAME_W + BAR_W + 2 * PAD, TOP + ROW_H * len(rows) + PAD
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": str(width),
+            "height": str(height),
+            "font-family": "sans-serif",
+            "font-size": "12",
+        },
+    )
+    ET.SubElement(svg, "rect", {"width": str(width), "height": str(height), "fill": "#fdfdfb"})
+    how = "exact" if answer.exact else f"estimated from {answer.samples:,} samples"
+    heading = ET.SubElement(svg, "text", {"x": str(PAD), "y": "22", "font-size": "15"})
+    heading.text = f"{title}: odds after {answer.events} events ({how})"
+    for row, (cid, character) in enumerate(rows):
+        y = TOP + row * ROW_H
+        name = ET.SubElement(svg, "text", {"x": str(PAD), "y": str(y + 20)})
+        name.text = character.name if character.name == cid else f"{character.name} ({cid})"
+        x = float(NAME_W)
+        for state in character.states:
+            share = BAR_W * state.percent / 100
+            bar = {"x": f"{x:.1f}", "y": str(y + 4), "width": f"{share:.1f}", "height": "24"}
+            ET.SubElement(
+                svg, "rect", bar | {"fill": COLOURS[state.state], "data-state": state.state}
+            )
+            words = next(
+                (w for w in (f"{state.state} {state.percent:.1f}%", f"{state.percent:.0f}%")
+                 if len(w) * CHAR_W + 6 < share),
+                None,
+            )  # fmt: skip
+            if words is not None:  # the longest label that fits in the bar
+                label = ET.SubElement(
+                    svg,
+                    "text",
+                    {
+                        "x": f"{x + share / 2:.1f}",
+                        "y": str(y + 20),
+                        "text-anchor": "middle",
+                        "fill": "#ffffff" if state.state == "dead" else "#1a1a1a",
+                    },
+                )
+                label.text = words
+            x += share
+    return ET.tostring(svg, encoding="unicode")
+
+
+def write_odds_plot(answer: Odds, title: str, output: Path) -> None:
+    svg = odds_svg(answer, title)
+    if output.suffix == ".svg":
+        output.write_text(svg)
+    elif output.suffix == ".png":
+        output.write_bytes(svg_to_png(svg))
+    else:
+        raise UsageError(f"--plot writes .svg or .png, not {output.suffix or output.name}")
