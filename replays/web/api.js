@@ -38,3 +38,8 @@ export function amend(fight, token, event, replacement, reason) {
   const body = JSON.stringify({ type: "amend", event, replacement, reason, by: "page" });
   return call(`${fightPath(fight)}/events`, token, { method: "POST", body });
 }
+
+// The exact odds of `rounds` rounds of turns from event `at` (the service bounds the work).
+export function getOdds(fight, token, at, rounds) {
+  return call(`${fightPath(fight)}/odds?at=${at}&ticks=${rounds}`, token);
+}

@@ -1,7 +1,7 @@
 // The timeline page: the grid, time travel (slider, arrow keys, `?at=N`), GM undo and amend,
 // and live updates. Everything it shows comes from the API with the person's token.
 
-import { ApiError, amend, getState, getTimeline, undo } from "./api.js";
+import { ApiError, amend, getOdds, getState, getTimeline, undo } from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { fillStateTable } from "./character.js";
 import { fillDetails, summary } from "./describe.js";
@@ -229,6 +229,33 @@ $("amend-form").addEventListener("submit", async (event) => {
     await load();
   } catch (error) {
     $("amend-error").textContent = error.message;
+  }
+});
+
+// --- odds from here (viewer token) ---------------------------------------------------------
+
+// The chance of each state after a few rounds from the selected event: the service enumerates
+// every die the rules would ask for, so these are exact, not sampled.
+$("odds").addEventListener("click", async () => {
+  const seq = shown();
+  const rounds = Number($("odds-rounds").value);
+  const table = $("odds-table");
+  try {
+    const answer = await getOdds(fight, tokens(fight).read, seq, rounds);
+    table.replaceChildren();
+    const caption = table.createCaption();
+    caption.textContent = `After #${seq} and ${rounds} round(s) of turns, exactly`;
+    for (const [cid, character] of Object.entries(answer.characters)) {
+      const row = table.insertRow();
+      row.dataset.character = cid;
+      row.insertCell().textContent = character.name;
+      row.insertCell().textContent = character.states
+        .map((s) => `${s.state} ${s.percent.toFixed(1)}% (${s.chance})`)
+        .join(", ");
+    }
+    table.hidden = false;
+  } catch (error) {
+    say(`Odds refused: ${error.message}`, true);
   }
 });
 

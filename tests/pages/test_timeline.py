@@ -236,3 +236,24 @@ def test_the_grid_is_one_tab_stop_and_up_and_down_move_between_characters(
     page.keyboard.press("Home")
     expect(page.locator("#grid td[data-seq='1'][data-character='ulf']")).to_be_focused()
     assert page.locator("#grid td[tabindex='0']").count() == 1
+
+
+def test_odds_from_here_shows_the_exact_chances_the_api_gives(
+    watched: Watched, server: Any, client: httpx.Client, undo_fight: Tokens
+) -> None:
+    open_timeline(watched, server.url, undo_fight, "?at=4")
+    page = watched.page
+    page.select_option("#odds-rounds", "1")
+    page.click("#odds")
+    expect(page.locator("#odds-table caption")).to_contain_text("After #4 and 1 round(s)")
+    answer = client.get(
+        f"/fights/{undo_fight.fight}/odds",
+        params={"at": 4, "ticks": 1},
+        headers=bearer(undo_fight.viewer),
+    ).json()
+    rows = page.locator("#odds-table tr").all_inner_texts()
+    assert len(rows) == len(answer["characters"])
+    for row, character in zip(rows, answer["characters"].values(), strict=True):
+        assert character["name"] in row
+        for state in character["states"]:
+            assert f"{state['state']} {state['percent']:.1f}% ({state['chance']})" in row
