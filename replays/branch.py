@@ -21,25 +21,34 @@ from woundlog.events.stores import Store
 from .fight import Appended, Fight
 
 
-def branch(
-    store: Store, fight: str, new: str, *, at: int | None = None, then: Sequence[Event] = ()
-) -> Appended:
-    """Copy `fight` up to event `at` (default: all of it) into the new fight `new`, then append
-    `then`; one atomic batch, so a refused what-if leaves no branch behind."""
-    check_fight_id(new)
+def branch_events(
+    store: Store, fight: str, *, at: int | None = None, then: Sequence[Event] = ()
+) -> list[Event]:
+    """The log a branch of `fight` at event `at` (default: all of it) writes: a copy of the
+    events up to `at`, its `fight_started` noting where it came from, then `then`."""
     source = Fight.open(store, fight)
     end = source.version if at is None else at
     if not 1 <= end <= source.version:
-        raise UsageError(f"--at {at}: fight `{fight}` has events 1 to {source.version}")
-    if store.version(new):
-        raise UsageError(f"fight `{new}` already exists: branch into a new name")
+        raise UsageError(f"at {at}: fight `{fight}` has events 1 to {source.version}")
     events = [stored.event for stored in source.events(1, end)]
     started = events[0]
     assert isinstance(started, FightStarted)
     origin = f"branch of fight `{fight}` at #{end}"
     note = origin if not started.note else f"{origin}. {started.note}"
     events[0] = msgspec.structs.replace(started, note=note)
-    return Fight(store, new).append([*events, *then], expected_version=0)
+    return [*events, *then]
+
+
+def branch(
+    store: Store, fight: str, new: str, *, at: int | None = None, then: Sequence[Event] = ()
+) -> Appended:
+    """Copy `fight` up to event `at` (default: all of it) into the new fight `new`, then append
+    `then`; one atomic batch, so a refused what-if leaves no branch behind."""
+    check_fight_id(new)
+    events = branch_events(store, fight, at=at, then=then)
+    if store.version(new):
+        raise UsageError(f"fight `{new}` already exists: branch into a new name")
+    return Fight(store, new).append(events, expected_version=0)
 
 
 def compare(first: FightState[Any], second: FightState[Any]) -> list[CharacterChange]:

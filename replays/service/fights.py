@@ -34,7 +34,7 @@ from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.importers import IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 
-from ..branch import branch
+from ..branch import branch, branch_events
 from ..fight import Appended, Fight, State
 from ..whatif import Odds, hit_shorthand, odds, rounds
 from .cursors import ImportCursors
@@ -169,26 +169,24 @@ class Fights:
         if asked.then:
             self.check_batch_size(len(asked.then))
         then = [convert(item, index=index) for index, item in enumerate(asked.then)]
-        source = self.fight(fight)
-        end = source.version if asked.at is None else asked.at
-        if not 1 <= end <= source.version:
-            raise UsageError(f"at={asked.at}: fight `{fight}` has events 1 to {source.version}")
+        self.fight(fight)  # an unknown fight is 404, as on every route
         with self._creation_lock(asked.as_):
             store = self.store()
+            wanted = branch_events(store, fight, at=asked.at, then=then)
             if not store.version(asked.as_):
                 made = self._made_with_tokens(
                     asked.as_,
-                    lambda: branch(store, fight, asked.as_, at=end, then=then).version,
+                    lambda: branch(store, fight, asked.as_, at=asked.at, then=then).version,
                 )
                 if made is not None:
                     gm, viewer, version = made
                     return self._answer(asked.as_, version, gm, viewer), True
             existing = [stored.event for stored in store.read(asked.as_)]
-            wanted = [stored.event for stored in store.read(fight, 1, end)] + then
-            if not _same_log(existing, wanted):
+            if [canonical(e) for e in existing] != [canonical(e) for e in wanted]:
                 raise ConflictError(
-                    f"fight `{asked.as_}` already exists and is not this branch (of `{fight}` at "
-                    f"#{end}, then {len(then)} events): branch into another name",
+                    f"fight `{asked.as_}` already exists and is not this branch (of `{fight}` "
+                    f"at #{asked.at or 'its end'}, then {len(then)} events): branch into "
+                    "another name",
                     current_version=len(existing),
                 )
             gm, viewer = self.tokens.issue(asked.as_)
@@ -372,20 +370,6 @@ class Fights:
                 f"this what-if has more than {WORK_LIMIT:,} dice paths to enumerate exactly: ask "
                 f"about fewer events, or estimate it with samples=N (at most {most:,} here)"
             ) from None
-
-
-def _same_log(branched: list[Event], wanted: list[Event]) -> bool:
-    """Whether `branched` is the log a branch writes for `wanted` (the source's events up to
-    the branch point, then the what-if): the same events, but for the note of the first (which
-    says where the branch came from)."""
-    if len(branched) != len(wanted) or not branched:
-        return False
-    first, asked = branched[0], wanted[0]
-    if not isinstance(first, FightStarted) or not isinstance(asked, FightStarted):
-        return False
-    if canonical(first) != canonical(msgspec.structs.replace(asked, note=first.note)):
-        return False
-    return all(canonical(a) == canonical(b) for a, b in zip(branched[1:], wanted[1:], strict=True))
 
 
 def _differences(stored: Event, asked: FightStarted) -> str:
