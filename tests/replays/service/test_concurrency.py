@@ -17,22 +17,32 @@ PER_CLIENT = 200
 DEADLINE_S = 300.0  # a bound on liveness on a loaded machine, not a timing
 
 
-def append_all(server: Server, name: str, gm: dict[str, str], done: list[int]) -> None:
-    """Append PER_CLIENT hits one by one, each at the version the last answer (or 409) gave."""
+def append_all(
+    url: str,
+    name: str,
+    gm: dict[str, str],
+    done: list[str],
+    *,
+    fight: str = "crowd-1",
+    count: int = PER_CLIENT,
+    deadline_s: float = DEADLINE_S,
+) -> None:
+    """Append `count` hits to `fight` one by one, each at the version the last answer (or 409)
+    gave; each id appended goes into `done`."""
     version: int | None = None
-    deadline = time.monotonic() + DEADLINE_S
-    with httpx.Client(base_url=server.url, timeout=30, headers=gm) as client:
-        for i in range(PER_CLIENT):
+    deadline = time.monotonic() + deadline_s
+    with httpx.Client(base_url=url, timeout=30, headers=gm) as client:
+        for i in range(count):
             event = {"type": "hit", "id": f"{name}-{i}", "target": "grim", "damage": 0}
             while time.monotonic() < deadline:
                 params = {} if version is None else {"expected_version": version}
-                answer = client.post("/fights/crowd-1/events", params=params, json=event)
+                answer = client.post(f"/fights/{fight}/events", params=params, json=event)
                 if answer.status_code == 409:
                     version = answer.json()["current_version"]
                     continue
                 assert answer.status_code == 200, answer.text
                 version = answer.json()["version"]
-                done.append(1)
+                done.append(event["id"])
                 break
             else:
                 raise TimeoutError(f"{name} gave up at event {i}")
@@ -41,9 +51,9 @@ def append_all(server: Server, name: str, gm: dict[str, str], done: list[int]) -
 def test_eight_clients_appending_200_events_each_lose_and_double_nothing(server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as client:
         fight = new_fight(client, "crowd-1")
-        done: list[int] = []
+        done: list[str] = []
         clients = [
-            threading.Thread(target=append_all, args=(server, f"c{n}", fight.gm, done))
+            threading.Thread(target=append_all, args=(server.url, f"c{n}", fight.gm, done))
             for n in range(CLIENTS)
         ]
         for each in clients:

@@ -16,6 +16,7 @@ import pytest
 from .conftest import new_fight
 from .server import ADMIN, Server, bearer
 from .sse import messages
+from .test_concurrency import append_all as crowd
 from .test_import import snapshot
 
 CLIENTS = 8
@@ -62,24 +63,7 @@ def test_a_fight_created_through_one_process_is_read_and_written_through_the_oth
 
 
 def append_all(url: str, name: str, gm: dict[str, str], done: list[str]) -> None:
-    """PER_CLIENT hits one by one, each at the version the last answer (or 409) gave."""
-    version: int | None = None
-    deadline = time.monotonic() + DEADLINE_S
-    with httpx.Client(base_url=url, timeout=30, headers=gm) as client:
-        for i in range(PER_CLIENT):
-            event = {"type": "hit", "id": f"{name}-{i}", "target": "grim", "damage": 0}
-            while time.monotonic() < deadline:
-                params = {} if version is None else {"expected_version": version}
-                answer = client.post("/fights/crowd-pg/events", params=params, json=event)
-                if answer.status_code == 409:
-                    version = answer.json()["current_version"]
-                    continue
-                assert answer.status_code == 200, answer.text
-                version = answer.json()["version"]
-                done.append(event["id"])
-                break
-            else:
-                raise TimeoutError(f"{name} gave up at event {i}")
+    crowd(url, name, gm, done, fight="crowd-pg", count=PER_CLIENT, deadline_s=DEADLINE_S)
 
 
 def test_eight_clients_on_two_processes_lose_and_double_nothing_and_a_viewer_sees_every_append(
