@@ -290,7 +290,10 @@ async def fight_odds(
     else:
         if events is not None:
             given["events"] = decoded(events.encode(), list[dict[str, Any]], "`events`")
-        asked = msgspec.convert(given, OddsRequest)
+        try:
+            asked = msgspec.convert(given, OddsRequest)
+        except msgspec.ValidationError as error:  # past a bound: the asker's to change
+            raise UsageError(f"the query: {error}") from None
     return await run(service(request).fights.odds, fight, asked)
 
 

@@ -17,6 +17,8 @@ from woundlog.events.fight_ids import FIGHT_ID_PATTERN, MAX_CHARS, RULE
 from woundlog.events.model import Id
 from woundlog.events.stores import Stored
 
+from ..whatif import MAX_TICKS
+
 FightId = Annotated[
     str,
     Meta(
@@ -71,16 +73,21 @@ class EventsPage(msgspec.Struct, kw_only=True):
     next: int | None = None
 
 
+MAX_WHATIF = 1000
+"""Events a what-if or a branch may add: a batch's limit."""
+Shorthand = Annotated[str, Meta(min_length=1, max_length=401)]  # a character, or TARGET:D:ATTACKER
+
+
 class OddsRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """`GET /fights/{fight}/odds`: a what-if (`events`, then `hit`s, then `ticks` rounds) from the
     fight now or at event `at`; exact, or estimated from `samples` replays."""
 
-    events: list[dict[str, Any]] = []
-    hit: list[str] = []  # TARGET:DAMAGE[:ATTACKER]
-    ticks: Annotated[int, Meta(ge=0)] = 0
-    character: list[str] = []  # only these characters (default: everyone)
-    samples: Annotated[int, Meta(ge=1)] | None = None
-    at: Annotated[int, Meta(ge=1)] | None = None
+    events: Annotated[list[dict[str, Any]], Meta(max_length=MAX_WHATIF)] = []
+    hit: Annotated[list[Shorthand], Meta(max_length=MAX_WHATIF)] = []  # TARGET:DAMAGE[:ATTACKER]
+    ticks: Annotated[int, Meta(ge=0, le=MAX_TICKS)] = 0
+    character: Annotated[list[Shorthand], Meta(max_length=64)] = []  # default: everyone
+    samples: Annotated[int, Meta(ge=1, le=2**53 - 1)] | None = None  # the work bound says more
+    at: Annotated[int, Meta(ge=1, le=2**53 - 1)] | None = None
 
 
 class BranchRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, rename={"as_": "as"}):
@@ -88,8 +95,8 @@ class BranchRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, re
     (default: all of it), then the what-if events `then`."""
 
     as_: FightId
-    at: Annotated[int, Meta(ge=1)] | None = None
-    then: list[dict[str, Any]] = []
+    at: Annotated[int, Meta(ge=1, le=2**53 - 1)] | None = None
+    then: Annotated[list[dict[str, Any]], Meta(max_length=MAX_WHATIF)] = []
 
 
 class Health(msgspec.Struct, kw_only=True):
