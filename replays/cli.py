@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import inspect
 import secrets
 import sys
 from collections.abc import Callable, Iterator
@@ -65,6 +66,9 @@ from .reference import event_schema
 from .whatif import hit_shorthand, rounds, then_events
 from .whatif import odds as compute_odds
 
+DB_KEY = "woundlog.db"
+"""Where the app's `--db` is kept, in click's `ctx.meta`, which every nested context shares."""
+
 app = typer.Typer(
     name="woundlog",
     help="Track what happens to tabletop characters once they get hurt.",
@@ -86,6 +90,17 @@ def version_of_woundlog() -> str:
 @app.callback(invoke_without_command=True)
 def options(
     ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            envvar="WOUNDLOG_DB",
+            show_envvar=True,
+            help="Store: a .db path, sqlite:PATH, jsonl:DIR or postgresql://... Default: the "
+            "user data directory.",
+        ),
+    ] = None,
     show_version: Annotated[
         bool | None,
         typer.Option("--version", help="Print woundlog's version and exit.", is_eager=True),
@@ -95,6 +110,7 @@ def options(
     if show_version:
         print_raw(f"woundlog {version_of_woundlog()}")
         raise typer.Exit()
+    ctx.meta[DB_KEY] = db
     if ctx.invoked_subcommand is None:
         print_raw(ctx.get_help())
         raise typer.Exit(2)
@@ -104,17 +120,29 @@ P = ParamSpec("P")
 
 # --- options shared by several commands ----------------------------------------------------------
 
-Db = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        metavar="URL",
-        envvar="WOUNDLOG_DB",
-        show_envvar=True,
-        help="Store: a .db path, sqlite:PATH, jsonl:DIR or postgresql://... Default: the "
-        "user data directory.",
-    ),
-]
+Db = str | None
+"""A command's parameter `db: Db = None` is not an option of its own: `command()` gives it the store
+of the app's `--db`, so `--db` is given once, before the command."""
+
+OldDb = Annotated[str | None, typer.Option("--db", metavar="URL", hidden=True)]
+"""`COMMAND --db URL`, where --db went before it moved to the app: kept, hidden, so that scripts
+written then keep working; a warning says where it goes now."""
+
+
+def app_store(ctx: typer.Context, old: str | None) -> str | None:
+    """The store a command opens: the app's `--db` (or `$WOUNDLOG_DB`), or an old `COMMAND --db`."""
+    root = ctx.find_root()
+    given: str | None = ctx.meta.get(DB_KEY)
+    if old is None:
+        return given
+    source = root.get_parameter_source("db")
+    if source is not None and source.name == "COMMANDLINE" and given != old:
+        raise UsageError(f"--db is given twice ({given} and {old}): give it once, first")
+    say(
+        f"warning: `--db` goes before the command now: `woundlog --db URL {ctx.info_name} ...`",
+        out=console(stderr=True),
+    )
+    return old
 
 
 def valid_fight_id(fight: str) -> str:
@@ -157,26 +185,47 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
     """Register a command whose WoundlogErrors become `error: ...` and the error's exit code.
 
     Done per command rather than in `main()`, so that a test driving `app` directly sees exactly
-    what a person at the terminal sees.
+    what a person at the terminal sees. A parameter named `db` is no option of the command: it is
+    given the app's `--db` (see `Db`).
     """
 
     def register(run: Callable[P, None]) -> Callable[P, None]:
+        signature = inspect.signature(run, eval_str=True)
+        takes_db = "db" in signature.parameters
+
         @functools.wraps(run)
         def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
+            url = None
             try:
+                if takes_db:
+                    url = app_store(kwargs.pop(CONTEXT), kwargs["db"])  # type: ignore[arg-type]
+                    kwargs["db"] = url
                 run(*args, **kwargs)
             except WoundlogError as error:
                 fail(error)
             except STORE_ERRORS as error:  # the --db file went bad under a running command
-                fail(unusable(kwargs.get("db"), error))  # type: ignore[arg-type]
+                fail(unusable(url, error))
             except OSError as error:  # a file named on the command line: a usage error
                 where = f": {error.filename}" if error.filename else ""
                 fail(UsageError(f"{error.strerror or error}{where}"))
 
+        if takes_db:  # typer makes the options from this signature: `db` becomes the old --db
+            keyword = inspect.Parameter.KEYWORD_ONLY
+            guarded.__signature__ = signature.replace(  # type: ignore[attr-defined]
+                parameters=[
+                    *(each for each in signature.parameters.values() if each.name != "db"),
+                    inspect.Parameter(CONTEXT, keyword, annotation=typer.Context),
+                    inspect.Parameter("db", keyword, default=None, annotation=OldDb),
+                ]
+            )
         app.command(name)(guarded)
         return run
 
     return register
+
+
+CONTEXT = "woundlog_context"
+"""The name under which typer hands a store command its context (for the app's --db)."""
 
 
 def fail(error: WoundlogError) -> NoReturn:

@@ -72,7 +72,10 @@ def test_the_http_walkthrough_runs_against_a_real_server(tmp_path: Path) -> None
     admin = "a-readme-token-of-16-or-more"
     script = ["set -euo pipefail", f"export WOUNDLOG_ADMIN_TOKEN={admin}"]
     for line in block.splitlines():
-        if line.startswith(("export WOUNDLOG_ADMIN_TOKEN", "woundlog serve")) or "-N " in line:
+        if (
+            line.startswith(("export WOUNDLOG_ADMIN_TOKEN", "woundlog serve", "woundlog --db"))
+            or "-N " in line
+        ):
             continue
         script.append(line)
     text = "\n".join(script)

@@ -34,9 +34,21 @@ def test_through_two_cli_processes_on_postgresql_the_hit_that_lost_the_race_is_r
     postgres_url: str,
 ) -> None:
     brawl(postgres_url)
-    options = ["--attacker", "snik", "--db", postgres_url, "--id"]
+    options = ["--attacker", "snik", "--id"]
     commands = {
-        writer: [*CLI, "hit", FIGHT, "grim", "1", "--roll", f"injury={die}", *options, writer]
+        writer: [
+            *CLI,
+            "--db",
+            postgres_url,
+            "hit",
+            FIGHT,
+            "grim",
+            "1",
+            "--roll",
+            f"injury={die}",
+            *options,
+            writer,
+        ]
         for writer, die in (("a", 6), ("b", 5))
     }
     with (
@@ -76,9 +88,9 @@ def test_the_cli_commands_take_a_postgresql_url_in_db_or_woundlog_db(postgres_ur
         return done.stdout
 
     db = ["--db", postgres_url]
-    cli("new", "pit", "--ruleset", "mordheim", "--seed", "3", *db)
-    cli("join", "pit", "grim", "--side", "reavers", "--stat", "wounds=2", *db)
-    cli("hit", "pit", "grim", "1", *db)
+    cli(*db, "new", "pit", "--ruleset", "mordheim", "--seed", "3")
+    cli(*db, "join", "pit", "grim", "--side", "reavers", "--stat", "wounds=2")
+    cli(*db, "hit", "pit", "grim", "1")
     assert "grim" in cli("state", "pit", env={"WOUNDLOG_DB": postgres_url})
     cli("branch", "pit", "--as", "twig", "--at", "2", env={"WOUNDLOG_DB": postgres_url})
-    assert "5/9" in cli("odds", "twig", "--hit", "grim:3", *db)
+    assert "5/9" in cli(*db, "odds", "twig", "--hit", "grim:3")

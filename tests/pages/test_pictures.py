@@ -70,7 +70,7 @@ def test_a_fight_in_the_store_draws_too(tmp_path: Path) -> None:
     with SQLiteStore(str(db)) as store:
         store.append("chasm", [e for _, e in read_jsonl(LOG)])
     out = tmp_path / "chasm.svg"
-    done = woundlog("timeline", "chasm", "--db", str(db), "-o", str(out))
+    done = woundlog("--db", str(db), "timeline", "chasm", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert ET.parse(out).getroot().tag == f"{SVG}svg"
 

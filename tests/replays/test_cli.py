@@ -241,13 +241,13 @@ def test_import_of_an_id_already_used_with_other_content_is_a_conflict(
     assert state_json(run, "first")["seq"] == 3
 
 
-def test_per_command_db_option_chooses_the_store(run: Run, tmp_path: Path) -> None:
+def test_the_apps_db_option_chooses_the_store(run: Run, tmp_path: Path) -> None:
     store = tmp_path / "logs"
     store.mkdir()
-    ok(run("new", "f", "--ruleset", "mordheim", "--db", f"jsonl:{store}"))
+    ok(run("--db", f"jsonl:{store}", "new", "f", "--ruleset", "mordheim"))
     assert (store / "f.jsonl").exists()
     assert_refused(run("state", "f"), 2, "no fight `f`")  # not in $WOUNDLOG_DB
-    ok(run("state", "f", "--db", f"jsonl:{store}"))
+    ok(run("--db", f"jsonl:{store}", "state", "f"))
 
 
 # --- replaying files -----------------------------------------------------------------------------

@@ -91,3 +91,26 @@ def test_tick_takes_start_or_end_as_an_argument(run: Run, skirmish: str) -> None
     unsaid = run("tick", skirmish)
     assert unsaid.exit_code == 2 and "woundlog tick FIGHT start|end" in unsaid.output
     assert run("tick", skirmish, "sideways").exit_code == 2
+
+
+def test_db_is_an_option_of_the_app_and_its_help_shows_the_envvar(run: Run) -> None:
+    helped = ok(run("-h")).stdout
+    assert "--db" in helped and "WOUNDLOG_DB" in helped
+    assert "--db" not in ok(run("state", "-h")).stdout  # given once, before the command
+
+
+def test_an_old_script_with_db_after_the_command_still_works_and_is_told_the_new_place(
+    run: Run, tmp_path: Path
+) -> None:
+    elsewhere = str(tmp_path / "elsewhere.db")
+    made = ok(run("new", "old", "--ruleset", "mordheim", "--db", elsewhere))
+    assert "warning: `--db` goes before the command now" in made.stderr
+    assert "old" in ok(run("--db", elsewhere, "state", "old")).stdout
+    assert run("state", "old").exit_code == 2  # it went to the store it named, not $WOUNDLOG_DB
+
+
+def test_db_given_before_and_after_the_command_differently_is_refused(
+    run: Run, tmp_path: Path
+) -> None:
+    given = run("--db", str(tmp_path / "a.db"), "fights", "--db", str(tmp_path / "b.db"))
+    assert given.exit_code == 2 and "--db is given twice" in given.stderr

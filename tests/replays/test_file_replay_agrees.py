@@ -33,7 +33,7 @@ SNIK = '{"type":"character_joined","character":"snik","side":"skaven"}'
 def cli(tmp_path: Path, *args: str) -> tuple[int, Any]:
     """Run the CLI in-process (a store: a SQLite file in tmp_path): (exit code, JSON or text)."""
     store = [] if args[0] == "replay" else ["--db", str(tmp_path / "fights.db")]
-    result = CliRunner().invoke(app, [*args, *store])
+    result = CliRunner().invoke(app, [*store, *args])
     try:
         return result.exit_code, json.loads(result.stdout)
     except ValueError:

@@ -108,9 +108,21 @@ def test_through_two_cli_processes_the_hit_that_lost_the_race_is_refused(
 ) -> None:
     url = store_url(kind, tmp_path)
     brawl(url)
-    options = ["--attacker", "snik", "--db", url, "--id"]
+    options = ["--attacker", "snik", "--id"]
     commands = {
-        writer: [*CLI, "hit", FIGHT, "grim", "1", "--roll", f"injury={die}", *options, writer]
+        writer: [
+            *CLI,
+            "--db",
+            url,
+            "hit",
+            FIGHT,
+            "grim",
+            "1",
+            "--roll",
+            f"injury={die}",
+            *options,
+            writer,
+        ]
         for writer, die in (("a", 6), ("b", 5))
     }
     with write_lock_held(kind, url, FIGHT):

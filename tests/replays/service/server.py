@@ -26,7 +26,7 @@ def free_port() -> int:
 
 
 class Server:
-    """`woundlog serve --db DB` on 127.0.0.1 and a free port; `start`, `kill`, `stop`. DB is an
+    """`woundlog --db DB serve` on 127.0.0.1 and a free port; `start`, `kill`, `stop`. DB is an
     SQLite file, or a PostgreSQL URL (then `logs` says where the server's log goes)."""
 
     def __init__(
@@ -58,7 +58,7 @@ class Server:
             env["WOUNDLOG_ADMIN_TOKEN"] = self.admin
         command = [
             sys.executable, "-c", "from woundlog.replays.cli import main; main()",
-            "serve", "--db", str(self.db), "--host", "127.0.0.1", "--port", str(self.port),
+            "--db", str(self.db), "serve", "--host", "127.0.0.1", "--port", str(self.port),
             *self.args,
         ]  # fmt: skip
         with open(self.log, "ab") as log:

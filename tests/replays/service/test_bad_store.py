@@ -49,7 +49,7 @@ def real_db(tmp_path: Path) -> bytes:
     """The bytes of a real store holding a fight of some hundred pages."""
     db = tmp_path / "real.db"
     imported = CliRunner().invoke(
-        app, ["import", str(fight_log(tmp_path / "f.jsonl")), "--db", str(db)]
+        app, ["--db", str(db), "import", str(fight_log(tmp_path / "f.jsonl"))]
     )
     assert imported.exit_code == 0, imported.output
     with sqlite3.connect(db) as checkpoint:
@@ -116,7 +116,7 @@ def test_every_command_on_a_store_that_is_no_database_exits_2_without_a_tracebac
     files = inputs(tmp_path)
     for command in COMMANDS:
         args = [files.get(a, a) for a in command]
-        result = CliRunner().invoke(app, [*args, "--db", db])
+        result = CliRunner().invoke(app, ["--db", db, *args])
         assert result.exit_code == 2, (command, result.output, result.exception)
         assert "error: the store" in result.output and "check --db" in result.output, command
         assert "Traceback" not in result.output
@@ -130,7 +130,7 @@ def test_a_store_damaged_past_its_first_pages_is_exit_2_when_a_command_reaches_t
     data[middle : middle + 8192] = b"\xff" * 8192  # two pages in the middle of the events
     holed = tmp_path / "holed.db"
     holed.write_bytes(bytes(data))
-    result = CliRunner().invoke(app, ["export", "f", "--db", str(holed)])
+    result = CliRunner().invoke(app, ["--db", str(holed), "export", "f"])
     assert result.exit_code == 2, (result.output, result.exception)
     assert "is not a usable woundlog database" in result.output
 
@@ -138,7 +138,7 @@ def test_a_store_damaged_past_its_first_pages_is_exit_2_when_a_command_reaches_t
 def serve(db: str) -> subprocess.CompletedProcess[str]:
     command = [
         sys.executable, "-c", "from woundlog.replays.cli import main; main()",
-        "serve", "--db", db, "--port", "0",
+        "--db", db, "serve", "--port", "0",
     ]  # fmt: skip
     env = {**os.environ, "WOUNDLOG_ADMIN_TOKEN": "a-long-enough-admin-token"}
     return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)

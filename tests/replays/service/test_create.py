@@ -45,7 +45,7 @@ def test_a_fight_left_without_tokens_gets_them_from_the_same_request_again(
     """What a crash between the fight's commit and its tokens' left: a fight nobody could reach,
     and `POST /fights` answering 409 for it forever."""
     db = tmp_path / "orphan.db"
-    made = woundlog("new", "orphan-1", "--ruleset", "mordheim", "--seed", "7", "--db", str(db))
+    made = woundlog("--db", str(db), "new", "orphan-1", "--ruleset", "mordheim", "--seed", "7")
     assert made.returncode == 0, made.stderr
     with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
         again = create(client, "orphan-1", seed=7)

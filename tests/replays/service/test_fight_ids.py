@@ -58,7 +58,7 @@ def woundlog(*args: str) -> subprocess.CompletedProcess[str]:
 def test_the_cli_refuses_a_bad_fight_id_with_exit_2(tmp_path: Path, fight: str) -> None:
     store = tmp_path / "store"
     store.mkdir()
-    made = woundlog("new", fight, "--ruleset", "mordheim", "--db", f"jsonl:{store}")
+    made = woundlog("--db", f"jsonl:{store}", "new", fight, "--ruleset", "mordheim")
     assert made.returncode == 2, made.stderr
     assert "Traceback" not in made.stderr and "fight id" in made.stderr
     assert list(store.iterdir()) == []
@@ -67,7 +67,7 @@ def test_the_cli_refuses_a_bad_fight_id_with_exit_2(tmp_path: Path, fight: str) 
 def test_the_cli_import_refuses_a_file_whose_stem_is_no_fight_id(tmp_path: Path) -> None:
     log = tmp_path / "my fight.jsonl"
     log.write_text('{"type": "fight_started", "ruleset": "mordheim"}\n')
-    imported = woundlog("import", str(log), "--db", str(tmp_path / "f.db"))
+    imported = woundlog("--db", str(tmp_path / "f.db"), "import", str(log))
     assert imported.returncode == 2 and "U+0020 SPACE" in imported.stderr
 
 

@@ -19,7 +19,7 @@ def test_an_admin_token_shorter_than_16_characters_is_refused_with_exit_2(
 ) -> None:
     command = [
         sys.executable, "-c", "from woundlog.replays.cli import main; main()",
-        "serve", "--db", str(tmp_path / "weak.db"), "--port", "0",
+        "--db", str(tmp_path / "weak.db"), "serve", "--port", "0",
     ]  # fmt: skip
     env = {**os.environ, "WOUNDLOG_ADMIN_TOKEN": "hunter2"}
     served = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
