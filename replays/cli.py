@@ -117,6 +117,7 @@ def options(
 
 
 P = ParamSpec("P")
+Context = typer.Context
 
 # --- options shared by several commands ----------------------------------------------------------
 
@@ -192,13 +193,18 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
     def register(run: Callable[P, None]) -> Callable[P, None]:
         signature = inspect.signature(run, eval_str=True)
         takes_db = "db" in signature.parameters
+        own_context = next(  # a command that asks for its context gets it, as typer does
+            (name for name, each in signature.parameters.items() if each.annotation is Context),
+            None,
+        )
 
         @functools.wraps(run)
         def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
             url = None
             try:
                 if takes_db:
-                    url = app_store(kwargs.pop(CONTEXT), kwargs["db"])  # type: ignore[arg-type]
+                    ctx = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)
+                    url = app_store(ctx, kwargs["db"])  # type: ignore[arg-type]
                     kwargs["db"] = url
                 run(*args, **kwargs)
             except WoundlogError as error:
@@ -214,7 +220,11 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
             guarded.__signature__ = signature.replace(  # type: ignore[attr-defined]
                 parameters=[
                     *(each for each in signature.parameters.values() if each.name != "db"),
-                    inspect.Parameter(CONTEXT, keyword, annotation=typer.Context),
+                    *(
+                        []
+                        if own_context
+                        else [inspect.Parameter(CONTEXT, keyword, annotation=Context)]
+                    ),
                     inspect.Parameter("db", keyword, default=None, annotation=OldDb),
                 ]
             )
@@ -979,6 +989,7 @@ def demo() -> None:
 
 @command()
 def serve(
+    ctx: Context,
     db: Db = None,
     host: Annotated[
         str, typer.Option(help="Address to listen on (loopback by default).")
@@ -1006,13 +1017,66 @@ def serve(
             metavar="HOST", help="Also answer this Host header (repeatable; default: loopback)."
         ),
     ] = None,
+    admin_token: Annotated[
+        str | None,
+        typer.Option(
+            "--admin-token",
+            metavar="TOKEN",
+            envvar="WOUNDLOG_ADMIN_TOKEN",
+            show_envvar=True,
+            show_default=False,
+            help="The admin token (16 characters or more). Set the variable or use "
+            "--admin-token-file: a command line is visible to others in `ps`. Default: a "
+            "random one, written to a private file beside a SQLite store.",
+        ),
+    ] = None,
+    admin_token_file: Annotated[
+        Path | None,
+        typer.Option("--admin-token-file", metavar="FILE", help="Read the admin token from FILE."),
+    ] = None,
+    cors_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cors-origin",
+            metavar="ORIGIN",
+            envvar="WOUNDLOG_CORS_ORIGINS",
+            show_envvar=True,
+            help="A page allowed to call the service from a browser, e.g. Foundry's "
+            "http://localhost:30000 (repeatable; in the variable, comma-separated).",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the fights over HTTP for other software (admin token: $WOUNDLOG_ADMIN_TOKEN)."""
+    """Serve the fights over HTTP for other software."""
     from .service import serve as run_service  # the web stack loads only for this command
     from .service.limits import Limits
 
     limits = Limits(max_connections, header_timeout, body_timeout, keep_alive, max_header_bytes)
-    run_service(db, host, port, limits, allowed_host or [])
+    admin = given_admin_token(ctx, admin_token, admin_token_file)
+    run_service(
+        db, host, port, limits, allowed_host or [], admin=admin, cors_origins=cors_origin or []
+    )
+
+
+def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str | None:
+    """The admin token from `--admin-token` (or its variable) or from `--admin-token-file`.
+
+    Never printed, not even in an error; a token typed on the command line is taken, with a
+    warning, since every user of the machine can read it in `ps`."""
+    typed_here = getattr(ctx.get_parameter_source("admin_token"), "name", "") == "COMMANDLINE"
+    if file is None:
+        if typed and typed_here:
+            say(
+                "warning: --admin-token on the command line is visible to other users (`ps`): "
+                "set $WOUNDLOG_ADMIN_TOKEN or use --admin-token-file",
+                out=console(stderr=True),
+            )
+        return typed
+    if typed and typed_here:  # the file wins over the variable, as any option does
+        raise UsageError("give the admin token once: --admin-token or --admin-token-file")
+    token = file.read_text(encoding="utf-8").strip()
+    if not token:
+        raise UsageError(f"--admin-token-file {file} is empty")
+    return token
 
 
 def main() -> None:

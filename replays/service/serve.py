@@ -27,15 +27,16 @@ BACKLOG = 2048
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
-def admin_token(token_file: Path) -> tuple[str, bool]:
-    """The admin token from `$WOUNDLOG_ADMIN_TOKEN`, else a new one written to `token_file`
-    (mode 0600, never to the log); and whether it is new."""
-    given = os.environ.get(ADMIN_ENV, "").strip()
+def admin_token(token_file: Path, given: str | None) -> tuple[str, bool]:
+    """The admin token `given` (`--admin-token`, `--admin-token-file`, `$WOUNDLOG_ADMIN_TOKEN`),
+    else a new one written to `token_file` (mode 0600, never to the log); and whether it is new."""
+    given = (given or "").strip()
     if given:
         if len(given) < ADMIN_MIN_CHARS:
             raise UsageError(
-                f"${ADMIN_ENV} has {len(given)} characters; an admin token needs at least "
-                f"{ADMIN_MIN_CHARS} (or unset it and a random one is made)"
+                f"the admin token (${ADMIN_ENV}, --admin-token or --admin-token-file) has "
+                f"{len(given)} characters; it needs at least {ADMIN_MIN_CHARS} (or give none, "
+                "and a random one is made)"
             )
         return given, False
     token = new_token()
@@ -43,16 +44,16 @@ def admin_token(token_file: Path) -> tuple[str, bool]:
     return token, True
 
 
-def shared_admin_token() -> str:
+def shared_admin_token(given: str | None) -> str:
     """The admin token of a service on a PostgreSQL database: every process serving it must
     accept the same one, and no file beside the database can hold it, so it is given."""
-    if not os.environ.get(ADMIN_ENV, "").strip():
+    if not (given or "").strip():
         raise UsageError(
-            f"a service on a PostgreSQL database takes its admin token from ${ADMIN_ENV} (the "
-            "same in every process serving it): set it to a secret of at least "
+            f"a service on a PostgreSQL database takes its admin token from ${ADMIN_ENV} or "
+            "--admin-token-file (the same in every process serving it): a secret of at least "
             f"{ADMIN_MIN_CHARS} characters"
         )
-    token, _ = admin_token(Path(os.devnull))  # given, so checked and never written
+    token, _ = admin_token(Path(os.devnull), given)  # given, so checked and never written
     return token
 
 
@@ -110,16 +111,21 @@ def serve(
     port: int,
     limits: Limits | None = None,
     extra_hosts: Sequence[str] = (),
+    *,
+    admin: str | None = None,
+    cors_origins: Sequence[str] = (),
 ) -> None:
+    """Serve the store's fights; `admin` is the admin token (None: one made and kept in a file
+    beside a SQLite store), `cors_origins` the pages of other software allowed to call."""
     limits = limits or Limits()
     with open_store(store_url) as store:
         shared = is_postgres(getattr(store, "url", None))
         token_file = None if shared else service_db_path(store)
     if token_file is None:
-        token, generated = shared_admin_token(), False
+        token, generated = shared_admin_token(admin), False
     else:
         token_file = token_file.with_name(token_file.name + ".admin-token")
-        token, generated = admin_token(token_file)
+        token, generated = admin_token(token_file, admin)
     connections = min(limits.max_connections, fd_budget())
     if connections < limits.max_connections:
         say(
@@ -128,7 +134,7 @@ def serve(
         )
     sock = listen(host, port)
     bound_port = int(sock.getsockname()[1])
-    origins = [o.strip() for o in os.environ.get(CORS_ENV, "").split(",") if o.strip()]
+    origins = [o.strip() for each in cors_origins for o in each.split(",") if o.strip()]
     app = create_app(
         store_url,
         token,
@@ -137,7 +143,10 @@ def serve(
         on_startup=[quiet_accept_errors],
     )
     if generated:
-        say(f"admin token written to {token_file} (readable by you only; ${ADMIN_ENV} sets one)")
+        say(
+            f"admin token written to {token_file} (readable by you only; ${ADMIN_ENV} or "
+            "--admin-token-file sets one)"
+        )
     config = uvicorn.Config(
         app,
         http=protocol_class(limits),
