@@ -8,6 +8,7 @@ section 8).
 
 from __future__ import annotations
 
+import difflib
 import enum
 import functools
 import inspect
@@ -69,7 +70,66 @@ from .whatif import odds as compute_odds
 DB_KEY = "woundlog.db"
 """Where the app's `--db` is kept, in click's `ctx.meta`, which every nested context shares."""
 
+
+class WoundlogGroup(typer.core.TyperGroup):
+    """The `woundlog` group, printing click's usage errors (unknown command, missing argument,
+    bad value) as woundlog prints its own: `error: ...`, then `hint: ...`, exit 2."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, *more: Any, **extra: Any) -> Any:
+        if extra.get("standalone_mode", True) is False:
+            return super().main(args, prog_name, *more, **extra)
+        extra["standalone_mode"] = False  # errors come back here rather than being printed
+        try:
+            code = super().main(args, prog_name, *more, **extra)
+        except typer.TyperException as error:  # click's errors (typer ships its own click)
+            if type(error).__name__ == "NoArgsIsHelpError":  # a bare `woundlog`: the help
+                print_raw(str(error))
+            else:
+                print_error(click_message(error), hint=click_hint(error))
+            sys.exit(getattr(error, "exit_code", 1))
+        except typer.Abort:
+            print_error("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.TyperException as error:  # no such command: suggest the nearest
+            if args:
+                error.message = f"no such command {args[0]!r}"
+                near = difflib.get_close_matches(args[0], self.list_commands(ctx), n=3)
+                error.hint = (  # type: ignore[attr-defined]
+                    (f"did you mean {' or '.join(map(repr, near))}? " if near else "")
+                    + f"'{ctx.command_path} -h' lists every command"
+                )
+            raise
+
+
+def click_message(error: Exception) -> str:
+    """Click's message in woundlog's style: lower case first, no final full stop, and the
+    options it would suggest left to the hint."""
+    message = getattr(error, "message", str(error))
+    if type(error).__name__ != "NoSuchOption":
+        format_message = getattr(error, "format_message", None)
+        message = format_message() if format_message else message
+    message = message.strip().rstrip(".")
+    return message[:1].lower() + message[1:]
+
+
+def click_hint(error: Exception) -> str:
+    """What to do about a usage error: its own hint, the options click found near a mistyped
+    one, else the command's help."""
+    if hint := getattr(error, "hint", None):
+        return str(hint)
+    ctx = getattr(error, "ctx", None)
+    help_ = f"try '{ctx.command_path} -h' for help" if ctx is not None else "try 'woundlog -h'"
+    near = sorted(getattr(error, "possibilities", None) or [])
+    return f"did you mean {' or '.join(near)}? {help_}" if near else help_
+
+
 app = typer.Typer(
+    cls=WoundlogGroup,
     name="woundlog",
     help="Track what happens to tabletop characters once they get hurt.",
     no_args_is_help=True,
@@ -200,34 +260,29 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
 
         @functools.wraps(run)
         def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
+            ctx: Context = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)  # type: ignore[assignment]
             url = None
             try:
                 if takes_db:
-                    ctx = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)
                     url = app_store(ctx, kwargs["db"])  # type: ignore[arg-type]
                     kwargs["db"] = url
                 run(*args, **kwargs)
             except WoundlogError as error:
-                fail(error)
+                fail(error, ctx)
             except STORE_ERRORS as error:  # the --db file went bad under a running command
-                fail(unusable(url, error))
+                fail(unusable(url, error), ctx)
             except OSError as error:  # a file named on the command line: a usage error
                 where = f": {error.filename}" if error.filename else ""
-                fail(UsageError(f"{error.strerror or error}{where}"))
+                fail(UsageError(f"{error.strerror or error}{where}"), ctx)
 
-        if takes_db:  # typer makes the options from this signature: `db` becomes the old --db
-            keyword = inspect.Parameter.KEYWORD_ONLY
-            guarded.__signature__ = signature.replace(  # type: ignore[attr-defined]
-                parameters=[
-                    *(each for each in signature.parameters.values() if each.name != "db"),
-                    *(
-                        []
-                        if own_context
-                        else [inspect.Parameter(CONTEXT, keyword, annotation=Context)]
-                    ),
-                    inspect.Parameter("db", keyword, default=None, annotation=OldDb),
-                ]
-            )
+        # typer makes the options from this signature: its context, and `db` the old --db
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        parameters = [each for each in signature.parameters.values() if each.name != "db"]
+        if not own_context:
+            parameters.append(inspect.Parameter(CONTEXT, keyword, annotation=Context))
+        if takes_db:
+            parameters.append(inspect.Parameter("db", keyword, default=None, annotation=OldDb))
+        guarded.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
         app.command(name)(guarded)
         return run
 
@@ -235,11 +290,16 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
 
 
 CONTEXT = "woundlog_context"
-"""The name under which typer hands a store command its context (for the app's --db)."""
+"""The name under which typer hands a command its context (the app's --db, its name for hints)."""
 
 
-def fail(error: WoundlogError) -> NoReturn:
-    print_error(error)
+def fail(error: WoundlogError, ctx: Context) -> NoReturn:
+    """Print `error: ...` and its hints, and exit with the error's code. A usage error with no
+    hint of its own is pointed at the command's help."""
+    hints = list(getattr(error, "__notes__", []))
+    if not hints and isinstance(error, UsageError):
+        hints.append(f"try '{ctx.command_path} -h' for help")
+    print_error(error, hint="\n".join(hints) or None)
     raise typer.Exit(error.exit_code)
 
 
@@ -255,7 +315,29 @@ def opened(db: str | None) -> Iterator[Store]:
 @contextmanager
 def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
     with opened(db) as store:
-        yield Fight.open(store, fight)
+        try:
+            found = Fight.open(store, fight)
+        except UsageError as error:
+            if not store.version(fight):  # no such fight: say how to find or make one
+                error.add_note(
+                    "'woundlog fights' lists the fights of this store (--db, $WOUNDLOG_DB); "
+                    "'woundlog new FIGHT --ruleset NAME' starts one"
+                )
+            raise
+        yield found
+
+
+def known_ruleset(name: str, option: str = "") -> str:
+    """A ruleset named on the command line: an unknown one is a usage error naming the nearest."""
+    if name in RULESETS:
+        return name
+    error = UsageError(f"{option}{' ' if option else ''}no ruleset `{name}`")
+    near = difflib.get_close_matches(name, list(RULESETS), n=1)
+    error.add_note(
+        (f"did you mean `{near[0]}`? " if near else "")
+        + f"the rulesets: {', '.join(RULESETS)} ('woundlog rules' describes each)"
+    )
+    raise error
 
 
 @contextmanager
@@ -298,6 +380,7 @@ def new(
     # A seed chosen here is written into fight_started, so every replay still draws the same dice;
     # without it every fight would draw the same dice as every other.
     chosen = secrets.randbelow(2**31) if seed is None else seed
+    known_ruleset(ruleset, "--ruleset:")
     started = given.event(
         {
             "type": "fight_started",
@@ -961,9 +1044,7 @@ def rules(
             raise UsageError("--diagram draws one ruleset: give its NAME")
         console().print(rules_list(RULESETS))
         return
-    ruleset = RULESETS.get(name)
-    if ruleset is None:
-        raise UsageError(f"no ruleset `{name}` (known: {', '.join(RULESETS)})")
+    ruleset = RULESETS[known_ruleset(name)]
     if diagram:
         print_raw(ruleset.graph.mermaid())
         return

@@ -65,8 +65,13 @@ def print_json(value: Any, *, indent: int = 0) -> None:
     print_raw((msgspec.json.format(encoded, indent=indent) if indent else encoded).decode())
 
 
-def print_error(error: WoundlogError) -> None:
-    console(stderr=True).print(f"error: {error}", markup=False, soft_wrap=True, style="red")
+def print_error(error: WoundlogError | str, *, hint: str | None = None) -> None:
+    """`error: ...` on stderr, then each line of `hint` as `hint: ...`: the one shape of every
+    error, woundlog's own and the command line's."""
+    err = console(stderr=True)
+    err.print(f"error: {error}", markup=False, soft_wrap=True, style="red")
+    for line in (hint or "").splitlines():
+        err.print(f"hint: {line}", markup=False, soft_wrap=True)
 
 
 def report_voids(voids: Sequence[Any]) -> None:

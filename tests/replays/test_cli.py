@@ -426,8 +426,8 @@ def test_tables_file_is_read_into_fight_started_and_checked_by_the_ruleset(
     assert_refused(run("new", "f", "--ruleset", "mordheim", "--tables", str(tables)), 2, "not TOML")
 
 
-def test_an_unknown_ruleset_is_refused_naming_the_field(run: Run) -> None:
-    assert_refused(run("new", "f", "--ruleset", "warhammer"), 3, "$.ruleset")
+def test_an_unknown_ruleset_is_a_usage_error_naming_the_option_and_the_nearest(run: Run) -> None:
+    assert_refused(run("new", "f", "--ruleset", "warhammer"), 2, "--ruleset", "warhammer_quest")
 
 
 @pytest.mark.parametrize(
