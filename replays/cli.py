@@ -242,7 +242,9 @@ Note = Annotated[str | None, typer.Option("--note", help="Free text kept with th
 Reason = Annotated[str, typer.Option("--reason", help="Why, kept in the log.")]
 
 
-def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P, None]]:
+def command(
+    name: str | None = None, *, on: typer.Typer | None = None, hidden: bool = False
+) -> Callable[[Callable[P, None]], Callable[P, None]]:
     """Register a command whose WoundlogErrors become `error: ...` and the error's exit code.
 
     Done per command rather than in `main()`, so that a test driving `app` directly sees exactly
@@ -283,7 +285,7 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
         if takes_db:
             parameters.append(inspect.Parameter("db", keyword, default=None, annotation=OldDb))
         guarded.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        app.command(name)(guarded)
+        (on or app).command(name, hidden=hidden)(guarded)
         return run
 
     return register
@@ -297,8 +299,8 @@ def fail(error: WoundlogError, ctx: Context) -> NoReturn:
     """Print `error: ...` and its hints, and exit with the error's code. A usage error with no
     hint of its own is pointed at the command's help."""
     hints = list(getattr(error, "__notes__", []))
-    if not hints and isinstance(error, UsageError):
-        hints.append(f"try '{ctx.command_path} -h' for help")
+    if not hints and isinstance(error, UsageError):  # the log form's help is `import`'s
+        hints.append(f"try '{ctx.command_path.removesuffix(' ' + LOG_FORM)} -h' for help")
     print_error(error, hint="\n".join(hints) or None)
     raise typer.Exit(error.exit_code)
 
@@ -732,52 +734,55 @@ def write_events(out: Any, fight: Fight) -> int:
     return count
 
 
-@command("import")
+class ImportGroup(typer.core.TyperGroup):
+    """`woundlog import`: a first word that names no format is the file of the log form, so
+    `woundlog import FILE.jsonl` and `woundlog import FORMAT FILE` are both one command line."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            if any(mark in args[0] for mark in "./\\") or Path(args[0]).exists():
+                return LOG_FORM, self.commands[LOG_FORM], args  # the file is the log's argument
+            error = typer.BadParameter(f"`{args[0]}` is no format, nor a file", param_hint="FORMAT")
+            near = difflib.get_close_matches(args[0], list(IMPORTERS), n=1)
+            error.hint = (  # type: ignore[attr-defined]
+                (f"did you mean `{near[0]}`? " if near else "")
+                + f"'{ctx.command_path} FILE.jsonl' stores a woundlog log; "
+                f"'{ctx.command_path} FORMAT FILE --into FIGHT' another program's records "
+                f"({', '.join(IMPORTERS)})"
+            )
+            raise error
+        return super().resolve_command(ctx, args)
+
+
+LOG_FORM = "jsonl"
+import_app = typer.Typer(
+    cls=ImportGroup,
+    name="import",
+    help="Store a fight log (`woundlog import FILE.jsonl [--as FIGHT]`), or convert another "
+    "program's records into a fight (`woundlog import FORMAT FILE --into FIGHT`).",
+    no_args_is_help=True,
+    subcommand_metavar="FILE.jsonl | FORMAT FILE",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(import_app)
+OldImport = Annotated[str | None, typer.Option(hidden=True)]  # the old --from form, refused
+
+
+@command(LOG_FORM, on=import_app, hidden=True)
 def import_(
-    file: Annotated[
-        Path,
-        typer.Argument(
-            metavar="FILE", help="A fight log (.jsonl), or with --from another program's records."
-        ),
-    ],
+    file: Annotated[Path, typer.Argument(metavar="FILE.jsonl", help="A woundlog fight log.")],
     as_: Annotated[
         str | None, typer.Option("--as", metavar="FIGHT", help="Default: the file's stem.")
     ] = None,
-    from_: Annotated[
-        str | None,
-        typer.Option(
-            "--from",
-            metavar="FORMAT",
-            help=f"FILE holds records of another program ({', '.join(IMPORTERS)}): a JSON "
-            "array or JSON Lines.",
-        ),
-    ] = None,
-    ruleset: Annotated[
-        str | None,
-        typer.Option(
-            "--ruleset",
-            help="With --from: the rules of the fight, if this creates it. "
-            f"Default: {DEFAULT_RULESET}.",
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(help="With --from: the seed of a fight this creates. Default: a random one."),
-    ] = None,
+    from_: Annotated[str | None, typer.Option("--from", hidden=True)] = None,
+    ruleset: OldImport = None,
+    seed: OldImport = None,
     db: Db = None,
 ) -> None:
-    """Store a fight log, checking every event; all of it is stored or none.
-
-    With --from, convert another program's records into events and append them to the fight in
-    one batch (creating it with --ruleset if it is new); importing the same records again adds
-    nothing.
-    """
+    """Store a fight log, checking every event; all of it is stored or none."""
+    if from_ is not None or ruleset is not None or seed is not None:
+        raise old_import_form(file, as_, from_, ruleset, seed)
     fight = check_fight_id(as_ or file.stem)
-    if from_ is not None:
-        import_records(file, fight, from_, ruleset, seed, db)
-        return
-    if ruleset is not None or seed is not None:
-        raise UsageError("--ruleset and --seed go with --from")
     items, lines = given.jsonl_file(file)
     if not items:
         raise UsageError(f"{file} holds no events")
@@ -800,6 +805,68 @@ def import_(
             raise on_lines(error, lines) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+
+
+def old_import_form(
+    file: Path, as_: str | None, fmt: str | None, ruleset: str | None, seed: str | None
+) -> UsageError:
+    """`woundlog import FILE --from FORMAT`, the form before the split: refused, naming the new."""
+    if fmt is None:
+        error = UsageError("--ruleset and --seed go with another program's records")
+        error.add_note("write 'woundlog import FORMAT FILE --into FIGHT --ruleset NAME'")
+        return error
+    new = f"woundlog import {fmt} {file} --into {as_ or file.stem}"
+    new += "".join(f" {option} {value}" for option, value in (("--ruleset", ruleset),
+                   ("--seed", seed)) if value is not None)  # fmt: skip
+    error = UsageError("`woundlog import FILE --from FORMAT` is now `woundlog import FORMAT FILE`")
+    error.add_note(f"write '{new}'")
+    return error
+
+
+def import_format(fmt: str) -> None:
+    """`woundlog import FORMAT FILE --into FIGHT`: a command per importer, with its options."""
+
+    def records(
+        file: Annotated[
+            Path,
+            typer.Argument(
+                metavar="FILE", help="The program's records: a JSON array or JSON Lines."
+            ),
+        ],
+        into: Annotated[
+            str,
+            typer.Option(
+                "--into",
+                metavar="FIGHT",
+                help="The fight they go into; a new one is created.",
+                callback=valid_fight_id,
+            ),
+        ],
+        ruleset: Annotated[
+            str | None,
+            typer.Option(
+                "--ruleset", help=f"The rules of a fight this creates. Default: {DEFAULT_RULESET}."
+            ),
+        ] = None,
+        seed: Annotated[
+            int | None,
+            typer.Option(help="The seed of a fight this creates. Default: a random one."),
+        ] = None,
+        db: Db = None,
+    ) -> None:
+        if ruleset is not None:
+            known_ruleset(ruleset, "--ruleset:")
+        import_records(file, into, fmt, ruleset, seed, db)
+
+    records.__doc__ = (
+        f"{IMPORTERS[fmt].summary}.\n\nConverted into events and appended to FIGHT in one "
+        "batch (created if new); importing the same records again adds nothing."
+    )
+    command(fmt, on=import_app)(records)
+
+
+for each_format in IMPORTERS:
+    import_format(each_format)
 
 
 def import_records(

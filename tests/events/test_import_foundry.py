@@ -292,7 +292,8 @@ def test_reimporting_the_whole_fight_is_a_no_op(store: Store) -> None:
 def test_the_cli_creates_a_dnd5e_fight_that_takes_foundrys_death_saves(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", "from woundlog.replays.cli import main; main()",
-         "--db", str(tmp_path / "f.db"), "import", "foundry", str(DATA / "foundry_dnd5e.jsonl")],
+         "--db", str(tmp_path / "f.db"), "import", "foundry", str(DATA / "foundry_dnd5e.jsonl"),
+         "--into", "foundry_dnd5e"],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -1,4 +1,5 @@
-"""`woundlog import FILE --from FORMAT`: another program's records into a fight, end to end."""
+"""`woundlog import FORMAT FILE --into FIGHT`: another program's records into a fight, end to end;
+and the form before it (`woundlog import FILE --from FORMAT`) refused with the new one."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def brief(fight: str, *counters: str) -> dict[str, tuple[Any, ...]]:
 
 
 def test_foundry_hooks_into_a_new_d26_fight() -> None:
-    result = ok(run("import", FOUNDRY, "--from", "foundry", "--as", "ambush", "--ruleset", "d26"))
+    result = ok(run("import", "foundry", FOUNDRY, "--into", "ambush", "--ruleset", "d26"))
     assert "imported 16 events into fight `ambush`" in result.stdout
     token = "Scene.sceneMain0000001.Token."
     assert brief("ambush", "hp", "fatigued", "injuries") == {  # a character is its token
@@ -57,7 +58,7 @@ def test_foundry_hooks_into_a_new_d26_fight() -> None:
 
 
 def test_improved_initiative_autosaves_into_a_new_fight_play_dnd5e_by_default() -> None:
-    result = ok(run("import", II, "--from", "improved-initiative", "--as", "well", "--seed", "7"))
+    result = ok(run("import", "improved-initiative", II, "--into", "well", "--seed", "7"))
     assert "imported 23 events into fight `well`" in result.stdout
     state = json.loads(ok(run("state", "well", "--json")).stdout)
     assert state["ruleset"] == "dnd5e"
@@ -71,12 +72,12 @@ def test_improved_initiative_autosaves_into_a_new_fight_play_dnd5e_by_default() 
 
 
 def test_improved_initiative_autosaves_in_another_ruleset() -> None:
-    ok(run("import", II, "--from", "improved-initiative", "--as", "well", "--ruleset", "d26"))
+    ok(run("import", "improved-initiative", II, "--into", "well", "--ruleset", "d26"))
     assert brief("well", "hp", "kind")["gob2"] == ("upright", 7, "npc")
 
 
 def test_improved_initiative_export_file_gives_where_everyone_ended() -> None:
-    result = ok(run("import", II_EXPORT, "--from", "improved-initiative", "--as", "after"))
+    result = ok(run("import", "improved-initiative", II_EXPORT, "--into", "after"))
     assert "imported 6 events" in result.stdout
     assert brief("after", "hp") == {
         "grim": ("downed", 0),
@@ -86,8 +87,8 @@ def test_improved_initiative_export_file_gives_where_everyone_ended() -> None:
 
 
 def test_an_export_after_the_autosaves_says_it_cannot_compare_without_a_cursor() -> None:
-    ok(run("import", II, "--from", "improved-initiative", "--as", "well"))
-    result = ok(run("import", II_EXPORT, "--from", "improved-initiative", "--as", "well"))
+    ok(run("import", "improved-initiative", II, "--into", "well"))
+    result = ok(run("import", "improved-initiative", II_EXPORT, "--into", "well"))
     assert "imported 0 events" in result.stdout
     assert "no cursor" in result.stderr and "Grim 0/12 HP" in result.stderr
 
@@ -95,7 +96,7 @@ def test_an_export_after_the_autosaves_says_it_cannot_compare_without_a_cursor()
 def test_avrae_into_an_existing_fight_joins_only_the_newcomers() -> None:
     ok(run("new", "moor", "--ruleset", "dnd5e", "--seed", "1"))
     ok(run("join", "moor", TALI, "--name", "Tali", "--stat", "hp=12"))
-    result = ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
+    result = ok(run("import", "avrae", AVRAE, "--into", "moor"))
     assert "imported 17 events" in result.stdout  # Tali was there: her join is not made
     assert [v[:2] for v in brief("moor", "hp").values()] == [
         ("upright", 9),  # her first record is the baseline, then 5 temporary HP and 8 damage
@@ -108,29 +109,31 @@ def test_avrae_into_an_existing_fight_joins_only_the_newcomers() -> None:
 
 
 def test_reimporting_the_same_file_adds_nothing() -> None:
-    ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
+    ok(run("import", "avrae", AVRAE, "--into", "moor"))
     before = characters("moor")
-    result = ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
+    result = ok(run("import", "avrae", AVRAE, "--into", "moor"))
     assert "imported 0 events" in result.stdout and "already there" in result.stdout
     assert characters("moor") == before
 
 
 def test_a_new_fight_without_ruleset_plays_dnd5e() -> None:
-    ok(run("import", AVRAE, "--from", "avrae", "--as", "moor"))
+    ok(run("import", "avrae", AVRAE, "--into", "moor"))
     assert json.loads(ok(run("state", "moor", "--json")).stdout)["ruleset"] == "dnd5e"
 
 
 def test_the_ruleset_of_an_existing_fight_cannot_change() -> None:
-    ok(run("import", FOUNDRY, "--from", "foundry", "--as", "ambush", "--ruleset", "d26"))
-    result = run("import", FOUNDRY, "--from", "foundry", "--as", "ambush", "--ruleset", "mordheim")
+    ok(run("import", "foundry", FOUNDRY, "--into", "ambush", "--ruleset", "d26"))
+    result = run("import", "foundry", FOUNDRY, "--into", "ambush", "--ruleset", "mordheim")
     assert result.exit_code == 2
     assert "played with `d26`" in result.output
 
 
 def test_an_unknown_format_names_the_known_ones() -> None:
-    result = run("import", FOUNDRY, "--from", "roll20", "--ruleset", "d26")
+    result = run("import", "fondry", FOUNDRY, "--into", "f", "--ruleset", "d26")
     assert result.exit_code == 2
-    assert "known: foundry, improved-initiative, avrae" in result.output
+    assert "`fondry` is no format, nor a file" in result.stderr
+    assert "did you mean `foundry`?" in result.stderr
+    assert "foundry, improved-initiative, avrae" in result.stderr
 
 
 def test_a_malformed_record_names_its_line_and_field_and_writes_nothing(tmp_path: Path) -> None:
@@ -140,13 +143,38 @@ def test_a_malformed_record_names_its_line_and_field_and_writes_nothing(tmp_path
     lines[3] = json.dumps(bad)
     broken = tmp_path / "broken.jsonl"
     broken.write_text("\n".join(lines) + "\n")
-    result = run("import", broken, "--from", "foundry", "--ruleset", "d26")
+    result = run("import", "foundry", broken, "--into", "broken", "--ruleset", "d26")
     assert result.exit_code == 3
     assert "line 4" in result.output and "$.prior.round" in result.output
     assert run("state", "broken").exit_code == 2  # not even the fight was created
 
 
-def test_ruleset_and_seed_go_with_from() -> None:
+def test_ruleset_and_seed_go_with_another_programs_records() -> None:
     result = run("import", FOUNDRY, "--ruleset", "d26")
     assert result.exit_code == 2
-    assert "go with --from" in result.output
+    assert "go with another program's records" in result.stderr
+    assert "woundlog import FORMAT FILE --into FIGHT --ruleset NAME" in result.stderr
+
+
+def test_the_old_from_form_is_refused_with_the_new_command_to_write() -> None:
+    result = run("import", FOUNDRY, "--from", "foundry", "--as", "ambush", "--ruleset", "d26")
+    assert result.exit_code == 2
+    assert "is now `woundlog import FORMAT FILE`" in result.stderr
+    assert f"hint: write 'woundlog import foundry {FOUNDRY} --into ambush --ruleset d26'" in (
+        result.stderr
+    )
+    assert run("state", "ambush").exit_code == 2  # nothing was imported
+
+
+def test_each_form_has_only_its_own_options() -> None:
+    records = run("import", "foundry", "-h").stdout
+    assert "--into" in records and "--ruleset" in records and "--as" not in records
+    assert "--from" not in run("import", "jsonl", "-h").stdout
+    assert run("import", "foundry", FOUNDRY, "--as", "x").exit_code == 2  # --as is the log's
+    listed = run("import", "-h").stdout
+    assert "FILE.jsonl | FORMAT FILE" in listed and "improved-initiative" in listed
+
+
+def test_records_need_the_fight_they_go_into() -> None:
+    result = run("import", "avrae", AVRAE)
+    assert result.exit_code == 2 and "missing option '--into'" in result.stderr

@@ -31,7 +31,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("log", "f"),
     ("export", "f"),
     ("import", "{log}", "--as", "f"),
-    ("import", "{records}", "--from", "foundry", "--ruleset", "d26", "--as", "f"),
+    ("import", "foundry", "{records}", "--ruleset", "d26", "--into", "f"),
 ]
 
 
