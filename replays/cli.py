@@ -219,6 +219,14 @@ FightId = Annotated[
     typer.Argument(metavar="FIGHT", help="The fight's id in the store.", callback=valid_fight_id),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+Wide = Annotated[
+    bool,
+    typer.Option(
+        "--wide",
+        help="Every column in one table, unabridged, however wide (else it is fitted to the "
+        "terminal: names abbreviated with a legend, long values under the table).",
+    ),
+]
 At = Annotated[
     int | None, typer.Option("--at", min=1, metavar="N", help="As the fight stood at event N.")
 ]
@@ -682,10 +690,12 @@ def summary_of(store: Any, fight: str) -> FightSummary:
 
 
 @command()
-def state(fight: FightId, at: At = None, as_json: AsJson = False, db: Db = None) -> None:
+def state(
+    fight: FightId, at: At = None, as_json: AsJson = False, wide: Wide = False, db: Db = None
+) -> None:
     """Every character's state, now or at event N."""
     with existing_fight(db, fight) as opened_fight:
-        print_state(opened_fight.state(at), fight, as_json=as_json)
+        print_state(opened_fight.state(at), fight, as_json=as_json, wide=wide)
 
 
 @command()
@@ -937,6 +947,7 @@ def replay(
     strict: Annotated[
         bool, typer.Option("--strict", help="Stop at an event the rules refuse, not void it.")
     ] = False,
+    wide: Wide = False,
 ) -> None:
     """Fold a `.jsonl` fight log into state; no store involved.
 
@@ -958,7 +969,7 @@ def replay(
         raise UsageError(f"{file} holds no events")
     if at is not None and last.seq < at:
         raise UsageError(f"--at {at}: {file} has events 1 to {last.seq}")
-    print_state(last, file.stem, as_json=as_json)
+    print_state(last, file.stem, as_json=as_json, wide=wide)
 
 
 # --- what if --------------------------------------------------------------------------------

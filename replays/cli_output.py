@@ -13,7 +13,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
+from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -160,35 +162,177 @@ def cell(value: Any) -> str:
     return show(value)
 
 
-def state_table(state: FightState[Any], title: str) -> Table:
+class StateColumns(msgspec.Struct, frozen=True):
+    """The state table's columns and each character's cells, before any layout."""
+
+    heading: str
+    columns: list[str]
+    rows: list[list[str | Text]]
+    composite: set[str]  # columns holding collections (injuries, gear, stats): long, multi-part
+
+
+def state_columns(state: FightState[Any], title: str) -> StateColumns:
+    characters = list(state.characters.values())
     counters = [  # a counter nobody has (an optional stat never given) is no column
         name
-        for name in counter_names(state.characters.values())
-        if any(getattr(c, name, None) is not None for c in state.characters.values())
+        for name in counter_names(characters)
+        if any(getattr(c, name, None) is not None for c in characters)
     ]
+    composite = {"stats"} | {
+        name
+        for name in counters
+        if any(isinstance(getattr(c, name, None), list | tuple | dict) for c in characters)
+    }
     heading = f"{title}: {state.ruleset}, seq {state.seq}" + (", ended" if state.ended else "")
-    table = Table(title=heading, title_justify="left")
-    for column in ("id", "name", "side", "state", *counters, "stats"):
-        table.add_column(column)
-    for cid, character in state.characters.items():
-        table.add_row(
+    rows: list[list[str | Text]] = [
+        [
             cid,
             character.name,
             character.side,
             Text(character.state, style=STATE_STYLES.get(character.state, "")),
             *(cell(getattr(character, name)) for name in counters),
             cell(character.stats),  # as joined; what the rules changed is in its own column
-        )
+        ]
+        for cid, character in state.characters.items()
+    ]
+    return StateColumns(
+        heading, ["id", "name", "side", "state", *counters, "stats"], rows, composite
+    )
+
+
+def state_table(
+    state: FightState[Any] | StateColumns,
+    title: str = "",
+    *,
+    leave_out: Iterable[str] = (),
+    headers: dict[str, str] | None = None,
+    compact: bool = False,
+) -> Table:
+    """The state table: a row per character. A cell too long for its column wraps (a word too
+    long is folded), never ends in `…`; `headers` abbreviates column names; `compact` draws no
+    lines between columns, which leaves their content two characters more each."""
+    made = state if isinstance(state, StateColumns) else state_columns(state, title)
+    shown = [i for i, column in enumerate(made.columns) if column not in set(leave_out)]
+    table = Table(title=made.heading, title_justify="left")
+    if compact:
+        table.box, table.padding, table.show_edge = box.SIMPLE_HEAD, (0, 1, 0, 0), False
+    for i in shown:
+        column = made.columns[i]
+        table.add_column((headers or {}).get(column, column), overflow="fold")
+    for row in made.rows:
+        table.add_row(*(row[i] for i in shown))
     return table
 
 
-def print_state(state: FightState[Any], title: str, *, as_json: bool) -> None:
+def abbreviations(columns: Iterable[str], *, initials: bool = False) -> dict[str, str]:
+    """Short names for long column names: each word cut to its first three letters
+    (`max_constitution` -> `max_con`); with `initials`, a name of several words by their
+    initials, as games abbreviate (`weapon_skill` -> `ws`). Longer where two would read alike."""
+    names = list(columns)
+    long = [c for c in names if len(c) > (3 if initials else 6)]
+    for letters in range(3, 12):
+        short = {c: shorten(c, letters, initials) for c in long}
+        taken = list(short.values())
+        if len(set(taken)) == len(taken) and not set(taken) & (set(names) - set(long)):
+            return {c: s for c, s in short.items() if s != c}
+    return {}
+
+
+def shorten(name: str, letters: int, initials: bool) -> str:
+    words = name.split("_")
+    if initials and len(words) > 1:
+        return "".join(word[: letters - 2] for word in words)  # 3 letters: the initials
+    return ("" if initials else "_").join(word[:letters] for word in words)
+
+
+def print_state(state: FightState[Any], title: str, *, as_json: bool, wide: bool = False) -> None:
+    """The state table, fitted to the terminal. Each step is taken only if the table is still
+    too wide: long column names are abbreviated (with a legend), the fewest first; collections
+    (injuries, gear, stats) move to lines under it; the lines between columns go, and so do
+    columns nobody has a value in. Then cells wrap. `wide`: every column, unabridged."""
     if as_json:
         print_json(state)
-    elif state.characters:
-        console().print(state_table(state, title))
-    else:
+        return
+    if not state.characters:
         say(f"{title}: {state.ruleset}, seq {state.seq}: nobody has joined yet")
+        return
+    out = console()
+    made = state_columns(state, title)
+    if wide:
+        table = state_table(made)
+        out.width = max(out.width, natural_width(out, table))
+        out.print(table)
+        return
+    empty = {
+        column
+        for i, column in enumerate(made.columns)
+        if all(str(row[i]) == "-" for row in made.rows)
+    }
+    narrow = made.composite | empty
+    layouts = [(set(), False, False), (made.composite, False, False), (narrow, True, False)]
+    for left_out, compact, initials in [*layouts, (narrow, True, True)]:
+        headers = fewest_abbreviations(out, made, left_out, compact, initials)
+        table = state_table(made, leave_out=left_out, headers=headers, compact=compact)
+        if natural_width(out, table) <= out.width:
+            break
+    out.print(table)
+    legend = [f"{headers[name]} = {name}" for name in made.columns if name in headers]
+    if legend:
+        out.print(f"legend: {', '.join(legend)}", markup=False, highlight=False)
+    below = [c for c in made.columns if c in left_out and c not in empty]
+    if below:
+        out.print(collections_below(made, below))
+    if left_out:
+        hidden = sorted(left_out & empty)
+        nothing = f"; nobody has a value in {', '.join(hidden)}" if hidden else ""
+        say(f"(woundlog state --wide: every column in one table{nothing})", out=out)
+
+
+def fewest_abbreviations(
+    out: Console, made: StateColumns, left_out: set[str], compact: bool, initials: bool
+) -> dict[str, str]:
+    """Abbreviate column names one at a time, the one that saves most first, until the table
+    fits: a name is cut only when the table needs it. All of them, if it never fits."""
+    shown = [c for c in made.columns if c not in left_out]
+    widest = {
+        column: max(len(str(row[made.columns.index(column)])) for row in made.rows)
+        for column in shown
+    }
+    candidates = sorted(
+        (
+            (len(name) - max(len(short), widest[name]), name, short)
+            for name, short in abbreviations(shown, initials=initials).items()
+        ),
+        reverse=True,
+    )
+    headers: dict[str, str] = {}
+    for saved, name, short in candidates:
+        table = state_table(made, leave_out=left_out, headers=headers, compact=compact)
+        if natural_width(out, table) <= out.width or saved <= 0:
+            break
+        headers[name] = short
+    return headers
+
+
+def natural_width(out: Console, table: Table) -> int:
+    """The width `table` takes when nothing wraps (rich's own measure stops at the console's)."""
+    return Measurement.get(out, out.options.update_width(100_000), table).maximum
+
+
+def collections_below(made: StateColumns, columns: list[str]) -> Table:
+    """The columns too long for the table, as lines: character, column, value (wrapped)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(overflow="fold")
+    grid.add_column(style="bold")
+    grid.add_column(overflow="fold")
+    for row in made.rows:
+        named = str(row[0])
+        for column in columns:
+            value = row[made.columns.index(column)]
+            if str(value) != "-":
+                grid.add_row(named, column, value)
+                named = ""
+    return grid
 
 
 def fights_table(found: Sequence[Any]) -> Table:
