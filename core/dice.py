@@ -1,4 +1,4 @@
-"""Dice (DESIGN.md section 4): given rolls first, in order; otherwise drawn from the fight's seed.
+"""Dice, the same on every replay: given rolls first, in order; otherwise drawn from the seed.
 
 A drawn die is a counter-based hash of (seed, event id, purpose, index), mapped to 1..sides by
 rejection sampling. It depends on nothing but those things, so undoing one event never

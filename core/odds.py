@@ -1,5 +1,5 @@
-"""Exact odds of a what-if (DESIGN.md section 4): these events, from this state, and the chance of
-every state the fight can end in.
+"""Exact odds of a what-if: these events, from this state, and the chance of every state the
+fight can end in, found by enumerating every face of every die the pure reducer asks for.
 
 The reducer is pure and asks for its dice one at a time, so every outcome is found by running
 each event once per sequence of faces its missing dice can show: a die the event does not give is

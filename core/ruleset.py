@@ -36,8 +36,9 @@ CharacterT = TypeVar("CharacterT", bound=Character)
 
 
 class Acting(msgspec.Struct, frozen=True):
-    """What a character in one state may do (DESIGN.md section 5), and why not, in the words
-    of the rules (`is stunned and may do nothing at all`)."""
+    """What a character in one state may do, and why not, in the words of the rules (`is
+    stunned and may do nothing at all`): an attack or heal by one who may not is refused when
+    appended."""
 
     attack: bool
     heal: bool
@@ -134,8 +135,8 @@ class Ruleset:
     dice_hints: ClassVar[Mapping[str, str]] = {}
     """Per die purpose, what to tell someone who gave it a value it cannot show (a D66)."""
     who_may_act: ClassVar[Mapping[State, Acting]] = {}
-    """Per state, whether a character in it may attack and heal (DESIGN.md section 5); a
-    state not listed may do both."""
+    """Per state, whether a character in it may attack and heal, the one table appends are
+    checked against; a state not listed may do both."""
     raises_the_dead: ClassVar[bool] = False
     """Whether some rule (or house rule) of this game brings a character back from `dead`."""
     kinds: ClassVar[tuple[str, ...]] = ("character",)

@@ -1,7 +1,8 @@
 """State as plain, frozen data: a fight's characters and what the fight was set up with.
 
-The JSON encoding of FightState is the state of DESIGN.md section 8: `ruleset`, `seq`, and
-`characters` keyed by id in join order, each with its `state` and the ruleset's counters.
+The JSON encoding of FightState is the state JSON the CLI (`--json`) and the API print:
+`ruleset`, `seq` (the last event folded), and `characters` keyed by id in join order, each with
+its `state` and the ruleset's counters.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """One exception family for everything woundlog refuses, each carrying what a person needs to act.
 
-Exit codes follow DESIGN.md section 8: 2 usage, 3 refused event, 4 conflict.
+Each kind has the CLI's exit code: 2 usage, 3 refused event, 4 conflict.
 """
 
 from __future__ import annotations

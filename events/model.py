@@ -1,4 +1,4 @@
-"""The event vocabulary, wire format v1 (DESIGN.md section 3).
+"""The event vocabulary: the wire format, one JSON object per event, tagged by `type`.
 
 Every event is a frozen msgspec Struct tagged by `type`; unknown fields are refused. Fields not
 given take their defaults and are omitted again when encoding, so a log written by hand stays as
@@ -19,8 +19,9 @@ from msgspec import Meta
 
 WIRE_VERSION = 2
 """The newest wire format, which new fights record in `fight_started.version`. A log that names
-no version is version 1: its dice are drawn as they were when it was written (DESIGN.md
-section 4). Version 2 adds dice scoped to a character (`downed@brakk`) and draws them so."""
+no version is version 1: its dice are drawn as they were when it was written, so an old log
+replays exactly as it did. Version 2 adds dice scoped to a character (`downed@brakk`) and draws
+them so."""
 
 Id = Annotated[
     str,

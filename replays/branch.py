@@ -1,4 +1,4 @@
-"""Branches: what if the fight had gone otherwise from event N (DESIGN.md section 6).
+"""Branches: what if the fight had gone otherwise from event N, as a fight of its own.
 
 A branch is a new fight with its own log: a copy of the original's events up to N, then the
 what-if events. The original is never touched. Its `fight_started` keeps every field but the

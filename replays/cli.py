@@ -2,8 +2,8 @@
 
 Every command that records something builds one event and appends it through `Fight`, so the CLI
 refuses exactly what the library refuses. Errors print as `error: <message>` on stderr, without
-a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflict (DESIGN.md
-section 8).
+a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflict. A usage error
+also says what to do (`hint: ...`), click's own included.
 """
 
 from __future__ import annotations

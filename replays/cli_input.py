@@ -78,7 +78,8 @@ def event(fields: Mapping[str, Any]) -> Event:
 def with_facts(
     kind: type[Hit] | type[Heal], fields: dict[str, Any], facts: list[str]
 ) -> dict[str, Any]:
-    """Add `--fact KEY=VALUE`s as top-level fields of a hit or heal (DESIGN.md section 3).
+    """Add `--fact KEY=VALUE`s as top-level fields of a hit or heal: a fact is an optional
+    field of the event that some rulesets read (`magic`, `items`, `check`).
 
     A key that is not a fact but one of the event's own fields has its own option, so it is a
     usage error; a key the event does not know goes on to `convert`, which refuses it as a

@@ -57,8 +57,9 @@ class Appended(msgspec.Struct, frozen=True):
 
 
 class FoldCache(Protocol):
-    """Folded states kept in memory, keyed by fight and version (DESIGN.md section 7): the state
-    at version V is that of events 1..V whatever comes after, so a kept one never goes stale."""
+    """Folded states kept in memory, keyed by fight and version, so an append folds only its
+    own events: the state at version V is that of events 1..V whatever comes after, so a kept
+    one never goes stale, and it always equals the fold."""
 
     def get(self, fight: str, version: int) -> State | None: ...
 

@@ -1,5 +1,6 @@
 """The JSON Schema as `woundlog schema` prints it: the events' own schema, with every fact of a
-`hit` or `heal` saying what it is for and which rulesets read it (DESIGN.md section 3).
+`hit` or `heal` (an optional top-level field some rulesets use) saying what it is for and
+which rulesets read it.
 
 Events know no rulesets (the dependency rule), so which ruleset reads which fact is added here,
 from the rulesets' own declarations, never written down twice."""

@@ -1,4 +1,4 @@
-"""Undo (DESIGN.md section 6): which events a log's `retract` and `amend` events take away.
+"""Undo, by appending, never editing: which events a log's `retract` and `amend` take away.
 
 History is never edited. An undo event names an earlier event by its id or by `#N`; resolving
 the undo events of a log (newest first, so that retracting a retract restores its event) tells,

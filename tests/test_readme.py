@@ -1,7 +1,8 @@
-"""The README's walkthroughs run as written (issue 18, in part): every shell block that starts a
-fight (`woundlog new ...`) and the odds block after it, line by line, in one throwaway store, as
-a person pasting them would. A line whose comment says "refused" must be refused (exit 3);
-every other line must succeed."""
+"""The README's examples run as written (issue 18): every shell block of woundlog commands, line
+by line, in one throwaway store, as a person pasting them would (a line whose comment says
+"refused" must be refused, exit 3; every other line must succeed); the library example; the
+HTTP walkthrough against a real server; the benchmark's options; and a command table that lists
+every command `woundlog -h` shows."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,11 +21,17 @@ from woundlog.replays.cli import app
 
 from .replays.service.server import Server
 
-README = Path(__file__).parent.parent / "README.md"
-BLOCKS = [
+ROOT = Path(__file__).parent.parent
+README = ROOT / "README.md"
+SHELL = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
+BLOCKS = [  # the walkthroughs: blocks of woundlog commands (a `cd` may come first)
     block
-    for block in re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
-    if block.startswith(("woundlog new ", "woundlog odds "))
+    for block in SHELL
+    if all(
+        line.startswith(("woundlog ", "cd ", "#")) or not line.strip()
+        for line in block.splitlines()
+    )
+    and "woundlog serve" not in block
 ]
 
 
@@ -31,30 +39,73 @@ def lines_of(block: str) -> list[tuple[str, bool]]:
     """Each command of a block, and whether its comment says it is refused."""
     commands = []
     for line in block.splitlines():
-        if not line.startswith("woundlog "):
+        if not line.startswith(("woundlog ", "cd ")):
             continue  # a comment line showing output
         commands.append((line, "refused" in line.partition("#")[2] or "# refused" in line))
     return commands
 
 
 def test_the_readme_has_its_walkthroughs() -> None:
-    assert len(BLOCKS) >= 7
+    assert len(BLOCKS) >= 8
+    assert any(block.startswith("cd tests/data/importers") for block in BLOCKS)
 
 
 def test_every_walkthrough_of_the_readme_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
-    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tests").symlink_to(ROOT / "tests")  # the files a clone has, for `cd`
     runner = CliRunner()
     for block in BLOCKS:
+        monkeypatch.chdir(tmp_path)  # each block starts where a reader stands: the clone's top
         for line, refused in lines_of(block):
-            args = shlex.split(line, comments=True)[1:]
+            args = shlex.split(line, comments=True)
+            if args[0] == "cd":
+                monkeypatch.chdir(args[1])
+                continue
             if "--tables" in args:  # a book's table the reader has and the test has not
                 continue
-            result = runner.invoke(app, args)
+            result = runner.invoke(app, args[1:])
             expected = 3 if refused else 0
             assert result.exit_code == expected, (line, result.output)
+
+
+def test_the_setup_blocks_demo_runs() -> None:
+    [setup] = [block for block in SHELL if "pip install -e" in block]
+    assert "woundlog demo" in setup
+    assert CliRunner().invoke(app, ["demo"]).exit_code == 0
+
+
+def test_the_benchmark_command_makes_its_environment_and_names_where_its_output_goes() -> None:
+    [block] = [block for block in SHELL if "tests/benchmarks/run.py" in block]
+    assert "python3 -m venv" in block and "pip install" in block  # how to make its environment
+    command = shlex.split(block.splitlines()[1])
+    assert "--results" in command  # the table goes where the reader says, not into the tree
+    helped = subprocess.run(
+        [sys.executable, str(ROOT / "tests/benchmarks/run.py"), "--help"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert helped.returncode == 0, helped.stderr
+    for option in (word for word in command if word.startswith("--")):
+        assert option in helped.stdout, option
+
+
+def commands_in_help(*args: str) -> list[str]:
+    """The commands `woundlog [ARGS] -h` lists, read from its Commands panel."""
+    helped = CliRunner().invoke(app, [*args, "-h"], env={"COLUMNS": "200"}).stdout
+    panel = helped.partition("Commands")[2]
+    return re.findall(r"^│ ([a-z][a-z-]*) ", panel, re.M)
+
+
+def test_the_command_table_lists_every_command_of_woundlog_help() -> None:
+    table = README.read_text().partition("## Commands")[2].partition("\n## ")[0]
+    listed = set(re.findall(r"`woundlog (?:\[--db URL\] )?([a-z][a-z-]*)", table))
+    commands = commands_in_help()
+    assert len(commands) >= 20 and "end" in commands and "import" in commands
+    assert set(commands) <= listed, set(commands) - listed
+    formats = commands_in_help("import")
+    assert formats and all(f in table for f in formats), formats
+    assert "`woundlog import FILE.jsonl" in table
 
 
 def test_the_library_example_runs_and_runs_again() -> None:

@@ -457,7 +457,8 @@ def with_layers(
 
 
 def with_current(sheet: ContractorSheet) -> ContractorSheet:
-    """`current`: every stat the contractor joined with, at its value now (DESIGN.md section 8):
+    """`current`: every stat the contractor joined with, at its value now, as the state JSON shows
+    every stat the rules change under its own name, so nobody adds penalties by hand:
     Constitution after the counter, Motivation after Lucky, an attribute after its penalties."""
     now = {"constitution": sheet.constitution, "ap": sheet.ap, "motivation": sheet.motivation}
     current = {

@@ -340,7 +340,8 @@ def advanced(before: Turn, now: Turn) -> bool:
 
 def scoped(rolls: dict[str, list[int]], character: str | None) -> dict[str, list[int]]:
     """The dice as the character's own (`location@grm1`), so that an undo in woundlog that
-    changes who rolls at a tick never hands them to somebody else (DESIGN.md section 4)."""
+    changes who rolls at a tick never hands them to somebody else: a scoped die is read, and
+    drawn, for its character only."""
     if character is None:
         return rolls
     return {key if "@" in key else f"{key}@{character}": values for key, values in rolls.items()}

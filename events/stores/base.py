@@ -1,4 +1,4 @@
-"""The store contract (DESIGN.md section 7): one contract, every store, one shared test suite.
+"""The store contract: one contract, every store, one shared test suite.
 
 A store keeps the events of many fights, each an append-only sequence numbered from 1. It knows
 nothing of rules: it refuses only what would corrupt a log (a reused id with other content, a

@@ -1,4 +1,4 @@
-"""Choosing a store by one URL (DESIGN.md section 7): the only place that knows every kind.
+"""Choosing a store by one URL (`--db`, `$WOUNDLOG_DB`): the only place that knows every kind.
 
 Local stores (SQLite, JSON Lines) are named by a path; PostgreSQL by its own connection URL
 (`postgresql://USER@HOST/DB`), handed to psycopg whole.

@@ -1,4 +1,4 @@
-"""The PostgreSQL store (DESIGN.md section 7): the same contract as SQLite, for a service that
+"""The PostgreSQL store: the same contract (and test suite) as SQLite, for a service that
 many tables write to at once, run as several processes on one or more machines.
 
 One row per event, its body the event's JSON as `encode_json` writes it. The database alone

@@ -1,4 +1,4 @@
-"""The SQLite store, woundlog's embedded default (DESIGN.md section 7).
+"""The SQLite store, woundlog's embedded default (`$WOUNDLOG_DB`, else the user data directory).
 
 One row per event, its body the event's JSON as `encode_json` writes it. The file is in WAL mode,
 so readers never wait for a writer; writers take `BEGIN IMMEDIATE`, so two processes appending to

@@ -1,4 +1,4 @@
-"""The service's folded states of its busy fights, in memory (DESIGN.md section 7).
+"""The service's folded states of its busy fights, in memory: an append folds only its events.
 
 Each fight keeps one state, at the version it was folded to. An append whose fight is still at
 that version folds only its own events onto it; one that finds the fight moved on (another
