@@ -92,6 +92,13 @@ class WoundlogGroup(typer.core.TyperGroup):
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands as `-h` lists them: `import`, a group of its own that typer would list
+        last, beside `export`."""
+        names = [name for name in super().list_commands(ctx) if name != "import"]
+        at = names.index("export") + 1 if "export" in names else len(names)
+        return [*names[:at], "import", *names[at:]] if "import" in self.commands else names
+
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         try:
             return super().resolve_command(ctx, args)
