@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext, supp
 from pathlib import Path
 from typing import Any, Protocol
 
-from woundlog.events.stores import JsonlStore, SQLiteStore, Store
+from woundlog.events.stores import JsonlStore, SQLiteStore, Store, companions
 from woundlog.events.stores.locate import OPEN_ERRORS, unusable
 from woundlog.events.stores.postgres import PostgresStore
 from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
@@ -59,6 +59,11 @@ CREATE TABLE IF NOT EXISTS service_cursors (
     PRIMARY KEY (fight, format)
 )
 """
+
+
+FIGHT_TABLES = ("service_tokens", "service_cursors")
+"""The tables whose rows are a fight's: deleting or renaming it in the store carries them
+(woundlog.events.stores.companions), in the store's own transaction."""
 
 
 class Writer(Protocol):
@@ -97,7 +102,7 @@ def service_db_path(store: Store) -> Path:
     if isinstance(store, SQLiteStore):
         return store.path
     if isinstance(store, JsonlStore):
-        return store.directory / "service.db"
+        return store.companion_db
     raise TypeError(f"no place for the service's tables beside {store!r}")
 
 
@@ -116,6 +121,7 @@ class ServiceDb:
             try:
                 self._db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
                 self._db.executescript(_SCHEMA)
+                companions.register(self._db, FIGHT_TABLES)
                 found = self._db.execute("PRAGMA quick_check").fetchone()[0]
             except BaseException:
                 self._db.close()
@@ -180,6 +186,7 @@ class PostgresServiceDb:
             store.connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SERVICE_LOCK,))
             for statement in _POSTGRES_SCHEMA.split(";"):
                 store.connection.execute(statement)
+            companions.register(store.connection, FIGHT_TABLES, "%s")
 
     def _connection(self) -> Any:
         store = self._store()
