@@ -1,5 +1,5 @@
-"""The service's own tables (tokens, import cursors), kept beside the fights so they survive a
-restart.
+"""The service's own tables (tokens, import cursors, idempotent answers, stream tickets), kept
+beside the fights so they survive a restart.
 
 With the PostgreSQL store they live in its database (`PostgresServiceDb`), written on the
 connection of the calling thread's store: so a fight's first event and its tokens, or an import's
@@ -42,6 +42,19 @@ CREATE TABLE IF NOT EXISTS service_cursors (
     cursor BLOB NOT NULL,
     PRIMARY KEY (fight, format)
 );
+CREATE TABLE IF NOT EXISTS service_answers (
+    key     TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    request TEXT NOT NULL,
+    status  INTEGER NOT NULL,
+    answer  BLOB NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS service_tickets (
+    hash    TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    expires REAL NOT NULL
+);
 """
 
 
@@ -57,11 +70,24 @@ CREATE TABLE IF NOT EXISTS service_cursors (
     format TEXT NOT NULL,
     cursor BYTEA NOT NULL,
     PRIMARY KEY (fight, format)
+);
+CREATE TABLE IF NOT EXISTS service_answers (
+    key     TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    request TEXT NOT NULL,
+    status  INTEGER NOT NULL,
+    answer  BYTEA NOT NULL,
+    expires DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS service_tickets (
+    hash    TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    expires DOUBLE PRECISION NOT NULL
 )
 """
 
 
-FIGHT_TABLES = ("service_tokens", "service_cursors")
+FIGHT_TABLES = ("service_tokens", "service_cursors", "service_answers", "service_tickets")
 """The tables whose rows are a fight's: deleting or renaming it in the store carries them
 (woundlog.events.stores.companions), in the store's own transaction."""
 
