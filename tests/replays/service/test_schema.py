@@ -25,6 +25,9 @@ def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> Non
     assert {op.path for op in operations} == {  # what a client may call, and nothing else
         "/health",
         "/fights",
+        "/fights/{fight}",
+        "/fights/{fight}/tokens",
+        "/fights/{fight}/stream-ticket",
         "/fights/{fight}/events",
         "/fights/{fight}/state",
         "/fights/{fight}/undo",
