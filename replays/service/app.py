@@ -54,6 +54,7 @@ from .fights import LIST_MAX, Fights, Keyed
 from .idempotency import HEADER, MAX_KEY, check_key, request_digest
 from .integrations import integrations
 from .openapi import (
+    BRANCHED_AGAIN,
     CREATED_AGAIN,
     SCHEMA_PATH,
     STREAM,
@@ -472,7 +473,13 @@ def decoded(raw: bytes, kind: type[T], what: str) -> T:
         raise UsageError(f"{what} is not JSON: {error}") from None
 
 
-@post("/fights/{fight:str}/branch", status_code=201, role=Role.GM, **GUARDED)
+@post(
+    "/fights/{fight:str}/branch",
+    status_code=201,
+    role=Role.GM,
+    responses={200: BRANCHED_AGAIN},
+    **GUARDED,
+)
 async def branch_fight(
     request: Request[Any, Any, Any], fight: FightId, data: BranchRequest
 ) -> Response[Created]:

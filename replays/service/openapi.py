@@ -66,6 +66,12 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
     return {status: problem_spec(status) for status in statuses}
 
 
+BRANCHED_AGAIN = ResponseSpec(
+    data_container=Created,
+    description="A retry: the branch is already there, made the same way; a new pair of "
+    "tokens replaces the earlier pair.",
+    generate_examples=False,
+)
 CREATED_AGAIN = ResponseSpec(
     data_container=Created,
     description="A retry: with the same `Idempotency-Key`, the first answer itself; without "
@@ -126,6 +132,8 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
                     shared.append(404)
             if "requestBody" in operation:
                 shared += [413, 422]
+                if method == "post":  # every append can meet a conflict (ids, versions)
+                    shared.append(409)
             for status in shared:
                 responses.setdefault(str(status), _problem(status, error_ref))
             for status, response in responses.items():
