@@ -148,8 +148,8 @@ class Fights:
                 there = bool(store.version(new.fight))
                 kept = self.answers.recall(key.key, key.request, fight_there=there)
                 if kept is not None:
-                    status, answer = kept
-                    return msgspec.json.decode(answer, type=Created), status == CREATED
+                    status, first = kept
+                    return msgspec.json.decode(first, type=Created), status == CREATED
             if not store.version(new.fight):
                 made = self._made_with_tokens(
                     new.fight,

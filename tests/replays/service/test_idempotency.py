@@ -56,11 +56,11 @@ def test_the_same_key_with_another_request_is_422_and_changes_nothing(
 def test_a_key_past_255_characters_or_not_ascii_is_refused_and_makes_no_fight(
     client: httpx.Client,
 ) -> None:
-    for key in ("k" * 256, "clé".encode()):
+    for key in (b"k" * 256, "clé".encode()):
         refused = client.post(
             "/fights",
             json={"fight": "keyed-bad", "ruleset": "mordheim"},
-            headers=[*bearer(ADMIN).items(), (KEY, key)],
+            headers=[(b"Authorization", f"Bearer {ADMIN}".encode()), (KEY.encode(), key)],
         )
         assert refused.status_code == 422, refused.text
     assert client.get("/fights/keyed-bad/state", headers=bearer(ADMIN)).status_code == 404
