@@ -496,6 +496,22 @@ async def branch_fight(
 # --- the app ---------------------------------------------------------------------------------
 
 
+API_DESCRIPTION = """Send a fight's events, get authoritative state back.
+
+Tokens: the admin token (`$WOUNDLOG_ADMIN_TOKEN`) creates, lists and deletes fights and reissues
+or revokes a fight's tokens; each fight has a gm token (reads and writes) and a viewer token
+(reads). Send one as `Authorization: Bearer TOKEN`, never in a URL. A browser's EventSource,
+which cannot send that header, opens the stream with a ticket: `POST
+/fights/{fight}/stream-ticket`, then `GET /fights/{fight}/stream?ticket=...` within 60 seconds.
+
+Every POST is safe to retry: events by their ids, an undo by its `id`, an import by its records'
+identity, `POST /fights` by an `Idempotency-Key` (the same answer, tokens included, for 24 hours).
+
+Every error is an RFC 9457 problem (`application/problem+json`) with `error` (its kind) and
+`message`, and for refused events each of them in `errors`. A request that sends its head or body
+too slowly is answered 408 and closed."""
+
+
 def complete_openapi(app: Litestar) -> None:
     """Once, at startup: the document Litestar drew, completed (openapi.py) before anyone reads
     it (it is kept, and served, as this dict)."""
@@ -541,7 +557,7 @@ def create_app(
     openapi = OpenAPIConfig(
         title="woundlog",
         version="1",
-        description="Send a fight's events, get authoritative state back.",
+        description=API_DESCRIPTION,
         path=SCHEMA_PATH,
         render_plugins=render_plugins(),
         components=Components(
