@@ -795,3 +795,42 @@ def test_two_postgresql_stores_on_one_database_never_write_the_same_seq(
 def test_an_unreachable_postgresql_server_is_a_usage_error_naming_it() -> None:
     with pytest.raises(UsageError, match="cannot open the PostgreSQL store"):
         open_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2")
+
+
+def test_sqlite_file_of_schema_1_is_upgraded_and_deletes_with_its_companions(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as made:
+        made.append(FIGHT, opening())
+    with sqlite3.connect(path) as raw:  # as woundlog before `fight_tables` left it
+        raw.execute("DROP TABLE fight_tables")
+        raw.execute("PRAGMA user_version = 1")
+    with SQLiteStore(path) as upgraded:
+        rows = Companion(upgraded)
+        rows.add(FIGHT, "gm token")
+        assert upgraded.delete_fight(FIGHT) is True
+        assert rows.notes(FIGHT) == []
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == sqlite_module.SCHEMA_VERSION
+
+
+def test_postgresql_database_of_schema_1_is_upgraded_so_a_rename_carries_its_events(
+    postgres_url: str,
+) -> None:
+    with PostgresStore(postgres_url) as made:
+        made.append(FIGHT, opening())
+        made.save_snapshot(FIGHT, 2, b"state")
+        db = made.connection
+        for table in ("events", "snapshots"):  # as woundlog before renames left them
+            db.execute(f"ALTER TABLE {table} DROP CONSTRAINT {table}_fight_fkey")
+            db.execute(
+                f"ALTER TABLE {table} ADD CONSTRAINT {table}_fight_fkey FOREIGN KEY (fight)"
+                " REFERENCES fights (fight) ON DELETE CASCADE"
+            )
+        db.execute("DROP TABLE fight_tables")
+        db.execute("UPDATE woundlog_schema SET version = 1")
+    with PostgresStore(postgres_url) as upgraded:
+        assert upgraded.rename_fight(FIGHT, "arena") == 4
+        assert [s.event for s in upgraded.read("arena")] == opening()
+        assert upgraded.snapshot("arena") == (2, b"state")

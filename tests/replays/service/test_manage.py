@@ -142,3 +142,32 @@ def test_a_fights_own_token_cannot_reissue_its_tokens(client: httpx.Client) -> N
     tokens = new_fight(client, "no-self-service")
     assert client.post("/fights/no-self-service/tokens", headers=tokens.gm).status_code == 403
     assert client.get("/fights/no-self-service/state", headers=tokens.gm).status_code == 200
+
+
+def test_deleting_through_one_postgresql_process_ends_the_stream_open_on_another(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    with (
+        Server(postgres_url, logs=tmp_path) as one,
+        Server(postgres_url, logs=tmp_path) as other,
+        httpx.Client(base_url=one.url, timeout=30) as a,
+    ):
+        tokens = new_fight(a, "pg-doomed")
+        seen: list[str] = []
+        opened = threading.Event()
+
+        def read() -> None:
+            with httpx.stream(
+                "GET", f"{other.url}/fights/pg-doomed/stream", params={"from": 4},
+                headers=tokens.viewer, timeout=httpx.Timeout(30, read=20),
+            ) as response:  # fmt: skip
+                opened.set()
+                seen.extend(line for line in response.iter_lines() if line.startswith("event:"))
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        assert opened.wait(15)
+        assert a.delete("/fights/pg-doomed", headers=ADMIN_HEADERS).status_code == 204
+        reader.join(30)
+        assert not reader.is_alive(), "the other process's stream stayed open"
+        assert seen == ["event: deleted"]
