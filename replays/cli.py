@@ -720,6 +720,47 @@ def log(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
             print_changes(changes, moves=True)
 
 
+# --- deleting and renaming ------------------------------------------------------------------
+
+
+@command()
+def delete(
+    fight: FightId,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask: delete it.")] = False,
+    db: Db = None,
+) -> None:
+    """Delete a fight: its whole log, and the service's tokens and cursors for it. Asks first."""
+    with existing_fight(db, fight) as opened_fight:
+        count = opened_fight.version
+        if not yes:
+            if not (sys.stdin.isatty() and sys.stdout.isatty()):
+                # a script piped into a deletion must say so: nobody is there to answer
+                raise UsageError(
+                    f"deleting fight `{fight}` ({count} events) needs a yes: run it at a "
+                    "terminal, or add --yes"
+                )
+            if not typer.confirm(f"Delete fight {fight} ({count} events)?", default=False):
+                say(f"fight `{fight}` kept")
+                raise typer.Exit(1)
+        opened_fight.store.delete_fight(fight)
+    say(f"fight `{fight}` deleted ({count} events)")
+
+
+@command()
+def rename(
+    old: FightId,
+    new: Annotated[
+        str,
+        typer.Argument(metavar="NEW", help="The fight's new id.", callback=valid_fight_id),
+    ],
+    db: Db = None,
+) -> None:
+    """Give a fight another id; its log, and the service's tokens and cursors, go with it."""
+    with existing_fight(db, old) as opened_fight:
+        count = opened_fight.store.rename_fight(old, new)
+    say(f"fight `{old}` is now `{new}` ({count} events)")
+
+
 # --- files -----------------------------------------------------------------------------------
 
 

@@ -64,6 +64,19 @@ class Store(Protocol):
         """The `retract` and `amend` events up to `to_seq`, in order (few, so a list)."""
         ...
 
+    def delete_fight(self, fight: str) -> bool:
+        """Delete the fight: its events, its snapshots and its rows in the companion tables
+        (`companions.py`: the service's tokens, cursors, idempotency keys), all in one
+        transaction. True if the fight was there; False (and nothing else) if not."""
+        ...
+
+    def rename_fight(self, old: str, new: str) -> int:
+        """Give fight `old` the id `new`, with its events, snapshots and companion rows, in one
+        transaction; return its version. `new` must keep the rule of fight ids (BadFightId);
+        UsageError if `old` is not there, ConflictError if `new` already is. Nothing of a
+        refused rename is done."""
+        ...
+
     def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
         """Keep an encoded state at `seq` (an optimisation: a store may ignore it)."""
         ...

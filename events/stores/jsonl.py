@@ -24,6 +24,7 @@ owner.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,13 +33,18 @@ from typing import Any, BinaryIO
 import msgspec
 
 from ..codec import canonical, decode_json
-from ..errors import StructuralError
+from ..errors import ConflictError, StructuralError, UsageError
 from ..fight_ids import check_fight_id, is_fight_id
 from ..model import Amend, Event, Retract
+from . import companions
 from ._batch import nothing_stored, plan_append, split_refs
 from .base import PRIVATE_FILE, ClosesOnExit, Stored, make_private_directory
 
 SUFFIX = ".jsonl"
+COMPANION_DB = "service.db"
+"""The SQLite file in the directory where programs keep rows of their own beside the fights
+(the service's tokens...): its companion tables (companions.py) go with a deleted or renamed
+fight. Not a `.jsonl`, so never taken for a fight."""
 _TAIL = 4096  # bytes read at a time when looking back for the last newline
 _UNDO_TYPES = frozenset(str(kind.__struct_config__.tag) for kind in (Retract, Amend))
 
@@ -98,6 +104,69 @@ class JsonlStore(ClosesOnExit):
                 if end == 0:
                     _fsync_directory(self.directory)  # so the new file's name survives a crash
             return version + len(fresh)
+
+    @property
+    def companion_db(self) -> Path:
+        return self.directory / COMPANION_DB
+
+    def delete_fight(self, fight: str) -> bool:
+        path = self.path(fight)
+        with self._companions() as db, _locked_if_there(path) as fd:
+            if db is not None:
+                companions.delete_rows(db, fight)
+            if fd is None:
+                return False
+            there = os.fstat(fd).st_size > 0
+            os.unlink(path)  # under the lock: no append is half done, and a waiting one reopens
+            _fsync_directory(self.directory)
+            return there
+
+    def rename_fight(self, old: str, new: str) -> int:
+        source, target = self.path(old), self.path(new)
+        with self._companions() as db, _locked_if_there(source) as fd:
+            # counted on the locked fd: a shared lock taken by another open of the file would wait
+            # for our own exclusive one
+            version = _scan_for_append(fd, set())[0] if fd is not None else 0
+            if not version:
+                raise UsageError(f"no fight `{old}` to rename")
+            if db is not None:
+                companions.rename_rows(db, old, new)
+            # link, not rename: a link fails if `new` is there (even if it appeared just now),
+            # where a rename would silently replace it. An empty `new` file is no fight.
+            if target.exists() and target.stat().st_size == 0:
+                target.unlink()
+            try:
+                os.link(source, target)
+            except FileExistsError:
+                taken = self.version(new)
+                raise ConflictError(
+                    f"fight `{new}` already exists ({taken} events): rename `{old}` to another "
+                    "id, or delete that fight first",
+                    current_version=taken,
+                ) from None
+            os.unlink(source)
+            _fsync_directory(self.directory)
+            return version
+
+    @contextmanager
+    def _companions(self) -> Iterator[sqlite3.Connection | None]:
+        """A write transaction on the companion database, if there is one, that commits only
+        after the files are changed: a failure before that undoes the rows too."""
+        if not self.companion_db.exists():
+            yield None
+            return
+        db = sqlite3.connect(self.companion_db, timeout=30.0, isolation_level=None)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        finally:
+            db.close()
 
     def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
         """Snapshots are an optimisation this store does without."""
@@ -234,14 +303,40 @@ def _write_batch(fd: int, end: int, data: bytes) -> None:
 @contextmanager
 def _locked(path: Path) -> Iterator[int]:
     """The fight's file, created if missing, open for writing under an exclusive lock."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), PRIVATE_FILE)
+    portalocker = _locks()
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), PRIVATE_FILE)
+        try:
+            with os.fdopen(fd, "r+b", closefd=False) as f:
+                portalocker.lock(f, portalocker.LOCK_EX)
+            if _still_named(path, fd):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # deleted or renamed while this waited for the lock: open the name again
     try:
-        portalocker = _locks()
-        with os.fdopen(fd, "r+b", closefd=False) as f:
-            portalocker.lock(f, portalocker.LOCK_EX)
         yield fd
     finally:
         os.close(fd)  # releases the lock
+
+
+def _still_named(path: Path, fd: int) -> bool:
+    """Whether `path` is still the file open as `fd` (a delete or rename may have come first)."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(fd))
+    except FileNotFoundError:
+        return False
+
+
+@contextmanager
+def _locked_if_there(path: Path) -> Iterator[int | None]:
+    """The fight's file under the exclusive lock, or None if there is no such file."""
+    if not path.exists():
+        yield None
+        return
+    with _locked(path) as fd:
+        yield fd
 
 
 def _locks() -> Any:

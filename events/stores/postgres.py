@@ -18,12 +18,16 @@ from typing import Any
 import msgspec
 
 from ..codec import canonical
-from ..errors import StructuralError, UsageError
+from ..errors import ConflictError, StructuralError, UsageError
+from ..fight_ids import check_fight_id
 from ..model import Event, type_name
+from . import companions
 from ._batch import Fresh, plan_append, split_refs
 from .base import ClosesOnExit, Stored
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: events, fights, snapshots. 2: `fight_tables` (companions.py), and a fight's rows follow a
+rename of it (ON UPDATE CASCADE). `_SCHEMA` and `_MIGRATE` can run again harmlessly."""
 CHANNEL = "woundlog"
 """LISTEN/NOTIFY channel of committed appends: the payload is `FIGHT VERSION`."""
 PAGE_SIZE = 1000
@@ -31,7 +35,8 @@ _LOCK = 0x776F756E646C6F67  # "woundlog" as a number: the advisory lock around s
 _MAX_SEQ = 2**63 - 1
 _decoder = msgspec.json.Decoder(Event)
 
-_SCHEMA = """
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS woundlog_schema (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS fights (
     fight   TEXT PRIMARY KEY,
@@ -55,6 +60,16 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data  BYTEA NOT NULL,
     PRIMARY KEY (fight, seq)
 );
+"""
+    + companions.SCHEMA
+)
+_MIGRATE = """
+ALTER TABLE events DROP CONSTRAINT IF EXISTS events_fight_fkey;
+ALTER TABLE events ADD CONSTRAINT events_fight_fkey FOREIGN KEY (fight)
+    REFERENCES fights (fight) ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE snapshots DROP CONSTRAINT IF EXISTS snapshots_fight_fkey;
+ALTER TABLE snapshots ADD CONSTRAINT snapshots_fight_fkey FOREIGN KEY (fight)
+    REFERENCES fights (fight) ON DELETE CASCADE ON UPDATE CASCADE
 """
 
 
@@ -121,6 +136,46 @@ class PostgresStore(ClosesOnExit):
             new_version = version + len(fresh)
             self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} {new_version}"))
             return new_version
+
+    def delete_fight(self, fight: str) -> bool:
+        with self._db.transaction():
+            # events and snapshots go with their fight's row (ON DELETE CASCADE)
+            gone = self._db.execute(
+                "DELETE FROM fights WHERE fight = %s RETURNING version", (fight,)
+            ).fetchone()
+            companions.delete_rows(self._db, fight, "%s")
+            if gone is None:
+                return False
+            # streams of the fight, in every process, look again and find it gone
+            self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} 0"))
+            return True
+
+    def rename_fight(self, old: str, new: str) -> int:
+        import psycopg
+
+        check_fight_id(new)
+        try:
+            with self._db.transaction():
+                row = self._db.execute(
+                    "SELECT version FROM fights WHERE fight = %s FOR UPDATE", (old,)
+                ).fetchone()
+                if row is None:
+                    raise UsageError(f"no fight `{old}` to rename")
+                # events and snapshots follow the fight's row (ON UPDATE CASCADE); `created`
+                # is kept, so the fight keeps its place in `fights()`
+                self._db.execute("UPDATE fights SET fight = %s WHERE fight = %s", (new, old))
+                companions.rename_rows(self._db, old, new, "%s")
+                version = int(row[0])
+                self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{old} 0"))
+                self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{new} {version}"))
+                return version
+        except psycopg.errors.UniqueViolation:
+            taken = self.version(new)
+            raise ConflictError(
+                f"fight `{new}` already exists ({taken} events): rename `{old}` to another "
+                "id, or delete that fight first",
+                current_version=taken,
+            ) from None
 
     def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
         self._db.execute(
@@ -245,7 +300,7 @@ class PostgresStore(ClosesOnExit):
                 )
             if found == SCHEMA_VERSION:
                 return
-            for statement in _SCHEMA.split(";"):
+            for statement in [*_SCHEMA.split(";"), *_MIGRATE.split(";")]:
                 if statement.strip():
                     self._db.execute(statement)
             self._db.execute("DELETE FROM woundlog_schema")

@@ -19,12 +19,16 @@ from typing import Any
 import msgspec
 
 from ..codec import canonical
-from ..errors import StructuralError, UsageError
+from ..errors import ConflictError, StructuralError, UsageError
+from ..fight_ids import check_fight_id
 from ..model import Amend, Event, Retract, type_name
+from . import companions
 from ._batch import Fresh, plan_append, split_refs
 from .base import ClosesOnExit, Stored, create_private_file, make_private_directory
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: events, fights, snapshots. 2: `fight_tables`, the companion tables (companions.py).
+Every statement of `_SCHEMA` is `IF NOT EXISTS`, so running it again is the migration."""
 BUSY_TIMEOUT_S = 30.0
 PAGE_SIZE = 1000
 """Rows fetched per query while streaming a read."""
@@ -59,6 +63,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data  BLOB NOT NULL,
     PRIMARY KEY (fight, seq)
 );
+{companions.SCHEMA};
 """
 # `events` is WITHOUT ROWID so a fight's rows sit together in seq order: a replay reads them as
 # one range of the table instead of jumping between an index and the rows. `events_undo` indexes
@@ -108,6 +113,33 @@ class SQLiteStore(ClosesOnExit):
             if fresh:
                 self._insert(fight, version, fresh)
             return version + len(fresh)
+
+    def delete_fight(self, fight: str) -> bool:
+        with self._write():
+            there = self.version(fight) > 0
+            for table in ("events", "snapshots", "fights"):
+                self._db.execute(f"DELETE FROM {table} WHERE fight = ?", (fight,))
+            companions.delete_rows(self._db, fight)
+            return there
+
+    def rename_fight(self, old: str, new: str) -> int:
+        check_fight_id(new)
+        with self._write():
+            version = self.version(old)
+            if not version:
+                raise UsageError(f"no fight `{old}` to rename")
+            taken = self.version(new)
+            if taken:
+                raise ConflictError(
+                    f"fight `{new}` already exists ({taken} events): rename `{old}` to another "
+                    "id, or delete that fight first",
+                    current_version=taken,
+                )
+            # fights.created is kept: the renamed fight keeps its place in `fights()`
+            for table in ("events", "snapshots", "fights"):
+                self._db.execute(f"UPDATE {table} SET fight = ? WHERE fight = ?", (new, old))
+            companions.rename_rows(self._db, old, new)
+            return version
 
     def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
         self._db.execute(

@@ -11,11 +11,13 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
+from urllib.parse import quote
 
 import msgspec
 import psycopg
 from anyio import to_thread
-from litestar import Litestar, Request, Response, get, post
+from litestar import Litestar, Request, Response, delete, get, post
+from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.config.allowed_hosts import AllowedHostsConfig
 from litestar.config.cors import CORSConfig
 from litestar.connection import ASGIConnection
@@ -28,7 +30,6 @@ from litestar.exceptions import (
 )
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent
@@ -49,21 +50,35 @@ from .errors import (
     nested_too_deeply,
     woundlog_error,
 )
-from .fights import Fights
+from .fights import LIST_MAX, Fights, Keyed
+from .idempotency import HEADER, MAX_KEY, check_key, request_digest
 from .integrations import integrations
+from .openapi import (
+    BRANCHED_AGAIN,
+    CREATED_AGAIN,
+    SCHEMA_PATH,
+    STREAM,
+    assets_router,
+    complete,
+    problems,
+    render_plugins,
+)
 from .pages import pages_router
 from .schemas import (
     BranchRequest,
     Created,
     EventsPage,
     FightId,
+    FightsPage,
     Health,
     NewFight,
     OddsRequest,
+    StreamTicket,
     UndoRequest,
 )
 from .stream import Listener, Notifier, changes_stream
-from .tokens import Role
+from .tickets import TICKET_S
+from .tokens import Grant, Role
 
 MAX_BODY = 1024 * 1024
 MAX_BATCH = 1000
@@ -102,20 +117,53 @@ def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
     return token.strip()
 
 
+TOKEN_IN_URL = (
+    "a token never goes in a URL (logs, history and Referer headers keep it): send it as "
+    "`Authorization: Bearer TOKEN`; a browser's EventSource opens the stream with a ticket, "
+    "from POST /fights/{fight}/stream-ticket, as `?ticket=...`"
+)
+TOKEN_PARAMS = ("token", "access_token", "gm_token", "viewer_token")
+
+
+async def credentials(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> Grant:
+    """What the request may do: by its bearer token, or on the stream by its ticket."""
+    fights = service(connection).fights
+    if any(name in connection.query_params for name in TOKEN_PARAMS):
+        raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
+    ticket = connection.query_params.get("ticket")
+    if ticket and handler.opt.get("ticket") and "authorization" not in connection.headers:
+        opens = await run(fights.tickets.fight_of, ticket)
+        if opens is not None:
+            return Grant(Role.VIEWER, opens)  # read-only, one fight
+        if await run(fights.tokens.grant, ticket) is not None:
+            raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
+        raise NotAuthorizedException(
+            "unknown or expired stream ticket: ask for a new one (POST "
+            "/fights/{fight}/stream-ticket); a ticket opens the stream for "
+            f"{TICKET_S} seconds",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    grant = await run(fights.tokens.grant, bearer(connection))
+    if grant is None:
+        raise NotAuthorizedException("unknown token", headers={"WWW-Authenticate": "Bearer"})
+    return grant
+
+
 async def authorize(
     connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
 ) -> None:
     """A guard: 401 no or unknown token, 404 unknown fight, 403 a token of another fight or
     role. A guard runs before the body is read, so an unauthorised request learns nothing of
-    what its body would have done."""
+    what its body would have done. The grant is left in `connection.state.grant`."""
     needed: Role = handler.opt["role"]
     fight: str | None = connection.path_params.get("fight")
     fights = service(connection).fights
-    grant = await run(fights.tokens.grant, bearer(connection))
-    if grant is None:
-        raise NotAuthorizedException("unknown token", headers={"WWW-Authenticate": "Bearer"})
-    if fight is None:  # creating a fight
-        if grant.role is not Role.ADMIN:
+    grant = await credentials(connection, handler)
+    connection.state.grant = grant
+    if fight is None:  # creating or listing fights
+        if needed is Role.ADMIN and grant.role is not Role.ADMIN:
             raise PermissionDeniedException("creating a fight takes the admin token")
         return
     check_fight_id(fight)
@@ -125,6 +173,11 @@ async def authorize(
         raise PermissionDeniedException(f"this token is for another fight, not `{fight}`")
     if not grant.allows(needed):
         raise PermissionDeniedException(f"a {grant.role.value} token cannot do this")
+
+
+def grant_of(request: Request[Any, Any, Any]) -> Grant:
+    found: Grant = request.state.grant
+    return found
 
 
 GUARDED: dict[str, Any] = {"guards": [authorize], "security": SECURITY, "tags": ["fights"]}
@@ -140,17 +193,114 @@ async def health() -> Health:
     return Health()
 
 
-@post("/fights", status_code=201, role=Role.ADMIN, **GUARDED)
-async def create_fight(request: Request[Any, Any, Any], data: NewFight) -> Response[Created]:
+@post(
+    "/fights",
+    status_code=201,
+    role=Role.ADMIN,
+    responses={200: CREATED_AGAIN, **problems(401, 403, 409, 413, 422, 503)},
+    **GUARDED,
+)
+async def create_fight(
+    request: Request[Any, Any, Any],
+    data: NewFight,
+    idempotency_key: Annotated[
+        str | None,
+        Parameter(
+            header=HEADER,
+            min_length=1,
+            max_length=MAX_KEY,
+            description="A random key (a UUID) naming this request: a retry with the same key "
+            "and body gets the first answer again, the same tokens, for 24 hours. The same key "
+            "with another body is 422.",
+        ),
+    ] = None,
+) -> Response[Created]:
     """Start a fight (admin token); the answer holds its gm and viewer tokens, shown only once.
 
-    Safe to retry: the same request for a fight already there with the same settings answers
-    200 with a new pair of tokens, which replaces the pair of any earlier answer."""
+    Safe to retry. With an `Idempotency-Key`, a retry is answered exactly as the first request
+    was (same status, same tokens). Without one, the same request for a fight already there with
+    the same settings answers 200 with a new pair of tokens, which replaces the pair of any
+    earlier answer."""
     await as_sent(request)
-    created, new = await run(service(request).fights.create, data)
+    key = None
+    if idempotency_key is not None:
+        key = Keyed(check_key(idempotency_key), request_digest(msgspec.json.encode(data)))
+    created, new = await run(service(request).fights.create, data, key)
     if new:
         after_commit(service(request).notifier.notify, data.fight)
     return Response(created, status_code=201 if new else 200)
+
+
+@get("/fights", role=Role.VIEWER, responses=problems(401, 422, 503), **GUARDED)
+async def list_fights(
+    request: Request[Any, Any, Any],
+    offset: Annotated[int, Parameter(ge=0, le=2**31)] = 0,
+    limit: Annotated[int, Parameter(ge=1, le=LIST_MAX)] = 100,
+) -> FightsPage:
+    """The fights this token may see: every fight for the admin token, in the store's order
+    (page on with `offset=next`); a gm or viewer token's own fight."""
+    grant = grant_of(request)
+    return await run(service(request).fights.listing, grant.fight, offset, limit)
+
+
+@delete(
+    "/fights/{fight:str}",
+    status_code=204,
+    role=Role.ADMIN,
+    responses=problems(401, 403, 404, 422, 503),
+    **GUARDED,
+)
+async def delete_fight(request: Request[Any, Any, Any], fight: FightId) -> None:
+    """Delete the fight (admin): its whole log, its tokens, import cursors and stream tickets,
+    in one transaction; its open streams end with a `deleted` message. A retry, the fight
+    being gone, is 404."""
+    await run(service(request).fights.delete, fight)
+    after_commit(service(request).notifier.notify, fight)
+
+
+@post(
+    "/fights/{fight:str}/tokens",
+    status_code=200,
+    role=Role.ADMIN,
+    responses=problems(401, 403, 404, 422, 503),
+    **GUARDED,
+)
+async def reissue_tokens(request: Request[Any, Any, Any], fight: FightId) -> Created:
+    """A new gm and viewer token for the fight (admin), shown once; the old pair stops
+    working at once, and so do its stream tickets."""
+    return await run(service(request).fights.reissue, fight)
+
+
+@delete(
+    "/fights/{fight:str}/tokens",
+    status_code=204,
+    role=Role.ADMIN,
+    responses=problems(401, 403, 404, 422, 503),
+    **GUARDED,
+)
+async def revoke_tokens(request: Request[Any, Any, Any], fight: FightId) -> None:
+    """Revoke the fight's gm and viewer tokens (admin), and its stream tickets; only the admin
+    token reaches the fight until `POST /fights/{fight}/tokens` issues a new pair."""
+    await run(service(request).fights.revoke, fight)
+
+
+@post(
+    "/fights/{fight:str}/stream-ticket",
+    status_code=200,
+    role=Role.VIEWER,
+    responses=problems(401, 403, 404, 422, 503),
+    **GUARDED,
+)
+async def stream_ticket(request: Request[Any, Any, Any], fight: FightId) -> StreamTicket:
+    """A ticket that opens this fight's stream, read-only, for a short while (viewer or gm):
+    `new EventSource("/fights/FIGHT/stream?ticket=...")`. A browser's EventSource cannot send
+    an Authorization header, and a token must never be in a URL."""
+    ticket = await run(service(request).fights.tickets.issue, fight)
+    return StreamTicket(
+        ticket=ticket,
+        expires_in=TICKET_S,
+        stream=f"/fights/{quote(fight, safe='')}/stream?ticket={ticket}",
+    )
 
 
 async def as_sent(request: Request[Any, Any, Any]) -> None:
@@ -219,15 +369,31 @@ async def undo(
     return appended
 
 
-@get("/fights/{fight:str}/stream", role=Role.VIEWER, **GUARDED)
+@get(
+    "/fights/{fight:str}/stream",
+    role=Role.VIEWER,
+    ticket=True,
+    media_type="text/event-stream",
+    responses={200: STREAM, **problems(401, 403, 404, 422, 503)},
+    **GUARDED,
+)
 async def stream(
     request: Request[Any, Any, Any],
     fight: FightId,
+    ticket: Annotated[
+        str | None,
+        Parameter(
+            description="A stream ticket (POST /fights/{fight}/stream-ticket), for a client "
+            "that cannot send an Authorization header: a browser's EventSource. Never a token.",
+            max_length=200,
+        ),
+    ] = None,
     from_: Annotated[int | None, Parameter(query="from", ge=1)] = None,
     last_event_id: Annotated[int | None, Parameter(header="Last-Event-ID", ge=0)] = None,
 ) -> ServerSentEvent:
-    """Server-sent events (viewer): one `changes` message per event, its `id` the event's seq,
-    in order. From `from`, else after `Last-Event-ID`, else from the next append on."""
+    """Server-sent events (viewer, or a stream ticket): one `changes` message per event, its
+    `id` the event's seq, in order. From `from`, else after `Last-Event-ID`, else from the next
+    append on. A `deleted` message ends the stream of a fight that was deleted."""
     fights = service(request).fights
     version = await run(fights.version, fight)
     if from_ is not None:
@@ -307,7 +473,13 @@ def decoded(raw: bytes, kind: type[T], what: str) -> T:
         raise UsageError(f"{what} is not JSON: {error}") from None
 
 
-@post("/fights/{fight:str}/branch", status_code=201, role=Role.GM, **GUARDED)
+@post(
+    "/fights/{fight:str}/branch",
+    status_code=201,
+    role=Role.GM,
+    responses={200: BRANCHED_AGAIN},
+    **GUARDED,
+)
 async def branch_fight(
     request: Request[Any, Any, Any], fight: FightId, data: BranchRequest
 ) -> Response[Created]:
@@ -322,6 +494,28 @@ async def branch_fight(
 
 
 # --- the app ---------------------------------------------------------------------------------
+
+
+API_DESCRIPTION = """Send a fight's events, get authoritative state back.
+
+Tokens: the admin token (`$WOUNDLOG_ADMIN_TOKEN`) creates, lists and deletes fights and reissues
+or revokes a fight's tokens; each fight has a gm token (reads and writes) and a viewer token
+(reads). Send one as `Authorization: Bearer TOKEN`, never in a URL. A browser's EventSource,
+which cannot send that header, opens the stream with a ticket: `POST
+/fights/{fight}/stream-ticket`, then `GET /fights/{fight}/stream?ticket=...` within 60 seconds.
+
+Every POST is safe to retry: events by their ids, an undo by its `id`, an import by its records'
+identity, `POST /fights` by an `Idempotency-Key` (the same answer, tokens included, for 24 hours).
+
+Every error is an RFC 9457 problem (`application/problem+json`) with `error` (its kind) and
+`message`, and for refused events each of them in `errors`. A request that sends its head or body
+too slowly is answered 408 and closed."""
+
+
+def complete_openapi(app: Litestar) -> None:
+    """Once, at startup: the document Litestar drew, completed (openapi.py) before anyone reads
+    it (it is kept, and served, as this dict)."""
+    complete(app.plugins.get(OpenAPIPlugin).provide_openapi_schema())
 
 
 def shared_url(store_url: str | None) -> str | None:
@@ -354,8 +548,8 @@ def create_app(
     cors = (
         CORSConfig(
             allow_origins=list(cors_origins),
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID", HEADER],
         )
         if cors_origins
         else None
@@ -363,9 +557,9 @@ def create_app(
     openapi = OpenAPIConfig(
         title="woundlog",
         version="1",
-        description="Send a fight's events, get authoritative state back.",
-        path="/schema",
-        render_plugins=[JsonRenderPlugin()],
+        description=API_DESCRIPTION,
+        path=SCHEMA_PATH,
+        render_plugins=render_plugins(),
         components=Components(
             security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}
         ),
@@ -374,6 +568,10 @@ def create_app(
         route_handlers=[
             health,
             create_fight,
+            list_fights,
+            reissue_tokens,
+            revoke_tokens,
+            stream_ticket,
             append_events,
             fight_state,
             fight_events,
@@ -382,8 +580,10 @@ def create_app(
             import_records,
             integrations,
             pages_router(GUARDED["guards"]),
+            delete_fight,  # after the pages: its path is the timeline page's (see just above)
             fight_odds,
             branch_fight,
+            assets_router(),
         ],
         state=State({"service": Service(fights, notifier)}),
         exception_handlers={
@@ -396,7 +596,11 @@ def create_app(
         allowed_hosts=AllowedHostsConfig(allowed_hosts=list(allowed_hosts))
         if allowed_hosts
         else None,
-        on_startup=[*on_startup, *(listener.start for listener in listeners)],
+        on_startup=[
+            *on_startup,
+            *(listener.start for listener in listeners),
+            complete_openapi,
+        ],
         request_max_body_size=max_body,
         openapi_config=openapi,
         on_shutdown=[*(listener.stop for listener in listeners), fights.close],

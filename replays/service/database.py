@@ -1,5 +1,5 @@
-"""The service's own tables (tokens, import cursors), kept beside the fights so they survive a
-restart.
+"""The service's own tables (tokens, import cursors, idempotent answers, stream tickets), kept
+beside the fights so they survive a restart.
 
 With the PostgreSQL store they live in its database (`PostgresServiceDb`), written on the
 connection of the calling thread's store: so a fight's first event and its tokens, or an import's
@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext, supp
 from pathlib import Path
 from typing import Any, Protocol
 
-from woundlog.events.stores import JsonlStore, SQLiteStore, Store
+from woundlog.events.stores import JsonlStore, SQLiteStore, Store, companions
 from woundlog.events.stores.locate import OPEN_ERRORS, unusable
 from woundlog.events.stores.postgres import PostgresStore
 from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
@@ -42,6 +42,19 @@ CREATE TABLE IF NOT EXISTS service_cursors (
     cursor BLOB NOT NULL,
     PRIMARY KEY (fight, format)
 );
+CREATE TABLE IF NOT EXISTS service_answers (
+    key     TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    request TEXT NOT NULL,
+    status  INTEGER NOT NULL,
+    answer  BLOB NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS service_tickets (
+    hash    TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    expires REAL NOT NULL
+);
 """
 
 
@@ -57,8 +70,26 @@ CREATE TABLE IF NOT EXISTS service_cursors (
     format TEXT NOT NULL,
     cursor BYTEA NOT NULL,
     PRIMARY KEY (fight, format)
+);
+CREATE TABLE IF NOT EXISTS service_answers (
+    key     TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    request TEXT NOT NULL,
+    status  INTEGER NOT NULL,
+    answer  BYTEA NOT NULL,
+    expires DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS service_tickets (
+    hash    TEXT PRIMARY KEY,
+    fight   TEXT NOT NULL,
+    expires DOUBLE PRECISION NOT NULL
 )
 """
+
+
+FIGHT_TABLES = ("service_tokens", "service_cursors", "service_answers", "service_tickets")
+"""The tables whose rows are a fight's: deleting or renaming it in the store carries them
+(woundlog.events.stores.companions), in the store's own transaction."""
 
 
 class Writer(Protocol):
@@ -97,7 +128,7 @@ def service_db_path(store: Store) -> Path:
     if isinstance(store, SQLiteStore):
         return store.path
     if isinstance(store, JsonlStore):
-        return store.directory / "service.db"
+        return store.companion_db
     raise TypeError(f"no place for the service's tables beside {store!r}")
 
 
@@ -116,6 +147,7 @@ class ServiceDb:
             try:
                 self._db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
                 self._db.executescript(_SCHEMA)
+                companions.register(self._db, FIGHT_TABLES)
                 found = self._db.execute("PRAGMA quick_check").fetchone()[0]
             except BaseException:
                 self._db.close()
@@ -180,6 +212,7 @@ class PostgresServiceDb:
             store.connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SERVICE_LOCK,))
             for statement in _POSTGRES_SCHEMA.split(";"):
                 store.connection.execute(statement)
+            companions.register(store.connection, FIGHT_TABLES, "%s")
 
     def _connection(self) -> Any:
         store = self._store()

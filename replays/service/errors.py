@@ -1,4 +1,6 @@
-"""Errors as HTTP responses: one body shape (`ErrorBody`) for every status the service returns.
+"""Errors as HTTP responses: one body for every status the service returns, an RFC 9457 problem
+(`application/problem+json`, made by Litestar's `ProblemDetailsException`) that also keeps the
+fields woundlog's clients read (`ErrorBody`: `error`, `message`, `current_version`, `errors`).
 
 401 missing or unknown token, 403 a token of another fight (or a viewer token on a write),
 404 unknown fight (or importer format), 409 conflict (with the fight's current version),
@@ -13,10 +15,13 @@ from __future__ import annotations
 
 import logging
 import secrets
+from http import HTTPStatus
 from typing import Any
 
+import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from litestar.plugins.problem_details import ProblemDetailsException
 
 from woundlog.events import (
     BatchRefused,
@@ -62,14 +67,37 @@ def body_of(error: WoundlogError) -> ErrorBody:
     )
 
 
-def woundlog_error(request: Request[Any, Any, Any], error: WoundlogError) -> Response[ErrorBody]:
+PROBLEM = "application/problem+json"
+
+
+def problem(
+    request: Request[Any, Any, Any],
+    body: ErrorBody,
+    status: int,
+    headers: dict[str, str] | None = None,
+) -> Response[Any]:
+    """`body` as the RFC 9457 problem of `status`."""
+    fields = msgspec.to_builtins(body)
+    for name in ("type", "title", "status", "detail"):
+        fields.pop(name, None)
+    return ProblemDetailsException(
+        detail=body.message,
+        status_code=status,
+        headers=headers,
+        extra=fields,
+        type_="about:blank",
+        title=HTTPStatus(status).phrase,
+    ).to_response(request)
+
+
+def woundlog_error(request: Request[Any, Any, Any], error: WoundlogError) -> Response[Any]:
     status = status_of(error)
     if status >= 500:
         return internal_error(request, error)
-    return Response(body_of(error), status_code=status)
+    return problem(request, body_of(error), status)
 
 
-def internal_error(request: Request[Any, Any, Any], error: Exception) -> Response[ErrorBody]:
+def internal_error(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
     """Every 500: the traceback to the log, an incident number to both."""
     incident = secrets.token_hex(4)
     log.error("500 incident %s: %s %s", incident, request.method, request.url.path, exc_info=error)
@@ -77,7 +105,7 @@ def internal_error(request: Request[Any, Any, Any], error: Exception) -> Respons
         error="InternalError",
         message=f"the service failed on this request; its log tells why under incident {incident}",
     )
-    return Response(body, status_code=500)
+    return problem(request, body, 500)
 
 
 def nested_too_deeply(request: Request[Any, Any, Any], error: RecursionError) -> Response[Any]:
@@ -87,7 +115,7 @@ def nested_too_deeply(request: Request[Any, Any, Any], error: RecursionError) ->
     return woundlog_error(request, refused)
 
 
-def database_unavailable(request: Request[Any, Any, Any], error: Exception) -> Response[ErrorBody]:
+def database_unavailable(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
     """The PostgreSQL connection was lost mid-request: nothing of it was committed unless the
     commit itself was answered, and a resend is harmless (ids; `expected_version`)."""
     log.warning("the database is out of reach (%s): answered 503", str(error).strip())
@@ -95,16 +123,16 @@ def database_unavailable(request: Request[Any, Any, Any], error: Exception) -> R
         error="DatabaseUnavailable",
         message="the database is out of reach (restarting?): send the request again",
     )
-    return Response(body, status_code=503, headers={"Retry-After": "1"})
+    return problem(request, body, 503, {"Retry-After": "1"})
 
 
-def http_error(request: Request[Any, Any, Any], error: HTTPException) -> Response[ErrorBody]:
+def http_error(request: Request[Any, Any, Any], error: HTTPException) -> Response[Any]:
     """Litestar's own errors (auth, limits, bad parameters) in the same shape as ours."""
     status = error.status_code
     if error.detail == CLIENT_GONE:  # a client that went away (or was dropped as too slow)
         log.info("%s %s: the client went away before its request was whole", request.method,
                  request.url.path)  # fmt: skip
-        return Response(ErrorBody(error="ClientGone", message=CLIENT_GONE), status_code=400)
+        return problem(request, ErrorBody(error="ClientGone", message=CLIENT_GONE), 400)
     if status >= 500:
         return internal_error(request, error)
     errors: list[Refusal] = []
@@ -113,7 +141,7 @@ def http_error(request: Request[Any, Any, Any], error: HTTPException) -> Respons
         status = 422
         errors = [_validation_item(item) for item in _items(error.extra)]
     body = ErrorBody(error=type(error).__name__, message=error.detail, errors=errors)
-    return Response(body, status_code=status, headers=error.headers)
+    return problem(request, body, status, error.headers)
 
 
 def _items(extra: Any) -> list[dict[str, Any]]:

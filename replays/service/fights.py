@@ -38,9 +38,19 @@ from ..branch import branch, branch_events
 from ..fight import Appended, Fight, State
 from ..whatif import Odds, hit_shorthand, odds, rounds
 from .cursors import ImportCursors
-from .database import open_service_db
+from .database import Writer, open_service_db
 from .foldcache import FoldCache
-from .schemas import BranchRequest, Created, EventsPage, NewFight, OddsRequest
+from .idempotency import Answers
+from .schemas import (
+    BranchRequest,
+    Created,
+    EventsPage,
+    FightsPage,
+    FightSummary,
+    NewFight,
+    OddsRequest,
+)
+from .tickets import Tickets
 from .tokens import Tokens
 
 log = logging.getLogger("woundlog.service")
@@ -50,8 +60,22 @@ WORK_LIMIT = ODDS_LIMIT // 4
 what the CLI allows, about a second of one worker thread, so that no viewer holds the server
 for long. A larger question is refused with what would be answered."""
 PAGE_MAX = 5000
+LIST_MAX = 200
+"""The most fights one `GET /fights` lists (each costs two small reads)."""
 """The most events one `GET /events` returns."""
 CREATE_LOCKS = 16
+CREATED, OK = 201, 200
+
+
+class Keyed(msgspec.Struct, frozen=True):
+    """A request's Idempotency-Key, and a digest of the request it came with."""
+
+    key: str
+    request: str
+
+
+Keep = Callable[[Writer, str, str], None]
+"""Writes, in the transaction of a new fight's tokens, what a retry with its key is answered."""
 
 
 class FightNotFound(UsageError):
@@ -78,6 +102,8 @@ class Fights:
         self.db = open_service_db(self.store(), self.store)  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
         self.cursors = ImportCursors(self.db)
+        self.answers = Answers(self.db)
+        self.tickets = Tickets(self.db)
 
     def store(self) -> Store:
         """This thread's store, opened on first use (and again if its connection was lost)."""
@@ -107,16 +133,28 @@ class Fights:
 
     # --- writing ---------------------------------------------------------------------------
 
-    def create(self, new: NewFight) -> tuple[Created, bool]:
+    def create(self, new: NewFight, key: Keyed | None = None) -> tuple[Created, bool]:
         """Start the fight `new` describes and issue its tokens; or, when that fight is already
         there with the same settings (a retry after a lost answer or a crash), issue it new
-        tokens. Returns the answer and whether the fight is new."""
+        tokens. Returns the answer and whether the fight is new.
+
+        With an Idempotency-Key (`key`), a retry instead gets the first answer again, the same
+        tokens (idempotency.py): it is kept with the tokens, in their transaction."""
         check_fight_id(new.fight)
         started = self._started(new)
         with self._creation_lock(new.fight):
-            if not self.store().version(new.fight):
+            store = self.store()
+            if key is not None:
+                there = bool(store.version(new.fight))
+                kept = self.answers.recall(key.key, key.request, fight_there=there)
+                if kept is not None:
+                    status, first = kept
+                    return msgspec.json.decode(first, type=Created), status == CREATED
+            if not store.version(new.fight):
                 made = self._made_with_tokens(
-                    new.fight, lambda: Fight.create(self.store(), new.fight, started).version
+                    new.fight,
+                    lambda: Fight.create(self.store(), new.fight, started).version,
+                    keep=self._keeper(key, new.fight, started.seed, CREATED),
                 )
                 if made is not None:
                     gm, viewer, version = made
@@ -125,32 +163,55 @@ class Fights:
                         viewer_token=viewer,
                     )  # fmt: skip
                     return answer, True
-            return self._recreate(new, started), False
+            return self._recreate(new, started, key), False
 
-    def _made_with_tokens(self, fight: str, make: Callable[[], int]) -> tuple[str, str, int] | None:
+    def _keeper(self, key: Keyed | None, fight: str, seed: int, status: int) -> Keep | None:
+        """What keeps the answer of a new fight (version 1: its `fight_started`) for `key`."""
+        if key is None:
+            return None
+
+        def keep(db: Writer, gm: str, viewer: str) -> None:
+            answer = Created(fight=fight, version=1, seed=seed, gm_token=gm, viewer_token=viewer)
+            self.answers.keep_in(
+                db, key.key, key.request, fight, status, msgspec.json.encode(answer)
+            )
+
+        return keep
+
+    def _made_with_tokens(
+        self, fight: str, make: Callable[[], int], keep: Keep | None = None
+    ) -> tuple[str, str, int] | None:
         """Write a new fight (`make` appends its first events and returns its version) and
         issue its tokens: (gm, viewer, version), or None when another process made the fight in
-        between (the caller answers as to a retry).
+        between (the caller answers as to a retry). `keep` writes, with the tokens, the answer
+        for a retry with the same Idempotency-Key.
 
-        Where the service's tables share the store's transactions (PostgreSQL) both commit
-        together or not at all. Elsewhere the tokens are written first and the fight's events
-        last: that append is the one commit that makes the fight exist, so a crash at any point
-        leaves either no fight (the tokens written for it name a fight nobody can reach, and the
-        retry replaces them) or a fight with its tokens. The tokens cannot be shown twice (only
-        their hashes are kept), so a retry gets a new pair and the earlier pair stops working.
+        Where the service's tables share the store's transactions (PostgreSQL) all commit
+        together or not at all. Elsewhere the tokens (and kept answer) are written first and the
+        fight's events last: that append is the one commit that makes the fight exist, so a
+        crash at any point leaves either no fight (the tokens written for it name a fight nobody
+        can reach, the answer kept is of no fight and is forgotten, and the retry replaces
+        them) or a fight with its tokens and answer. Without a key the tokens cannot be shown
+        twice (only their hashes are kept), so a retry gets a new pair and the earlier pair
+        stops working.
         """
         store = self.store()
         if self.db.shares_transactions:
             try:
-                with self.db.transaction():
-                    gm, viewer = self.tokens.issue(fight)
+                with self.db.transaction() as db:
+                    gm, viewer = self.tokens.issue_in(db, fight)
                     version = make()
+                    if keep is not None:
+                        keep(db, gm, viewer)
             except WoundlogError:
                 if not store.version(fight):
                     raise
                 return None
             return gm, viewer, version
-        gm, viewer = self.tokens.issue(fight)
+        with self.db.transaction() as db:
+            gm, viewer = self.tokens.issue_in(db, fight)
+            if keep is not None:
+                keep(db, gm, viewer)
         try:
             version = make()
         except BaseException as error:
@@ -216,7 +277,7 @@ class Fights:
         assert isinstance(started, FightStarted)
         return started
 
-    def _recreate(self, new: NewFight, started: FightStarted) -> Created:
+    def _recreate(self, new: NewFight, started: FightStarted, key: Keyed | None) -> Created:
         """A `POST /fights` for a fight already in the store: new tokens if it asks for what the
         fight is (a request that gave no seed takes the fight's), else 409."""
         opened = self.fight(new.fight)
@@ -231,11 +292,16 @@ class Fights:
                 current_version=opened.version,
             )
         assert isinstance(first, FightStarted)
-        gm, viewer = self.tokens.issue(new.fight)
-        return Created(
-            fight=new.fight, version=opened.version, seed=first.seed, gm_token=gm,
-            viewer_token=viewer,
-        )  # fmt: skip
+        with self.db.transaction() as db:
+            gm, viewer = self.tokens.issue_in(db, new.fight)
+            answer = Created(
+                fight=new.fight, version=opened.version, seed=first.seed, gm_token=gm,
+                viewer_token=viewer,
+            )  # fmt: skip
+            if key is not None:
+                encoded = msgspec.json.encode(answer)
+                self.answers.keep_in(db, key.key, key.request, new.fight, OK, encoded)
+        return answer
 
     def _creation_lock(self, fight: str) -> threading.Lock:
         """One creation of a fight at a time in this process, so two requests for one new fight
@@ -275,6 +341,39 @@ class Fights:
             )
         if count == 0:
             raise StructuralError("an empty batch: send one event or a list of events")
+
+    # --- managing ---------------------------------------------------------------------------
+
+    def delete(self, fight: str) -> bool:
+        """Delete the fight with its tokens, cursors, kept answers and tickets (one store
+        transaction: `Store.delete_fight`); False if it was not there."""
+        check_fight_id(fight)
+        with self._creation_lock(fight):  # not between a creation's tokens and its events
+            gone = self.store().delete_fight(fight)
+        self.folded.forget(fight)  # a later fight of the same id starts from nothing
+        return gone
+
+    def reissue(self, fight: str) -> Created:
+        """A new gm and viewer pair for the fight; the old pair stops working."""
+        opened = self.fight(fight)
+        gm, viewer = self.tokens.issue(fight)
+        return self._answer(fight, opened.version, gm, viewer)
+
+    def revoke(self, fight: str) -> None:
+        self.fight(fight)
+        self.tokens.revoke(fight)
+
+    def listing(self, only: str | None, offset: int, limit: int) -> FightsPage:
+        """The fights, in the store's order, from `offset`, at most `limit` (`only`: that one
+        fight alone, for a token of one fight)."""
+        store = self.store()
+        names = store.fights() if only is None else [only] if store.version(only) else []
+        page = names[offset : offset + min(limit, LIST_MAX)]
+        after = offset + len(page)
+        return FightsPage(
+            fights=[summary(store, name) for name in page],
+            next=after if after < len(names) else None,
+        )
 
     # --- importing -------------------------------------------------------------------------
 
@@ -384,4 +483,20 @@ def _differences(stored: Event, asked: FightStarted) -> str:
         f"{name}: {have.get(name)!r}, not {want.get(name)!r}"
         for name in fields
         if have.get(name) != want.get(name)
+    )
+
+
+def summary(store: Store, fight: str) -> FightSummary:
+    """One fight as `GET /fights` lists it (the CLI's `woundlog fights` shows the same)."""
+    version = store.version(fight)
+    first = next(iter(store.read(fight, 1, 1)), None)
+    last = next(iter(store.read(fight, version, version)), None) if version else None
+    started = first.event if first is not None else None
+    at = last.event.at if last is not None else None
+    return FightSummary(
+        fight=fight,
+        ruleset=started.ruleset if isinstance(started, FightStarted) else "?",
+        name=started.name if isinstance(started, FightStarted) else "",
+        events=version,
+        last_change=None if at is None else at.isoformat(),
     )

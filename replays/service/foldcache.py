@@ -40,3 +40,8 @@ class FoldCache:
             self._kept.move_to_end(fight)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
+
+    def forget(self, fight: str) -> None:
+        """Drop the fight's state (it was deleted: a new fight of that id is another log)."""
+        with self._lock:
+            self._kept.pop(fight, None)

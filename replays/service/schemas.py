@@ -56,6 +56,35 @@ class Created(msgspec.Struct, kw_only=True):
     viewer_token: str
 
 
+class FightSummary(msgspec.Struct, kw_only=True):
+    """A fight as `GET /fights` lists it: `events` is its version; `last_change` the `at` of
+    its newest event, when whoever recorded it gave one."""
+
+    fight: str
+    ruleset: str
+    name: str
+    events: int
+    last_change: str | None = None
+
+
+class FightsPage(msgspec.Struct, kw_only=True):
+    """The fights a token may see; `next` is the `offset` of the following page, None at the
+    end."""
+
+    fights: list[FightSummary]
+    next: int | None = None
+
+
+class StreamTicket(msgspec.Struct, kw_only=True):
+    """Opens `GET /fights/{fight}/stream?ticket=...` of this fight alone, read-only, for
+    `expires_in` seconds (then ask for another): for a browser's EventSource, which cannot send
+    an Authorization header."""
+
+    ticket: str
+    expires_in: int
+    stream: str  # the stream's path, ticket included
+
+
 class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """`POST /fights/{fight}/undo`: the event to retract (id or `#N`); none: the newest live."""
 
@@ -114,8 +143,16 @@ class Refusal(msgspec.Struct, kw_only=True):
 
 
 class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """Every error response: what went wrong, and for refused events, each of them."""
+    """Every error response, an RFC 9457 problem (`application/problem+json`): `status`,
+    `title` (the status's name) and `detail` (what went wrong, for a person), and besides them
+    the fields clients of woundlog read: `error` (the kind: `ConflictError`, `BatchRefused`,
+    ...), `message` (the same text as `detail`), the fight's `current_version` on a 409, and
+    for refused events each of them in `errors`."""
 
+    type: str = "about:blank"  # the problem is what the status says; `error` names its kind
+    title: str = ""
+    status: int = 0
+    detail: str = ""
     error: str
     message: str
     current_version: int | None = None  # 409: the fight's version now

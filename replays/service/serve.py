@@ -17,6 +17,7 @@ from woundlog.events.stores import is_postgres, open_store
 from .app import create_app
 from .database import service_db_path
 from .limits import Limits, fd_budget, protocol_class, quiet_accept_errors
+from .openapi import DOCS_PATH
 from .tokens import new_token
 
 ADMIN_ENV = "WOUNDLOG_ADMIN_TOKEN"
@@ -147,6 +148,8 @@ def serve(
             f"admin token written to {token_file} (readable by you only; ${ADMIN_ENV} or "
             "--admin-token-file sets one)"
         )
+    shown = f"[{host}]" if ":" in host else host
+    say(f"API docs (Swagger UI, served from this package): http://{shown}:{bound_port}{DOCS_PATH}")
     config = uvicorn.Config(
         app,
         http=protocol_class(limits),

@@ -24,7 +24,7 @@ from litestar.response import ServerSentEventMessage
 
 from woundlog.events.stores.postgres import CHANNEL
 
-from .fights import Fights
+from .fights import FightNotFound, Fights
 
 log = logging.getLogger("woundlog.service")
 
@@ -105,11 +105,19 @@ class Listener:
 async def changes_stream(
     fights: Fights, notifier: Notifier, fight: str, first: int
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """SSE messages from seq `first` on, forever (until the client goes away)."""
+    """SSE messages from seq `first` on, until the client goes away, or the fight is deleted:
+    then a `deleted` message ends the stream (a client must not reconnect to a fight that is no
+    more, nor to another one made later under its id)."""
     quiet = 0.0
     while True:
         wake = notifier.waiter(fight)
-        batch = await to_thread.run_sync(fights.changes_from, fight, first, CHUNK)
+        try:
+            batch = await to_thread.run_sync(fights.changes_from, fight, first, CHUNK)
+        except FightNotFound:
+            yield ServerSentEventMessage(
+                data=msgspec.json.encode({"fight": fight}).decode(), event="deleted"
+            )
+            return
         for changes in batch:
             yield ServerSentEventMessage(
                 data=msgspec.json.encode(changes).decode(), event="changes", id=changes.seq

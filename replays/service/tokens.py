@@ -11,7 +11,11 @@ import hmac
 import secrets
 from enum import StrEnum
 
-from .database import Db
+from .database import Db, Writer
+
+PASSED_ON = ("service_tokens", "service_answers", "service_tickets")
+"""What a fight's tokens open, all replaced or revoked with them: the tokens, answers kept for a
+retried `POST /fights` (which hold tokens) and the stream tickets issued with them."""
 
 
 class Role(StrEnum):
@@ -51,19 +55,23 @@ class Tokens:
 
     def issue(self, fight: str) -> tuple[str, str]:
         """New gm and viewer tokens for `fight`, replacing any it had."""
-        gm, viewer = new_token(), new_token()
         with self._db.transaction() as db:
-            db.execute("DELETE FROM service_tokens WHERE fight = ?", (fight,))
-            db.executemany(
-                "INSERT INTO service_tokens (hash, fight, role) VALUES (?, ?, ?)",
-                [(digest(gm), fight, Role.GM.value), (digest(viewer), fight, Role.VIEWER.value)],
-            )
+            return self.issue_in(db, fight)
+
+    def issue_in(self, db: Writer, fight: str) -> tuple[str, str]:
+        """`issue`, inside the caller's transaction `db`."""
+        gm, viewer = new_token(), new_token()
+        forget(db, fight)
+        db.executemany(
+            "INSERT INTO service_tokens (hash, fight, role) VALUES (?, ?, ?)",
+            [(digest(gm), fight, Role.GM.value), (digest(viewer), fight, Role.VIEWER.value)],
+        )
         return gm, viewer
 
     def revoke(self, fight: str) -> None:
-        """Forget every token of `fight`."""
+        """Forget every token of `fight` (and what was handed out with them)."""
         with self._db.transaction() as db:
-            db.execute("DELETE FROM service_tokens WHERE fight = ?", (fight,))
+            forget(db, fight)
 
     def grant(self, token: str) -> Grant | None:
         """What `token` allows, or None for a token nobody issued."""
@@ -75,3 +83,9 @@ class Tokens:
             return None
         fight, role = rows[0]
         return Grant(Role(role), str(fight))
+
+
+def forget(db: Writer, fight: str) -> None:
+    """Drop the fight's tokens and everything that holds or stands for one."""
+    for table in PASSED_ON:
+        db.execute(f"DELETE FROM {table} WHERE fight = ?", (fight,))

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import pytest
@@ -31,15 +32,18 @@ from woundlog.events import (
     UsageError,
     encode_json,
 )
+from woundlog.events.fight_ids import BadFightId
 from woundlog.events.stores import (
     JsonlStore,
     SQLiteStore,
     Store,
     Stored,
+    companions,
     default_db_path,
     open_store,
 )
 from woundlog.events.stores import sqlite as sqlite_module
+from woundlog.events.stores.postgres import PostgresStore
 
 FIGHT = "pit"
 
@@ -392,6 +396,167 @@ def test_a_store_leaves_the_mode_of_a_directory_it_did_not_create(
     assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o755
 
 
+# -- deleting and renaming a fight: every store ----------------------------------------------------
+
+
+class Companion:
+    """A table of rows that belong to a fight, beside the store's own (as the service's tokens
+    are), in the database the store carries them in: its own for SQLite and PostgreSQL, the
+    directory's `service.db` for JSON Lines. Its CHECK lets a test make one rename fail midway."""
+
+    def __init__(self, store: Store) -> None:
+        self.mark = "%s" if isinstance(store, PostgresStore) else "?"
+        if isinstance(store, PostgresStore):
+            self.db: Any = store.connection
+        else:
+            path = store.path if isinstance(store, SQLiteStore) else store.companion_db
+            assert isinstance(store, SQLiteStore | JsonlStore)
+            self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS service_notes (fight TEXT NOT NULL, note TEXT NOT NULL,"
+            " CHECK (fight <> 'forbidden'))"
+        )
+        companions.register(self.db, ["service_notes"], self.mark)
+
+    def add(self, fight: str, note: str) -> None:
+        self.db.execute(
+            f"INSERT INTO service_notes (fight, note) VALUES ({self.mark}, {self.mark})",
+            (fight, note),
+        )
+
+    def notes(self, fight: str) -> list[str]:
+        rows = self.db.execute(
+            f"SELECT note FROM service_notes WHERE fight = {self.mark} ORDER BY note", (fight,)
+        ).fetchall()
+        return [row[0] for row in rows]
+
+
+def test_deleting_a_fight_removes_its_events_and_answers_true(store: Store) -> None:
+    store.append(FIGHT, opening())
+    store.append("other", [FightStarted(ruleset="dq")])
+    assert store.delete_fight(FIGHT) is True
+    assert store.version(FIGHT) == 0
+    assert events_of(store) == []
+    assert store.lookup(FIGHT, ["h1", "#1"]) == {}
+    assert store.fights() == ["other"]
+    assert store.version("other") == 1
+
+
+def test_deleting_a_fight_that_is_not_there_answers_false(store: Store) -> None:
+    assert store.delete_fight("nobody") is False
+    assert store.fights() == []
+
+
+def test_a_deleted_fight_id_starts_a_new_fight_from_seq_one(store: Store) -> None:
+    store.append(FIGHT, opening())
+    store.delete_fight(FIGHT)
+    # the ids of the deleted fight are gone too: the same id with other content is no conflict
+    assert store.append(FIGHT, [FightStarted(ruleset="d26"), hit("h1", damage=5)]) == 2
+    assert [s.seq for s in store.read(FIGHT)] == [1, 2]
+
+
+def test_deleting_a_fight_deletes_its_snapshots(store: Store) -> None:
+    store.append(FIGHT, opening())
+    store.save_snapshot(FIGHT, 2, b"state")
+    store.delete_fight(FIGHT)
+    store.append(FIGHT, opening())
+    assert store.snapshot(FIGHT) is None
+
+
+def test_deleting_a_fight_deletes_its_companion_rows_and_no_others(store: Store) -> None:
+    rows = Companion(store)
+    store.append(FIGHT, opening())
+    store.append("other", [FightStarted(ruleset="dq")])
+    rows.add(FIGHT, "gm token")
+    rows.add("other", "its token")
+    store.delete_fight(FIGHT)
+    assert rows.notes(FIGHT) == []
+    assert rows.notes("other") == ["its token"]
+
+
+def test_renaming_a_fight_moves_its_events_ids_and_version(store: Store) -> None:
+    store.append(FIGHT, opening())
+    assert store.rename_fight(FIGHT, "arena") == 4
+    assert store.version(FIGHT) == 0
+    assert [s.event for s in store.read("arena")] == opening()
+    assert store.lookup("arena", ["h2"])["h2"].seq == 3
+    assert store.append("arena", [hit("h2")]) == 4  # its ids came along: a resend adds nothing
+    assert store.fights() == ["arena"]
+
+
+def test_renaming_a_fight_moves_its_snapshots(store: Store) -> None:
+    store.append(FIGHT, opening())
+    store.save_snapshot(FIGHT, 3, b"state")
+    store.rename_fight(FIGHT, "arena")
+    if not isinstance(store, JsonlStore):  # the one store that keeps no snapshots
+        assert store.snapshot("arena") == (3, b"state")
+    assert store.snapshot(FIGHT) is None
+
+
+def test_renaming_a_fight_moves_its_companion_rows(store: Store) -> None:
+    rows = Companion(store)
+    store.append(FIGHT, opening())
+    rows.add(FIGHT, "gm token")
+    rows.add("arena", "left over from a creation that failed")
+    store.rename_fight(FIGHT, "arena")
+    assert rows.notes(FIGHT) == []
+    assert rows.notes("arena") == ["gm token"]
+
+
+def test_renaming_onto_an_existing_fight_is_a_conflict_that_changes_nothing(
+    store: Store,
+) -> None:
+    store.append(FIGHT, opening())
+    store.append("arena", [FightStarted(ruleset="dq")])
+    with pytest.raises(ConflictError, match="fight `arena` already exists"):
+        store.rename_fight(FIGHT, "arena")
+    assert events_of(store) == opening()
+    assert store.version("arena") == 1
+
+
+def test_renaming_a_fight_that_is_not_there_is_a_usage_error(store: Store) -> None:
+    with pytest.raises(UsageError, match="no fight `nobody` to rename"):
+        store.rename_fight("nobody", "arena")
+    assert store.fights() == []
+
+
+def test_renaming_to_an_id_that_breaks_the_rule_is_refused(store: Store) -> None:
+    store.append(FIGHT, opening())
+    with pytest.raises(BadFightId, match="has '/'"):
+        store.rename_fight(FIGHT, "a/b")
+    assert events_of(store) == opening()
+
+
+def test_a_rename_whose_companion_rows_cannot_move_changes_nothing(store: Store) -> None:
+    rows = Companion(store)
+    store.append(FIGHT, opening())
+    rows.add(FIGHT, "gm token")
+    with pytest.raises(Exception, match=r"(?i)check"):  # the table's CHECK refuses 'forbidden'
+        store.rename_fight(FIGHT, "forbidden")
+    assert events_of(store) == opening()
+    assert store.version("forbidden") == 0
+    assert rows.notes(FIGHT) == ["gm token"]
+
+
+def test_a_delete_whose_companion_rows_cannot_go_changes_nothing(store: Store) -> None:
+    rows = Companion(store)
+    store.append(FIGHT, opening())
+    rows.add(FIGHT, "gm token")
+    companions.register(rows.db, ["service_gone"], rows.mark)  # registered, never created
+    with pytest.raises(Exception, match="service_gone"):
+        store.delete_fight(FIGHT)
+    assert events_of(store) == opening()
+    assert rows.notes(FIGHT) == ["gm token"]
+
+
+def test_renamed_fight_keeps_its_place_in_the_creation_order(store: Store) -> None:
+    store.append("alpha", opening())
+    store.append("bravo", opening())
+    store.rename_fight("alpha", "zulu")
+    expected = ["bravo", "zulu"] if isinstance(store, JsonlStore) else ["zulu", "bravo"]
+    assert store.fights() == expected
+
+
 # -- SQLite only ----------------------------------------------------------------------------------
 
 
@@ -630,3 +795,42 @@ def test_two_postgresql_stores_on_one_database_never_write_the_same_seq(
 def test_an_unreachable_postgresql_server_is_a_usage_error_naming_it() -> None:
     with pytest.raises(UsageError, match="cannot open the PostgreSQL store"):
         open_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2")
+
+
+def test_sqlite_file_of_schema_1_is_upgraded_and_deletes_with_its_companions(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as made:
+        made.append(FIGHT, opening())
+    with sqlite3.connect(path) as raw:  # as woundlog before `fight_tables` left it
+        raw.execute("DROP TABLE fight_tables")
+        raw.execute("PRAGMA user_version = 1")
+    with SQLiteStore(path) as upgraded:
+        rows = Companion(upgraded)
+        rows.add(FIGHT, "gm token")
+        assert upgraded.delete_fight(FIGHT) is True
+        assert rows.notes(FIGHT) == []
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == sqlite_module.SCHEMA_VERSION
+
+
+def test_postgresql_database_of_schema_1_is_upgraded_so_a_rename_carries_its_events(
+    postgres_url: str,
+) -> None:
+    with PostgresStore(postgres_url) as made:
+        made.append(FIGHT, opening())
+        made.save_snapshot(FIGHT, 2, b"state")
+        db = made.connection
+        for table in ("events", "snapshots"):  # as woundlog before renames left them
+            db.execute(f"ALTER TABLE {table} DROP CONSTRAINT {table}_fight_fkey")
+            db.execute(
+                f"ALTER TABLE {table} ADD CONSTRAINT {table}_fight_fkey FOREIGN KEY (fight)"
+                " REFERENCES fights (fight) ON DELETE CASCADE"
+            )
+        db.execute("DROP TABLE fight_tables")
+        db.execute("UPDATE woundlog_schema SET version = 1")
+    with PostgresStore(postgres_url) as upgraded:
+        assert upgraded.rename_fight(FIGHT, "arena") == 4
+        assert [s.event for s in upgraded.read("arena")] == opening()
+        assert upgraded.snapshot("arena") == (2, b"state")

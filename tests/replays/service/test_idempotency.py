@@ -1,0 +1,142 @@
+"""Issue 13: `POST /fights` with an `Idempotency-Key` answers a retry with the first answer itself,
+the same tokens, through a crash and across processes; a retry without one keeps today's
+behaviour (200, a new pair: test_create.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from pathlib import Path
+
+import httpx
+
+from .server import ADMIN, Server, bearer
+
+KEY = "Idempotency-Key"
+
+
+def create(client: httpx.Client, fight: str, key: str | None, **settings: object) -> httpx.Response:
+    headers = {**bearer(ADMIN), **({KEY: key} if key else {})}
+    body = {"fight": fight, "ruleset": "mordheim", **settings}
+    return client.post("/fights", json=body, headers=headers)
+
+
+def reads(client: httpx.Client, fight: str, token: str) -> bool:
+    return client.get(f"/fights/{fight}/state", headers=bearer(token)).status_code == 200
+
+
+def test_a_retry_with_the_same_key_gets_the_same_answer_and_tokens(client: httpx.Client) -> None:
+    key = str(uuid.uuid4())
+    first = create(client, "keyed-1", key)
+    again = create(client, "keyed-1", key)
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert reads(client, "keyed-1", first.json()["gm_token"])
+    assert reads(client, "keyed-1", first.json()["viewer_token"])
+
+
+def test_a_retry_without_a_seed_gets_the_seed_the_first_answer_drew(client: httpx.Client) -> None:
+    key = str(uuid.uuid4())
+    first = create(client, "keyed-seed", key).json()
+    assert create(client, "keyed-seed", key).json()["seed"] == first["seed"]
+
+
+def test_the_same_key_with_another_request_is_422_and_changes_nothing(
+    client: httpx.Client,
+) -> None:
+    key = str(uuid.uuid4())
+    first = create(client, "keyed-2", key).json()
+    other = create(client, "keyed-2", key, ruleset="d26")
+    assert other.status_code == 422
+    assert other.headers["content-type"].startswith("application/problem+json")
+    assert "Idempotency-Key was sent with another request" in other.json()["detail"]
+    assert reads(client, "keyed-2", first["gm_token"])
+
+
+def test_a_key_past_255_characters_or_not_ascii_is_refused_and_makes_no_fight(
+    client: httpx.Client,
+) -> None:
+    for key in (b"k" * 256, "clé".encode()):
+        refused = client.post(
+            "/fights",
+            json={"fight": "keyed-bad", "ruleset": "mordheim"},
+            headers=[(b"Authorization", f"Bearer {ADMIN}".encode()), (KEY.encode(), key)],
+        )
+        assert refused.status_code == 422, refused.text
+    assert client.get("/fights/keyed-bad/state", headers=bearer(ADMIN)).status_code == 404
+
+
+def test_the_first_answer_survives_a_crash_of_the_server(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    key = str(uuid.uuid4())
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        first = create(client, "keyed-crash", key).json()
+        running.kill()  # SIGKILL: the answer was on its way; the client never saw it
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        again = create(client, "keyed-crash", key)
+        assert again.status_code == 201
+        assert again.json() == first
+        assert reads(client, "keyed-crash", first["gm_token"])
+
+
+def test_the_kept_answer_holds_no_token_in_the_clear(tmp_path: Path) -> None:
+    db = tmp_path / "clear.db"
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        first = create(client, "keyed-clear", str(uuid.uuid4())).json()
+    wal = tmp_path / "clear.db-wal"
+    raw = db.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+    assert first["gm_token"].encode() not in raw
+    assert first["viewer_token"].encode() not in raw
+
+
+def test_after_reissued_tokens_a_retry_with_the_key_is_not_given_the_dead_pair(
+    client: httpx.Client,
+) -> None:
+    key = str(uuid.uuid4())
+    first = create(client, "keyed-reissued", key).json()
+    client.post("/fights/keyed-reissued/tokens", headers=bearer(ADMIN)).raise_for_status()
+    again = create(client, "keyed-reissued", key)
+    assert again.status_code == 200  # the fight is there: a new pair, as without a key
+    assert again.json()["gm_token"] != first["gm_token"]
+    assert reads(client, "keyed-reissued", again.json()["gm_token"])
+
+
+def test_a_kept_answer_past_its_day_is_forgotten(tmp_path: Path) -> None:
+    db = tmp_path / "expired.db"
+    key = str(uuid.uuid4())
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        first = create(client, "keyed-old", key).json()
+        with sqlite3.connect(db) as raw:  # a day goes by
+            raw.execute("UPDATE service_answers SET expires = expires - 86400")
+        again = create(client, "keyed-old", key)
+        assert again.status_code == 200  # answered as a retry without a key
+        assert again.json()["gm_token"] != first["gm_token"]
+
+
+def test_a_deleted_fight_created_again_with_the_same_key_is_a_new_fight(
+    client: httpx.Client,
+) -> None:
+    key = str(uuid.uuid4())
+    first = create(client, "keyed-gone", key, seed=1).json()
+    assert client.delete("/fights/keyed-gone", headers=bearer(ADMIN)).status_code == 204
+    again = create(client, "keyed-gone", key, seed=1)
+    assert again.status_code == 201
+    assert again.json()["gm_token"] != first["gm_token"]
+    assert reads(client, "keyed-gone", again.json()["gm_token"])
+
+
+def test_a_retry_through_another_process_on_postgresql_gets_the_same_answer(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    key = str(uuid.uuid4())
+    with (
+        Server(postgres_url, logs=tmp_path) as one,
+        Server(postgres_url, logs=tmp_path) as other,
+        httpx.Client(base_url=one.url, timeout=30) as a,
+        httpx.Client(base_url=other.url, timeout=30) as b,
+    ):
+        first = create(a, "keyed-pg", key)
+        again = create(b, "keyed-pg", key)
+        assert first.status_code == again.status_code == 201
+        assert again.json() == first.json()
+        assert reads(b, "keyed-pg", first.json()["gm_token"])
