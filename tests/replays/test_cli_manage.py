@@ -162,7 +162,7 @@ def test_rename_onto_an_existing_fight_is_a_conflict_with_exit_4(db: Path) -> No
 def test_rename_to_an_id_that_breaks_the_rule_is_refused_with_exit_2(db: Path) -> None:
     result = woundlog(db, "rename", "pit", "a/b")
     assert result.returncode == 2
-    assert "Invalid value for 'NEW'" in result.stderr
+    assert "error: invalid value for 'NEW'" in result.stderr
     assert fight_ids(db) == ["pit"]
 
 
