@@ -1,0 +1,89 @@
+"""Issue 13: an imported record the rules refuse no longer refuses the whole import. The record is
+a fact of the other program's table; woundlog appends what its rules accept, keeps a blow or a
+heal without the attacker or healer its rules refuse, and names every record left out, so the
+records after it still arrive (the service's cursor moves on, a resend is a no-op)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from woundlog.events import FightStarted, Heal, Hit, RefusedError, StructuralError, TurnStarted
+from woundlog.events.importers import append_importing, convert_records
+from woundlog.events.importers.foundry import fight_options
+from woundlog.events.stores import SQLiteStore, Store
+from woundlog.replays import Fight
+
+DATA = Path(__file__).parent.parent / "data" / "importers"
+RECORDS = [
+    json.loads(line) for line in (DATA / "foundry_dnd5e_refused.jsonl").read_text().splitlines()
+]
+BRAKKA = "Scene.sceneMain0000001.Token.tkBrakka00000001"
+GOBLIN_1 = "Scene.sceneMain0000001.Token.tkGoblin00000001"
+
+
+@pytest.fixture
+def fight(tmp_path: Path) -> Iterator[Fight]:
+    store: Store = SQLiteStore(tmp_path / "fights.db")
+    started = FightStarted(ruleset="dnd5e", seed=1, options=fight_options("dnd5e"))
+    yield Fight.create(store, "f", started)
+    store.close()
+
+
+def imported(fight: Fight, records: list[object]) -> list[str]:
+    state = fight.state()
+    converted = convert_records("foundry", records, ruleset="dnd5e", joined=list(state.characters))
+    _, refusals = append_importing(converted, fight.append)
+    return [refusal.said() for refusal in refusals]
+
+
+def test_appending_the_records_whole_is_refused_by_the_rules(fight: Fight) -> None:
+    # what every import did before: one refused event refuses every record of the batch
+    converted = convert_records("foundry", RECORDS, ruleset="dnd5e")
+    with pytest.raises(RefusedError, match="Goblin \\(1\\) is dead"):
+        fight.append(converted.events)
+
+
+def test_a_heal_on_the_dead_is_left_out_and_the_later_records_arrive(fight: Fight) -> None:
+    said = imported(fight, RECORDS)
+    state = fight.state()
+    brakka, goblin = state.characters[BRAKKA], state.characters[GOBLIN_1]
+    assert goblin.state == "dead"
+    # 12 - 4 (the goblin woundlog holds dead, whose blow Foundry dealt) - 5: as Foundry shows
+    assert (brakka.state, brakka.hp) == ("upright", 3)  # type: ignore[attr-defined]
+    started = [e.event for e in fight.events() if isinstance(e.event, TurnStarted)]
+    assert started[-1].round == 2  # the last record arrived: round 2 began
+    [heal, blow, riposte] = said
+    assert heal.startswith("record 2 (event `foundry:env00003") and "left out" in heal
+    assert "Goblin (1) is dead" in heal
+    assert (
+        blow.startswith("record 4 (event `foundry:env00005") and "kept without its attacker" in blow
+    )
+    assert riposte.startswith("record 7 (event `foundry:env00008") and "left out" in riposte
+
+
+def test_a_blow_by_a_character_the_rules_hold_down_is_kept_unattributed(fight: Fight) -> None:
+    imported(fight, RECORDS)
+    [kept] = [e.event for e in fight.events() if isinstance(e.event, Hit) and e.event.note]
+    assert kept.id is not None and kept.id.endswith(":unattributed")
+    assert (kept.attacker, kept.damage, kept.target) == (None, 4, BRAKKA)
+    assert f"attacker `{GOBLIN_1}` left out" in (kept.note or "")
+    assert not [e for e in fight.events() if isinstance(e.event, Heal)]  # the heal is not written
+
+
+def test_the_same_records_again_are_refused_the_same_way_and_add_nothing(fight: Fight) -> None:
+    first = imported(fight, RECORDS)
+    version = fight.version
+    # a fresh conversion (no cursor: every envelope looks new) makes the same events again
+    again = imported(fight, RECORDS)
+    assert fight.version == version
+    assert again == first
+
+
+def test_a_malformed_record_still_refuses_the_whole_import(fight: Fight) -> None:
+    with pytest.raises(StructuralError, match="hook"):
+        imported(fight, [*RECORDS[:3], {"hook": 5, "id": "x"}])
+    assert fight.version == 1
