@@ -689,7 +689,10 @@ def import_records(
         except WoundlogError as error:
             raise on_records(error, lines) from None
         appended, refusals = append_importing(  # a record the rules refuse is left out, named
-            converted, lambda events: Fight(store, fight).append(events, version), before=started
+            converted,
+            lambda events: Fight(store, fight).append(events, version),
+            before=started,
+            known=lambda ids: store.lookup(fight, ids),
         )
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")

@@ -23,7 +23,7 @@ names each refusal with its place in the batch. This module only reads those ref
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -68,6 +68,7 @@ def append_importing(
     append: Callable[[list[Event]], T],
     *,
     before: Sequence[Event] = (),
+    known: Callable[[list[str]], Collection[str]] | None = None,
 ) -> tuple[T, list[Refusal]]:
     """Append `before` (a new fight's `fight_started`) and the converted events with `append`,
     leaving out each event the rules refuse (or keeping it without its attacker or healer, when
@@ -75,8 +76,14 @@ def append_importing(
 
     `append` gets the whole batch each time and raises as `Fight.append` does: a RuleError, or a
     BatchRefused of them, each with its `index` in the batch. Anything else it raises, and a
-    refusal that is no rule error or not of a converted event, refuses the import."""
+    refusal that is no rule error or not of a converted event, refuses the import.
+
+    `known(ids)` gives those of `ids` already in the fight: an event kept unattributed by an
+    earlier import is then sent again in that form, a no-op, even if an undo since then would
+    let the rules take it whole (its damage must not count twice)."""
     events = list(converted.events)
+    if known is not None:
+        events = kept_before(events, known)
     records: list[int | None] = list(converted.records)
     records += [None] * (len(events) - len(records))  # an importer that names no records
     refusals: list[Refusal] = []
@@ -89,6 +96,25 @@ def append_importing(
                 raise
             events, records = _past(errors, events, records, len(before), refusals)
     raise AssertionError("unreachable: every round leaves out or changes an event")
+
+
+def kept_before(events: list[Event], known: Callable[[list[str]], Collection[str]]) -> list[Event]:
+    """The events, each one an earlier import kept without its actor in that same form."""
+    alone = {i: _alone(e) for i, e in enumerate(events)}
+    ids = [e.id for e in alone.values() if e is not None and e.id is not None]
+    found = set(known(ids)) if ids else set()
+    return [
+        shown if (shown := alone[i]) is not None and shown.id in found else event
+        for i, event in enumerate(events)
+    ]
+
+
+def _alone(event: Event) -> Event | None:
+    if isinstance(event, Hit):
+        return _without_actor(event, "$.attacker")
+    if isinstance(event, Heal):
+        return _without_actor(event, "$.healer")
+    return None
 
 
 def _ours(error: RefusedError, first: int, count: int) -> bool:

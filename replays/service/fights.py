@@ -303,7 +303,9 @@ class Fights:
             refused: list[str] = []
             if converted.events:  # not limited again: a record makes at most a few events
                 # an event the rules refuse is left out and named, so the cursor moves on
-                appended, refusals = append_importing(converted, opened.append)
+                appended, refusals = append_importing(
+                    converted, opened.append, known=lambda ids: opened.store.lookup(fight, ids)
+                )
                 refused = [refusal.said() for refusal in refusals]
             else:  # records that changed nothing (a snapshot like the last one)
                 appended = Appended(opened.version, [])
