@@ -61,3 +61,29 @@ def test_a_refused_record_sent_again_adds_nothing_and_says_why_again(server: Ser
         assert again.status_code == 200, again.text
         assert again.json()["version"] == first.json()["version"]
         assert again.json()["changes"] == []
+
+
+def test_improved_initiative_restoring_a_dead_goblins_hp_does_not_stop_the_import(
+    server: Server,
+) -> None:
+    """Improved Initiative 3.x autosaves (tests/data/importers/improved_initiative_autosaves.json):
+    the goblin killed in round 1 (dead at 0 HP in dnd5e) is set back to 3 HP by the GM; each
+    later snapshot still shows 3 HP. The heal is named and left out; Grim's wound and the turns
+    of round 2 still arrive."""
+    saves = json.loads((DATA / "improved_initiative_autosaves.json").read_text())[:10]
+    for save in saves[5:]:
+        [goblin] = [c for c in save["Combatants"] if c["Id"] == "gob1"]
+        goblin["CurrentHP"] = 3
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        gm = foundry_fight(client, "refused-ii")
+        url = "/fights/refused-ii/import/improved-initiative"
+        answers = [client.post(url, json=save, headers=gm) for save in saves]
+        assert [a.status_code for a in answers] == [200] * len(saves), answers[5].text
+        [restored] = answers[5].json()["warnings"]
+        assert restored.startswith("record 0 (event `ii:") and "gob1:heal" in restored
+        assert "left out: Goblin 1 is dead" in restored
+        state = client.get("/fights/refused-ii/state", headers=gm).json()
+        assert state["characters"]["gob1"]["state"] == "dead"
+        assert state["characters"]["grim"]["hp"] == 10  # the wound of save 6 arrived
+        events = client.get("/fights/refused-ii/events", headers=gm).json()["events"]
+        assert any(e["event"].get("round") == 2 for e in events)  # and round 2's turns
