@@ -5,7 +5,6 @@ answers the same events; a question too large shows the service's 422 and offers
 from __future__ import annotations
 
 import json
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import httpx
@@ -14,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.replays.service.server import bearer
 
-from .conftest import Tokens, Watched, bundled_fight
+from .conftest import Tokens, Watched, bundled_fight, one_place
 
 
 @pytest.fixture(scope="module")
@@ -72,12 +71,6 @@ def shown_odds(page: Page) -> dict[str, list[str]]:
         """rows => Object.fromEntries(rows.map(r => [r.dataset.character,
             [...r.querySelectorAll('li')].map(li => li.textContent)]))"""
     )
-
-
-def one_place(percent: float) -> str:
-    """As JavaScript's `toFixed(1)` shows a number: its exact binary value, halves up (Python's
-    `:.1f` rounds halves to even: 4.25 is "4.2" there and "4.3" on the page)."""
-    return str(Decimal(percent).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def expected_lines(answer: dict[str, Any]) -> dict[str, list[str]]:

@@ -82,6 +82,8 @@ def test_improved_initiative_restoring_a_dead_goblins_hp_does_not_stop_the_impor
         [restored] = answers[5].json()["warnings"]
         assert restored.startswith("record 0 (event `ii:") and "gob1:heal" in restored
         assert "left out: Goblin 1 is dead" in restored
+        # the cursor moved past it: the next save, still at 3 HP, is no second heal to refuse
+        assert answers[6].json()["warnings"] == []
         state = client.get("/fights/refused-ii/state", headers=gm).json()
         assert state["characters"]["gob1"]["state"] == "dead"
         assert state["characters"]["grim"]["hp"] == 10  # the wound of save 6 arrived
