@@ -4,7 +4,16 @@
 // answered; the panel shows that message and offers an estimate by sampling instead.
 
 import { getOdds } from "./api.js";
-import { chanceText, describe, eventOf, tickChoices, tickOf, tickValue, tooLarge } from "./whatif.js";
+import {
+  chanceText,
+  describe,
+  eventOf,
+  eventStep,
+  tickChoices,
+  tickOf,
+  tickValue,
+  tooLarge,
+} from "./whatif.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,6 +50,7 @@ export function showState(state) {
 
 function showKind() {
   const kind = $("step-kind").value;
+  $("step-error").hidden = true;
   for (const span of $("whatif-add").querySelectorAll("span")) {
     span.hidden = !span.classList.contains(`for-${kind}`);
   }
@@ -51,8 +61,16 @@ function count(id) {
   return Number.isInteger(value) && value >= 0 ? value : null;
 }
 
+/** The step the add form describes, or null when it is incomplete (an event that is not JSON
+ * says why). */
 function stepFromForm() {
   const kind = $("step-kind").value;
+  if (kind === "event") {
+    const { step, error } = eventStep($("step-json").value);
+    $("step-error").textContent = error ?? "";
+    $("step-error").hidden = !error;
+    return step ?? null;
+  }
   if (kind === "tick") return $("step-tick").value ? tickOf($("step-tick").value) : null;
   const target = $("step-target").value;
   if (!target) return null;

@@ -1,10 +1,12 @@
-// The what-if that "odds from here" asks about: hits, heals and turn ticks, in the order a
-// person adds them, as the CLI's --then/--hit gives them, then N rounds of turns (--ticks).
+// The what-if that "odds from here" asks about: hits, heals, turn ticks and any other event, in
+// the order a person adds them, as the CLI's --then/--hit gives them, then N rounds of turns
+// (--ticks).
 // Each step becomes one whole event of the wire format, so the service checks it as it checks
 // any event, and the answer is for exactly these events in exactly this order.
 
 /** The event a step stands for. */
 export function eventOf(step) {
+  if (step.kind === "event") return step.event;
   if (step.kind === "hit") {
     const hit = { type: "hit", target: step.target, damage: step.damage };
     return step.attacker ? { ...hit, attacker: step.attacker } : hit;
@@ -24,6 +26,7 @@ export function eventOf(step) {
 /** A step in words, with the characters' names (`names`: id -> name). */
 export function describe(step, names) {
   const name = (id) => names[id] ?? id;
+  if (step.kind === "event") return JSON.stringify(step.event);
   if (step.kind === "hit") {
     const by = step.attacker ? ` by ${name(step.attacker)}` : "";
     return `${name(step.target)} is hit for ${step.damage}${by}`;
@@ -69,3 +72,17 @@ export function chanceText(state) {
 /** Whether a refusal of the service is the one for a question too large to enumerate, which
  * an estimate by sampling answers instead. */
 export const tooLarge = (error) => error?.status === 422 && /dice paths/.test(error.message);
+
+/** An event typed as JSON, as a step; or why it is not one (the service checks the rest). */
+export function eventStep(text) {
+  let event;
+  try {
+    event = JSON.parse(text);
+  } catch (error) {
+    return { error: `not JSON: ${error.message}` };
+  }
+  if (event === null || typeof event !== "object" || Array.isArray(event) || typeof event.type !== "string") {
+    return { error: 'one event: a JSON object with its "type"' };
+  }
+  return { step: { kind: "event", event } };
+}

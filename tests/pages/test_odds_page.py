@@ -177,3 +177,28 @@ def test_a_step_the_service_cannot_take_shows_its_message_and_no_estimate(
     expect(page.locator("#odds-error")).to_have_text(refused.json()["message"])
     expect(page.locator("#odds-sampling")).to_be_hidden()
     expect_refused(watched)
+
+
+def test_any_event_as_json_is_a_step_with_its_facts_and_dice(
+    watched: Watched, server: Any, client: httpx.Client, ambush: Tokens
+) -> None:
+    page = open_at(watched, server.url, ambush, 24)
+    page.select_option("#step-kind", "event")
+    page.fill("#step-json", '{"type": "hit", "target": "mirabel"')  # cut short
+    page.click("#step-add")
+    expect(page.locator("#step-error")).to_contain_text("not JSON")
+    expect(page.locator("#whatif-steps li")).to_have_count(0)
+    crit = {"type": "hit", "target": "mirabel", "damage": 7, "attacker": "g3", "critical": True}
+    page.fill("#step-json", json.dumps(crit))  # a dnd5e fact: two failed death saves at 0 HP
+    page.click("#step-add")
+    expect(page.locator("#step-error")).to_be_hidden()
+    given = {"type": "turn_started", "character": "mirabel", "rolls": {"death_save": [20]}}
+    page.fill("#step-json", json.dumps(given))  # a natural 20, given: she wakes at 1 HP
+    page.click("#step-add")
+    expect(page.locator("#whatif-steps li")).to_have_count(2)
+    page.select_option("#odds-rounds", "1")
+    page.click("#odds")
+    expect(page.locator("#odds-table caption")).to_contain_text("2 step(s) and 1 round(s)")
+    answer = api_odds(client, ambush, at=24, events=[crit, given], ticks=1)
+    assert answer.status_code == 200, answer.text
+    assert shown_odds(page) == expected_lines(answer.json())
