@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from woundlog.events import FightStarted, Heal, Hit, RefusedError, StructuralError, TurnStarted
-from woundlog.events.importers import append_importing, convert_records
+from woundlog.events.importers import Converted, append_importing, convert_records
 from woundlog.events.importers.foundry import fight_options
 from woundlog.events.stores import SQLiteStore, Store
 from woundlog.replays import Fight
@@ -101,3 +101,15 @@ def test_a_blow_kept_unattributed_is_not_counted_again_after_an_undo(fight: Figh
     brakka = fight.state().characters[BRAKKA]
     assert brakka.hp == 3  # type: ignore[attr-defined]  # the goblin's 4 is not taken twice
     assert fight.version > version  # the heal and the riposte now pass the rules
+
+
+def test_a_blow_kept_unattributed_and_still_refused_is_left_out(fight: Fight) -> None:
+    imported(fight, RECORDS[:2])  # Goblin (1) is dead
+    blow = Hit(id="x:blow", target=GOBLIN_1, damage=2, attacker=GOBLIN_1)  # the dead on the dead
+    _, refusals = append_importing(Converted([blow], records=[9]), fight.append)
+    assert [(r.record, r.event, r.field, r.kept) for r in refusals] == [
+        (9, "x:blow", "$.attacker", True),  # first its dead attacker: kept without him
+        (9, "x:blow:unattributed", None, False),  # then its dead target: left out
+    ]
+    assert "left out" in refusals[-1].said()
+    assert not [e for e in fight.events() if e.event.id and e.event.id.startswith("x:blow")]
