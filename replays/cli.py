@@ -37,7 +37,7 @@ from woundlog.events import (
     iter_jsonl,
 )
 from woundlog.events.fight_ids import BadFightId, check_fight_id
-from woundlog.events.importers import IMPORTERS, convert_records, foundry
+from woundlog.events.importers import IMPORTERS, append_importing, convert_records, foundry
 from woundlog.events.importers.base import DEFAULT_RULESET
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.locate import STORE_ERRORS, unusable
@@ -955,10 +955,15 @@ def import_records(
             converted = convert_records(fmt, records, ruleset=ruleset, joined=joined)
         except WoundlogError as error:
             raise on_records(error, lines) from None
-        appended = Fight(store, fight).append([*started, *converted.events], version)
+        appended, refusals = append_importing(  # a record the rules refuse is left out, named
+            converted,
+            lambda events: Fight(store, fight).append(events, version),
+            before=started,
+            known=lambda ids: store.lookup(fight, ids),
+        )
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
-    for warning in converted.warnings:  # what the importer left out, and why
+    for warning in [*converted.warnings, *(r.said() for r in refusals)]:  # left out, and why
         say(f"warning: {warning}", out=console(stderr=True))
 
 

@@ -5,6 +5,10 @@ format's records for a fight of `ruleset`; `joined` names the characters already
 (a combatant seen for the first time joins first), `previous` is the cursor the last call for
 the same fight returned (`Converted.previous`). Every event gets an id derived from the source,
 so converting the same records again gives the same events, which the fight skips.
+
+`append_importing(converted, append)` appends them past what the rules refuse: an event the rules
+refuse is left out (or kept without the attacker or healer the rules refuse), and each is
+reported as a `Refusal` naming its record (refusals.py).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass
 from ..errors import StructuralError, UsageError
 from . import avrae, foundry, improved_initiative
 from .base import PROFILES, Converted, Profile, profile_of
+from .refusals import Refusal, append_importing
 
 
 @dataclass(frozen=True)
@@ -70,4 +75,13 @@ def convert_records(
     return importer.convert(records, profile=profile_of(ruleset), joined=joined, previous=previous)
 
 
-__all__ = ["IMPORTERS", "PROFILES", "Converted", "Importer", "Profile", "convert_records"]
+__all__ = [
+    "IMPORTERS",
+    "PROFILES",
+    "Converted",
+    "Importer",
+    "Profile",
+    "Refusal",
+    "append_importing",
+    "convert_records",
+]

@@ -226,4 +226,4 @@ def convert(
     ]
     take_in(batch, cursors, in_order(snapshots), newer, label)
     cursor = msgspec.to_builtins(Cursors(cursors)) if cursors else previous
-    return Converted(batch.events, cursor, batch.warnings)
+    return Converted(batch.events, cursor, batch.warnings, batch.records)

@@ -37,6 +37,9 @@ class Converted(msgspec.Struct, frozen=True):
     warnings: list[str] = []
     """What a person should hear about: a record skipped (late, or seen before), a combatant not
     tracked and why. Nothing an importer leaves out is left out silently."""
+    records: list[int] = []
+    """Per event, the place in the records given of the record that made it, so that an event
+    the rules refuse on append is reported by its record (see refusals.py)."""
 
 
 # --- what each ruleset needs from a hit-point tracker -------------------------------------------
@@ -161,6 +164,7 @@ class Batch:
         self.joined = set(joined)
         self.events: list[Event] = []
         self.warnings: list[str] = []
+        self.records: list[int] = []
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -313,7 +317,9 @@ class Batch:
             self.events[start] = msgspec.structs.replace(event, rolls=scoped(rolls, character))
 
     def check(self, start: int, index: int) -> None:
-        """Validate the events record `index` made, as any event from outside is validated."""
+        """Validate the events record `index` made, as any event from outside is validated, and
+        note that they are its events."""
+        self.records += [index] * (len(self.events) - len(self.records))
         for event in self.events[start:]:
             try:
                 convert(msgspec.to_builtins(event))

@@ -515,4 +515,4 @@ def convert(
             conversion.turn_change(hook)
             batch.give_rolls(start, rolls)
         batch.check(start, index)
-    return Converted(batch.events, conversion.cursor(), batch.warnings)
+    return Converted(batch.events, conversion.cursor(), batch.warnings, batch.records)

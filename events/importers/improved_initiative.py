@@ -233,4 +233,5 @@ def convert(
         batch.events,
         msgspec.to_builtins(cursor) if cursor is not None else previous,
         batch.warnings,
+        batch.records,
     )

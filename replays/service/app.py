@@ -416,7 +416,14 @@ async def import_records(
     request: Request[Any, Any, Any], fight: FightId, format: str, data: EventsBody
 ) -> Appended:
     """One record or a list in another program's format (`foundry`, `improved-initiative`,
-    `avrae`), converted by its importer and appended (gm). An unknown format is 404."""
+    `avrae`), converted by its importer and appended (gm). An unknown format is 404, a
+    malformed record 422 (nothing written).
+
+    A record is a fact of the other program's table: an event of it that the fight's rules
+    refuse (a heal on a character woundlog holds dead) is left out and named in `warnings`
+    (its record, its event, the rules' reason), and the rest is appended, so the records after
+    it still arrive; a blow or heal refused only for its attacker or healer is kept without
+    them (id `...:unattributed`). Sending the same records again adds nothing."""
     await as_sent(request)
     appended = await run(service(request).fights.import_records, fight, format, data)
     if appended.changes:

@@ -31,7 +31,7 @@ from woundlog.events import (
     convert,
 )
 from woundlog.events.fight_ids import check_fight_id
-from woundlog.events.importers import IMPORTERS, convert_records
+from woundlog.events.importers import IMPORTERS, append_importing, convert_records
 from woundlog.events.stores import Store, open_store
 
 from ..branch import branch, branch_events
@@ -399,8 +399,13 @@ class Fights:
                 joined=list(now.characters),
                 previous=self.cursors.get(fight, fmt),
             )
+            refused: list[str] = []
             if converted.events:  # not limited again: a record makes at most a few events
-                appended = opened.append(converted.events)
+                # an event the rules refuse is left out and named, so the cursor moves on
+                appended, refusals = append_importing(
+                    converted, opened.append, known=lambda ids: opened.store.lookup(fight, ids)
+                )
+                refused = [refusal.said() for refusal in refusals]
             else:  # records that changed nothing (a snapshot like the last one)
                 appended = Appended(opened.version, [])
             try:
@@ -409,8 +414,9 @@ class Fights:
                 # The events are committed: that must not be answered as a failure. The next
                 # import compares against an older cursor; the records' ids make it harmless.
                 log.exception("import to `%s` (%s) committed; cursor not saved", fight, fmt)
-            if converted.warnings:
-                appended = msgspec.structs.replace(appended, warnings=list(converted.warnings))
+            if converted.warnings or refused:
+                warnings = [*converted.warnings, *refused]
+                appended = msgspec.structs.replace(appended, warnings=warnings)
             return appended
 
     def _import_lock(self, fight: str, fmt: str) -> threading.Lock:

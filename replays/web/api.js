@@ -39,7 +39,13 @@ export function amend(fight, token, event, replacement, reason) {
   return call(`${fightPath(fight)}/events`, token, { method: "POST", body });
 }
 
-// The exact odds of `rounds` rounds of turns from event `at` (the service bounds the work).
-export function getOdds(fight, token, at, rounds) {
-  return call(`${fightPath(fight)}/odds?at=${at}&ticks=${rounds}`, token);
+// The odds of a what-if from event `at`: `events` (whole events, in order), then `ticks` rounds
+// of turns; exact, or estimated from `samples` replays. A GET, so the what-if goes in the query
+// (a browser's fetch sends no body with a GET); the service bounds the work.
+export function getOdds(fight, token, at, { events = [], ticks = 0, samples = null } = {}) {
+  const query = new URLSearchParams({ at: String(at) });
+  if (events.length) query.set("events", JSON.stringify(events));
+  if (ticks) query.set("ticks", String(ticks));
+  if (samples) query.set("samples", String(samples));
+  return call(`${fightPath(fight)}/odds?${query}`, token);
 }

@@ -1,11 +1,12 @@
 // The timeline page: the grid, time travel (slider, arrow keys, `?at=N`), GM undo and amend,
 // and live updates. Everything it shows comes from the API with the person's token.
 
-import { ApiError, amend, getOdds, getState, getTimeline, undo } from "./api.js";
+import { ApiError, amend, getState, getTimeline, undo } from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { fillStateTable } from "./character.js";
 import { fillDetails, summary } from "./describe.js";
 import { drawGrid, drawLegend } from "./grid.js";
+import { setUpOdds, showState } from "./odds.js";
 import { follow } from "./stream.js";
 
 const fight = decodeURIComponent(location.pathname.split("/")[2]);
@@ -115,7 +116,10 @@ async function go(seq, { focus = true, follow = false } = {}) {
 
   const asked = ++page.stateAsked;
   const state = await getState(fight, tokens(fight).read, seq);
-  if (asked === page.stateAsked) fillStateTable($("then"), state);
+  if (asked === page.stateAsked) {
+    fillStateTable($("then"), state);
+    showState(state); // the what-if names the characters as they stood here
+  }
 }
 
 function currentCell(seq) {
@@ -234,30 +238,7 @@ $("amend-form").addEventListener("submit", async (event) => {
 
 // --- odds from here (viewer token) ---------------------------------------------------------
 
-// The chance of each state after a few rounds from the selected event: the service enumerates
-// every die the rules would ask for, so these are exact, not sampled.
-$("odds").addEventListener("click", async () => {
-  const seq = shown();
-  const rounds = Number($("odds-rounds").value);
-  const table = $("odds-table");
-  try {
-    const answer = await getOdds(fight, tokens(fight).read, seq, rounds);
-    table.replaceChildren();
-    const caption = table.createCaption();
-    caption.textContent = `After #${seq} and ${rounds} round(s) of turns, exactly`;
-    for (const [cid, character] of Object.entries(answer.characters)) {
-      const row = table.insertRow();
-      row.dataset.character = cid;
-      row.insertCell().textContent = character.name;
-      row.insertCell().textContent = character.states
-        .map((s) => `${s.state} ${s.percent.toFixed(1)}% (${s.chance})`)
-        .join(", ");
-    }
-    table.hidden = false;
-  } catch (error) {
-    say(`Odds refused: ${error.message}`, true);
-  }
-});
+setUpOdds(() => ({ fight, token: tokens(fight).read, at: shown(), say }));
 
 // --- start ----------------------------------------------------------------------------------
 

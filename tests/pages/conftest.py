@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from importlib.resources import files
 from typing import Any
 
@@ -91,3 +92,10 @@ def bundled_fight(client: httpx.Client, fight: str, name: str) -> Tokens:
     appended = client.post(f"/fights/{fight}/events", json=rest, headers=bearer(tokens.gm))
     assert appended.status_code == 200, appended.text
     return tokens
+
+
+def one_place(percent: float) -> str:
+    """A percentage as the pages show it, JavaScript's `toFixed(1)`: the number's exact binary
+    value rounded halves up (Python's `:.1f` rounds halves to even: 4.25 is "4.2" there and
+    "4.3" on the page)."""
+    return str(Decimal(percent).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.replays.service.server import bearer
 
-from .conftest import Tokens, Watched, bundled_fight
+from .conftest import Tokens, Watched, bundled_fight, one_place
 
 UNDO_LOG = "mordheim_undo.jsonl"  # an amend, a retract and a retract of the retract
 STATES_OF_ROWS = """tds => Object.fromEntries(
@@ -256,4 +256,4 @@ def test_odds_from_here_shows_the_exact_chances_the_api_gives(
     for row, character in zip(rows, answer["characters"].values(), strict=True):
         assert character["name"] in row
         for state in character["states"]:
-            assert f"{state['state']} {state['percent']:.1f}% ({state['chance']})" in row
+            assert f"{state['state']} {one_place(state['percent'])}% ({state['chance']})" in row

@@ -1,5 +1,5 @@
-"""Build foundry_dnd5e.jsonl and foundry_d26.jsonl: the envelopes woundlog's Foundry module
-sends for two made-up fights.
+"""Build foundry_dnd5e.jsonl, foundry_d26.jsonl and foundry_dnd5e_refused.jsonl: the envelopes
+woundlog's Foundry module sends for three made-up fights.
 
     python tests/data/importers/foundry_fixtures.py
 
@@ -180,6 +180,23 @@ def d26_fight() -> list[dict[str, Any]]:
     return t.records
 
 
+def dnd5e_healing_the_dead() -> list[dict[str, Any]]:
+    """A GM heals a goblin that dnd5e in Foundry left at 0 HP and woundlog's dnd5e killed (a
+    monster at 0 HP dies), then strikes it again: both are facts of Foundry's table that
+    woundlog's rules refuse, and the records after them must still arrive (issue 13)."""
+    t = Table()
+    t.turn(1, 0)  # 0: Brakka's turn
+    t.damage("gob1", 9, by="brakka", dealt=roll("1d12+3", 9, die(12, 6)))  # 1: Goblin (1) dies
+    t.heal("gob1", 3)  # 2: the GM restores 3 HP on the sheet: 0 -> 3 in Foundry
+    t.turn(1, 1)  # 3: Goblin (1)'s turn, in Foundry it is alive
+    t.damage("brakka", 4, by="gob1")  # 4: the "dead" goblin strikes: 12 -> 8
+    t.turn(1, 2)  # 5: Goblin (2)'s turn
+    t.damage("brakka", 5, by="gob2")  # 6: 8 -> 3
+    t.damage("gob1", 2, by="brakka")  # 7: Brakka's riposte on Goblin (1): 3 -> 1 in Foundry
+    t.turn(2, 0)  # 8: round 2
+    return t.records
+
+
 def write(name: str, records: list[dict[str, Any]]) -> None:
     with open(HERE / name, "w") as out:
         for record in records:
@@ -189,3 +206,4 @@ def write(name: str, records: list[dict[str, Any]]) -> None:
 if __name__ == "__main__":
     write("foundry_dnd5e.jsonl", dnd5e_fight())
     write("foundry_d26.jsonl", d26_fight())
+    write("foundry_dnd5e_refused.jsonl", dnd5e_healing_the_dead())

@@ -1,0 +1,181 @@
+// "Odds from here" on the timeline page: a what-if built step by step from the selected event,
+// and the service's answer per character, each state with its percentage and exact fraction.
+// A question too large to enumerate is refused by the service (422) with what would be
+// answered; the panel shows that message and offers an estimate by sampling instead.
+
+import { getOdds } from "./api.js";
+import {
+  chanceText,
+  describe,
+  eventOf,
+  eventStep,
+  tickChoices,
+  tickOf,
+  tickValue,
+  tooLarge,
+} from "./whatif.js";
+
+const $ = (id) => document.getElementById(id);
+
+const panel = {
+  steps: [], // what the person added, in order
+  state: null, // the fight as it stood at the selected event: whom a step can name
+  ask: null, // () => ({ fight, token, at }) of the page
+};
+
+const names = () =>
+  Object.fromEntries(Object.entries(panel.state?.characters ?? {}).map(([id, c]) => [id, c.name || id]));
+
+/** Fill a `<select>` with options, keeping the chosen one when it is still there. */
+function fill(select, options, { none = null } = {}) {
+  const kept = select.value;
+  select.replaceChildren();
+  if (none !== null) select.add(new Option(none, ""));
+  for (const [value, text] of options) select.add(new Option(text, value));
+  if ([...select.options].some((o) => o.value === kept)) select.value = kept;
+}
+
+/** The characters and ticks the add form offers, for the fight as it stood at `state`. */
+export function showState(state) {
+  panel.state = state;
+  const people = Object.entries(names());
+  fill($("step-target"), people);
+  fill($("step-attacker"), people, { none: "nobody named" });
+  fill($("step-healer"), people, { none: "nobody named" });
+  fill(
+    $("step-tick"),
+    tickChoices(state).map((tick) => [tickValue(tick), describe({ kind: "tick", ...tick }, names())]),
+  );
+}
+
+function showKind() {
+  const kind = $("step-kind").value;
+  $("step-error").hidden = true;
+  for (const span of $("whatif-add").querySelectorAll("span")) {
+    span.hidden = !span.classList.contains(`for-${kind}`);
+  }
+}
+
+function count(id) {
+  const value = Number($(id).value);
+  return Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+/** The step the add form describes, or null when it is incomplete (an event that is not JSON
+ * says why). */
+function stepFromForm() {
+  const kind = $("step-kind").value;
+  if (kind === "event") {
+    const { step, error } = eventStep($("step-json").value);
+    $("step-error").textContent = error ?? "";
+    $("step-error").hidden = !error;
+    return step ?? null;
+  }
+  if (kind === "tick") return $("step-tick").value ? tickOf($("step-tick").value) : null;
+  const target = $("step-target").value;
+  if (!target) return null;
+  if (kind === "hit") {
+    const damage = count("step-damage");
+    return damage === null ? null : { kind, target, damage, attacker: $("step-attacker").value || null };
+  }
+  const amount = count("step-amount");
+  if (amount === null) return null;
+  return { kind, target, amount, means: $("step-means").value.trim(), healer: $("step-healer").value || null };
+}
+
+function drawSteps() {
+  const list = $("whatif-steps");
+  list.replaceChildren();
+  panel.steps.forEach((step, index) => {
+    const item = document.createElement("li");
+    item.dataset.step = String(index);
+    const text = document.createElement("span");
+    text.textContent = describe(step, names());
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.textContent = "Remove";
+    remove.setAttribute("aria-label", `Remove step ${index + 1}: ${text.textContent}`);
+    remove.addEventListener("click", () => {
+      panel.steps.splice(index, 1);
+      drawSteps();
+    });
+    item.append(text, remove);
+    list.append(item);
+  });
+}
+
+function caption(at, rounds, answer) {
+  const parts = [`After #${at}`];
+  if (panel.steps.length) parts.push(`${panel.steps.length} step(s)`);
+  const how = answer.exact ? "exactly" : `estimated from ${answer.samples} replays`;
+  return `${parts.join(", ")} and ${rounds} round(s) of turns, ${how}`;
+}
+
+function showAnswer(at, rounds, answer) {
+  const table = $("odds-table");
+  table.replaceChildren();
+  table.createCaption().textContent = caption(at, rounds, answer);
+  for (const [cid, character] of Object.entries(answer.characters)) {
+    const row = table.insertRow();
+    row.dataset.character = cid;
+    row.insertCell().textContent = character.name;
+    const states = document.createElement("ul");
+    for (const state of character.states) {
+      const item = document.createElement("li");
+      item.dataset.state = state.state;
+      item.className = `s-${state.state}`;
+      item.textContent = chanceText(state);
+      states.append(item);
+    }
+    row.insertCell().append(states);
+  }
+  table.hidden = false;
+  const voids = $("odds-void");
+  voids.replaceChildren();
+  for (const void_ of answer.void) {
+    const item = document.createElement("li");
+    item.textContent = `step ${void_.event} is refused by the rules ${void_.percent.toFixed(1)}% (${void_.chance}) of the time: ${void_.reason}`;
+    voids.append(item);
+  }
+  voids.hidden = !answer.void.length;
+}
+
+async function askOdds(samples = null) {
+  const { fight, token, at, say } = panel.ask();
+  const rounds = Number($("odds-rounds").value);
+  const events = panel.steps.map(eventOf);
+  try {
+    const answer = await getOdds(fight, token, at, { events, ticks: rounds, samples });
+    $("odds-refused").hidden = true;
+    showAnswer(at, rounds, answer);
+  } catch (error) {
+    if (error.status !== 422) {
+      say(`Odds refused: ${error.message}`, true);
+      return;
+    }
+    // the service's own words: what was too large, or which step it cannot take
+    $("odds-error").textContent = error.message;
+    // too large to enumerate: offer the estimate (and keep offering it while sampling)
+    $("odds-sampling").hidden = !tooLarge(error) && samples === null;
+    $("odds-refused").hidden = false;
+    $("odds-table").hidden = $("odds-void").hidden = true;
+  }
+}
+
+/** Wire the panel; `ask()` gives the fight, the read token, the selected event and `say`. */
+export function setUpOdds(ask) {
+  panel.ask = ask;
+  $("step-kind").addEventListener("change", showKind);
+  $("step-add").addEventListener("click", () => {
+    const step = stepFromForm();
+    if (step === null) return;
+    panel.steps.push(step);
+    drawSteps();
+  });
+  $("odds").addEventListener("click", () => askOdds());
+  $("odds-estimate").addEventListener("click", () => {
+    const samples = Number($("odds-samples").value);
+    if (Number.isInteger(samples) && samples >= 1) askOdds(samples);
+  });
+  showKind();
+}

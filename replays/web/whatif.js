@@ -1,0 +1,88 @@
+// The what-if that "odds from here" asks about: hits, heals, turn ticks and any other event, in
+// the order a person adds them, as the CLI's --then/--hit gives them, then N rounds of turns
+// (--ticks).
+// Each step becomes one whole event of the wire format, so the service checks it as it checks
+// any event, and the answer is for exactly these events in exactly this order.
+
+/** The event a step stands for. */
+export function eventOf(step) {
+  if (step.kind === "event") return step.event;
+  if (step.kind === "hit") {
+    const hit = { type: "hit", target: step.target, damage: step.damage };
+    return step.attacker ? { ...hit, attacker: step.attacker } : hit;
+  }
+  if (step.kind === "heal") {
+    const heal = { type: "heal", target: step.target, amount: step.amount };
+    if (step.means) heal.means = step.means;
+    return step.healer ? { ...heal, healer: step.healer } : heal;
+  }
+  // a tick: a turn's start or end, of the whole round, one side or one character
+  const tick = { type: step.when === "start" ? "turn_started" : "turn_ended" };
+  if (step.scope === "side") tick.side = step.who;
+  if (step.scope === "character") tick.character = step.who;
+  return tick;
+}
+
+/** A step in words, with the characters' names (`names`: id -> name). */
+export function describe(step, names) {
+  const name = (id) => names[id] ?? id;
+  if (step.kind === "event") return JSON.stringify(step.event);
+  if (step.kind === "hit") {
+    const by = step.attacker ? ` by ${name(step.attacker)}` : "";
+    return `${name(step.target)} is hit for ${step.damage}${by}`;
+  }
+  if (step.kind === "heal") {
+    const means = step.means ? ` (${step.means})` : "";
+    const by = step.healer ? ` by ${name(step.healer)}` : "";
+    return `${name(step.target)} is healed ${step.amount}${means}${by}`;
+  }
+  const whose =
+    step.scope === "round" ? "the round" : step.scope === "side" ? `side ${step.who}'s turn` : `${name(step.who)}'s turn`;
+  return `${whose} ${step.when === "start" ? "starts" : "ends"}`;
+}
+
+/** The ticks a person can add for a fight state: the round's, each side's, each character's. */
+export function tickChoices(state) {
+  const characters = Object.entries(state?.characters ?? {});
+  const sides = [...new Set(characters.map(([, c]) => c.side).filter(Boolean))];
+  const choices = [];
+  for (const when of ["end", "start"]) {
+    choices.push({ when, scope: "round" });
+    for (const side of sides) choices.push({ when, scope: "side", who: side });
+    for (const [id] of characters) choices.push({ when, scope: "character", who: id });
+  }
+  return choices;
+}
+
+/** A tick choice as the value of an `<option>`, and back. */
+export const tickValue = (tick) => [tick.when, tick.scope, tick.who ?? ""].join("|");
+export function tickOf(value) {
+  const [when, scope, who] = value.split("|");
+  return scope === "round" ? { kind: "tick", when, scope } : { kind: "tick", when, scope, who };
+}
+
+/** The chance of a state as a person reads it: percentage, exact fraction (or the share of the
+ * samples), and for an estimate its 95% interval. */
+export function chanceText(state) {
+  const base = `${state.state} ${state.percent.toFixed(1)}% (${state.chance})`;
+  if (state.low === null || state.low === undefined) return base;
+  return `${base}, 95% between ${state.low.toFixed(1)}% and ${state.high.toFixed(1)}%`;
+}
+
+/** Whether a refusal of the service is the one for a question too large to enumerate, which
+ * an estimate by sampling answers instead. */
+export const tooLarge = (error) => error?.status === 422 && /dice paths/.test(error.message);
+
+/** An event typed as JSON, as a step; or why it is not one (the service checks the rest). */
+export function eventStep(text) {
+  let event;
+  try {
+    event = JSON.parse(text);
+  } catch (error) {
+    return { error: `not JSON: ${error.message}` };
+  }
+  if (event === null || typeof event !== "object" || Array.isArray(event) || typeof event.type !== "string") {
+    return { error: 'one event: a JSON object with its "type"' };
+  }
+  return { step: { kind: "event", event } };
+}
