@@ -12,7 +12,7 @@ from typing import IO, Any
 import msgspec
 
 from .errors import StructuralError
-from .model import Amend, Event, EventBase
+from .model import KNOWN_IDS, Amend, Event, EventBase, Retract, misnamed
 
 _json_decoder = msgspec.json.Decoder(Event)
 _json_encoder = msgspec.json.Encoder()
@@ -80,6 +80,9 @@ def decode_json(data: bytes | str, *, line: int | None = None) -> Event:
             line=line,
             field=_deep_field(raw),
         ) from None
+    bad = misnamed(event)
+    if bad is not None:
+        raise StructuralError(bad[1], event=event.id, line=line, field=bad[0])
     # A line as woundlog writes it is the event's own encoding (and a newline), which holds each
     # key once: one encode and a compare clear it, in C. Other lines count their colons.
     encoded = _encode(event)
@@ -198,11 +201,15 @@ def encode_json(event: EventBase) -> bytes:
 
 def decode_msgpack(data: bytes) -> Event:
     try:
-        return _msgpack_decoder.decode(data)
+        event: Event = _msgpack_decoder.decode(data)
     except msgspec.MsgspecError as exc:
         raise _structural(exc, None, None) from None
     except RecursionError:
         raise StructuralError("nested too deeply to read: not a woundlog event") from None
+    bad = misnamed(event)
+    if bad is not None:
+        raise StructuralError(bad[1], field=bad[0])
+    return event
 
 
 def encode_msgpack(event: EventBase) -> bytes:
@@ -218,20 +225,90 @@ def convert(obj: object, *, index: int | None = None) -> Event:
     """Validate an already-parsed object (a dict from another program) into an event."""
     try:
         event: Event = msgspec.convert(obj, Event)
-        return event
     except msgspec.MsgspecError as exc:
         given_id = obj.get("id") if isinstance(obj, dict) else None
         err = _structural(exc, None, None)
         err.event = given_id if isinstance(given_id, str) else None
         err.index = index
         raise err from None
+    bad = misnamed(event)
+    if bad is not None:
+        raise StructuralError(bad[1], event=event.id, field=bad[0], index=index)
+    return event
 
 
-def iter_jsonl(lines: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
-    """Decode JSON Lines one at a time: (line number, event). Blank lines are skipped."""
-    for number, raw in enumerate(lines, start=1):
-        if raw.strip():
-            yield number, decode_json(raw, line=number)
+def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int, Event]]:
+    """Decode JSON Lines one at a time: (line number, event). Blank lines are skipped.
+
+    Each line is checked exactly as `decode_json` checks it, and a line it refuses is refused
+    by `decode_json` itself, with its message. A plain line (one that decodes, whose ids were
+    seen before, and that is its event's own encoding, as woundlog writes it) is cleared here
+    without a call per line: the loop of a replay."""
+    decode, encode, seen = _json_decoder.decode, _encode, KNOWN_IDS
+    for number, raw in enumerate(lines, start=start):
+        try:
+            event: Event = decode(raw)
+        except (msgspec.MsgspecError, RecursionError):
+            if raw.strip():
+                yield number, decode_json(raw, line=number)  # raises, saying why
+            continue
+        if seen[type(event)](event):
+            encoded = encode(event)
+            if len(raw) - len(encoded) <= 2 and raw.startswith(encoded):
+                yield number, event  # the rest of the line is its newline: msgspec took it
+                continue
+        yield number, decode_json(raw, line=number)
+
+
+_encode_lines = _json_encoder.encode_lines
+_decode_lines = _json_decoder.decode_lines
+_UNCLEAR = re.compile(rb'[\x00-\x09\x0b-\x20\\\x7f-\xff]|"id":"#')
+"""In a block that is its events' own encoding: a byte that may belong to whitespace in a
+string (or to an escape, or to a character past ASCII), or an event id that begins with `#`.
+Without any, every id of the block keeps to its pattern but an undo's `event` (`#N`)."""
+
+
+def iter_jsonl_blocks(blocks: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
+    """`iter_jsonl` of a file read in blocks of whole lines (the last may lack its newline):
+    the same events, line numbers and errors. A block as woundlog writes it, each line its
+    event's own encoding, is decoded and cleared in a few calls for the whole block, in C."""
+    number = 0
+    for block in blocks:
+        events = _plain(block)
+        if events is None:  # line by line, each refusal named exactly
+            yield from iter_jsonl(_lines(block), start=number + 1)
+            number += block.count(b"\n") + (not block.endswith(b"\n"))
+        else:
+            yield from enumerate(events, start=number + 1)
+            number += len(events)
+
+
+def _plain(block: bytes) -> list[Event] | None:
+    """The events of `block` if it is exactly their own encoding, one a line, with every id
+    keeping to its pattern; None when the block must be read line by line. A block equal to
+    its events' encoding holds no key twice and no blank line, so only the ids are left."""
+    try:
+        events: list[Event] = _decode_lines(block)
+    except (msgspec.MsgspecError, RecursionError):
+        return None
+    if _encode_lines(events) != block:
+        return None
+    if _UNCLEAR.search(block) is not None:
+        return None if any(map(misnamed, events)) else events
+    if block.find(b'"event":"#') >= 0:  # `#N` names: check the undo events' own
+        undoing = [event for event in events if type(event) in _NAMING]
+        return None if any(map(misnamed, undoing)) else events
+    return events
+
+
+_NAMING = (Retract, Amend)
+
+
+def _lines(block: bytes) -> list[bytes]:
+    """The lines of a block split at newlines only, each keeping its newline, as a file's."""
+    lines = block.split(b"\n")
+    last = lines.pop()
+    return [line + b"\n" for line in lines] + ([last] if last else [])
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, Event]]:

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, StructuralError, WoundlogError, decode_json
+from woundlog.events import Event, WoundlogError, decode_json
+from woundlog.events.codec import iter_jsonl_blocks
 from woundlog.events.stores import Stored
 
 from .fold import fold, fold_state
@@ -175,15 +176,12 @@ class _Events:
 
     def __iter__(self) -> Iterator[Stored]:
         at, seq = self.at, 0
-        with open(self.path, "rb") as f:
-            for self.line, raw in enumerate(f, start=1):
-                if at is not None and seq >= at:
-                    return
-                try:
-                    event = decode_json(raw, line=self.line)
-                except StructuralError:
-                    if raw.strip():
-                        raise
-                    continue  # a blank line holds no event
-                seq += 1
-                yield Stored(seq, event)
+        if at is not None and at <= 0:
+            return
+        # returns right after event `at`: a line past it is not refused (a block holding
+        # it is then read line by line, and the line is never reached)
+        for self.line, event in iter_jsonl_blocks(_blocks(self.path)):
+            seq += 1
+            yield Stored(seq, event)
+            if seq == at:
+                return
