@@ -12,7 +12,7 @@ from typing import IO, Any
 import msgspec
 
 from .errors import StructuralError
-from .model import KNOWN_IDS, Amend, Event, EventBase, Retract, misnamed
+from .model import KNOWN_IDS, Amend, Event, EventBase, misnamed
 
 _json_decoder = msgspec.json.Decoder(Event)
 _json_encoder = msgspec.json.Encoder()
@@ -258,57 +258,6 @@ def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int,
                 yield number, event  # the rest of the line is its newline: msgspec took it
                 continue
         yield number, decode_json(raw, line=number)
-
-
-_encode_lines = _json_encoder.encode_lines
-_decode_lines = _json_decoder.decode_lines
-_UNCLEAR = re.compile(rb'[\x00-\x09\x0b-\x20\\\x7f-\xff]|"id":"#')
-"""In a block that is its events' own encoding: a byte that may belong to whitespace in a
-string (or to an escape, or to a character past ASCII), or an event id that begins with `#`.
-Without any, every id of the block keeps to its pattern but an undo's `event` (`#N`)."""
-
-
-def iter_jsonl_blocks(blocks: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
-    """`iter_jsonl` of a file read in blocks of whole lines (the last may lack its newline):
-    the same events, line numbers and errors. A block as woundlog writes it, each line its
-    event's own encoding, is decoded and cleared in a few calls for the whole block, in C."""
-    number = 0
-    for block in blocks:
-        events = _plain(block)
-        if events is None:  # line by line, each refusal named exactly
-            yield from iter_jsonl(_lines(block), start=number + 1)
-            number += block.count(b"\n") + (not block.endswith(b"\n"))
-        else:
-            yield from enumerate(events, start=number + 1)
-            number += len(events)
-
-
-def _plain(block: bytes) -> list[Event] | None:
-    """The events of `block` if it is exactly their own encoding, one a line, with every id
-    keeping to its pattern; None when the block must be read line by line. A block equal to
-    its events' encoding holds no key twice and no blank line, so only the ids are left."""
-    try:
-        events: list[Event] = _decode_lines(block)
-    except (msgspec.MsgspecError, RecursionError):
-        return None
-    if _encode_lines(events) != block:
-        return None
-    if _UNCLEAR.search(block) is not None:
-        return None if any(map(misnamed, events)) else events
-    if block.find(b'"event":"#') >= 0:  # `#N` names: check the undo events' own
-        undoing = [event for event in events if type(event) in _NAMING]
-        return None if any(map(misnamed, undoing)) else events
-    return events
-
-
-_NAMING = (Retract, Amend)
-
-
-def _lines(block: bytes) -> list[bytes]:
-    """The lines of a block split at newlines only, each keeping its newline, as a file's."""
-    lines = block.split(b"\n")
-    last = lines.pop()
-    return [line + b"\n" for line in lines] + ([last] if last else [])
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, Event]]:

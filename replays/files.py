@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, WoundlogError, decode_json
-from woundlog.events.codec import iter_jsonl_blocks
+from woundlog.events import Event, WoundlogError, decode_json, iter_jsonl
 from woundlog.events.stores import Stored
 
 from .fold import fold, fold_state
@@ -175,13 +174,13 @@ class _Events:
         self.line = 0
 
     def __iter__(self) -> Iterator[Stored]:
-        at, seq = self.at, 0
+        at = self.at
         if at is not None and at <= 0:
             return
-        # returns right after event `at`: a line past it is not refused (a block holding
-        # it is then read line by line, and the line is never reached)
-        for self.line, event in iter_jsonl_blocks(_blocks(self.path)):
-            seq += 1
-            yield Stored(seq, event)
-            if seq == at:
-                return
+        with open(self.path, "rb") as f:
+            # returns right after event `at`, so no line past it is even decoded
+            for seq, (line, event) in enumerate(iter_jsonl(f), start=1):
+                self.line = line
+                yield Stored(seq, event)
+                if seq == at:
+                    return
