@@ -203,17 +203,25 @@ class Fold:
     and it builds no explanation nobody reads. The reducer stays pure: each event's effect is
     worked out from the state as it stands, exactly as `advance` does, and nothing outside sees
     the working map; `state` hands out a frozen FightState with a map of its own.
+
+    The fight's steps are compiled once, when it starts (`_Steps`): hits, heals and turns, the
+    events of a long fight, go straight to the ruleset's handler with one reused Context, and
+    their Dice are made only if a rule rolls. Anything the quick step does not clear (an
+    unknown character, a fact, an actor who may not act, an ended fight, every other type of
+    event) goes the way `advance` goes, which refuses it with the same words.
     """
 
     def __init__(self, state: State | None = None) -> None:
         self._state: State | None = None
         self._characters: Roster[Any] = Roster({})
+        self._steps: _Steps | None = None
         if state is not None:
             self._take_up(state)
 
     def _take_up(self, state: State) -> None:
         self._characters = Roster(state.characters)
         self._state = msgspec.structs.replace(state, characters=self._characters)
+        self._steps = _Steps(get_ruleset(state.ruleset), self._characters)
 
     @property
     def state(self) -> State | None:
@@ -228,11 +236,19 @@ class Fold:
         if state is None:
             self._take_up(start(_first(event))[0])
             return
+        assert self._steps is not None
+        step = self._steps.quick.get(type(event))
+        if step is None or state.ended or not step(state, event):
+            state = self._generic(state, event)
+        self._state = msgspec.structs.replace(state, seq=state.seq + 1)
+
+    def _generic(self, state: State, event: Event) -> State:
+        """The event folded as `advance` folds it: the fight, with `ended` as the event left it."""
         rules, ctx, updated, ended = _effect(state, event, explains=False)
         if ctx is not None and updated:
             _check_moves(rules, self._characters, updated)
             self._characters.update(updated)
-        self._state = msgspec.structs.replace(state, seq=state.seq + 1, ended=ended)
+        return state if ended == state.ended else msgspec.structs.replace(state, ended=ended)
 
     def skip(self) -> None:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
@@ -242,6 +258,147 @@ class Fold:
     @property
     def seq(self) -> int:
         return 0 if self._state is None else self._state.seq
+
+
+class _Steps:
+    """One fight's quick steps, compiled once from its ruleset: per event type, a function
+    that folds a plain event of that type into the working map and says True, or changes
+    nothing and says False (the event then takes the generic way, which refuses or does it)."""
+
+    def __init__(self, rules: Ruleset, characters: Roster[Any]) -> None:
+        self.rules = rules
+        self.characters = characters
+        self.edges = rules.graph.edges
+        self.ctx = Context("", _no_dice, rules.graph, {}, explains=False)
+        self.event: Event | None = None
+        self.state: State | None = None
+        self.hit_facts = _unread_facts(rules.hit_facts, "hit")[1]
+        self.heal_facts = _unread_facts(rules.heal_facts, "heal")[1]
+        base = Ruleset.__dict__
+        # who may act, as a table, unless the ruleset words its own exceptions
+        self.attack_table = type(rules).why_attacker_cannot is base["why_attacker_cannot"]
+        self.heal_table = type(rules).why_healer_cannot is base["why_healer_cannot"]
+        self.quick: dict[type, Callable[[State, Any], bool]] = {
+            Hit: self.hit,
+            Heal: self.heal,
+            TurnStarted: self.turn_started,
+            TurnEnded: self.turn_ended,
+        }
+
+    def _context(self, state: State, event: Event, seq: int) -> Context:
+        """The reused Context, made the event's: its id, and its Dice (made now if dice are
+        given, which are checked whether rolled or not; else when a rule first rolls)."""
+        ctx = self.ctx
+        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        ctx.options = state.options
+        ctx.character = None
+        self.event, self.state = event, state
+        ctx._dice = self._dice() if event.rolls else self._dice
+        return ctx
+
+    def _dice(self) -> Dice:
+        state, event = self.state, self.event
+        assert state is not None and event is not None
+        rules = self.rules
+        return Dice(
+            state.seed,
+            self.ctx.event_id,
+            event.rolls,
+            rules.dice,
+            strict=bool(state.options["strict_dice"]),
+            version=state.version,
+            hints=rules.dice_hints,
+            owner=_concerns(event),
+        )
+
+    def _may_act(self, state: State, event: Hit | Heal, actor_id: str, attack: bool) -> bool:
+        actor = self.characters.get(actor_id)
+        if actor is None:  # from outside the fight: accepted
+            return True
+        rules = self.rules
+        if attack:
+            if self.attack_table:
+                return rules.acting(actor).attack
+            return rules.why_attacker_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
+        if self.heal_table:
+            return rules.acting(actor).heal
+        return rules.why_healer_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
+
+    def _store(self, cid: str, was: Character, now: Character) -> None:
+        if now is not was:
+            if was.state != now.state and (was.state, now.state) not in self.edges:
+                _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
+            self.characters[cid] = now  # Roster keeps sides for new ids only: this one is known
+
+    def hit(self, state: State, event: Hit) -> bool:
+        target = self.characters.get(event.target)
+        if target is None:
+            return False
+        seq = state.seq + 1
+        try:
+            ctx = self._context(state, event, seq)
+            values = self.hit_facts(event)
+            if values.count(None) != len(values):
+                return False
+            if event.attacker is not None and not self._may_act(state, event, event.attacker, True):
+                return False
+            hurt = self.rules.on_hit(state, target, event, ctx)
+            self._store(event.target, target, hurt)
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, seq)) from None
+        return True
+
+    def heal(self, state: State, event: Heal) -> bool:
+        target = self.characters.get(event.target)
+        if target is None:
+            return False
+        seq = state.seq + 1
+        try:
+            ctx = self._context(state, event, seq)
+            values = self.heal_facts(event)
+            if values.count(None) != len(values):
+                return False
+            if event.healer is not None and not self._may_act(state, event, event.healer, False):
+                return False
+            healed = self.rules.on_heal(state, target, event, ctx)
+            self._store(event.target, target, healed)
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, seq)) from None
+        return True
+
+    def _in_scope(self, state: State, turn: TurnStarted | TurnEnded) -> bool:
+        if turn.character is not None:
+            return turn.character in self.characters
+        return turn.side is None or state.has_side(turn.side)
+
+    def _ticked(self, updated: Mapping[str, Character]) -> None:
+        if updated:
+            _check_moves(self.rules, self.characters, updated)
+            self.characters.update(updated)
+
+    def turn_started(self, state: State, event: TurnStarted) -> bool:
+        if not self._in_scope(state, event):
+            return False
+        try:
+            ctx = self._context(state, event, state.seq + 1)
+            self._ticked(self.rules.on_turn_started(state, event, ctx))
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, state.seq + 1)) from None
+        return True
+
+    def turn_ended(self, state: State, event: TurnEnded) -> bool:
+        if not self._in_scope(state, event):
+            return False
+        try:
+            ctx = self._context(state, event, state.seq + 1)
+            self._ticked(self.rules.on_turn_ended(state, event, ctx))
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, state.seq + 1)) from None
+        return True
+
+
+def _no_dice() -> Dice:
+    raise AssertionError("a quick step's Context is made the event's before it rolls")
 
 
 def _concerns(event: Event) -> str | None:
