@@ -41,7 +41,7 @@ from woundlog.events import (
 from .changes import Changes, CharacterChange
 from .dice import Dice
 from .machine import IllegalTransition
-from .ruleset import Context, Ruleset
+from .ruleset import ACTS, Context, Options, Ruleset
 from .rulesets import get_ruleset
 from .state import Character, FightState, Roster, setup_of
 
@@ -221,7 +221,7 @@ class Fold:
     def _take_up(self, state: State) -> None:
         self._characters = Roster(state.characters)
         self._state = msgspec.structs.replace(state, characters=self._characters)
-        self._steps = _Steps(get_ruleset(state.ruleset), self._characters)
+        self._steps = _Steps(get_ruleset(state.ruleset), self._characters, state.options)
 
     @property
     def state(self) -> State | None:
@@ -265,19 +265,31 @@ class _Steps:
     that folds a plain event of that type into the working map and says True, or changes
     nothing and says False (the event then takes the generic way, which refuses or does it)."""
 
-    def __init__(self, rules: Ruleset, characters: Roster[Any]) -> None:
+    def __init__(self, rules: Ruleset, characters: Roster[Any], options: Options) -> None:
         self.rules = rules
         self.characters = characters
         self.edges = rules.graph.edges
-        self.ctx = Context("", _no_dice, rules.graph, {}, explains=False)
+        self.ctx = Context("", _no_dice, rules.graph, options, explains=False)
         self.event: Event | None = None
         self.state: State | None = None
         self.hit_facts = _unread_facts(rules.hit_facts, "hit")[1]
         self.heal_facts = _unread_facts(rules.heal_facts, "heal")[1]
-        base = Ruleset.__dict__
-        # who may act, as a table, unless the ruleset words its own exceptions
-        self.attack_table = type(rules).why_attacker_cannot is base["why_attacker_cannot"]
-        self.heal_table = type(rules).why_healer_cannot is base["why_healer_cannot"]
+        self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
+        # who may act, as a table of the states that may not, unless the ruleset words its own
+        # exceptions (then asked each time); None: ask the ruleset
+        base, kind = Ruleset.__dict__, type(rules)
+        states = rules.graph.states
+        self.no_attack: frozenset[str] | None = None
+        self.no_heal: frozenset[str] | None = None
+        if (
+            kind.acting is base["acting"]
+            and kind.why_attacker_cannot is base["why_attacker_cannot"]
+        ):
+            self.no_attack = frozenset(
+                s for s in states if not rules.who_may_act.get(s, ACTS).attack
+            )
+        if kind.acting is base["acting"] and kind.why_healer_cannot is base["why_healer_cannot"]:
+            self.no_heal = frozenset(s for s in states if not rules.who_may_act.get(s, ACTS).heal)
         self.quick: dict[type, Callable[[State, Any], bool]] = {
             Hit: self.hit,
             Heal: self.heal,
@@ -288,12 +300,10 @@ class _Steps:
     def _context(self, state: State, event: Event, seq: int) -> Context:
         """The reused Context, made the event's: its id, and its Dice (made now if dice are
         given, which are checked whether rolled or not; else when a rule first rolls)."""
-        ctx = self.ctx
+        ctx = self.ctx  # its options are the fight's, set once; its character stays None
         ctx.event_id = event.id if event.id is not None else f"#{seq}"
-        ctx.options = state.options
-        ctx.character = None
         self.event, self.state = event, state
-        ctx._dice = self._dice() if event.rolls else self._dice
+        ctx._dice = self._dice() if event.rolls else self.make_dice
         return ctx
 
     def _dice(self) -> Dice:
@@ -315,20 +325,18 @@ class _Steps:
         actor = self.characters.get(actor_id)
         if actor is None:  # from outside the fight: accepted
             return True
-        rules = self.rules
+        unable = self.no_attack if attack else self.no_heal
+        if unable is not None:
+            return actor.state not in unable
         if attack:
-            if self.attack_table:
-                return rules.acting(actor).attack
-            return rules.why_attacker_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
-        if self.heal_table:
-            return rules.acting(actor).heal
-        return rules.why_healer_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
+            return self.rules.why_attacker_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
+        return self.rules.why_healer_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
 
     def _store(self, cid: str, was: Character, now: Character) -> None:
         if now is not was:
             if was.state != now.state and (was.state, now.state) not in self.edges:
                 _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
-            self.characters[cid] = now  # Roster keeps sides for new ids only: this one is known
+            self.characters.put(cid, now)
 
     def hit(self, state: State, event: Hit) -> bool:
         target = self.characters.get(event.target)
@@ -372,9 +380,18 @@ class _Steps:
         return turn.side is None or state.has_side(turn.side)
 
     def _ticked(self, updated: Mapping[str, Character]) -> None:
-        if updated:
-            _check_moves(self.rules, self.characters, updated)
-            self.characters.update(updated)
+        """Write what a turn updated, once every move in it is known to be declared."""
+        if not updated:
+            return
+        characters, edges = self.characters, self.edges
+        for cid, now in updated.items():
+            was = characters.get(cid)
+            if was is None or (was.state != now.state and (was.state, now.state) not in edges):
+                _check_moves(self.rules, characters, updated)  # raises, or clears a joining
+                characters.update(updated)
+                return
+        for cid, now in updated.items():
+            characters.put(cid, now)
 
     def turn_started(self, state: State, event: TurnStarted) -> bool:
         if not self._in_scope(state, event):

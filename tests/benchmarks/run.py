@@ -72,8 +72,14 @@ class Row:
 TIME = Path("/usr/bin/time")
 
 
+LAST_CPU: list[float] = []
+"""CPU seconds (user + system) of each process `run_child` ran, in order: on a machine other
+work shares, CPU time moves far less than wall time, so `--fold` reports both."""
+
+
 def run_child(argv: list[str]) -> tuple[float, int, str]:
-    """Run one process; its wall time, its own peak RSS in KiB, and its stdout.
+    """Run one process; its wall time, its own peak RSS in KiB, and its stdout (its CPU time,
+    which `wait4` counts with that of the processes it waited for, goes to LAST_CPU).
 
     The RSS comes from GNU time when it is there: `ru_maxrss` of a child counts the memory of
     the process it was forked from (here, this one) until it execs, so run.py's own size would
@@ -86,6 +92,7 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
         child = subprocess.Popen(timed, stdout=stdout)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
+    LAST_CPU.append(usage.ru_utime + usage.ru_stime)
     child.returncode = os.waitstatus_to_exitcode(status)
     text = out.read_text()
     if child.returncode != 0:
@@ -203,9 +210,21 @@ def prepare_files(out: Path, n: int, sizes: list[int], fresh: bool) -> dict[str,
     return kept
 
 
+def timed(argv: list[str], runs: int = 5) -> tuple[float, float, str]:
+    """Median wall and median CPU seconds of `runs` runs of one process, and its stdout."""
+    walls, cpus = [], []
+    text = ""
+    for _ in range(runs):
+        wall, _, text = run_child(argv)
+        walls.append(wall)
+        cpus.append(LAST_CPU[-1])
+    return statistics.median(walls), statistics.median(cpus), text
+
+
 def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
-    """Issue 16's measurement: per size, bare decoding and the state-only replay of one file,
-    one after the other, so both see the same machine at the same moment."""
+    """Issue 16's measurement: per size, bare decoding, woundlog's own decoding and the
+    state-only replay of one file, one right after the other, so all see the same machine at
+    the same moment. Ratios are to bare decoding, in wall time and in CPU time."""
     kept = prepare_files(out, n, sizes, fresh)
     summary = kept["summary"]
     py = [sys.executable, str(HERE / "measure.py")]
@@ -214,20 +233,27 @@ def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
         f"--sizes {','.join(map(str, sizes))}`",
         "",
         f"Machine: {cpu()}, {os.cpu_count()} CPUs; {platform.python_implementation()} "
-        f"{platform.python_version()}, msgspec {msgspec.__version__}. Medians of 5 runs.",
+        f"{platform.python_version()}, msgspec {msgspec.__version__}. Medians of 5 runs, each "
+        "a whole process (start-up included); wall seconds, CPU seconds in brackets.",
         "",
-        "| events | bare decode s | `replay_file_state` s | ratio |",
-        "|---|---|---|---|",
+        "| events | bare decode | woundlog decode (every check) | `replay_file_state` "
+        "| replay / bare decode, wall | the same, CPU |",
+        "|---|---|---|---|---|---|",
     ]
     for size in sizes:
         file = kept["files"][str(size)]
-        decoded, _, _ = measure([*py, "decode", file], quick=60, runs=5)
-        folded, _, text = measure([*py, "replay-state", file], quick=60, runs=5)
+        decoded, decoded_cpu, _ = timed([*py, "decode", file])
+        checked, checked_cpu, _ = timed([*py, "decode-checked", file])
+        folded, folded_cpu, text = timed([*py, "replay-state", file])
         state = summary["final"] if size == n else summary["at"][str(size)]
         verdict = check(text, state, size)
         if verdict != "ok":
             raise SystemExit(f"replay-state of {size}: {verdict}")
-        row = f"| {size:,} | {decoded:.2f} | {folded:.2f} | {folded / decoded:.1f}x |"
+        row = (
+            f"| {size:,} | {decoded:.2f} ({decoded_cpu:.2f}) | {checked:.2f} ({checked_cpu:.2f}) "
+            f"| {folded:.2f} ({folded_cpu:.2f}) | {folded / decoded:.1f}x "
+            f"| {folded_cpu / decoded_cpu:.1f}x |"
+        )
         print(row, file=sys.stderr)
         lines.append(row)
     return "\n".join(lines) + "\n"
