@@ -186,26 +186,30 @@ def prepare(out: Path, n: int, sizes: list[int], late: int, fresh: bool) -> dict
 
 
 def prepare_files(out: Path, n: int, sizes: list[int], fresh: bool) -> dict[str, Any]:
-    """The fight of `n` events and its prefixes of `sizes`, without the SQLite stores."""
+    """The fight of `n` events and its prefixes of `sizes`, without the SQLite stores (a
+    prefix not made yet is cut from the fight kept, which is not generated again)."""
     stamp_path = out / f"fight-{n}.files.stamp.json"
     stamp = fingerprint(n)
+    kept: dict[str, Any] = {}
     if not fresh and stamp_path.exists():
         kept = json.loads(stamp_path.read_text())
-        if kept.get("stamp") == stamp and all(str(size) in kept["files"] for size in sizes):
-            print(f"reusing {out} (--fresh remakes it)", file=sys.stderr)
-            return kept  # type: ignore[no-any-return]
-    out.mkdir(parents=True, exist_ok=True)
     path = out / f"fight-{n}.jsonl"
-    shorter = [size for size in sizes if size < n]
-    summary = generate.generate(path, n, SEED, checkpoints=tuple(shorter))
-    files = {str(n): str(path)}
-    for size in shorter:
+    wanted = [size for size in sizes if size < n]
+    states = kept.get("summary", {}).get("at", {})
+    if kept.get("stamp") != stamp or not path.exists() or any(str(s) not in states for s in wanted):
+        out.mkdir(parents=True, exist_ok=True)
+        checkpoints = tuple(sorted({*wanted, *(n // 10 * k for k in (1, 2, 5))} - {n}))
+        summary = generate.generate(path, n, SEED, checkpoints=checkpoints)
+        kept = {"stamp": stamp, "files": {str(n): str(path)}, "summary": summary}
+    elif all(str(size) in kept["files"] for size in sizes):
+        print(f"reusing {out} (--fresh remakes it)", file=sys.stderr)
+        return kept
+    for size in wanted:
         prefix = out / f"fight-{n}-first-{size}.jsonl"
         with open(path, "rb") as src, open(prefix, "wb") as dst:
             for _ in range(size):
                 dst.write(src.readline())
-        files[str(size)] = str(prefix)
-    kept = {"stamp": stamp, "files": files, "summary": summary}
+        kept["files"][str(size)] = str(prefix)
     stamp_path.write_text(json.dumps(kept))
     return kept
 
