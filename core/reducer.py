@@ -41,7 +41,7 @@ from woundlog.events import (
 from .changes import Changes, CharacterChange
 from .dice import Dice
 from .machine import IllegalTransition
-from .ruleset import ACTS, Context, Options, Ruleset
+from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
 from .state import Character, FightState, Roster, setup_of
 
@@ -221,7 +221,7 @@ class Fold:
     def _take_up(self, state: State) -> None:
         self._characters = Roster(state.characters)
         self._state = msgspec.structs.replace(state, characters=self._characters)
-        self._steps = _Steps(get_ruleset(state.ruleset), self._characters, state.options)
+        self._steps = _Steps(get_ruleset(state.ruleset), self._characters, state)
 
     @property
     def state(self) -> State | None:
@@ -265,15 +265,23 @@ class _Steps:
     that folds a plain event of that type into the working map and says True, or changes
     nothing and says False (the event then takes the generic way, which refuses or does it)."""
 
-    def __init__(self, rules: Ruleset, characters: Roster[Any], options: Options) -> None:
+    def __init__(self, rules: Ruleset, characters: Roster[Any], fight: State) -> None:
         self.rules = rules
         self.characters = characters
         self.edges = rules.graph.edges
-        self.ctx = Context("", _no_dice, rules.graph, options, explains=False)
+        # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
+        self.ctx = Context("", _no_dice, rules.graph, fight.options, explains=False)
+        self.dice_of = functools.partial(
+            Dice,
+            fight.seed,
+            sides=rules.dice,
+            strict=bool(fight.options["strict_dice"]),
+            version=fight.version,
+            hints=rules.dice_hints,
+        )
         self.event: Event | None = None
-        self.state: State | None = None
-        self.hit_facts = _unread_facts(rules.hit_facts, "hit")[1]
-        self.heal_facts = _unread_facts(rules.heal_facts, "heal")[1]
+        self.hit_facts_unstated = _unstated(Hit, rules.hit_facts, "hit")
+        self.heal_facts_unstated = _unstated(Heal, rules.heal_facts, "heal")
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
         # who may act, as a table of the states that may not, unless the ruleset words its own
         # exceptions (then asked each time); None: ask the ruleset
@@ -297,29 +305,19 @@ class _Steps:
             TurnEnded: self.turn_ended,
         }
 
-    def _context(self, state: State, event: Event, seq: int) -> Context:
+    def _context(self, event: Event, seq: int) -> Context:
         """The reused Context, made the event's: its id, and its Dice (made now if dice are
         given, which are checked whether rolled or not; else when a rule first rolls)."""
         ctx = self.ctx  # its options are the fight's, set once; its character stays None
         ctx.event_id = event.id if event.id is not None else f"#{seq}"
-        self.event, self.state = event, state
+        self.event = event
         ctx._dice = self._dice() if event.rolls else self.make_dice
         return ctx
 
     def _dice(self) -> Dice:
-        state, event = self.state, self.event
-        assert state is not None and event is not None
-        rules = self.rules
-        return Dice(
-            state.seed,
-            self.ctx.event_id,
-            event.rolls,
-            rules.dice,
-            strict=bool(state.options["strict_dice"]),
-            version=state.version,
-            hints=rules.dice_hints,
-            owner=_concerns(event),
-        )
+        event = self.event
+        assert event is not None
+        return self.dice_of(self.ctx.event_id, event.rolls, owner=_concerns(event))
 
     def _may_act(self, state: State, event: Hit | Heal, actor_id: str, attack: bool) -> bool:
         actor = self.characters.get(actor_id)
@@ -344,9 +342,8 @@ class _Steps:
             return False
         seq = state.seq + 1
         try:
-            ctx = self._context(state, event, seq)
-            values = self.hit_facts(event)
-            if values.count(None) != len(values):
+            ctx = self._context(event, seq)
+            if not self.hit_facts_unstated(event):
                 return False
             if event.attacker is not None and not self._may_act(state, event, event.attacker, True):
                 return False
@@ -362,9 +359,8 @@ class _Steps:
             return False
         seq = state.seq + 1
         try:
-            ctx = self._context(state, event, seq)
-            values = self.heal_facts(event)
-            if values.count(None) != len(values):
+            ctx = self._context(event, seq)
+            if not self.heal_facts_unstated(event):
                 return False
             if event.healer is not None and not self._may_act(state, event, event.healer, False):
                 return False
@@ -397,7 +393,7 @@ class _Steps:
         if not self._in_scope(state, event):
             return False
         try:
-            ctx = self._context(state, event, state.seq + 1)
+            ctx = self._context(event, state.seq + 1)
             self._ticked(self.rules.on_turn_started(state, event, ctx))
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, state.seq + 1)) from None
@@ -407,11 +403,26 @@ class _Steps:
         if not self._in_scope(state, event):
             return False
         try:
-            ctx = self._context(state, event, state.seq + 1)
+            ctx = self._context(event, state.seq + 1)
             self._ticked(self.rules.on_turn_ended(state, event, ctx))
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, state.seq + 1)) from None
         return True
+
+
+def _unstated(kind: type[Hit | Heal], used: frozenset[str], name: str) -> Callable[[Any], bool]:
+    """A test that an event states none of the facts its ruleset does not read. The facts are
+    the last fields but the common ones, so the unread ones are most often a run of fields:
+    one slice of the event's fields as a tuple, made in C."""
+    unread, values = _unread_facts(used, name)
+    fields = kind.__struct_fields__
+    places = [fields.index(fact) for fact in unread]
+    if not places:
+        return lambda event: True
+    first, last = places[0], places[-1] + 1
+    if places == list(range(first, last)):
+        return lambda event: astuple(event)[first:last].count(None) == len(places)
+    return lambda event: values(event).count(None) == len(places)
 
 
 def _no_dice() -> Dice:

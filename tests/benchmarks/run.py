@@ -225,7 +225,7 @@ def timed(argv: list[str], runs: int = 5) -> tuple[float, float, str]:
     return statistics.median(walls), statistics.median(cpus), text
 
 
-def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
+def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool, runs: int = 5) -> str:
     """Issue 16's measurement: per size, bare decoding, woundlog's own decoding and the
     state-only replay of one file, one right after the other, so all see the same machine at
     the same moment. Ratios are to bare decoding, in wall time and in CPU time."""
@@ -237,7 +237,7 @@ def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
         f"--sizes {','.join(map(str, sizes))}`",
         "",
         f"Machine: {cpu()}, {os.cpu_count()} CPUs; {platform.python_implementation()} "
-        f"{platform.python_version()}, msgspec {msgspec.__version__}. Medians of 5 runs, each "
+        f"{platform.python_version()}, msgspec {msgspec.__version__}. Medians of {runs} runs, each "
         "a whole process (start-up included); wall seconds, CPU seconds in brackets.",
         "",
         "| events | bare decode | woundlog decode (every check) | `replay_file_state` "
@@ -246,9 +246,9 @@ def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
     ]
     for size in sizes:
         file = kept["files"][str(size)]
-        decoded, decoded_cpu, _ = timed([*py, "decode", file])
-        checked, checked_cpu, _ = timed([*py, "decode-checked", file])
-        folded, folded_cpu, text = timed([*py, "replay-state", file])
+        decoded, decoded_cpu, _ = timed([*py, "decode", file], runs)
+        checked, checked_cpu, _ = timed([*py, "decode-checked", file], runs)
+        folded, folded_cpu, text = timed([*py, "replay-state", file], runs)
         state = summary["final"] if size == n else summary["at"][str(size)]
         verdict = check(text, state, size)
         if verdict != "ok":
@@ -286,13 +286,14 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=HERE / "results.md")
     parser.add_argument("--fold", action="store_true", help="only decode vs state-only replay")
     parser.add_argument("--sizes", help="with --fold: comma-separated sizes (default N/5,N)")
+    parser.add_argument("--runs", type=int, default=5, help="with --fold: runs per figure")
     args = parser.parse_args()
     n: int = args.events
     if args.fold:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [n // 5, n]
         if max(sizes) > n:
             parser.error("--sizes are prefixes of the fight: none may exceed --events")
-        print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh))
+        print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh, args.runs))
         return
     sizes = [n // 10, 3 * n // 10, n]
     late = n - n // 100 + n // 4000  # 990,250 of 1,000,000: between two snapshots
