@@ -41,7 +41,7 @@ from woundlog.events import (
 from .changes import Changes, CharacterChange
 from .dice import Dice
 from .machine import IllegalTransition
-from .ruleset import Context, Ruleset
+from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
 from .state import Character, FightState, Roster, setup_of
 
@@ -203,17 +203,25 @@ class Fold:
     and it builds no explanation nobody reads. The reducer stays pure: each event's effect is
     worked out from the state as it stands, exactly as `advance` does, and nothing outside sees
     the working map; `state` hands out a frozen FightState with a map of its own.
+
+    The fight's steps are compiled once, when it starts (`_Steps`): hits, heals and turns, the
+    events of a long fight, go straight to the ruleset's handler with one reused Context, and
+    their Dice are made only if a rule rolls. Anything the quick step does not clear (an
+    unknown character, a fact, an actor who may not act, an ended fight, every other type of
+    event) goes the way `advance` goes, which refuses it with the same words.
     """
 
     def __init__(self, state: State | None = None) -> None:
         self._state: State | None = None
         self._characters: Roster[Any] = Roster({})
+        self._steps: _Steps | None = None
         if state is not None:
             self._take_up(state)
 
     def _take_up(self, state: State) -> None:
         self._characters = Roster(state.characters)
         self._state = msgspec.structs.replace(state, characters=self._characters)
+        self._steps = _Steps(get_ruleset(state.ruleset), self._characters, state)
 
     @property
     def state(self) -> State | None:
@@ -228,11 +236,19 @@ class Fold:
         if state is None:
             self._take_up(start(_first(event))[0])
             return
+        assert self._steps is not None
+        step = self._steps.quick.get(type(event))
+        if step is None or state.ended or not step(state, event):
+            state = self._generic(state, event)
+        self._state = msgspec.structs.replace(state, seq=state.seq + 1)
+
+    def _generic(self, state: State, event: Event) -> State:
+        """The event folded as `advance` folds it: the fight, with `ended` as the event left it."""
         rules, ctx, updated, ended = _effect(state, event, explains=False)
         if ctx is not None and updated:
             _check_moves(rules, self._characters, updated)
             self._characters.update(updated)
-        self._state = msgspec.structs.replace(state, seq=state.seq + 1, ended=ended)
+        return state if ended == state.ended else msgspec.structs.replace(state, ended=ended)
 
     def skip(self) -> None:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
@@ -242,6 +258,175 @@ class Fold:
     @property
     def seq(self) -> int:
         return 0 if self._state is None else self._state.seq
+
+
+class _Steps:
+    """One fight's quick steps, compiled once from its ruleset: per event type, a function
+    that folds a plain event of that type into the working map and says True, or changes
+    nothing and says False (the event then takes the generic way, which refuses or does it)."""
+
+    def __init__(self, rules: Ruleset, characters: Roster[Any], fight: State) -> None:
+        self.rules = rules
+        self.characters = characters
+        self.edges = rules.graph.edges
+        # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
+        self.ctx = Context("", _no_dice, rules.graph, fight.options, explains=False)
+        self.dice_of = functools.partial(
+            Dice,
+            fight.seed,
+            sides=rules.dice,
+            strict=bool(fight.options["strict_dice"]),
+            version=fight.version,
+            hints=rules.dice_hints,
+        )
+        self.event: Event | None = None
+        self.hit_facts_unstated = _unstated(Hit, rules.hit_facts, "hit")
+        self.heal_facts_unstated = _unstated(Heal, rules.heal_facts, "heal")
+        self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
+        # who may act, as a table of the states that may not, unless the ruleset words its own
+        # exceptions (then asked each time); None: ask the ruleset
+        base, kind = Ruleset.__dict__, type(rules)
+        states = rules.graph.states
+        self.no_attack: frozenset[str] | None = None
+        self.no_heal: frozenset[str] | None = None
+        if (
+            kind.acting is base["acting"]
+            and kind.why_attacker_cannot is base["why_attacker_cannot"]
+        ):
+            self.no_attack = frozenset(
+                s for s in states if not rules.who_may_act.get(s, ACTS).attack
+            )
+        if kind.acting is base["acting"] and kind.why_healer_cannot is base["why_healer_cannot"]:
+            self.no_heal = frozenset(s for s in states if not rules.who_may_act.get(s, ACTS).heal)
+        self.quick: dict[type, Callable[[State, Any], bool]] = {
+            Hit: self.hit,
+            Heal: self.heal,
+            TurnStarted: self.turn_started,
+            TurnEnded: self.turn_ended,
+        }
+
+    def _context(self, event: Event, seq: int) -> Context:
+        """The reused Context, made the event's: its id, and its Dice (made now if dice are
+        given, which are checked whether rolled or not; else when a rule first rolls)."""
+        ctx = self.ctx  # its options are the fight's, set once; its character stays None
+        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        self.event = event
+        ctx._dice = self._dice() if event.rolls else self.make_dice
+        return ctx
+
+    def _dice(self) -> Dice:
+        event = self.event
+        assert event is not None
+        return self.dice_of(self.ctx.event_id, event.rolls, owner=_concerns(event))
+
+    def _may_act(self, state: State, event: Hit | Heal, actor_id: str, attack: bool) -> bool:
+        actor = self.characters.get(actor_id)
+        if actor is None:  # from outside the fight: accepted
+            return True
+        unable = self.no_attack if attack else self.no_heal
+        if unable is not None:
+            return actor.state not in unable
+        if attack:
+            return self.rules.why_attacker_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
+        return self.rules.why_healer_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
+
+    def _store(self, cid: str, was: Character, now: Character) -> None:
+        if now is not was:
+            if was.state != now.state and (was.state, now.state) not in self.edges:
+                _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
+            self.characters.put(cid, now)
+
+    def hit(self, state: State, event: Hit) -> bool:
+        target = self.characters.get(event.target)
+        if target is None:
+            return False
+        seq = state.seq + 1
+        try:
+            ctx = self._context(event, seq)
+            if not self.hit_facts_unstated(event):
+                return False
+            if event.attacker is not None and not self._may_act(state, event, event.attacker, True):
+                return False
+            hurt = self.rules.on_hit(state, target, event, ctx)
+            self._store(event.target, target, hurt)
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, seq)) from None
+        return True
+
+    def heal(self, state: State, event: Heal) -> bool:
+        target = self.characters.get(event.target)
+        if target is None:
+            return False
+        seq = state.seq + 1
+        try:
+            ctx = self._context(event, seq)
+            if not self.heal_facts_unstated(event):
+                return False
+            if event.healer is not None and not self._may_act(state, event, event.healer, False):
+                return False
+            healed = self.rules.on_heal(state, target, event, ctx)
+            self._store(event.target, target, healed)
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, seq)) from None
+        return True
+
+    def _in_scope(self, state: State, turn: TurnStarted | TurnEnded) -> bool:
+        if turn.character is not None:
+            return turn.character in self.characters
+        return turn.side is None or state.has_side(turn.side)
+
+    def _ticked(self, updated: Mapping[str, Character]) -> None:
+        """Write what a turn updated, once every move in it is known to be declared."""
+        if not updated:
+            return
+        characters, edges = self.characters, self.edges
+        for cid, now in updated.items():
+            was = characters.get(cid)
+            if was is None or (was.state != now.state and (was.state, now.state) not in edges):
+                _check_moves(self.rules, characters, updated)  # raises, or clears a joining
+                characters.update(updated)
+                return
+        for cid, now in updated.items():
+            characters.put(cid, now)
+
+    def turn_started(self, state: State, event: TurnStarted) -> bool:
+        if not self._in_scope(state, event):
+            return False
+        try:
+            ctx = self._context(event, state.seq + 1)
+            self._ticked(self.rules.on_turn_started(state, event, ctx))
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, state.seq + 1)) from None
+        return True
+
+    def turn_ended(self, state: State, event: TurnEnded) -> bool:
+        if not self._in_scope(state, event):
+            return False
+        try:
+            ctx = self._context(event, state.seq + 1)
+            self._ticked(self.rules.on_turn_ended(state, event, ctx))
+        except WoundlogError as exc:
+            raise exc.located(event=event_ref(event, state.seq + 1)) from None
+        return True
+
+
+def _unstated(kind: type[Hit | Heal], used: frozenset[str], name: str) -> Callable[[Any], bool]:
+    """A test that an event states none of the facts its ruleset does not read. The facts are
+    the last fields but the common ones, so the unread ones are most often a run of fields:
+    one slice of the event's fields as a tuple, made in C."""
+    unread, values = _unread_facts(used, name)
+    fields = kind.__struct_fields__
+    places = [fields.index(fact) for fact in unread]
+    if not places:
+        return lambda event: True
+    first, last = places[0], places[-1] + 1
+    if places == list(range(first, last)):
+        return lambda event: astuple(event)[first:last].count(None) == len(places)
+    return lambda event: values(event).count(None) == len(places)
+
+
+def _no_dice() -> Dice:
+    raise AssertionError("a quick step's Context is made the event's before it rolls")
 
 
 def _concerns(event: Event) -> str | None:

@@ -53,36 +53,52 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
         looking at anyone else, so a side's turn costs the size of the side."""
         characters = self.characters
         if isinstance(characters, Roster):
-            return {cid: characters[cid] for cid in characters.side(side)}
+            return characters.on_side(side)
         return {cid: c for cid, c in characters.items() if c.side == side}
 
     def has_side(self, side: str) -> bool:
         """Whether anyone is on `side`."""
         characters = self.characters
         if isinstance(characters, Roster):
-            return bool(characters.side(side))
+            return characters.has_side(side)
         return any(c.side == side for c in characters.values())
 
 
 class Roster(dict[str, C]):
     """A character map that also keeps who is on each side: the working map of one fold
     (`reducer.Fold`), updated in place by it alone and handed to nobody else. Characters are
-    only ever added or replaced, never removed, and keep the side they joined (no rule moves
-    a character to another side)."""
+    only ever added or replaced (`update`, `put`), never removed, and keep the side they joined
+    (no rule moves a character to another side)."""
 
     def __init__(self, characters: Mapping[str, C]) -> None:
         super().__init__()
-        self._sides: dict[str, list[str]] = {}
+        self._sides: dict[str, dict[str, C]] = {}
         self.update(characters)
 
     def side(self, side: str) -> list[str]:
         """The ids of everyone on `side`, in join order."""
-        return self._sides.get(side, [])
+        return list(self._sides.get(side, ()))
+
+    def on_side(self, side: str) -> dict[str, C]:
+        """Everyone on `side`, by id in join order: a copy, made in C."""
+        members = self._sides.get(side)
+        return {} if members is None else members.copy()
+
+    def has_side(self, side: str) -> bool:
+        return side in self._sides
+
+    def put(self, cid: str, character: C) -> None:
+        """Replace one character who has joined already (on the side he joined)."""
+        self._sides[self[cid].side][cid] = character
+        self[cid] = character
 
     def update(self, characters: Mapping[str, C], /) -> None:  # type: ignore[override]
+        sides = self._sides
         for cid, character in characters.items():
-            if cid not in self:
-                self._sides.setdefault(character.side, []).append(cid)
+            members = sides.get(character.side)
+            if members is None:
+                members = sides[character.side] = {}
+            members[cid] = character
         super().update(characters)
 
 

@@ -12,7 +12,7 @@ from typing import IO, Any
 import msgspec
 
 from .errors import StructuralError
-from .model import Amend, Event, EventBase
+from .model import KNOWN_IDS, Amend, Event, EventBase, misnamed
 
 _json_decoder = msgspec.json.Decoder(Event)
 _json_encoder = msgspec.json.Encoder()
@@ -80,6 +80,9 @@ def decode_json(data: bytes | str, *, line: int | None = None) -> Event:
             line=line,
             field=_deep_field(raw),
         ) from None
+    bad = misnamed(event)
+    if bad is not None:
+        raise StructuralError(bad[1], event=event.id, line=line, field=bad[0])
     # A line as woundlog writes it is the event's own encoding (and a newline), which holds each
     # key once: one encode and a compare clear it, in C. Other lines count their colons.
     encoded = _encode(event)
@@ -198,11 +201,15 @@ def encode_json(event: EventBase) -> bytes:
 
 def decode_msgpack(data: bytes) -> Event:
     try:
-        return _msgpack_decoder.decode(data)
+        event: Event = _msgpack_decoder.decode(data)
     except msgspec.MsgspecError as exc:
         raise _structural(exc, None, None) from None
     except RecursionError:
         raise StructuralError("nested too deeply to read: not a woundlog event") from None
+    bad = misnamed(event)
+    if bad is not None:
+        raise StructuralError(bad[1], field=bad[0])
+    return event
 
 
 def encode_msgpack(event: EventBase) -> bytes:
@@ -218,20 +225,39 @@ def convert(obj: object, *, index: int | None = None) -> Event:
     """Validate an already-parsed object (a dict from another program) into an event."""
     try:
         event: Event = msgspec.convert(obj, Event)
-        return event
     except msgspec.MsgspecError as exc:
         given_id = obj.get("id") if isinstance(obj, dict) else None
         err = _structural(exc, None, None)
         err.event = given_id if isinstance(given_id, str) else None
         err.index = index
         raise err from None
+    bad = misnamed(event)
+    if bad is not None:
+        raise StructuralError(bad[1], event=event.id, field=bad[0], index=index)
+    return event
 
 
-def iter_jsonl(lines: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
-    """Decode JSON Lines one at a time: (line number, event). Blank lines are skipped."""
-    for number, raw in enumerate(lines, start=1):
-        if raw.strip():
-            yield number, decode_json(raw, line=number)
+def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int, Event]]:
+    """Decode JSON Lines one at a time: (line number, event). Blank lines are skipped.
+
+    Each line is checked exactly as `decode_json` checks it, and a line it refuses is refused
+    by `decode_json` itself, with its message. A plain line (one that decodes, whose ids were
+    seen before, and that is its event's own encoding, as woundlog writes it) is cleared here
+    without a call per line: the loop of a replay."""
+    decode, encode, seen = _json_decoder.decode, _encode, KNOWN_IDS
+    for number, raw in enumerate(lines, start=start):
+        try:
+            event: Event = decode(raw)
+        except (msgspec.MsgspecError, RecursionError):
+            if raw.strip():
+                yield number, decode_json(raw, line=number)  # raises, saying why
+            continue
+        if seen[type(event)](event):
+            encoded = encode(event)
+            if len(raw) - len(encoded) <= 2 and raw.startswith(encoded):
+                yield number, event  # the rest of the line is its newline: msgspec took it
+                continue
+        yield number, decode_json(raw, line=number)
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, Event]]:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import datetime
 import math
+import operator
+import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
@@ -23,13 +26,21 @@ no version is version 1: its dice are drawn as they were when it was written, so
 replays exactly as it did. Version 2 adds dice scoped to a character (`downed@brakk`) and draws
 them so."""
 
+ID_PATTERN = r"^[^#\s][^\s]*$"
+EVENT_REF_PATTERN = r"^(#[1-9][0-9]*|[^#\s][^\s]*)$"
+CHARACTER_ID_PATTERN = r"^[^\s]+$"
+
+# The three id patterns are in the JSON Schema as `pattern`, but not msgspec constraints: a
+# constraint runs a regex on every string it decodes (nearly half the decoding of a log), and
+# ids repeat on every line. `events.codec` checks them after decoding (`misnamed`), once per
+# distinct string, with msgspec's own message; every decode woundlog does goes through it.
 Id = Annotated[
     str,
     Meta(
         min_length=1,
         max_length=200,
-        pattern=r"^[^#\s][^\s]*$",
         description="Unique within the fight; `#N` is reserved for the N-th event.",
+        extra_json_schema={"pattern": ID_PATTERN},
     ),
 ]
 EventRef = Annotated[
@@ -37,11 +48,13 @@ EventRef = Annotated[
     Meta(
         min_length=1,
         max_length=200,
-        pattern=r"^(#[1-9][0-9]*|[^#\s][^\s]*)$",
         description="An event's id, or `#N` for the N-th event of the fight.",
+        extra_json_schema={"pattern": EVENT_REF_PATTERN},
     ),
 ]
-CharacterId = Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^[^\s]+$")]
+CharacterId = Annotated[
+    str, Meta(min_length=1, max_length=200, extra_json_schema={"pattern": CHARACTER_ID_PATTERN})
+]
 
 # --- bounds (issue 11): every number, string and collection a client sends has a limit -------
 # Each limit is far past anything a fight needs, and every integer stays inside what JavaScript
@@ -386,3 +399,76 @@ def facts_given(event: Hit | Heal) -> dict[str, object]:
     """The facts the recorder actually stated on this hit or heal."""
     names = FACTS["hit"] if isinstance(event, Hit) else FACTS["heal"]
     return {n: v for n in names if (v := getattr(event, n)) is not None}
+
+
+class _Pattern:
+    """One id pattern, its regex run once per distinct string: `passed` holds the strings that
+    matched (bounded, so a log of unique ids keeps memory flat), and None, which an optional
+    id field may hold, so that one membership test clears a field."""
+
+    LIMIT = 4096
+
+    def __init__(self, pattern: str) -> None:
+        self.regex = re.compile(pattern)
+        self.message = f"Expected `str` matching regex {pattern!r}"  # msgspec's words
+        self.passed: set[str | None] = {None}
+
+    def matches(self, value: str) -> bool:
+        if self.regex.search(value) is None:
+            return False
+        if len(self.passed) >= self.LIMIT:
+            self.passed.clear()
+            self.passed.add(None)
+        self.passed.add(value)
+        return True
+
+
+_IDS = _Pattern(ID_PATTERN)
+_REFS = _Pattern(EVENT_REF_PATTERN)
+_CHARACTERS = _Pattern(CHARACTER_ID_PATTERN)
+ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
+    FightStarted: (("id", _IDS),),
+    CharacterJoined: (("id", _IDS), ("character", _CHARACTERS)),
+    Hit: (("id", _IDS), ("target", _CHARACTERS)),
+    Heal: (("id", _IDS), ("target", _CHARACTERS)),
+    TurnStarted: (("id", _IDS), ("character", _CHARACTERS)),
+    TurnEnded: (("id", _IDS), ("character", _CHARACTERS)),
+    Choice: (("id", _IDS), ("character", _CHARACTERS)),
+    Check: (("id", _IDS), ("character", _CHARACTERS)),
+    FightEnded: (("id", _IDS),),
+    Retract: (("id", _IDS), ("event", _REFS)),
+    Amend: (("id", _IDS), ("event", _REFS)),
+}
+"""Per event type, its id fields (`Id`, `CharacterId`, `EventRef`) and their patterns."""
+
+
+def _seen_test(fields: tuple[tuple[str, _Pattern], ...]) -> Callable[[Any], bool]:
+    """A test that every id field of an event holds a string already seen to match (or None):
+    two set lookups for most events."""
+    ids = _IDS.passed
+    if len(fields) == 1:
+        return lambda event: event.id in ids
+    (_, _), (name, pattern) = fields
+    value, passed = operator.attrgetter(name), pattern.passed
+    return lambda event: event.id in ids and value(event) in passed
+
+
+KNOWN_IDS: dict[type[EventBase], Callable[[Any], bool]] = {
+    kind: _seen_test(fields) for kind, fields in ID_FIELDS.items() if kind is not Amend
+}
+"""Per event type, the quick test that its ids are strings seen to match before."""
+KNOWN_IDS[Amend] = lambda event: False  # its replacement's ids too: the full check
+
+
+def misnamed(event: EventBase, path: str = "$") -> tuple[str, str] | None:
+    """The first id field of a decoded event (or of an amend's replacement) that breaks its
+    pattern, as (field path, msgspec's message); None when every one keeps to it."""
+    if KNOWN_IDS[type(event)](event):
+        return None
+    for name, pattern in ID_FIELDS[type(event)]:
+        value = getattr(event, name)
+        if value not in pattern.passed and not pattern.matches(value):
+            return f"{path}.{name}", pattern.message
+    if type(event) is Amend:
+        return misnamed(event.replacement, f"{path}.replacement")
+    return None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, StructuralError, WoundlogError, decode_json
+from woundlog.events import Event, WoundlogError, decode_json, iter_jsonl
 from woundlog.events.stores import Stored
 
 from .fold import fold, fold_state
@@ -174,16 +174,13 @@ class _Events:
         self.line = 0
 
     def __iter__(self) -> Iterator[Stored]:
-        at, seq = self.at, 0
+        at = self.at
+        if at is not None and at <= 0:
+            return
         with open(self.path, "rb") as f:
-            for self.line, raw in enumerate(f, start=1):
-                if at is not None and seq >= at:
-                    return
-                try:
-                    event = decode_json(raw, line=self.line)
-                except StructuralError:
-                    if raw.strip():
-                        raise
-                    continue  # a blank line holds no event
-                seq += 1
+            # returns right after event `at`, so no line past it is even decoded
+            for seq, (line, event) in enumerate(iter_jsonl(f), start=1):
+                self.line = line
                 yield Stored(seq, event)
+                if seq == at:
+                    return

@@ -66,10 +66,10 @@ def _fates(undo: Undo) -> Callable[[Stored], Fate | None]:
     return fate_of
 
 
-def _named(undo: Undo) -> tuple[set[int], set[str]]:
+def _named(undo: Undo) -> tuple[set[int], set[str | None]]:
     """Every event an undo event names: by position (`#N`, kept as N) or by id."""
     seqs: set[int] = set()
-    ids: set[str] = set()
+    ids: set[str | None] = set()  # never None: so that an event without an id looks it up
     for stored in undo.events:
         name: str = stored.event.event  # type: ignore[union-attr]
         if _POSITION.fullmatch(name):
@@ -94,15 +94,20 @@ def fold_state(
     void: its seq, its name (id or `#N`) and why.
     """
     folding = Fold(state)
-    fate_of = _fates(undo)
+    seqs, ids = _named(undo)
+    advance = folding.advance
     for stored in stream:
-        fate = fate_of(stored)
-        event = stored.event if fate is None else fate.replacement
-        if event is None:
-            folding.skip()  # retracted (fight_started, the first event, cannot be)
-            continue
+        event: Event | None = stored.event
+        assert event is not None
+        if stored.seq in seqs or event.id in ids:  # one of the few an undo event names
+            fate = undo.fate(stored.seq, event)
+            if fate is not None:
+                event = fate.replacement
+                if event is None:
+                    folding.skip()  # retracted (fight_started, the first event, cannot be)
+                    continue
         try:
-            folding.advance(event)
+            advance(event)
         except RuleError as exc:
             if strict or folding.seq == 0:
                 raise

@@ -7,6 +7,7 @@ fighter's state and wounds), so run.py can check the answer while it times the p
 
   import                      start Python and import woundlog, nothing more
   decode FILE                 bare msgspec: decode each line to the Event union, nothing else
+  decode-checked FILE         woundlog's own decoding of the file: every structural check
   replay FILE [AT]            replay_file to the final state (or the state at seq AT)
   replay-state FILE [AT]      replay_file_state: the same state, without each event's changes
   sqlite-read DB FIGHT        read every stored event back (decoded), nothing else
@@ -39,6 +40,15 @@ def decode(path: str) -> dict[str, Any]:
         for line in f:
             decoder.decode(line)
             count += 1
+    return {"events": count}
+
+
+def decode_checked(path: str) -> dict[str, Any]:
+    from woundlog.events import read_jsonl
+
+    count = 0
+    for _ in read_jsonl(path):
+        count += 1
     return {"events": count}
 
 
@@ -94,6 +104,7 @@ def sqlite_undo(db: str, fight: str, event: str) -> dict[str, Any]:
 TASKS = {
     "import": import_only,
     "decode": decode,
+    "decode-checked": decode_checked,
     "replay": replay,
     "replay-state": replay_state,
     "sqlite-read": sqlite_read,

@@ -72,8 +72,14 @@ class Row:
 TIME = Path("/usr/bin/time")
 
 
+LAST_CPU: list[float] = []
+"""CPU seconds (user + system) of each process `run_child` ran, in order: on a machine other
+work shares, CPU time moves far less than wall time, so `--fold` reports both."""
+
+
 def run_child(argv: list[str]) -> tuple[float, int, str]:
-    """Run one process; its wall time, its own peak RSS in KiB, and its stdout.
+    """Run one process; its wall time, its own peak RSS in KiB, and its stdout (its CPU time,
+    which `wait4` counts with that of the processes it waited for, goes to LAST_CPU).
 
     The RSS comes from GNU time when it is there: `ru_maxrss` of a child counts the memory of
     the process it was forked from (here, this one) until it execs, so run.py's own size would
@@ -86,6 +92,7 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
         child = subprocess.Popen(timed, stdout=stdout)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
+    LAST_CPU.append(usage.ru_utime + usage.ru_stime)
     child.returncode = os.waitstatus_to_exitcode(status)
     text = out.read_text()
     if child.returncode != 0:
@@ -179,33 +186,49 @@ def prepare(out: Path, n: int, sizes: list[int], late: int, fresh: bool) -> dict
 
 
 def prepare_files(out: Path, n: int, sizes: list[int], fresh: bool) -> dict[str, Any]:
-    """The fight of `n` events and its prefixes of `sizes`, without the SQLite stores."""
+    """The fight of `n` events and its prefixes of `sizes`, without the SQLite stores (a
+    prefix not made yet is cut from the fight kept, which is not generated again)."""
     stamp_path = out / f"fight-{n}.files.stamp.json"
     stamp = fingerprint(n)
+    kept: dict[str, Any] = {}
     if not fresh and stamp_path.exists():
         kept = json.loads(stamp_path.read_text())
-        if kept.get("stamp") == stamp and all(str(size) in kept["files"] for size in sizes):
-            print(f"reusing {out} (--fresh remakes it)", file=sys.stderr)
-            return kept  # type: ignore[no-any-return]
-    out.mkdir(parents=True, exist_ok=True)
     path = out / f"fight-{n}.jsonl"
-    shorter = [size for size in sizes if size < n]
-    summary = generate.generate(path, n, SEED, checkpoints=tuple(shorter))
-    files = {str(n): str(path)}
-    for size in shorter:
+    wanted = [size for size in sizes if size < n]
+    states = kept.get("summary", {}).get("at", {})
+    if kept.get("stamp") != stamp or not path.exists() or any(str(s) not in states for s in wanted):
+        out.mkdir(parents=True, exist_ok=True)
+        checkpoints = tuple(sorted({*wanted, *(n // 10 * k for k in (1, 2, 5))} - {n}))
+        summary = generate.generate(path, n, SEED, checkpoints=checkpoints)
+        kept = {"stamp": stamp, "files": {str(n): str(path)}, "summary": summary}
+    elif all(str(size) in kept["files"] for size in sizes):
+        print(f"reusing {out} (--fresh remakes it)", file=sys.stderr)
+        return kept
+    for size in wanted:
         prefix = out / f"fight-{n}-first-{size}.jsonl"
         with open(path, "rb") as src, open(prefix, "wb") as dst:
             for _ in range(size):
                 dst.write(src.readline())
-        files[str(size)] = str(prefix)
-    kept = {"stamp": stamp, "files": files, "summary": summary}
+        kept["files"][str(size)] = str(prefix)
     stamp_path.write_text(json.dumps(kept))
     return kept
 
 
-def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
-    """Issue 16's measurement: per size, bare decoding and the state-only replay of one file,
-    one after the other, so both see the same machine at the same moment."""
+def timed(argv: list[str], runs: int = 5) -> tuple[float, float, str]:
+    """Median wall and median CPU seconds of `runs` runs of one process, and its stdout."""
+    walls, cpus = [], []
+    text = ""
+    for _ in range(runs):
+        wall, _, text = run_child(argv)
+        walls.append(wall)
+        cpus.append(LAST_CPU[-1])
+    return statistics.median(walls), statistics.median(cpus), text
+
+
+def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool, runs: int = 5) -> str:
+    """Issue 16's measurement: per size, bare decoding, woundlog's own decoding and the
+    state-only replay of one file, one right after the other, so all see the same machine at
+    the same moment. Ratios are to bare decoding, in wall time and in CPU time."""
     kept = prepare_files(out, n, sizes, fresh)
     summary = kept["summary"]
     py = [sys.executable, str(HERE / "measure.py")]
@@ -214,20 +237,27 @@ def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool) -> str:
         f"--sizes {','.join(map(str, sizes))}`",
         "",
         f"Machine: {cpu()}, {os.cpu_count()} CPUs; {platform.python_implementation()} "
-        f"{platform.python_version()}, msgspec {msgspec.__version__}. Medians of 5 runs.",
+        f"{platform.python_version()}, msgspec {msgspec.__version__}. Medians of {runs} runs, each "
+        "a whole process (start-up included); wall seconds, CPU seconds in brackets.",
         "",
-        "| events | bare decode s | `replay_file_state` s | ratio |",
-        "|---|---|---|---|",
+        "| events | bare decode | woundlog decode (every check) | `replay_file_state` "
+        "| replay / bare decode, wall | the same, CPU |",
+        "|---|---|---|---|---|---|",
     ]
     for size in sizes:
         file = kept["files"][str(size)]
-        decoded, _, _ = measure([*py, "decode", file], quick=60, runs=5)
-        folded, _, text = measure([*py, "replay-state", file], quick=60, runs=5)
+        decoded, decoded_cpu, _ = timed([*py, "decode", file], runs)
+        checked, checked_cpu, _ = timed([*py, "decode-checked", file], runs)
+        folded, folded_cpu, text = timed([*py, "replay-state", file], runs)
         state = summary["final"] if size == n else summary["at"][str(size)]
         verdict = check(text, state, size)
         if verdict != "ok":
             raise SystemExit(f"replay-state of {size}: {verdict}")
-        row = f"| {size:,} | {decoded:.2f} | {folded:.2f} | {folded / decoded:.1f}x |"
+        row = (
+            f"| {size:,} | {decoded:.2f} ({decoded_cpu:.2f}) | {checked:.2f} ({checked_cpu:.2f}) "
+            f"| {folded:.2f} ({folded_cpu:.2f}) | {folded / decoded:.1f}x "
+            f"| {folded_cpu / decoded_cpu:.1f}x |"
+        )
         print(row, file=sys.stderr)
         lines.append(row)
     return "\n".join(lines) + "\n"
@@ -256,13 +286,14 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=HERE / "results.md")
     parser.add_argument("--fold", action="store_true", help="only decode vs state-only replay")
     parser.add_argument("--sizes", help="with --fold: comma-separated sizes (default N/5,N)")
+    parser.add_argument("--runs", type=int, default=5, help="with --fold: runs per figure")
     args = parser.parse_args()
     n: int = args.events
     if args.fold:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [n // 5, n]
         if max(sizes) > n:
             parser.error("--sizes are prefixes of the fight: none may exceed --events")
-        print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh))
+        print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh, args.runs))
         return
     sizes = [n // 10, 3 * n // 10, n]
     late = n - n // 100 + n // 4000  # 990,250 of 1,000,000: between two snapshots
