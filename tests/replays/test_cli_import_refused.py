@@ -1,4 +1,4 @@
-"""Issue 13 on the CLI: `woundlog import FILE --from foundry` past a record the rules refuse. The
+"""Issue 13 on the CLI: `woundlog import foundry FILE` past a record the rules refuse. The
 import goes through, the refused record is named on standard error, and the records after it
 are in the fight (a real `woundlog` process on a real SQLite file)."""
 
@@ -30,7 +30,7 @@ def woundlog(db: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
 
 def test_import_goes_past_a_refused_record_and_names_it(tmp_path: Path) -> None:
     db = tmp_path / "fights.db"
-    done = woundlog(db, "import", REFUSED, "--from", "foundry", "--as", "ambush", "--seed", "3")
+    done = woundlog(db, "import", "foundry", REFUSED, "--into", "ambush", "--seed", "3")
     assert done.returncode == 0, done.stderr
     assert "imported" in done.stdout
     assert "record 2" in done.stderr and "left out: Goblin (1) is dead" in done.stderr
@@ -42,8 +42,8 @@ def test_import_goes_past_a_refused_record_and_names_it(tmp_path: Path) -> None:
 
 def test_importing_the_same_file_again_adds_nothing(tmp_path: Path) -> None:
     db = tmp_path / "fights.db"
-    first = woundlog(db, "import", REFUSED, "--from", "foundry", "--as", "ambush", "--seed", "3")
+    first = woundlog(db, "import", "foundry", REFUSED, "--into", "ambush", "--seed", "3")
     assert first.returncode == 0, first.stderr
-    again = woundlog(db, "import", REFUSED, "--from", "foundry", "--as", "ambush")
+    again = woundlog(db, "import", "foundry", REFUSED, "--into", "ambush")
     assert again.returncode == 0, again.stderr
     assert "imported 0 events" in again.stdout
