@@ -35,8 +35,7 @@ from woundlog.events import (
     iter_jsonl,
 )
 from woundlog.events.fight_ids import BadFightId, check_fight_id
-from woundlog.events.importers import IMPORTERS, convert_records, foundry
-from woundlog.events.importers.base import DEFAULT_RULESET
+from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.locate import STORE_ERRORS, unusable
 
@@ -62,8 +61,6 @@ from .fight import Appended, Fight
 from .files import Void, replay_file, replay_file_state
 from .pictures import timeline as timeline_picture
 from .reference import event_schema
-from .whatif import hit_shorthand, rounds, then_events
-from .whatif import odds as compute_odds
 
 app = typer.Typer(
     name="woundlog",
@@ -680,6 +677,8 @@ def import_records(
         else:  # a seed chosen here is kept in fight_started, as `new` does
             ruleset = ruleset or DEFAULT_RULESET
             chosen = secrets.randbelow(2**31) if seed is None else seed
+            from woundlog.events.importers import foundry  # loads with the format, not before
+
             options = foundry.fight_options(ruleset) if fmt == "foundry" else {}
             started.append(
                 FightStarted(ruleset=ruleset, seed=chosen, options=options, version=WIRE_VERSION)
@@ -800,6 +799,9 @@ def odds(
 
     The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
     in that order. Dice the what-if gives are fixed; every other die is enumerated."""
+    from .whatif import hit_shorthand, rounds, then_events  # the odds load with their command
+    from .whatif import odds as compute_odds
+
     state = source_state(source, at, db)
     whatif = [*then_events(then or [])]
     if then_file is not None:
@@ -837,6 +839,8 @@ def branch_fight(
     db: Db = None,
 ) -> None:
     """A new fight that copies FIGHT's log up to event N, then what might have happened."""
+    from .whatif import hit_shorthand, then_events
+
     whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
     with opened(db) as store:
         made = branch(store, fight, new, at=at, then=whatif)
