@@ -8,8 +8,6 @@ Facts are the optional fields of `hit` and `heal` that only some rulesets use. E
 None ("not said"); a ruleset declares which it reads and refuses the others (a rule error).
 """
 
-from __future__ import annotations
-
 import datetime
 import math
 from typing import Annotated, Any, Literal, TypeAlias

@@ -6,8 +6,6 @@ a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflic
 section 8).
 """
 
-from __future__ import annotations
-
 import enum
 import functools
 import secrets

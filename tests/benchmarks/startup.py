@@ -1,6 +1,6 @@
 """CLI start-up benchmark (issue 16): per-command latency of `woundlog`, whole process, wall time.
 
-    .venv/bin/python tests/benchmarks/startup.py [--runs 20] [--woundlog PATH]
+    .venv/bin/python tests/benchmarks/startup.py [--runs 20] [--woundlog PATH] [--baseline PATH]
 
 Sets up a small Mordheim fight in a fresh SQLite file (three fighters, a few hits), then times,
 as separate processes started one after the other in rounds (so every command sees the machine
@@ -14,9 +14,12 @@ nothing of woundlog) and each command:
   log             every event of the fight with its changes
   import          `python -c "import woundlog.replays.cli"`: the import alone
 
-Prints, per command, the median wall time, the median minus the reference (what woundlog adds)
-and the ratio to the reference. Not a test: pytest never collects this folder, and nothing here
-asserts a time.
+Prints, per command, the median wall time, the median minus the reference (what woundlog adds),
+the ratio to the reference, and the median CPU time of the process (user + system: steadier than
+wall time on a busy machine). `--baseline PATH` also times the same commands with another
+install's console script in the same rounds (say main's, before a change), each run against a
+fight of its own made by that install. Not a test: pytest never collects this folder, and
+nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -53,72 +57,107 @@ def woundlog_script() -> str:
     return str(script)
 
 
-def run(argv: list[str], env: dict[str, str]) -> float:
-    """Wall time of one process, from spawn to exit; a failing command stops the benchmark."""
+Timed = tuple[float, float]
+"""(wall, cpu) seconds of one process."""
+
+
+def run(argv: list[str], env: dict[str, str]) -> Timed:
+    """Wall and CPU time of one process, from spawn to exit; a failing command stops the run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run(argv, env=env, capture_output=True, check=False)
     took = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr.decode()}")
-    return took
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return took, cpu
+
+
+Command = tuple[list[str], dict[str, str], Callable[[], None] | None]
+
+
+def commands_of(woundlog: str, python: str, tmp: Path, label: str) -> dict[str, Command]:
+    """The timed commands of one install, on a small fight it makes in `tmp`."""
+    tmp.mkdir()
+    base = tmp / "base.db"
+    work = tmp / "work.db"
+    env = {**without_bytecode_off(), "WOUNDLOG_DB": str(base), "COLUMNS": "120"}
+    for argv in SETUP:
+        run([woundlog, *argv], env)
+    hit_env = {**env, "WOUNDLOG_DB": str(work)}
+
+    def fresh_copy() -> None:
+        for leftover in tmp.glob("work.db*"):
+            leftover.unlink()
+        shutil.copyfile(base, work)
+
+    return {
+        f"python -c pass{label}": ([python, "-c", "pass"], env, None),
+        f"import woundlog.replays.cli{label}": (
+            [python, "-c", "import woundlog.replays.cli"],
+            env,
+            None,
+        ),
+        f"woundlog --version{label}": ([woundlog, "--version"], env, None),
+        f"woundlog hit{label}": ([woundlog, *HIT], hit_env, fresh_copy),
+        f"woundlog state{label}": ([woundlog, "state", FIGHT], env, None),
+        f"woundlog log{label}": ([woundlog, "log", FIGHT], env, None),
+    }
+
+
+def without_bytecode_off() -> dict[str, str]:
+    """The environment, but with bytecode caching on: a shell that sets PYTHONDONTWRITEBYTECODE
+    would have every run compile all of woundlog again, which no installed copy ever does."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def python_of(script: str) -> str:
+    """The interpreter a console script runs with (its `#!` line)."""
+    with open(script) as text:
+        return text.readline().removeprefix("#!").strip()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="Runs per command (default 20).")
     parser.add_argument("--woundlog", help="The console script to time (default: this venv's).")
+    parser.add_argument("--baseline", help="Another install's console script, timed alongside.")
     args = parser.parse_args()
     woundlog = args.woundlog or woundlog_script()
 
     with tempfile.TemporaryDirectory(prefix="woundlog-startup-") as tmp:
-        base = Path(tmp) / "base.db"
-        work = Path(tmp) / "work.db"
-        env = {**os.environ, "WOUNDLOG_DB": str(base), "COLUMNS": "120"}
-        for argv in SETUP:
-            run([woundlog, *argv], env)
-        hit_env = {**env, "WOUNDLOG_DB": str(work)}
-
-        def fresh_copy() -> None:
-            for leftover in Path(tmp).glob("work.db*"):
-                leftover.unlink()
-            shutil.copyfile(base, work)
-
-        commands: dict[str, tuple[list[str], dict[str, str], Callable[[], None] | None]] = {
-            "python -c pass": ([sys.executable, "-c", "pass"], env, None),
-            "import woundlog.replays.cli": (
-                [sys.executable, "-c", "import woundlog.replays.cli"],
-                env,
-                None,
-            ),
-            "woundlog --version": ([woundlog, "--version"], env, None),
-            "woundlog hit": ([woundlog, *HIT], hit_env, fresh_copy),
-            "woundlog state": ([woundlog, "state", FIGHT], env, None),
-            "woundlog log": ([woundlog, "log", FIGHT], env, None),
-        }
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        for name, (argv, run_env, before) in commands.items():  # one warm-up run each
+        commands = commands_of(woundlog, python_of(woundlog), Path(tmp) / "this", "")
+        if args.baseline:
+            commands |= commands_of(
+                args.baseline, python_of(args.baseline), Path(tmp) / "baseline", " (baseline)"
+            )
+        times: dict[str, list[Timed]] = {name: [] for name in commands}
+        for argv, run_env, before in commands.values():  # one warm-up run each
             if before:
                 before()
             run(argv, run_env)
-        for _ in range(args.runs):
+        for _ in range(args.runs):  # in rounds: every command sees the machine as the others do
             for name, (argv, run_env, before) in commands.items():
                 if before:
                     before()
                 times[name].append(run(argv, run_env))
 
-    reference = statistics.median(times["python -c pass"])
     print(
         f"{platform.python_implementation()} {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}; "
-        f"median of {args.runs} runs each, wall time of the whole process\n"
+        f"median of {args.runs} runs each, the whole process\n"
     )
-    print("| command | median | woundlog's part (minus `python -c pass`) | / `python -c pass` |")
-    print("|---|---|---|---|")
+    print("| command | wall | minus `python -c pass` | / `python -c pass` | CPU |")
+    print("|---|---|---|---|---|")
     for name, taken in times.items():
-        median = statistics.median(taken)
+        label = " (baseline)" if name.endswith(" (baseline)") else ""
+        reference = statistics.median(wall for wall, _ in times[f"python -c pass{label}"])
+        wall = statistics.median(w for w, _ in taken)
+        cpu = statistics.median(c for _, c in taken)
         print(
-            f"| `{name}` | {median * 1000:.0f} ms | {(median - reference) * 1000:.0f} ms "
-            f"| {median / reference:.1f}x |"
+            f"| `{name}` | {wall * 1000:.0f} ms | {(wall - reference) * 1000:.0f} ms "
+            f"| {wall / reference:.1f}x | {cpu * 1000:.0f} ms |"
         )
 
 
