@@ -152,3 +152,38 @@ def test_naming_every_ruleset_in_an_error_loads_none_of_them(tmp_path: Path) -> 
     modules = loaded_by(tmp_path, "rules", "nope", exit_code=2)
     assert_never_loaded(modules)
     assert rulesets_in(modules) == set()
+
+
+def answer_of(entry: str, *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of `woundlog ARGS...` run by `entry` (Python that runs it)."""
+    code = f"import sys; sys.argv = ['woundlog', *sys.argv[1:]]; {entry}"
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "120"},
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("hit", "--help"),
+        ("hit", "skirmish"),  # missing arguments: a usage error
+        ("hit", "skirmish", "grim", "x"),  # not a number
+        ("state", "skirmish", "--at", "0"),  # out of range
+        ("hti", "skirmish"),  # no such command
+        ("--help",),
+        (),
+    ],
+)
+def test_the_console_script_answers_as_typer_does_with_every_command_built(
+    store: Path, args: tuple[str, ...]
+) -> None:
+    """`main` builds only the command it runs (building them all is most of typer's start-up);
+    what a person sees is what the whole app says."""
+    whole = answer_of("from woundlog.replays.cli import app; app(prog_name='woundlog')", *args)
+    assert answer_of("from woundlog.replays.cli import main; main()", *args) == whole
