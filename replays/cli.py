@@ -974,23 +974,28 @@ def main() -> None:
 
     Typer builds every command's parameters before it reads a word of the command line, which
     takes longer than a `hit` takes to run (issue 16). When the first word names a command,
-    only that command is built: its options, help and errors are the same. Anything else (no
-    command, `--help`, `--version`, a word that is no command, shell completion) sees them all.
+    only that command is built, and `--version` alone builds none: options, help and errors
+    are the same. Anything else (no command, `--help`, a word that is no command, shell
+    completion) sees them all.
     """
     everything = app.registered_commands
-    app.registered_commands = only_the_one_named(everything, sys.argv[1:]) or everything
+    needed = commands_needed(everything, sys.argv[1:])
+    app.registered_commands = everything if needed is None else needed
     try:
         app(prog_name="woundlog")
     finally:
         app.registered_commands = everything
 
 
-def only_the_one_named(commands: list[Any], args: list[str]) -> list[Any]:
-    """The registered command the first word of `args` names, alone; [] if it names none."""
-    if not args or args[0].startswith("-") or "_WOUNDLOG_COMPLETE" in os.environ:
+def commands_needed(commands: list[Any], args: list[str]) -> list[Any] | None:
+    """The registered commands `woundlog ARGS...` can reach; None: all of them."""
+    if "_WOUNDLOG_COMPLETE" in os.environ or not args:
+        return None
+    if args == ["--version"]:
         return []
-    return [
+    named = [
         info
         for info in commands
         if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]
     ]
+    return named or None

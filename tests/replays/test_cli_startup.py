@@ -177,6 +177,7 @@ def answer_of(entry: str, *args: str) -> tuple[int, str, str]:
         ("state", "skirmish", "--at", "0"),  # out of range
         ("hti", "skirmish"),  # no such command
         ("--help",),
+        ("--version",),
         (),
     ],
 )
