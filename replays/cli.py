@@ -6,6 +6,8 @@ a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflic
 section 8).
 """
 
+# No `from __future__ import annotations` here: typer would then evaluate every parameter's
+# annotation from its string on every run, twice (issue 16); written out, each is made once.
 import enum
 import functools
 import os

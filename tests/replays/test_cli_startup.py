@@ -9,6 +9,7 @@ slow, and unlike a time it fails the same way on every machine.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -188,3 +189,14 @@ def test_the_console_script_answers_as_typer_does_with_every_command_built(
     what a person sees is what the whole app says."""
     whole = answer_of("from woundlog.replays.cli import app; app(prog_name='woundlog')", *args)
     assert answer_of("from woundlog.replays.cli import main; main()", *args) == whole
+
+
+@pytest.mark.parametrize("module", ["woundlog.events.model", "woundlog.replays.cli"])
+def test_annotations_read_at_start_are_not_strings_to_evaluate(module: str) -> None:
+    """msgspec (the Event decoder) and typer (every parameter) read these modules' annotations
+    at every start; postponed, each would be compiled from its string first."""
+    import __future__
+
+    assert getattr(importlib.import_module(module), "annotations", None) is not (
+        __future__.annotations
+    )
