@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import StructuralError, UsageError
 
@@ -24,12 +23,12 @@ DEFAULT_RULESET = "dnd5e"
 woundlog are used for Dungeons & Dragons 5th edition."""
 
 
-@dataclass(frozen=True)
-class Importer:
+class Importer(NamedTuple):
     """One format: its name, what it reads, and the module (in this package) that converts it.
 
     The module is imported when a conversion is first asked for, not when woundlog is: the CLI
-    names the formats in its help on every command, and converts records in one (issue 16)."""
+    names the formats in its help on every command, and converts records in one (issue 16).
+    A NamedTuple, not a dataclass: nothing else the CLI loads needs `dataclasses`."""
 
     name: str
     summary: str
