@@ -51,6 +51,7 @@ NEVER = {  # what no command below may load, and why each would be wrong
     "woundlog.events.importers.avrae": "importers load only for `import --from`",
     "woundlog.events.importers.improved_initiative": "importers load only for `import --from`",
     "platformdirs": "the user data directory is looked up only when no store is named",
+    "transitions": "the Machine is built for a diagram; a fold looks moves up in a table",
 }
 RICH = "rich"
 RULESETS = ("mordheim", "warhammer_quest", "d26", "dragonquest", "contractor", "dnd5e")
