@@ -1,6 +1,7 @@
 """CLI start-up benchmark (issue 16): per-command latency of `woundlog`, whole process, wall time.
 
     .venv/bin/python tests/benchmarks/startup.py [--runs 20] [--woundlog PATH] [--baseline PATH]
+    .venv/bin/python tests/benchmarks/startup.py --instructions [--baseline PATH]
 
 Sets up a small Mordheim fight in a fresh SQLite file (three fighters, a few hits), then times,
 as separate processes started one after the other in rounds (so every command sees the machine
@@ -18,8 +19,13 @@ Prints, per command, the median wall time, the median minus the reference (what 
 the ratio to the reference, and the median CPU time of the process (user + system: steadier than
 wall time on a busy machine). `--baseline PATH` also times the same commands with another
 install's console script in the same rounds (say main's, before a change), each run against a
-fight of its own made by that install. Not a test: pytest never collects this folder, and
-nothing here asserts a time.
+fight of its own made by that install.
+
+`--instructions` runs each command once under valgrind's callgrind instead and prints the
+instructions it executed: a count that does not move with the load of a shared machine, so two
+versions compare exactly where their times do not (about 50 times slower; needs valgrind).
+
+Not a test: pytest never collects this folder, and nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -118,11 +125,44 @@ def python_of(script: str) -> str:
         return text.readline().removeprefix("#!").strip()
 
 
+def instructions(argv: list[str], env: dict[str, str]) -> int:
+    """Instructions one process executes, counted by callgrind (no profile file is kept)."""
+    counted = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv]
+    done = subprocess.run(counted, env=env, capture_output=True, text=True, check=False)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        sys.exit(f"{' '.join(counted)} failed ({done.returncode}):\n{done.stderr}")
+    return int(found.group(1))
+
+
+def count_instructions(commands: dict[str, Command]) -> None:
+    counts: dict[str, int] = {}
+    for name, (argv, run_env, before) in commands.items():
+        if before:
+            before()
+        run(argv, run_env)  # writes the bytecode caches a first run may lack
+        if before:
+            before()
+        counts[name] = instructions(argv, run_env)
+    print("| command | instructions | minus `python -c pass` | / `python -c pass` |")
+    print("|---|---|---|---|")
+    for name, count in counts.items():
+        label = " (baseline)" if name.endswith(" (baseline)") else ""
+        reference = counts[f"python -c pass{label}"]
+        print(
+            f"| `{name}` | {count / 1e6:.0f} M | {(count - reference) / 1e6:.0f} M "
+            f"| {count / reference:.2f}x |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="Runs per command (default 20).")
     parser.add_argument("--woundlog", help="The console script to time (default: this venv's).")
     parser.add_argument("--baseline", help="Another install's console script, timed alongside.")
+    parser.add_argument(
+        "--instructions", action="store_true", help="Count instructions (valgrind), not time."
+    )
     args = parser.parse_args()
     woundlog = args.woundlog or woundlog_script()
 
@@ -132,6 +172,9 @@ def main() -> None:
             commands |= commands_of(
                 args.baseline, python_of(args.baseline), Path(tmp) / "baseline", " (baseline)"
             )
+        if args.instructions:
+            count_instructions(commands)
+            return
         times: dict[str, list[Timed]] = {name: [] for name in commands}
         for argv, run_env, before in commands.values():  # one warm-up run each
             if before:
