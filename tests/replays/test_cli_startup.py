@@ -43,7 +43,7 @@ NEVER = {  # what no command below may load, and why each would be wrong
     "psycopg": "psycopg loads only for a PostgreSQL store",
     "portalocker": "file locks load only for a JSON Lines store",
     "pydantic": "typer from 0.29 coerces every parameter with pydantic: pyproject pins typer<0.29",
-    "cairosvg": "pictures load only for a picture",
+    "cairosvg": "the PNG renderer loads only for a PNG",
     "woundlog.replays.whatif": "the odds load only for `odds` and `branch`",
     "woundlog.core.odds": "the odds load only for `odds` and `branch`",
     "woundlog.events.importers.base": "importers load only for `import --from`",
@@ -54,7 +54,6 @@ NEVER = {  # what no command below may load, and why each would be wrong
     "transitions": "the Machine is built for a diagram; a fold looks moves up in a table",
 }
 RICH = "rich"
-RULESETS = ("mordheim", "warhammer_quest", "d26", "dragonquest", "contractor", "dnd5e")
 
 
 def loaded_by(tmp_path: Path, *args: str, exit_code: int = 0) -> set[str]:
