@@ -1,19 +1,32 @@
-"""A ruleset's legal moves: one transitions.Machine, compiled once into a lookup table.
+"""A ruleset's legal moves: one transitions.Machine, and the lookup table the hot path uses.
 
-The Machine is the single source of truth. Characters are plain data, so the hot path never
-touches the Machine: it looks `(state, trigger)` up in the table compiled from it.
+The declaration (`(trigger, source or sources, destination)`, as a rulebook lists moves) is the
+single source of truth. The Machine is built from it, and so is the table: `(state, trigger)`
+to the destination of the first move declared for that pair, exactly what the Machine's
+events hold (tests/core/test_machine.py compares them for every ruleset). The table is compiled
+without the Machine so that `transitions` loads only when someone asks for the Machine (a
+diagram, a test): importing it costs more than a `woundlog hit` takes to run (issue 16).
+Characters are plain data, so the hot path never touches the Machine.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
-
-from transitions import Machine
+from typing import TYPE_CHECKING
 
 from .states import STATES, State
 
+if TYPE_CHECKING:
+    from transitions import Machine
+
 Transition = tuple[str, str | Sequence[str], str]
 """(trigger, source or sources, destination), as a rulebook would list a move."""
+
+ANY_STATE = "*"
+"""transitions' wildcard source: every state of the graph."""
+SAME_STATE = "="
+"""transitions' wildcard destination: the state the move starts from."""
 
 
 class IllegalTransition(Exception):
@@ -34,21 +47,48 @@ class Graph:
             {"trigger": t, "source": s if isinstance(s, str) else list(s), "dest": d}
             for t, s, d in self.transitions
         ]
-        self.machine = Machine(
+        self.table: dict[tuple[str, str], State] = self._compile()
+        self.edges: frozenset[tuple[str, str]] = frozenset(
+            (source, dest) for (source, _), dest in self.table.items()
+        )
+        self.triggers: tuple[str, ...] = tuple(dict.fromkeys(t for t, _, _ in self.transitions))
+
+    def _compile(self) -> dict[tuple[str, str], State]:
+        """`(source, trigger) -> destination`, in the order the Machine's events hold them
+        (by trigger as first declared, then by source); the first move declared wins."""
+        moves: dict[str, dict[str, State]] = {}
+        for trigger, sources, dest in self.transitions:
+            declared = moves.setdefault(trigger, {})
+            if sources == ANY_STATE:
+                froms: Sequence[str] = self.states
+            else:
+                froms = [sources] if isinstance(sources, str) else sources
+            for source in froms:
+                to = source if dest == SAME_STATE else dest
+                if source not in self.states or to not in self.states:
+                    raise ValueError(
+                        f"{self.name}: move `{trigger}` {source} -> {to} leaves the graph's "
+                        f"states {list(self.states)}"
+                    )
+                declared.setdefault(source, to)
+        return {
+            (source, trigger): dest
+            for trigger, by_source in moves.items()
+            for source, dest in by_source.items()
+        }
+
+    @functools.cached_property
+    def machine(self) -> Machine:
+        """The transitions Machine of the declaration, built the first time it is asked for."""
+        from transitions import Machine
+
+        return Machine(
             model=None,
             states=list(self.states),
             transitions=self._declared,
             initial=self.states[0],
             auto_transitions=False,
         )
-        self.table: dict[tuple[str, str], State] = {}
-        for trigger, event in self.machine.events.items():
-            for source, moves in event.transitions.items():
-                self.table[(source, trigger)] = moves[0].dest  # type: ignore[assignment]
-        self.edges: frozenset[tuple[str, str]] = frozenset(
-            (source, dest) for (source, _), dest in self.table.items()
-        )
-        self.triggers: tuple[str, ...] = tuple(self.machine.events)
 
     @property
     def initial(self) -> State:

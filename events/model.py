@@ -8,8 +8,8 @@ Facts are the optional fields of `hit` and `heal` that only some rulesets use. E
 None ("not said"); a ruleset declares which it reads and refuses the others (a rule error).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: msgspec would evaluate every field's annotation
+# from its string (a compile() each) to build the Event decoder, at every start (issue 16).
 import datetime
 import math
 import operator

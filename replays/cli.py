@@ -6,12 +6,13 @@ a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflic
 also says what to do (`hint: ...`), click's own included.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer would then evaluate every parameter's
+# annotation from its string on every run, twice (issue 16); written out, each is made once.
 import difflib
 import enum
 import functools
 import inspect
+import os
 import secrets
 import sys
 from collections.abc import Callable, Iterator
@@ -37,8 +38,7 @@ from woundlog.events import (
     iter_jsonl,
 )
 from woundlog.events.fight_ids import BadFightId, check_fight_id
-from woundlog.events.importers import IMPORTERS, append_importing, convert_records, foundry
-from woundlog.events.importers.base import DEFAULT_RULESET
+from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.locate import STORE_ERRORS, unusable
 
@@ -64,8 +64,6 @@ from .fight import Appended, Fight
 from .files import Void, replay_file, replay_file_state
 from .pictures import timeline as timeline_picture
 from .reference import event_schema
-from .whatif import hit_shorthand, rounds, then_events
-from .whatif import odds as compute_odds
 
 DB_KEY = "woundlog.db"
 """Where the app's `--db` is kept, in click's `ctx.meta`, which every nested context shares."""
@@ -947,6 +945,8 @@ def import_records(
         else:  # a seed chosen here is kept in fight_started, as `new` does
             ruleset = ruleset or DEFAULT_RULESET
             chosen = secrets.randbelow(2**31) if seed is None else seed
+            from woundlog.events.importers import foundry  # loads with the format, not before
+
             options = foundry.fight_options(ruleset) if fmt == "foundry" else {}
             started.append(
                 FightStarted(ruleset=ruleset, seed=chosen, options=options, version=WIRE_VERSION)
@@ -955,6 +955,8 @@ def import_records(
             converted = convert_records(fmt, records, ruleset=ruleset, joined=joined)
         except WoundlogError as error:
             raise on_records(error, lines) from None
+        from woundlog.events.importers import append_importing
+
         appended, refusals = append_importing(  # a record the rules refuse is left out, named
             converted,
             lambda events: Fight(store, fight).append(events, version),
@@ -1073,6 +1075,9 @@ def odds(
 
     The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
     in that order. Dice the what-if gives are fixed; every other die is enumerated."""
+    from .whatif import hit_shorthand, rounds, then_events  # the odds load with their command
+    from .whatif import odds as compute_odds
+
     state = source_state(source, at, db)
     whatif = [*then_events(then or [])]
     if then_file is not None:
@@ -1110,6 +1115,8 @@ def branch_fight(
     db: Db = None,
 ) -> None:
     """A new fight that copies FIGHT's log up to event N, then what might have happened."""
+    from .whatif import hit_shorthand, then_events
+
     whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
     with opened(db) as store:
         made = branch(store, fight, new, at=at, then=whatif)
@@ -1292,4 +1299,32 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
 
 
 def main() -> None:
-    app(prog_name="woundlog")
+    """The console script: `woundlog ARGS...`.
+
+    Typer builds every command's parameters before it reads a word of the command line, which
+    takes longer than a `hit` takes to run (issue 16). When the first word names a command,
+    only that command is built, and `--version` alone builds none: options, help and errors
+    are the same. Anything else (no command, `--help`, a word that is no command, shell
+    completion) sees them all.
+    """
+    everything = app.registered_commands
+    needed = commands_needed(everything, sys.argv[1:])
+    app.registered_commands = everything if needed is None else needed
+    try:
+        app(prog_name="woundlog")
+    finally:
+        app.registered_commands = everything
+
+
+def commands_needed(commands: list[Any], args: list[str]) -> list[Any] | None:
+    """The registered commands `woundlog ARGS...` can reach; None: all of them."""
+    if "_WOUNDLOG_COMPLETE" in os.environ or not args:
+        return None
+    if args == ["--version"]:
+        return []
+    named = [
+        info
+        for info in commands
+        if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]
+    ]
+    return named or None

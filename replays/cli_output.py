@@ -1,6 +1,8 @@
 """What the CLI prints: one line per event, state tables, ruleset summaries, JSON and errors.
 
-Text goes through rich, which drops colour and cursor tricks when stdout is not a terminal.
+Tables and coloured text go through rich, which drops colour and cursor tricks when stdout is
+not a terminal. Plain lines (an event's line, a message) are written as rich would write them,
+without loading it: rich takes longer to import than a `woundlog hit` takes to run (issue 16).
 JSON bypasses rich entirely: rich would wrap long lines and highlight them, and a program
 reading the output wants the exact bytes msgspec wrote.
 """
@@ -9,22 +11,22 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-from rich import box
-from rich.console import Console
-from rich.measure import Measurement
-from rich.table import Table
-from rich.text import Text
 
 from woundlog.core import Changes, Character, FightState, Ruleset, show
 from woundlog.core.ruleset import ACTS, COMMON_OPTIONS
 from woundlog.events import WoundlogError
 
-from .fight import Appended
-from .whatif import CharacterOdds, Odds
+if TYPE_CHECKING:  # rich loads when a table or a coloured line is printed, the odds with odds
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from .fight import Appended
+    from .whatif import CharacterOdds, Odds
 
 UNDO_TYPES = ("retract", "amend")
 STATE_STYLES = {
@@ -45,14 +47,29 @@ PIPE_WIDTH = 160
 def console(*, stderr: bool = False) -> Console:
     # Made per use, not at import: rich would keep the streams of the moment it was built, and a
     # test runner swaps sys.stdout between invocations.
+    from rich.console import Console
+
     made = Console(stderr=stderr, highlight=False, emoji=False)
     if not made.is_terminal and "COLUMNS" not in os.environ:
         made.width = PIPE_WIDTH
     return made
 
 
+_RICH_STRIPS = dict.fromkeys((0x07, 0x08, 0x0B, 0x0C, 0x0D))
+"""The control characters rich removes from text it prints (bell, backspace, vertical tab, form
+feed, carriage return): a plain line drops them too, and prints what it printed through rich."""
+
+
 def say(text: str | Text, *, out: Console | None = None) -> None:
-    """Print one line as it is: no markup (event text has brackets), never wrapped."""
+    """Print one line as it is: no markup (event text has brackets), never wrapped.
+
+    A plain string to stdout is written directly, exactly as rich would print it (its control
+    characters dropped, tabs expanded to 8 columns), so that printing an event never loads rich.
+    """
+    if out is None and isinstance(text, str):
+        sys.stdout.write(text.translate(_RICH_STRIPS).expandtabs(8) + "\n")
+        sys.stdout.flush()  # as rich does: a line is out before whatever goes to stderr next
+        return
     (out or console()).print(text, markup=False, soft_wrap=True)
 
 
@@ -172,6 +189,8 @@ class StateColumns(msgspec.Struct, frozen=True):
 
 
 def state_columns(state: FightState[Any], title: str) -> StateColumns:
+    from rich.text import Text
+
     characters = list(state.characters.values())
     counters = [  # a counter nobody has (an optional stat never given) is no column
         name
@@ -211,6 +230,9 @@ def state_table(
     """The state table: a row per character. A cell too long for its column wraps (a word too
     long is folded), never ends in `…`; `headers` abbreviates column names; `compact` draws no
     lines between columns, which leaves their content two characters more each."""
+    from rich import box
+    from rich.table import Table
+
     made = state if isinstance(state, StateColumns) else state_columns(state, title)
     shown = [i for i, column in enumerate(made.columns) if column not in set(leave_out)]
     table = Table(title=made.heading, title_justify="left")
@@ -316,11 +338,15 @@ def fewest_abbreviations(
 
 def natural_width(out: Console, table: Table) -> int:
     """The width `table` takes when nothing wraps (rich's own measure stops at the console's)."""
+    from rich.measure import Measurement
+
     return Measurement.get(out, out.options.update_width(100_000), table).maximum
 
 
 def collections_below(made: StateColumns, columns: list[str]) -> Table:
     """The columns too long for the table, as lines: character, column, value (wrapped)."""
+    from rich.table import Table
+
     grid = Table.grid(padding=(0, 1))
     grid.add_column(overflow="fold")
     grid.add_column(style="bold")
@@ -336,6 +362,8 @@ def collections_below(made: StateColumns, columns: list[str]) -> Table:
 
 
 def fights_table(found: Sequence[Any]) -> Table:
+    from rich.table import Table
+
     table = Table(title="fights", title_justify="left")
     for column in ("fight", "ruleset", "name", "events", "last change"):
         table.add_column(column, justify="right" if column == "events" else "left")
@@ -357,6 +385,8 @@ def print_odds(answer: Odds) -> None:
         if answer.exact
         else f"estimated from {answer.samples:,} samples (95% interval per state)"
     )
+    from rich.table import Table
+
     say(f"odds after {answer.events} event{'s' if answer.events != 1 else ''}, {how}")
     for void in answer.void:
         say(f"  what-if event {void.event} is void on {void.percent:.2f}% of paths: {void.reason}")
@@ -392,7 +422,9 @@ def _varying(character: CharacterOdds) -> list[str]:
 # --- rulesets -----------------------------------------------------------------------------------
 
 
-def rules_list(rulesets: dict[str, Ruleset]) -> Table:
+def rules_list(rulesets: Mapping[str, Ruleset]) -> Table:
+    from rich.table import Table
+
     table = Table(title="rulesets", title_justify="left")
     table.add_column("name")
     table.add_column("about")
@@ -422,6 +454,8 @@ def rules_summary(rules: Ruleset) -> Table:
         "options": ", ".join(f"{key}={cell_option(value)}" for key, value in options.items()),
         "tables": ", ".join(rules.tables),
     }
+    from rich.table import Table
+
     table = Table(title=f"{rules.name} at a glance", title_justify="left", show_header=False)
     table.add_column("what", style="bold")
     table.add_column("declared")
@@ -432,6 +466,8 @@ def rules_summary(rules: Ruleset) -> Table:
 
 def who_may_act_table(rules: Ruleset) -> Table:
     """Per state of the ruleset's machine: may a character in it attack, heal, and why not."""
+    from rich.table import Table
+
     table = Table(title=f"who may act in {rules.name}", title_justify="left")
     for column in ("state", "attack", "heal", "why not"):
         table.add_column(column)

@@ -9,7 +9,6 @@ or a client would resend events that are already written.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any, NoReturn, Protocol
@@ -43,8 +42,6 @@ State = FightState[Any]
 
 RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
-
-log = logging.getLogger(__name__)
 
 
 class Appended(msgspec.Struct, frozen=True):
@@ -280,7 +277,9 @@ class Fight:
         try:
             self.store.save_snapshot(self.id, seq, snapshots.encode(state))
         except Exception as exc:  # any failure here must not fail the append
-            log.warning(
+            import logging  # here, not at the top: nothing else a command runs needs logging
+
+            logging.getLogger(__name__).warning(
                 "snapshot of fight `%s` at seq %d skipped (%s: %s); the events are written, "
                 "and reads fold from an earlier snapshot or the start",
                 self.id,

@@ -13,20 +13,38 @@ reported as a `Refusal` naming its record (refusals.py).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import StructuralError, UsageError
-from . import avrae, foundry, improved_initiative
-from .base import PROFILES, Converted, Profile, profile_of
-from .refusals import Refusal, append_importing
+
+if TYPE_CHECKING:
+    from .base import PROFILES, Converted, Profile
+    from .refusals import Refusal, append_importing
+
+DEFAULT_RULESET = "dnd5e"
+"""The ruleset a fight created by an import plays when none is given: the programs that feed
+woundlog are used for Dungeons & Dragons 5th edition."""
 
 
-@dataclass(frozen=True)
-class Importer:
+class Importer(NamedTuple):
+    """One format: its name, what it reads, and the module (in this package) that converts it.
+
+    The module is imported when a conversion is first asked for, not when woundlog is: the CLI
+    names the formats in its help on every command, and converts records in one (issue 16).
+    A NamedTuple, not a dataclass: nothing else the CLI loads needs `dataclasses`."""
+
     name: str
     summary: str
-    convert: Callable[..., Converted]
+    module: str
+
+    @property
+    def convert(self) -> Callable[..., Converted]:
+        converts: Callable[..., Converted] = importlib.import_module(
+            f"{__name__}.{self.module}"
+        ).convert
+        return converts
 
 
 IMPORTERS: dict[str, Importer] = {
@@ -36,19 +54,19 @@ IMPORTERS: dict[str, Importer] = {
             "foundry",
             "Foundry VTT dnd5e hooks (damageActor, healActor, combatTurnChange) in a bridge "
             "envelope, dice from Roll.toJSON()",
-            foundry.convert,
+            "foundry",
         ),
         Importer(
             "improved-initiative",
             "Improved Initiative 3.x autosaves or its export data file, each compared with the "
             "last one taken in",
-            improved_initiative.convert,
+            "improved_initiative",
         ),
         Importer(
             "avrae",
             "Avrae combat recorder records (combat_state_update; the FIREBALL dataset's raw "
             "files), per combat_id",
-            avrae.convert,
+            "avrae",
         ),
     )
 }
@@ -72,10 +90,26 @@ def convert_records(
         raise UsageError(f"no import format `{fmt}` (known: {', '.join(IMPORTERS)})")
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
         raise StructuralError("records are a list of the format's JSON objects", field="$")
+    from .base import profile_of
+
     return importer.convert(records, profile=profile_of(ruleset), joined=joined, previous=previous)
 
 
+def __getattr__(name: str) -> Any:
+    """What the shared module `base` holds, imported on first use like the importers."""
+    if name in ("PROFILES", "Converted", "Profile"):
+        from . import base
+
+        return getattr(base, name)
+    if name in ("Refusal", "append_importing"):
+        from . import refusals
+
+        return getattr(refusals, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    "DEFAULT_RULESET",
     "IMPORTERS",
     "PROFILES",
     "Converted",

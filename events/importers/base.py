@@ -21,6 +21,9 @@ from ..codec import convert
 from ..errors import StructuralError, UsageError
 from ..model import CharacterJoined, Event, Heal, Hit, TurnEnded, TurnStarted
 
+# named in the package, so the CLI's help reads it without loading this module
+from . import DEFAULT_RULESET as DEFAULT_RULESET
+
 T = TypeVar("T")
 
 SourceId = Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\s]+$")]
@@ -64,10 +67,6 @@ class Profile:
     hit points (dnd5e's `temporary`); None: temporary hit points make no events, and only what
     comes off hit points is a hit."""
 
-
-DEFAULT_RULESET = "dnd5e"
-"""The ruleset a fight created by an import plays when none is given: the programs that feed
-woundlog are used for Dungeons & Dragons 5th edition."""
 
 PROFILES: dict[str, Profile] = {
     "d26": Profile("hp", ("pc", "npc"), ("players", "monsters")),

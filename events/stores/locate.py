@@ -12,8 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
-import platformdirs
-
 from ..errors import UsageError
 from .base import Store
 from .jsonl import JsonlStore
@@ -50,6 +48,8 @@ def default_db_path() -> Path:
     configured = os.environ.get(ENV_VAR)
     if configured:
         return Path(configured).expanduser()
+    import platformdirs  # only when no store is named: a command given --db never needs it
+
     # appauthor=False: no extra vendor folder on Windows, one `woundlog` folder everywhere.
     return Path(platformdirs.user_data_dir("woundlog", appauthor=False)) / "woundlog.db"
 

@@ -1,0 +1,202 @@
+"""What a `woundlog` command loads (issue 16: start-up time): only the ruleset of its fight and
+the libraries it uses.
+
+Each command runs in a fresh Python process, through the CLI's own `main`, exactly as the console
+script runs it; the process then writes down every module it imported. No time is measured here
+(tests/benchmarks/startup.py does that): a module that should not load is what makes a command
+slow, and unlike a time it fails the same way on every machine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import Result
+
+Run = Callable[..., Result]
+
+RUN_AND_LIST = """
+import json, sys
+out, args = sys.argv[1], json.loads(sys.argv[2])
+sys.argv = ["woundlog", *args]
+from woundlog.replays.cli import main
+try:
+    main()
+    code = 0
+except SystemExit as exit:
+    code = exit.code or 0
+with open(out, "w") as written:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, written)
+"""
+
+NEVER = {  # what no command below may load, and why each would be wrong
+    "litestar": "the HTTP service loads only for `woundlog serve`",
+    "uvicorn": "the HTTP service loads only for `woundlog serve`",
+    "woundlog.replays.service": "the HTTP service loads only for `woundlog serve`",
+    "psycopg": "psycopg loads only for a PostgreSQL store",
+    "portalocker": "file locks load only for a JSON Lines store",
+    "pydantic": "typer from 0.29 coerces every parameter with pydantic: pyproject pins typer<0.29",
+    "cairosvg": "the PNG renderer loads only for a PNG",
+    "woundlog.replays.whatif": "the odds load only for `odds` and `branch`",
+    "woundlog.core.odds": "the odds load only for `odds` and `branch`",
+    "woundlog.events.importers.base": "importers load only for `import --from`",
+    "woundlog.events.importers.foundry": "importers load only for `import --from`",
+    "woundlog.events.importers.avrae": "importers load only for `import --from`",
+    "woundlog.events.importers.improved_initiative": "importers load only for `import --from`",
+    "platformdirs": "the user data directory is looked up only when no store is named",
+    "transitions": "the Machine is built for a diagram; a fold looks moves up in a table",
+}
+RICH = "rich"
+
+
+def loaded_by(tmp_path: Path, *args: str, exit_code: int = 0) -> set[str]:
+    """The modules `woundlog ARGS...` imports, run as its own process, which must end with
+    `exit_code`."""
+    out = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST, str(out), json.dumps(args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "120"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(out.read_text())
+    assert found["code"] == exit_code, f"woundlog {' '.join(args)}: {done.stderr}"
+    return set(found["modules"])
+
+
+def top_level(modules: set[str]) -> set[str]:
+    return {name.partition(".")[0] for name in modules}
+
+
+def rulesets_in(modules: set[str]) -> set[str]:
+    prefix = "woundlog.core.rulesets."
+    return {m[len(prefix) :].partition(".")[0] for m in modules if m.startswith(prefix)}
+
+
+def assert_never_loaded(modules: set[str]) -> None:
+    wrong = {
+        name: why
+        for name, why in NEVER.items()
+        if name in modules or (name.count(".") == 0 and name in top_level(modules))
+    }
+    assert not wrong, wrong
+
+
+@pytest.fixture
+def store(db: Path, skirmish: str, run: Run) -> Path:
+    """The conftest's Mordheim skirmish, plus a Warhammer Quest fight in the same SQLite file."""
+    for args in (
+        ("new", "dungeon", "--ruleset", "warhammer_quest", "--seed", "3"),
+        ("join", "dungeon", "ada", "--name", "Ada", "--stat", "wounds=9", "--stat", "toughness=3"),
+    ):
+        result = run(*args)
+        assert result.exit_code == 0, result.output
+    return db
+
+
+def test_version_loads_no_ruleset_no_rich_no_service(tmp_path: Path) -> None:
+    modules = loaded_by(tmp_path, "--version")
+    assert_never_loaded(modules)
+    assert RICH not in top_level(modules)
+    assert rulesets_in(modules) == set()
+
+
+def test_a_hit_loads_its_fights_ruleset_alone_and_prints_without_rich(
+    tmp_path: Path, store: Path
+) -> None:
+    modules = loaded_by(
+        tmp_path, "hit", "skirmish", "snitch", "1", "--attacker", "grim", "--roll", "injury=1"
+    )
+    assert_never_loaded(modules)
+    assert RICH not in top_level(modules), "an event's line is plain text: no rich"
+    assert rulesets_in(modules) == {"mordheim"}
+
+
+def test_a_warhammer_quest_fight_loads_warhammer_quest_alone(tmp_path: Path, store: Path) -> None:
+    modules = loaded_by(tmp_path, "state", "dungeon", "--json")
+    assert_never_loaded(modules)
+    assert RICH not in top_level(modules), "JSON bypasses rich"
+    assert rulesets_in(modules) == {"warhammer_quest"}
+
+
+@pytest.mark.parametrize(
+    ("args", "prints_a_table"),
+    [
+        (("state", "skirmish"), True),
+        (("log", "skirmish"), False),
+        (("log", "skirmish", "--json"), False),
+        (("fights",), True),
+        (("rules", "mordheim"), True),
+    ],
+)
+def test_a_command_loads_rich_only_when_it_prints_a_table(
+    tmp_path: Path, store: Path, args: tuple[str, ...], prints_a_table: bool
+) -> None:
+    modules = loaded_by(tmp_path, *args)
+    assert_never_loaded(modules)
+    assert (RICH in top_level(modules)) is prints_a_table
+    assert rulesets_in(modules) <= {"mordheim"}
+
+
+def test_naming_every_ruleset_in_an_error_loads_none_of_them(tmp_path: Path) -> None:
+    """`woundlog rules NOPE` is refused with the list of rulesets, read from the registry."""
+    modules = loaded_by(tmp_path, "rules", "nope", exit_code=2)
+    assert_never_loaded(modules)
+    assert rulesets_in(modules) == set()
+
+
+def answer_of(entry: str, *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of `woundlog ARGS...` run by `entry` (Python that runs it)."""
+    code = f"import sys; sys.argv = ['woundlog', *sys.argv[1:]]; {entry}"
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "120"},
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("hit", "--help"),
+        ("hit", "skirmish"),  # missing arguments: a usage error
+        ("hit", "skirmish", "grim", "x"),  # not a number
+        ("state", "skirmish", "--at", "0"),  # out of range
+        ("hti", "skirmish"),  # no such command
+        ("--help",),
+        ("--version",),
+        (),
+    ],
+)
+def test_the_console_script_answers_as_typer_does_with_every_command_built(
+    store: Path, args: tuple[str, ...]
+) -> None:
+    """`main` builds only the command it runs (building them all is most of typer's start-up);
+    what a person sees is what the whole app says."""
+    whole = answer_of("from woundlog.replays.cli import app; app(prog_name='woundlog')", *args)
+    assert answer_of("from woundlog.replays.cli import main; main()", *args) == whole
+
+
+@pytest.mark.parametrize("module", ["woundlog.events.model", "woundlog.replays.cli"])
+def test_annotations_read_at_start_are_not_strings_to_evaluate(module: str) -> None:
+    """msgspec (the Event decoder) and typer (every parameter) read these modules' annotations
+    at every start; postponed, each would be compiled from its string first."""
+    import __future__
+
+    assert getattr(importlib.import_module(module), "annotations", None) is not (
+        __future__.annotations
+    )
