@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from importlib import resources
 from typing import Any
 
 import msgspec
@@ -38,6 +37,8 @@ def rules_fingerprint() -> bytes:
     A snapshot is a cache of the fold, and the fold is what the rules make of the log: a
     snapshot folded by other rules (an older woundlog, before a rule was fixed or a ruleset's
     state took a new shape) no longer equals the fold, so it is not used."""
+    from importlib import resources  # only a command that keeps or reads snapshots needs it
+
     digest = hashlib.blake2b(digest_size=16)
     root = resources.files("woundlog.core")
     for path in sorted(_sources(root), key=lambda p: p[0]):
