@@ -39,6 +39,7 @@ from woundlog.events.importers import IMPORTERS, convert_records, foundry
 from woundlog.events.importers.base import DEFAULT_RULESET
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.locate import STORE_ERRORS, unusable
+from woundlog.events.stores.postgres import database_gone
 
 from . import cli_input as given
 from .branch import branch, compare
@@ -172,6 +173,11 @@ def command(name: str | None = None) -> Callable[[Callable[P, None]], Callable[P
             except OSError as error:  # a file named on the command line: a usage error
                 where = f": {error.filename}" if error.filename else ""
                 fail(UsageError(f"{error.strerror or error}{where}"))
+            except Exception as error:  # the PostgreSQL server went away under the command
+                gone = database_gone(kwargs.get("db"), error)  # type: ignore[arg-type]
+                if gone is None:
+                    raise
+                fail(gone)
 
         app.command(name)(guarded)
         return run

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 
@@ -58,6 +59,62 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
+class DatabaseUnreachable(UsageError):
+    """The PostgreSQL server a store URL names cannot be reached, or went away in the middle of a
+    command (not running, restarting, a wrong host or port): exit 2, with what to check."""
+
+
+def unreachable(url: str, error: BaseException) -> DatabaseUnreachable:
+    """Say in one line what a person can act on: which database (its URL without a password),
+    what the server or the network said, and what to check."""
+    said = _first_line(error)
+    lowered = said.lower()
+    if "authentication" in lowered or "does not exist" in lowered or "permission" in lowered:
+        # it is running, and answered: the URL's user, password or database is what is wrong
+        return DatabaseUnreachable(
+            f"cannot open the database at {shown_url(url)}: {said}; check --db or $WOUNDLOG_DB"
+        )
+    return DatabaseUnreachable(
+        f"cannot reach the database at {shown_url(url)}: {said}; is it running?"
+    )
+
+
+def database_gone(url: str | None, error: BaseException) -> DatabaseUnreachable | None:
+    """`unreachable` for a psycopg error that means the connection was lost or never made (the
+    server stopped or restarted under a running command); None for any other error. psycopg is
+    not imported for it: if it was never loaded, no error of its can have been raised."""
+    import os
+    import sys
+
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None or not isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+        return None
+    return unreachable(url or os.environ.get("WOUNDLOG_DB", "postgresql://"), error)
+
+
+def shown_url(url: str) -> str:
+    """`url` as it may be printed: without its password (in the user part or `password=`)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, _, host = netloc.rpartition("@")
+        netloc = f"{user.partition(':')[0]}@{host}"
+    query = "&".join(
+        pair for pair in parts.query.split("&") if pair and not pair.lower().startswith("password=")
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _first_line(error: BaseException) -> str:
+    """What psycopg said, in short: libpq's first line, past its `connection to server at ...
+    failed:` preamble (the URL says where), without the hints on the lines after it."""
+    text = str(error).strip()
+    if not text:
+        return type(error).__name__
+    line = text.splitlines()[0].strip()
+    return line.rsplit(" failed: ", 1)[-1].strip() or line
+
+
 def _connect(url: str) -> Any:
     """A connection to `url`; psycopg loads only for a PostgreSQL store."""
     try:
@@ -69,8 +126,7 @@ def _connect(url: str) -> Any:
     try:
         return psycopg.connect(url, autocommit=True)
     except psycopg.OperationalError as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"cannot open the PostgreSQL store: {reason}") from None
+        raise unreachable(url, exc) from None
 
 
 class PostgresStore(ClosesOnExit):
