@@ -124,9 +124,16 @@ def _connect(url: str) -> Any:
             "a PostgreSQL store needs psycopg: pip install 'psycopg[binary]'"
         ) from None
     try:
-        return psycopg.connect(url, autocommit=True)
+        return _reconnect(url)
     except psycopg.OperationalError as exc:
         raise unreachable(url, exc) from None
+
+
+def _reconnect(url: str) -> Any:
+    """A new connection to `url`, psycopg's OperationalError if the server is not there."""
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True)
 
 
 class PostgresStore(ClosesOnExit):
@@ -134,6 +141,7 @@ class PostgresStore(ClosesOnExit):
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self._closed = False
         self._db = _connect(url)
         try:
             self._create_schema()
@@ -145,13 +153,23 @@ class PostgresStore(ClosesOnExit):
         return "PostgresStore(...)"  # the URL may hold a password
 
     def close(self) -> None:
+        self._closed = True
         self._db.close()
 
     @property
     def broken(self) -> bool:
-        """Whether the connection is lost (the server restarted, or ended it): the store is of
-        no more use, and a new one must be opened."""
-        return bool(self._db.broken or self._db.closed)
+        """Whether the store is of no more use: only once it is closed.
+
+        A connection lost to a restart of the server (or ended by it) is opened again here, so
+        that whoever checks before using the store (the service, at each request) goes on with
+        it; while the server is not back, psycopg's OperationalError says so (the service answers
+        503 with Retry-After), where opening a new store would be a UsageError, a refusal."""
+        if self._closed:
+            return True
+        if self._db.broken or self._db.closed:
+            self._db.close()
+            self._db = _reconnect(self.url)
+        return False
 
     @property
     def connection(self) -> Any:
