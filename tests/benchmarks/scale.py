@@ -279,6 +279,7 @@ def machine() -> dict[str, str]:
         "python": platform.python_version(),
         "postgresql": postgres,
         "os": platform.platform(),
+        "load": f"{os.getloadavg()[0]:.1f}",
     }
 
 
@@ -289,7 +290,9 @@ def render(box: dict[str, str], results: dict[str, Any], command: str) -> str:
         f"`{command}` (tests/benchmarks/scale.py), {box['date']}, on {box['nproc']} cores of "
         f"{box['cpu']}, {box['os']}; Python {box['python']}, PostgreSQL {box['postgresql']} "
         "(a throwaway cluster on a Unix socket, `fsync=off` as in the tests: the figures are "
-        "woundlog's, not the disk's). Servers and clients share the machine.",
+        "woundlog's, not the disk's). Servers and clients share the machine; its load average "
+        f"(1 min) was {box['load']} at the start and {box.get('load_after', '?')} at the end "
+        "(other work ran on it too: on a quiet machine the figures are higher).",
         "",
     ]
     if results.get("throughput"):
@@ -392,6 +395,7 @@ def main() -> None:
             for size in sizes:
                 results["imports"].append(import_file(size, scratch))
     results["seconds"] = time.perf_counter() - began
+    box["load_after"] = f"{os.getloadavg()[0]:.1f}"
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     (OUT / f"scale-{stamp}.json").write_text(json.dumps(results, indent=1))
     command = "tests/benchmarks/scale.py " + " ".join(sys.argv[1:])
