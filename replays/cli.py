@@ -651,7 +651,7 @@ def import_(
         try:
             if len(events) < len(items):  # name every refused line, the rule errors too
                 Fight(store, fight).refuse(items)
-            appended = Fight(store, fight).append(events, expected_version=0)
+            appended = Fight(store, fight).append(events, expected_version=0, report=False)
         except ConflictError as error:
             if error.event is None and before:
                 raise ConflictError(
@@ -663,7 +663,7 @@ def import_(
         except WoundlogError as error:
             raise on_lines(error, lines) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
-    say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+    say(f"imported {appended.version - before} events into fight `{fight}`{skipped}")
 
 
 def import_records(

@@ -165,8 +165,13 @@ class Fight:
 
     # --- writing ---------------------------------------------------------------------------
 
-    def append(self, events: Sequence[Event], expected_version: int | None = None) -> Appended:
-        """Validate and append a batch atomically; raise on anything refused (nothing written)."""
+    def append(
+        self, events: Sequence[Event], expected_version: int | None = None, *, report: bool = True
+    ) -> Appended:
+        """Validate and append a batch atomically; raise on anything refused (nothing written).
+
+        Without `report`, the result holds no changes: an import of a million events that only
+        counts them need not keep a million explanations."""
         for _ in range(RETRIES):
             version = self.version
             fresh, skipped = self._fresh(list(enumerate(events)), version)
@@ -177,7 +182,7 @@ class Fight:
                     f"the fight is at version {version}, not {expected_version}",
                     current_version=version,
                 )
-            changes, state = self._validate(fresh, version)
+            changes, state = self._validate(fresh, version, report)
             try:
                 new_version = self.store.append(self.id, [e for _, e in fresh], version)
             except ConflictError:
@@ -290,11 +295,11 @@ class Fight:
             )
 
     def _validate(
-        self, fresh: list[tuple[int, Event]], version: int
+        self, fresh: list[tuple[int, Event]], version: int, report: bool = True
     ) -> tuple[list[Changes], State]:
         """Fold the new events onto the fight as it stands, strictly; raise every refusal."""
         changes: list[Changes] = []
-        errors, state = self._refusals(fresh, version, changes)
+        errors, state = self._refusals(fresh, version, changes if report else None)
         if errors:
             _raise_all(errors)
         assert state is not None
@@ -324,15 +329,16 @@ class Fight:
                 if isinstance(item, RefusedError):
                     raise item
                 _check_structure(item)
-                done = timeline.push(Stored(seq, item), strict=True)
+                if changes is None:
+                    timeline.advance(Stored(seq, item))
+                else:
+                    changes.append(timeline.push(Stored(seq, item), strict=True))
             except RefusedError as exc:
                 where = f"#{seq}" if isinstance(item, RefusedError) else event_ref(item, seq)
                 errors.append(exc.located(event=where, index=index))
                 timeline.pass_over(seq)
                 pending.refused()
                 continue
-            if changes is not None:
-                changes.append(done)
             pending.add(Stored(seq, item), timeline.state)
         return errors, timeline.state
 

@@ -15,13 +15,13 @@ refolds those few turns, however long the batch.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from woundlog.core import FightState
 from woundlog.events.stores import Stored
 
-from .undo import Target, names_of, target_of
+from .undo import POSITION, Target, target_of
 
 State = FightState[Any]
 
@@ -42,7 +42,7 @@ class Pending:
     def __init__(self, base: State | None, version: int) -> None:
         self.events: list[Stored] = []
         self._seqs: list[int] = []  # of `events`, for bisection (a refused event leaves a gap)
-        self._names: dict[str, Target] = {}
+        self._ids: dict[str, int] = {}  # explicit id -> index in `events`; `#N` is found by N
         # (seq, how many events of the batch it folds in, state), oldest first
         self._kept: list[tuple[int, int, State]] = []
         if base is not None:
@@ -53,18 +53,25 @@ class Pending:
         """The seq of the newest undo event whose reach `forget_from` was told of."""
 
     def __contains__(self, name: str) -> bool:
-        return name in self._names
+        return self._index(name) is not None
 
     def find(self, name: str) -> Target | None:
-        return self._names.get(name)
+        index = self._index(name)
+        return None if index is None else target_of(self.events[index])
+
+    def _index(self, name: str) -> int | None:
+        if POSITION.fullmatch(name):
+            seq = int(name[1:])
+            at = bisect_left(self._seqs, seq)
+            return at if at < len(self._seqs) and self._seqs[at] == seq else None
+        return self._ids.get(name)
 
     def add(self, stored: Stored, state: State | None) -> None:
         """An event of the batch accepted, and the fight's state right after it."""
         self.events.append(stored)
         self._seqs.append(stored.seq)
-        target = target_of(stored)
-        for name in names_of(stored.seq, stored.event):
-            self._names[name] = target
+        if stored.event.id is not None:
+            self._ids[stored.event.id] = len(self.events) - 1
         if state is not None:
             self.keep(state, len(self.events))
 

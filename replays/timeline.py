@@ -12,7 +12,15 @@ from typing import Any
 
 import msgspec
 
-from woundlog.core import Changes, FightState, apply, apply_or_void, diff, get_ruleset
+from woundlog.core import (
+    Changes,
+    FightState,
+    advance,
+    apply,
+    apply_or_void,
+    diff,
+    get_ruleset,
+)
 from woundlog.events import (
     Amend,
     GameEvent,
@@ -48,6 +56,15 @@ class Timeline:
         step = apply if strict else apply_or_void
         self.state, changes = step(self.state, event)
         return changes
+
+    def advance(self, stored: Stored) -> None:
+        """`push(stored, strict=True)` for a fold that keeps only where it ends: the same state
+        and the same refusals, without working out what a game event changed."""
+        event = stored.event
+        if isinstance(event, Retract | Amend):
+            self._push_undo(stored, event, strict=True)
+        else:
+            self.state = advance(self.state, event)
 
     def pass_over(self, seq: int) -> None:
         """Step past a refused event at `seq`, so the events after it keep their own positions."""

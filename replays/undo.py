@@ -25,7 +25,7 @@ from woundlog.events import (
 )
 from woundlog.events.stores import Stored
 
-_POSITION = re.compile(r"#[1-9][0-9]*")
+POSITION = re.compile(r"#[1-9][0-9]*")
 """`#N`, exactly as the N-th event calls itself."""
 
 
@@ -73,7 +73,7 @@ class Undo:
     def _name(self, stored: Stored) -> None:
         self._undo_names.update(names_of(stored.seq, stored.event))
         name: str = stored.event.event  # type: ignore[union-attr]
-        if _POSITION.fullmatch(name):
+        if POSITION.fullmatch(name):
             self.named_seqs.add(int(name[1:]))
         else:
             self.named_ids.add(name)
