@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain
+from itertools import chain, takewhile
 from typing import Any, NoReturn, Protocol
 
 import msgspec
@@ -369,7 +369,7 @@ class Fight:
             start = snapshots.decode(snap[1])  # None: folded by other rules, so start over
             first = 1 if start is None else snap[0] + 1
         stream: Iterable[Stored] = self.events(first, stored_upto) if first <= stored_upto else ()
-        stream = chain(stream, (p for p in batch if p.seq <= upto))
+        stream = chain(stream, takewhile(lambda p: p.seq <= upto, batch))  # in seq order
         state = fold_state(stream, undo, state=start)
         if state is None:
             raise UsageError(f"no fight `{self.id}`")

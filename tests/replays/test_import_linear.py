@@ -18,7 +18,11 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from woundlog.core import reducer
+from woundlog.events import decode_json
+from woundlog.events.stores import SQLiteStore
 from woundlog.replays.cli import app
+from woundlog.replays.fight import Fight
+from woundlog.replays.fold import replay
 
 BLOCK = 10
 """Events per block of the generated log: seven hits, a tick, an undo, and one of three more."""
@@ -123,3 +127,22 @@ def test_a_batch_refused_after_an_undo_event_names_the_same_events_as_before(
     assert result.exit_code == 3, result.output
     assert "line 401" in result.output and "line 651" in result.output, result.output
     assert "nobody" in result.output and "ghost" in result.output, result.output
+
+
+def test_a_batch_whose_undo_events_reach_into_the_stored_fight_folds_as_the_whole_log(
+    tmp_path: Path,
+) -> None:
+    """Appended onto a stored fight, a batch starts from the fight's state; an undo event that
+    names a stored event makes that state no longer hold, and the fold starts in the store."""
+    log = fight_log(900)
+    log[700] = {"type": "retract", "event": "h404", "reason": "stored, and undone from the batch"}
+    log[800] = {"type": "retract", "event": "#701", "reason": "and that undone too"}
+    events = [decode_json(json.dumps(e).encode()) for e in log]
+    with SQLiteStore(tmp_path / "fights.db") as store:
+        fight = Fight(store, "split")
+        fight.append(events[:600], expected_version=0)
+        appended = fight.append(events[600:], expected_version=600)
+        assert appended.version == 900 and len(appended.changes) == 300
+        for at in (650, 700, 701, 750, 801, 900):
+            replayed = list(replay(events, at=at))[-1][0]
+            assert Fight(store, "split").state(at) == replayed, at
