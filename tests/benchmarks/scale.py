@@ -296,7 +296,7 @@ def render(box: dict[str, str], results: dict[str, Any], command: str) -> str:
     lines = [
         "# Scale: concurrent appends, latency deep into a fight, a million-event import",
         "",
-        f"`{command}` (tests/benchmarks/scale.py), {box['date']}, on {box['nproc']} cores of "
+        f"`{command}`, {box['date']}, on {box['nproc']} cores of "
         f"{box['cpu']}, {box['os']}; Python {box['python']}, PostgreSQL {box['postgresql']} "
         "(a throwaway cluster on a Unix socket, `fsync=off` as in the tests: the figures are "
         "woundlog's, not the disk's). Servers and clients share the machine; its load average "
