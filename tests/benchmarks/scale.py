@@ -124,6 +124,16 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def server_cpu(servers: list[Server]) -> float:
+    """CPU seconds (user + system) the server processes have used so far (Linux's /proc)."""
+    total = 0.0
+    for each in servers:
+        assert each.process is not None
+        fields = Path(f"/proc/{each.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def throughput(
     name: str, servers: list[Server], seconds: float, clients: tuple[int, ...]
 ) -> list[dict[str, Any]]:
@@ -133,8 +143,12 @@ def throughput(
     rows = []
     for count in clients:
         for size in BATCHES:
+            used = server_cpu(servers)
             figures = asyncio.run(crowd(urls, fights[:count], size, seconds))
+            used = server_cpu(servers) - used
             row = {"store": name, "clients": count, "batch": size, **figures}
+            # per append, warm-up included: the servers' own CPU, whatever else the machine runs
+            row["server_cpu_ms"] = 1000 * used / (figures["requests"] + count)
             print(
                 f"  {name}: {count} clients, batches of {size}: "
                 f"{row['events_per_s']:.0f} events/s, p50 {row['p50_ms']:.1f} ms",
@@ -308,15 +322,24 @@ def render(box: dict[str, str], results: dict[str, Any], command: str) -> str:
         lines += [
             "## Appends per second (each client on a fight of its own)",
             "",
-            "| store | clients | events per append | events/s | appends/s | p50 ms | p99 ms |",
-            "|---|---:|---:|---:|---:|---:|---:|",
+            "| store | clients | events per append | events/s | appends/s | p50 ms | p99 ms "
+            "| server CPU ms per append |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in results["throughput"]:
             lines.append(
                 f"| {r['store']} | {r['clients']} | {r['batch']} | {r['events_per_s']:.0f} | "
-                f"{r['requests_per_s']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} |"
+                f"{r['requests_per_s']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
+                f"{r['server_cpu_ms']:.1f} |"
             )
-        lines.append("")
+        lines += [
+            "",
+            "The server CPU per append is the figure least bent by other work on the machine: a "
+            "`woundlog serve` process uses at most one core (Python's GIL), so on a quiet machine "
+            "it sustains about 1000 / that many appends a second, and more processes on "
+            "PostgreSQL add to it, up to the machine's cores.",
+            "",
+        ]
     if results.get("latency"):
         lines += [
             "## Single-event append latency: start of a fight, and after 100,000 events",
