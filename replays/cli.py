@@ -41,6 +41,7 @@ from woundlog.events.fight_ids import BadFightId, check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.locate import STORE_ERRORS, unusable
+from woundlog.events.stores.postgres import database_gone
 
 from . import cli_input as given
 from .branch import branch, compare
@@ -289,6 +290,11 @@ def command(
             except OSError as error:  # a file named on the command line: a usage error
                 where = f": {error.filename}" if error.filename else ""
                 fail(UsageError(f"{error.strerror or error}{where}"), ctx)
+            except Exception as error:  # the PostgreSQL server went away under the command
+                gone = database_gone(url, error)
+                if gone is None:
+                    raise
+                fail(gone, ctx)
 
         # typer makes the options from this signature: its context, and `db` the old --db
         keyword = inspect.Parameter.KEYWORD_ONLY
@@ -848,7 +854,7 @@ def import_(
         try:
             if len(events) < len(items):  # name every refused line, the rule errors too
                 Fight(store, fight).refuse(items)
-            appended = Fight(store, fight).append(events, expected_version=0)
+            appended = Fight(store, fight).append(events, expected_version=0, report=False)
         except ConflictError as error:
             if error.event is None and before:
                 raise ConflictError(
@@ -860,7 +866,7 @@ def import_(
         except WoundlogError as error:
             raise on_lines(error, lines) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
-    say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+    say(f"imported {appended.version - before} events into fight `{fight}`{skipped}")
 
 
 def old_import_form(

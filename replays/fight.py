@@ -10,7 +10,7 @@ or a client would resend events that are already written.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain
+from itertools import chain, takewhile
 from typing import Any, NoReturn, Protocol
 
 import msgspec
@@ -35,6 +35,7 @@ from woundlog.events.stores import Store, Stored
 
 from . import snapshots
 from .fold import fold, fold_state
+from .pending import KEEP_EVERY, Pending
 from .timeline import Timeline
 from .undo import Target, Undo, names_of, target_of
 
@@ -162,8 +163,13 @@ class Fight:
 
     # --- writing ---------------------------------------------------------------------------
 
-    def append(self, events: Sequence[Event], expected_version: int | None = None) -> Appended:
-        """Validate and append a batch atomically; raise on anything refused (nothing written)."""
+    def append(
+        self, events: Sequence[Event], expected_version: int | None = None, *, report: bool = True
+    ) -> Appended:
+        """Validate and append a batch atomically; raise on anything refused (nothing written).
+
+        Without `report`, the result holds no changes: an import of a million events that only
+        counts them need not keep a million explanations."""
         for _ in range(RETRIES):
             version = self.version
             fresh, skipped = self._fresh(list(enumerate(events)), version)
@@ -174,7 +180,7 @@ class Fight:
                     f"the fight is at version {version}, not {expected_version}",
                     current_version=version,
                 )
-            changes, state = self._validate(fresh, version)
+            changes, state = self._validate(fresh, version, report)
             try:
                 new_version = self.store.append(self.id, [e for _, e in fresh], version)
             except ConflictError:
@@ -289,11 +295,11 @@ class Fight:
             )
 
     def _validate(
-        self, fresh: list[tuple[int, Event]], version: int
+        self, fresh: list[tuple[int, Event]], version: int, report: bool = True
     ) -> tuple[list[Changes], State]:
         """Fold the new events onto the fight as it stands, strictly; raise every refusal."""
         changes: list[Changes] = []
-        errors, state = self._refusals(fresh, version, changes)
+        errors, state = self._refusals(fresh, version, changes if report else None)
         if errors:
             _raise_all(errors)
         assert state is not None
@@ -308,13 +314,13 @@ class Fight:
         """Fold (batch index, event) items onto the fight at `version`, strictly: every
         refusal, and the state after. An item that is an error (an unreadable event) is refused
         in its place; later events are checked as if each refused one were void."""
-        pending: list[Stored] = []
         self._prefetch(e.event for _, e in items if isinstance(e, Retract | Amend))
         base = self.state() if version else None
+        pending = Pending(base, version)
         timeline = Timeline(
             base,
             self.undo_resolution() if version else Undo(),
-            lambda undo, upto: self._refold(undo, upto, pending, base),
+            lambda undo, upto: self._refold(undo, upto, pending),
             lambda name: self._find(name, pending),
         )
         errors: list[RefusedError] = []
@@ -323,31 +329,36 @@ class Fight:
                 if isinstance(item, RefusedError):
                     raise item
                 _check_structure(item)
-                done = timeline.push(Stored(seq, item), strict=True)
+                if changes is None:
+                    timeline.advance(Stored(seq, item))
+                else:
+                    changes.append(timeline.push(Stored(seq, item), strict=True))
             except RefusedError as exc:
                 where = f"#{seq}" if isinstance(item, RefusedError) else event_ref(item, seq)
                 errors.append(exc.located(event=where, index=index))
                 timeline.pass_over(seq)
+                pending.refused()
                 continue
-            if changes is not None:
-                changes.append(done)
-            pending.append(Stored(seq, item))
+            pending.add(Stored(seq, item), timeline.state)
         return errors, timeline.state
 
-    def _refold(
-        self,
-        undo: Undo,
-        upto: int,
-        pending: Sequence[Stored] = (),
-        base: State | None = None,
-    ) -> State:
+    def _refold(self, undo: Undo, upto: int, pending: Pending | None = None) -> State:
         """The state at `upto` under `undo`, from the newest snapshot that still holds.
 
-        `base` is the fight as it stood before `pending` (the batch being validated): a snapshot
-        kept in memory, so an undo of an event of the batch refolds the batch, not the fight."""
+        With `pending` (the batch being validated), from the newest state it keeps that still
+        holds: an undo of an event of the batch refolds part of the batch, not the fight."""
+        if pending is not None:
+            self._forget_reached(undo, pending)
+            kept = pending.start(upto)
+            if kept is not None:
+                folded, first, end = kept
+                for at in range(first, end, KEEP_EVERY):  # keeping states on the way
+                    chunk = pending.events[at : min(at + KEEP_EVERY, end)]
+                    folded = fold_state(chunk, undo, state=folded) or folded
+                    pending.keep(folded, at + len(chunk))
+                return folded
+        batch: Sequence[Stored] = pending.events if pending is not None else ()
         targets = self._undo_targets(undo, pending)
-        if base is not None and base.seq <= upto and snapshots.usable(base.seq, targets):
-            return fold_state((p for p in pending if p.seq <= upto), undo, state=base) or base
         stored_upto = min(upto, self.version)
         start: State | None = None
         first = 1
@@ -358,13 +369,27 @@ class Fight:
             start = snapshots.decode(snap[1])  # None: folded by other rules, so start over
             first = 1 if start is None else snap[0] + 1
         stream: Iterable[Stored] = self.events(first, stored_upto) if first <= stored_upto else ()
-        stream = chain(stream, (p for p in pending if p.seq <= upto))
+        stream = chain(stream, takewhile(lambda p: p.seq <= upto, batch))  # in seq order
         state = fold_state(stream, undo, state=start)
         if state is None:
             raise UsageError(f"no fight `{self.id}`")
         return state
 
-    def _undo_targets(self, undo: Undo, pending: Sequence[Stored]) -> list[tuple[int, int | None]]:
+    def _forget_reached(self, undo: Undo, pending: Pending) -> None:
+        """Tell `pending` how far back the undo events it has not heard of yet reach."""
+        fresh = []
+        for stored in reversed(undo.events):
+            if stored.seq <= pending.reached_upto:
+                break
+            fresh.append(stored)
+        for stored in reversed(fresh):  # oldest first: a later one may name an earlier one
+            target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
+            pending.forget_from(pending.reach(stored.seq, target))
+            pending.reached_upto = stored.seq
+
+    def _undo_targets(
+        self, undo: Undo, pending: Pending | None = None
+    ) -> list[tuple[int, int | None]]:
         self._prefetch((s.event.event for s in undo.events), pending)  # type: ignore[union-attr]
         pairs = []
         for stored in undo.events:
@@ -372,18 +397,22 @@ class Fight:
             pairs.append((stored.seq, target.seq if target else None))
         return pairs
 
-    def _find(self, name: str, pending: Sequence[Stored] = ()) -> Target | None:
-        for stored in pending:
-            if name in names_of(stored.seq, stored.event):
-                return target_of(stored)
+    def _find(self, name: str, pending: Pending | None = None) -> Target | None:
+        if pending is not None:
+            found = pending.find(name)
+            if found is not None:
+                return found
         if name not in self._targets:
-            self._prefetch([name])
+            self._prefetch([name], pending)
         return self._targets.get(name)
 
-    def _prefetch(self, names: Iterable[str], pending: Sequence[Stored] = ()) -> None:
+    def _prefetch(self, names: Iterable[str], pending: Pending | None = None) -> None:
         """Look up, in one store call, the names not yet known (and not of `pending`)."""
-        missing = {name for name in names if name not in self._targets}
-        missing -= {name for stored in pending for name in names_of(stored.seq, stored.event)}
+        missing = {
+            name
+            for name in names
+            if name not in self._targets and (pending is None or name not in pending)
+        }
         if missing:
             found = self.store.lookup(self.id, missing)
             self._targets.update((name, target_of(stored)) for name, stored in found.items())

@@ -7,7 +7,6 @@ skipped in its place and each amended one replayed as its replacement.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -21,8 +20,6 @@ from woundlog.events.stores import Stored
 from .undo import Fate, Undo, resolve
 
 State = FightState[Any]
-_POSITION = re.compile(r"#[1-9][0-9]*")
-"""`#N`, exactly as the N-th event calls itself."""
 
 
 def fold(
@@ -66,17 +63,10 @@ def _fates(undo: Undo) -> Callable[[Stored], Fate | None]:
     return fate_of
 
 
-def _named(undo: Undo) -> tuple[set[int], set[str | None]]:
-    """Every event an undo event names: by position (`#N`, kept as N) or by id."""
-    seqs: set[int] = set()
-    ids: set[str | None] = set()  # never None: so that an event without an id looks it up
-    for stored in undo.events:
-        name: str = stored.event.event  # type: ignore[union-attr]
-        if _POSITION.fullmatch(name):
-            seqs.add(int(name[1:]))
-        else:
-            ids.add(name)
-    return seqs, ids
+def _named(undo: Undo) -> tuple[set[int], set[str]]:
+    """Every event an undo event names: by position (`#N`, kept as N) or by id. Kept by the
+    Undo as its events are added, so a refold does not go through them all again."""
+    return undo.named_seqs, undo.named_ids
 
 
 def fold_state(

@@ -12,7 +12,15 @@ from typing import Any
 
 import msgspec
 
-from woundlog.core import Changes, FightState, apply, apply_or_void, diff, get_ruleset
+from woundlog.core import (
+    Changes,
+    FightState,
+    advance,
+    apply,
+    apply_or_void,
+    diff,
+    get_ruleset,
+)
 from woundlog.events import (
     Amend,
     GameEvent,
@@ -49,6 +57,15 @@ class Timeline:
         self.state, changes = step(self.state, event)
         return changes
 
+    def advance(self, stored: Stored) -> None:
+        """`push(stored, strict=True)` for a fold that keeps only where it ends: the same state
+        and the same refusals, without working out what a game event changed."""
+        event = stored.event
+        if isinstance(event, Retract | Amend):
+            self._push_undo(stored, event, strict=True)
+        else:
+            self.state = advance(self.state, event)
+
     def pass_over(self, seq: int) -> None:
         """Step past a refused event at `seq`, so the events after it keep their own positions."""
         if self.state is not None:
@@ -69,14 +86,21 @@ class Timeline:
                 )
         before = self.state
         _, marker = apply(before, event)
-        undo = self.undo.with_event(stored)
         if isinstance(event, Amend) and strict:
-            self._check_replacement(stored, event, target, undo)
-        # the past as the new resolution has it, then the undo event in its own place
-        after, _ = apply(self._refold(undo, stored.seq - 1), event)
-        rules = get_ruleset(before.ruleset)
-        consequences = diff(rules, before.characters, after.characters, moves=False)
-        self.state, self.undo = after, undo
+            # the events before the amended slot have the same fates with or without this
+            # amend (it names a game event, never an undo event), so they are folded as now
+            self._check_replacement(stored, event, target, self.undo)
+        # resolved in place: a new resolution per undo event would cost all the earlier ones
+        self.undo.add(stored)
+        try:
+            # the past as the new resolution has it, then the undo event in its own place
+            after, _ = apply(self._refold(self.undo, stored.seq - 1), event)
+            rules = get_ruleset(before.ruleset)
+            consequences = diff(rules, before.characters, after.characters, moves=False)
+        except BaseException:
+            self.undo.drop_newest()
+            raise
+        self.state = after
         return msgspec.structs.replace(marker, consequences=consequences)
 
     def _check_replacement(self, stored: Stored, amend: Amend, target: Target, undo: Undo) -> None:

@@ -7,6 +7,7 @@ for every other event, whether it stands, was retracted, or is replayed as a rep
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import msgspec
@@ -23,6 +24,9 @@ from woundlog.events import (
     type_name,
 )
 from woundlog.events.stores import Stored
+
+POSITION = re.compile(r"#[1-9][0-9]*")
+"""`#N`, exactly as the N-th event calls itself."""
 
 
 def names_of(seq: int, event: Event) -> tuple[str, ...]:
@@ -51,11 +55,33 @@ class Undo:
         self.live: dict[int, bool] = {}
         self._retracted: dict[str, str] = {}
         self._amended: dict[str, tuple[int, str, GameEvent]] = {}
+        # every name of every undo event, so `add` knows whether a new one reaches another
+        self._undo_names: set[str] = set()
+        # every event an undo event names, by position (`#N`, kept as N) or by id (the fold
+        # asks `fate` of these alone)
+        self.named_seqs: set[int] = set()
+        self.named_ids: set[str] = set()
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        for names in (self._undo_names, self.named_seqs, self.named_ids):
+            names.clear()
+        for stored in self.events:
+            self._name(stored)
         self._resolve()
+
+    def _name(self, stored: Stored) -> None:
+        self._undo_names.update(names_of(stored.seq, stored.event))
+        name: str = stored.event.event  # type: ignore[union-attr]
+        if POSITION.fullmatch(name):
+            self.named_seqs.add(int(name[1:]))
+        else:
+            self.named_ids.add(name)
 
     def _resolve(self) -> None:
         # newest first: whether an undo event stands depends only on the undo events after it
         retracted: dict[str, str] = {}
+        self.live = {}
         for stored in reversed(self.events):
             names = names_of(stored.seq, stored.event)
             stands = not any(name in retracted for name in names)
@@ -63,14 +89,42 @@ class Undo:
             if stands and isinstance(stored.event, Retract):
                 retracted.setdefault(stored.event.event, event_ref(stored.event, stored.seq))
         self._retracted = retracted
+        self._amended = {}
         for stored in self.events:
             event = stored.event
             if isinstance(event, Amend) and self.live[stored.seq]:
                 by = event_ref(event, stored.seq)
                 self._amended[event.event] = (stored.seq, by, event.replacement)
 
+    def add(self, stored: Stored) -> None:
+        """Resolve one more undo event, newer than all the others, in place.
+
+        One that names an event which is not an undo event changes no other undo event's
+        standing: it stands (nothing after it can retract it yet) and, being the newest, wins
+        its target. So it costs the same however many came before it; only one that reaches an
+        undo event (a retracted retract) is resolved again from the start."""
+        event = stored.event
+        assert isinstance(event, Retract | Amend)
+        reaches_undo = event.event in self._undo_names
+        self.events.append(stored)
+        self._name(stored)
+        if reaches_undo:
+            self._resolve()
+            return
+        self.live[stored.seq] = True
+        by = event_ref(event, stored.seq)
+        if isinstance(event, Retract):
+            self._retracted[event.event] = by
+        else:
+            self._amended[event.event] = (stored.seq, by, event.replacement)
+
+    def drop_newest(self) -> None:
+        """Take back the last `add` (an undo event refused after all)."""
+        self.events.pop()
+        self._rebuild()
+
     def with_event(self, stored: Stored) -> Undo:
-        """The resolution once one more undo event is appended."""
+        """The resolution once one more undo event is appended (a new Undo; this one stays)."""
         return Undo([*self.events, stored])
 
     @property

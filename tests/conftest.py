@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .postgres_server import fresh_database, server
+from .postgres_server import Cluster, fresh_database, own_server, server
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +26,15 @@ def postgres_server() -> Iterator[str]:
 def postgres_url(postgres_server: str) -> str:
     """The URL of a new, empty database on the test server."""
     return fresh_database(postgres_server)
+
+
+@pytest.fixture
+def postgres_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL cluster of the test's own, to stop or restart (`pg_ctl`) under what runs on
+    it; never `$WOUNDLOG_TEST_POSTGRES`'s server, which other tests share."""
+    with own_server() as cluster:
+        if cluster is None:
+            if os.environ.get("CI"):
+                pytest.fail("no PostgreSQL server: .ci/run installs Debian's postgresql package")
+            pytest.skip("no PostgreSQL here (install postgresql)")
+        yield cluster

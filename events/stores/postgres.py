@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 
@@ -73,6 +74,62 @@ ALTER TABLE snapshots ADD CONSTRAINT snapshots_fight_fkey FOREIGN KEY (fight)
 """
 
 
+class DatabaseUnreachable(UsageError):
+    """The PostgreSQL server a store URL names cannot be reached, or went away in the middle of a
+    command (not running, restarting, a wrong host or port): exit 2, with what to check."""
+
+
+def unreachable(url: str, error: BaseException) -> DatabaseUnreachable:
+    """Say in one line what a person can act on: which database (its URL without a password),
+    what the server or the network said, and what to check."""
+    said = _first_line(error)
+    lowered = said.lower()
+    if "authentication" in lowered or "does not exist" in lowered or "permission" in lowered:
+        # it is running, and answered: the URL's user, password or database is what is wrong
+        return DatabaseUnreachable(
+            f"cannot open the database at {shown_url(url)}: {said}; check --db or $WOUNDLOG_DB"
+        )
+    return DatabaseUnreachable(
+        f"cannot reach the database at {shown_url(url)}: {said}; is it running?"
+    )
+
+
+def database_gone(url: str | None, error: BaseException) -> DatabaseUnreachable | None:
+    """`unreachable` for a psycopg error that means the connection was lost or never made (the
+    server stopped or restarted under a running command); None for any other error. psycopg is
+    not imported for it: if it was never loaded, no error of its can have been raised."""
+    import os
+    import sys
+
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None or not isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+        return None
+    return unreachable(url or os.environ.get("WOUNDLOG_DB", "postgresql://"), error)
+
+
+def shown_url(url: str) -> str:
+    """`url` as it may be printed: without its password (in the user part or `password=`)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, _, host = netloc.rpartition("@")
+        netloc = f"{user.partition(':')[0]}@{host}"
+    query = "&".join(
+        pair for pair in parts.query.split("&") if pair and not pair.lower().startswith("password=")
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _first_line(error: BaseException) -> str:
+    """What psycopg said, in short: libpq's first line, past its `connection to server at ...
+    failed:` preamble (the URL says where), without the hints on the lines after it."""
+    text = str(error).strip()
+    if not text:
+        return type(error).__name__
+    line = text.splitlines()[0].strip()
+    return line.rsplit(" failed: ", 1)[-1].strip() or line
+
+
 def _connect(url: str) -> Any:
     """A connection to `url`; psycopg loads only for a PostgreSQL store."""
     try:
@@ -82,10 +139,16 @@ def _connect(url: str) -> Any:
             "a PostgreSQL store needs psycopg: pip install 'psycopg[binary]'"
         ) from None
     try:
-        return psycopg.connect(url, autocommit=True)
+        return _reconnect(url)
     except psycopg.OperationalError as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"cannot open the PostgreSQL store: {reason}") from None
+        raise unreachable(url, exc) from None
+
+
+def _reconnect(url: str) -> Any:
+    """A new connection to `url`, psycopg's OperationalError if the server is not there."""
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True)
 
 
 class PostgresStore(ClosesOnExit):
@@ -93,6 +156,7 @@ class PostgresStore(ClosesOnExit):
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self._closed = False
         self._db = _connect(url)
         try:
             self._create_schema()
@@ -104,13 +168,23 @@ class PostgresStore(ClosesOnExit):
         return "PostgresStore(...)"  # the URL may hold a password
 
     def close(self) -> None:
+        self._closed = True
         self._db.close()
 
     @property
     def broken(self) -> bool:
-        """Whether the connection is lost (the server restarted, or ended it): the store is of
-        no more use, and a new one must be opened."""
-        return bool(self._db.broken or self._db.closed)
+        """Whether the store is of no more use: only once it is closed.
+
+        A connection lost to a restart of the server (or ended by it) is opened again here, so
+        that whoever checks before using the store (the service, at each request) goes on with
+        it; while the server is not back, psycopg's OperationalError says so (the service answers
+        503 with Retry-After), where opening a new store would be a UsageError, a refusal."""
+        if self._closed:
+            return True
+        if self._db.broken or self._db.closed:
+            self._db.close()
+            self._db = _reconnect(self.url)
+        return False
 
     @property
     def connection(self) -> Any:

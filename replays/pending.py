@@ -1,0 +1,119 @@
+"""A batch being validated, held in memory so that checking it is one pass over it (issue 14).
+
+An undo event in a batch changes the past: the state before it is folded again under the new
+undo resolution. Folded from the first event each time, an import of a long log with undo events
+in it was quadratic; and each undo event's target was found by going through the batch.
+
+So the batch keeps its events by name (one dict lookup per target), and every `KEEP_EVERY`
+seqs a state of the fight: the fold of events 1..S under the undo resolution as it stands. A new
+undo event changes the fate of the event it names, and, if that one is an undo event too, of
+what it named, and so on (its `reach`): the kept states at or after the earliest of them no
+longer hold and are forgotten; the others still do, since no fate before them changed. A refold
+starts from the newest one left and keeps states as it goes. An undo of an event a few turns back
+refolds those few turns, however long the batch.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import Any
+
+from woundlog.core import FightState
+from woundlog.events.stores import Stored
+
+from .undo import POSITION, Target, target_of
+
+State = FightState[Any]
+
+KEEP_EVERY = 64
+"""Seqs between two kept states: a refold starts at most this far behind the event an undo
+names, or behind the undo event before it that reached further. Each kept state is one map of
+the fight's characters (most of them shared with the next), so a million events keep some tens
+of megabytes."""
+
+
+class Pending:
+    """The accepted events of a batch so far, by seq and by name, and the states kept along it.
+
+    `base` is the fight as it stood before the batch (None for a new fight): the first kept
+    state. The fight is at `version` before the batch; its undo events were accounted for there.
+    """
+
+    def __init__(self, base: State | None, version: int) -> None:
+        self.events: list[Stored] = []
+        self._seqs: list[int] = []  # of `events`, for bisection (a refused event leaves a gap)
+        self._ids: dict[str, int] = {}  # explicit id -> index in `events`; `#N` is found by N
+        # (seq, how many events of the batch it folds in, state), oldest first
+        self._kept: list[tuple[int, int, State]] = []
+        if base is not None:
+            self._kept.append((base.seq, 0, base))
+        self._reaches: dict[int, int] = {}  # of each undo event of the batch: see `reach`
+        self._steady = True  # no event refused yet: see `refused`
+        self.reached_upto = version
+        """The seq of the newest undo event whose reach `forget_from` was told of."""
+
+    def __contains__(self, name: str) -> bool:
+        return self._index(name) is not None
+
+    def find(self, name: str) -> Target | None:
+        index = self._index(name)
+        return None if index is None else target_of(self.events[index])
+
+    def _index(self, name: str) -> int | None:
+        if POSITION.fullmatch(name):
+            seq = int(name[1:])
+            at = bisect_left(self._seqs, seq)
+            return at if at < len(self._seqs) and self._seqs[at] == seq else None
+        return self._ids.get(name)
+
+    def add(self, stored: Stored, state: State | None) -> None:
+        """An event of the batch accepted, and the fight's state right after it."""
+        self.events.append(stored)
+        self._seqs.append(stored.seq)
+        if stored.event.id is not None:
+            self._ids[stored.event.id] = len(self.events) - 1
+        if state is not None:
+            self.keep(state, len(self.events))
+
+    def keep(self, state: State, folded: int) -> None:
+        """Keep `state`, the fold of the fight up to the batch's first `folded` events under
+        the undo resolution as it now stands, if it is far enough past the newest kept one.
+
+        By distance, not by count: after an undo event forgets the states behind it, the next
+        event or refold keeps one at once, so the undo event after it refolds little."""
+        newest = self._kept[-1][0] if self._kept else -KEEP_EVERY
+        if self._steady and state.seq - newest >= KEEP_EVERY:
+            self._kept.append((state.seq, folded, state))
+
+    def refused(self) -> None:
+        """An event of the batch was refused: it is left out, and a fold of the batch does not
+        see the gap it leaves. States kept from here on would, so none are kept: a refold then
+        gives exactly what a fold from the start would."""
+        self._steady = False
+
+    def forget_from(self, seq: int) -> None:
+        """An undo event names the event at `seq`: the states kept at or after it no longer hold."""
+        while self._kept and self._kept[-1][0] >= seq:
+            self._kept.pop()
+
+    def start(self, upto: int) -> tuple[State, int, int] | None:
+        """The newest kept state at or before `upto`, and the slice of `events` (start, end)
+        to fold onto it to reach `upto`; None if none is kept there (fold from the store)."""
+        for seq, folded, state in reversed(self._kept):
+            if seq <= upto:
+                return state, folded, bisect_right(self._seqs, upto)
+        return None
+
+    def reach(self, undo_seq: int, target: Target | None) -> int:
+        """The first seq whose fate an undo event at `undo_seq` naming `target` may change,
+        remembered for the undo events that may name it in turn. Retracting an undo event
+        changes what that one did too: the fate of the event it named, and so on down."""
+        if target is None:
+            reached = 0
+        elif target.type in ("retract", "amend"):
+            # an undo event from before the batch: its reach is not known here, so all of it
+            reached = min(target.seq, self._reaches.get(target.seq, 0))
+        else:
+            reached = target.seq
+        self._reaches[undo_seq] = reached
+        return reached
