@@ -20,6 +20,7 @@ and N are unchanged (`--fresh` remakes them). Not a test: pytest never collects 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -28,6 +29,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,6 +79,11 @@ LAST_CPU: list[float] = []
 work shares, CPU time moves far less than wall time, so `--fold` reports both."""
 
 
+@functools.cache
+def scratch_folder() -> Path:
+    return Path(tempfile.mkdtemp(prefix="woundlog-bench-"))
+
+
 def run_child(argv: list[str]) -> tuple[float, int, str]:
     """Run one process; its wall time, its own peak RSS in KiB, and its stdout (its CPU time,
     which `wait4` counts with that of the processes it waited for, goes to LAST_CPU).
@@ -85,7 +92,8 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
     the process it was forked from (here, this one) until it execs, so run.py's own size would
     leak into every figure; time(1) is a small process to fork from.
     """
-    out, rss_file = HERE / "out" / ".child-stdout", HERE / "out" / ".child-rss"
+    scratch = scratch_folder()  # not --out: that may not exist yet, or be read-only
+    out, rss_file = scratch / "child-stdout", scratch / "child-rss"
     timed = [str(TIME), "-f", "%M", "-o", str(rss_file), *argv] if TIME.exists() else argv
     with open(out, "wb") as stdout:
         start = time.perf_counter()
