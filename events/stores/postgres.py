@@ -13,6 +13,7 @@ open the database, under an advisory lock so two processes starting at once do n
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -157,6 +158,7 @@ class PostgresStore(ClosesOnExit):
     def __init__(self, url: str) -> None:
         self.url = url
         self._closed = False
+        self._open_transactions = 0  # reconnecting waits till none is open: see `broken`
         self._db = _connect(url)
         try:
             self._create_schema()
@@ -178,18 +180,34 @@ class PostgresStore(ClosesOnExit):
         A connection lost to a restart of the server (or ended by it) is opened again here, so
         that whoever checks before using the store (the service, at each request) goes on with
         it; while the server is not back, psycopg's OperationalError says so (the service answers
-        503 with Retry-After), where opening a new store would be a UsageError, a refusal."""
+        503 with Retry-After), where opening a new store would be a UsageError, a refusal.
+
+        Never inside a `transaction()`: the rest of it would commit alone on the new connection
+        (an append without the tokens written before it); the next statement fails instead, and
+        with it the whole transaction."""
         if self._closed:
             return True
-        if self._db.broken or self._db.closed:
+        if self._open_transactions == 0 and (self._db.broken or self._db.closed):
             self._db.close()
             self._db = _reconnect(self.url)
         return False
 
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """A transaction on the store's connection, yielding it: an `append` inside commits with
+        the statements around it (psycopg makes the append's own transaction a savepoint)."""
+        connection = self._db
+        self._open_transactions += 1
+        try:
+            with connection.transaction():
+                yield connection
+        finally:
+            self._open_transactions -= 1
+
     @property
     def connection(self) -> Any:
         """The store's psycopg connection (autocommit), for the service's tables beside the
-        events: statements in a `connection.transaction()` around an `append` commit with it."""
+        events: statements in a `transaction()` around an `append` commit with it."""
         return self._db
 
     # -- writing ---------------------------------------------------------------------------------
@@ -197,7 +215,7 @@ class PostgresStore(ClosesOnExit):
     def append(
         self, fight: str, events: Sequence[Event], expected_version: int | None = None
     ) -> int:
-        with self._db.transaction():
+        with self.transaction():
             version = self._lock_fight(fight)
             fresh = plan_append(
                 fight, events, version, expected_version, lambda ids: self._stored_ids(fight, ids)
@@ -212,7 +230,7 @@ class PostgresStore(ClosesOnExit):
             return new_version
 
     def delete_fight(self, fight: str) -> bool:
-        with self._db.transaction():
+        with self.transaction():
             # events and snapshots go with their fight's row (ON DELETE CASCADE)
             gone = self._db.execute(
                 "DELETE FROM fights WHERE fight = %s RETURNING version", (fight,)
@@ -229,7 +247,7 @@ class PostgresStore(ClosesOnExit):
 
         check_fight_id(new)
         try:
-            with self._db.transaction():
+            with self.transaction():
                 row = self._db.execute(
                     "SELECT version FROM fights WHERE fight = %s FOR UPDATE", (old,)
                 ).fetchone()
@@ -364,7 +382,7 @@ class PostgresStore(ClosesOnExit):
     def _create_schema(self) -> None:
         if self._schema_version() == SCHEMA_VERSION:
             return
-        with self._db.transaction():
+        with self.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
             found = self._schema_version()
             if found > SCHEMA_VERSION:

@@ -208,25 +208,24 @@ class PostgresServiceDb:
 
     def __init__(self, store: PostgresStore, this_threads_store: Callable[[], Store]) -> None:
         self._store = this_threads_store
-        with store.connection.transaction():
-            store.connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SERVICE_LOCK,))
+        with store.transaction() as connection:
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SERVICE_LOCK,))
             for statement in _POSTGRES_SCHEMA.split(";"):
-                store.connection.execute(statement)
-            companions.register(store.connection, FIGHT_TABLES, "%s")
+                connection.execute(statement)
+            companions.register(connection, FIGHT_TABLES, "%s")
 
-    def _connection(self) -> Any:
+    def _this_threads(self) -> PostgresStore:
         store = self._store()
         assert isinstance(store, PostgresStore)
-        return store.connection
+        return store
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        cursor = _Translated(self._connection()).execute(sql, params)
+        cursor = _Translated(self._this_threads().connection).execute(sql, params)
         return list(cursor.fetchall()) if cursor.description else []
 
     @contextmanager
     def transaction(self) -> Iterator[Writer]:
-        connection = self._connection()
-        with connection.transaction():
+        with self._this_threads().transaction() as connection:
             yield _Translated(connection)
 
     @contextmanager
@@ -234,8 +233,7 @@ class PostgresServiceDb:
         """One import per fight and format across every process on the database: a transaction
         holding an advisory lock on the pair, in which the cursor is read, the events appended
         and the new cursor written, all committed together."""
-        connection = self._connection()
-        with connection.transaction():
+        with self._this_threads().transaction() as connection:
             connection.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{fight}\n{fmt}",)
             )

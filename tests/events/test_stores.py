@@ -792,6 +792,34 @@ def test_two_postgresql_stores_on_one_database_never_write_the_same_seq(
         assert [s.seq for s in second.read(FIGHT)] == [1, 2, 3]
 
 
+def test_a_postgresql_connection_lost_inside_a_transaction_fails_all_of_it(
+    postgres_url: str,
+) -> None:
+    """The store reconnects by itself after a lost connection, but never inside a transaction:
+    there the rest would commit alone on the new connection (an append without the rows written
+    before it in the same transaction); the next statement fails, and with it everything."""
+    import psycopg
+
+    with open_store(postgres_url) as store, open_store(postgres_url) as other:
+        store.append(FIGHT, [FightStarted(ruleset="mordheim")])
+        pid = store.connection.info.backend_pid  # type: ignore[attr-defined]
+        lost = pytest.raises(psycopg.OperationalError)
+        with lost, store.transaction() as connection:  # type: ignore[attr-defined]
+            connection.execute("CREATE TABLE beside (x int)")
+            other.connection.execute(  # type: ignore[attr-defined]
+                "SELECT pg_terminate_backend(%s)", (pid,)
+            )
+            with pytest.raises(psycopg.OperationalError):
+                connection.execute("SELECT 1")
+            assert not store.broken  # type: ignore[attr-defined]
+            store.append(FIGHT, [hit("a")])
+        assert not store.broken  # type: ignore[attr-defined]  # outside: reconnected
+        assert store.version(FIGHT) == 1
+        assert other.connection.execute(  # type: ignore[attr-defined]
+            "SELECT to_regclass('beside')"
+        ).fetchone() == (None,)
+
+
 def test_an_unreachable_postgresql_server_is_a_usage_error_naming_it() -> None:
     with pytest.raises(UsageError, match=r"cannot reach the database at postgresql://.*running"):
         open_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2")
