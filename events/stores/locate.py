@@ -104,7 +104,9 @@ def unusable(where: Path | str | None, error: BaseException) -> StoreUnusable:
         why = "cannot be a store: a file stands where a directory should be"
     else:
         why = "cannot be opened or created"
-    return StoreUnusable(f"the store {str(path)!r} {why} [{said}]; check --db or ${ENV_VAR}")
+    unusable = StoreUnusable(f"the store {str(path)!r} {why} [{said}]")
+    unusable.add_note(f"check --db or ${ENV_VAR}")
+    return unusable
 
 
 def _store_path(url: str | None) -> Path:

@@ -81,18 +81,18 @@ class DatabaseUnreachable(UsageError):
 
 
 def unreachable(url: str, error: BaseException) -> DatabaseUnreachable:
-    """Say in one line what a person can act on: which database (its URL without a password),
-    what the server or the network said, and what to check."""
+    """Say what a person can act on: which database (its URL without a password) and what the
+    server or the network said; what to check is the error's note (the CLI's `hint:`)."""
     said = _first_line(error)
     lowered = said.lower()
     if "authentication" in lowered or "does not exist" in lowered or "permission" in lowered:
         # it is running, and answered: the URL's user, password or database is what is wrong
-        return DatabaseUnreachable(
-            f"cannot open the database at {shown_url(url)}: {said}; check --db or $WOUNDLOG_DB"
-        )
-    return DatabaseUnreachable(
-        f"cannot reach the database at {shown_url(url)}: {said}; is it running?"
-    )
+        found = DatabaseUnreachable(f"cannot open the database at {shown_url(url)}: {said}")
+        found.add_note("check the user, password and database that --db or $WOUNDLOG_DB names")
+        return found
+    lost = DatabaseUnreachable(f"cannot reach the database at {shown_url(url)}: {said}")
+    lost.add_note("is the PostgreSQL server running, at the host and port --db names?")
+    return lost
 
 
 def database_gone(url: str | None, error: BaseException) -> DatabaseUnreachable | None:

@@ -821,8 +821,11 @@ def test_a_postgresql_connection_lost_inside_a_transaction_fails_all_of_it(
 
 
 def test_an_unreachable_postgresql_server_is_a_usage_error_naming_it() -> None:
-    with pytest.raises(UsageError, match=r"cannot reach the database at postgresql://.*running"):
+    with pytest.raises(UsageError, match=r"cannot reach the database at postgresql://") as told:
         open_store("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2")
+    assert told.value.__notes__ == [
+        "is the PostgreSQL server running, at the host and port --db names?"
+    ]
 
 
 def test_sqlite_file_of_schema_1_is_upgraded_and_deletes_with_its_companions(

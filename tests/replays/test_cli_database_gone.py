@@ -1,6 +1,6 @@
 """The CLI on a PostgreSQL store that is not there, or goes away in the middle of a command
-(issue 14): one line a person can act on (which database, what was said, what to check), no
-traceback, exit 2, and never the URL's password."""
+(issue 14): an error a person can act on (which database, what was said), a hint saying what
+to check, no traceback, exit 2, and never the URL's password."""
 
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ def assert_told_to_check(result: subprocess.CompletedProcess[str], shown: str) -
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr, result.stderr
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
+    assert len(lines) == 2, result.stderr  # what happened, then what to check
     assert lines[0].startswith(f"error: cannot reach the database at {shown}: "), lines[0]
-    assert lines[0].endswith("; is it running?"), lines[0]
+    assert lines[1] == "hint: is the PostgreSQL server running, at the host and port --db names?"
 
 
 def test_a_command_on_a_stopped_server_says_which_database_and_to_check_it_runs(
