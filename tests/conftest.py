@@ -1,13 +1,19 @@
-"""Fixtures every test folder may use: a real PostgreSQL server (tests/postgres_server.py)."""
+"""Fixtures every test folder may use: a real PostgreSQL server (tests/postgres_server.py) and
+one real headless Chromium for the session (tests/chromium.py)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
+from .chromium import launched_browser
 from .postgres_server import Cluster, fresh_database, own_server, server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +44,8 @@ def postgres_cluster() -> Iterator[Cluster]:
                 pytest.fail("no PostgreSQL server: .ci/run installs Debian's postgresql package")
             pytest.skip("no PostgreSQL here (install postgresql)")
         yield cluster
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    yield from launched_browser()

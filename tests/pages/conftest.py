@@ -1,14 +1,9 @@
-"""Real headless Chromium (Debian's package, driven by Playwright) against a real server.
-
-Playwright cannot download its own browser here, so the system Chromium is launched by path.
-Without it the tests skip, except under CI, where a missing browser is a failure.
-"""
+"""The pages against a real server, in the session's real headless Chromium (the `browser`
+fixture of tests/conftest.py, tests/chromium.py says how it is found)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from importlib.resources import files
@@ -16,29 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from tests.replays.service.server import ADMIN, bearer
 
 from .server import PagesServer
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (CI needs it)")
-        pytest.skip("no Chromium: `apt-get install chromium` to run the page tests")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

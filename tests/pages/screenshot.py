@@ -13,7 +13,9 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import sync_playwright
 
-from .conftest import ARGS, CHROMIUM, bundled_fight
+from tests.chromium import ARGS, CHROMIUM
+
+from .conftest import bundled_fight
 from .server import PagesServer
 
 FIGHT = "warhammer_quest_fire_chasm.jsonl"

@@ -1,37 +1,16 @@
-"""Issue 13, in a real headless Chromium (Debian's, driven by Playwright; tests/pages/conftest.py
+"""Issue 13, in a real headless Chromium (Debian's, driven by Playwright; tests/chromium.py
 says why by path): a page's EventSource opens the stream with a ticket, and the docs page
 renders from the server alone, asking no other host for anything."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import httpx
-import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from .conftest import new_fight
 from .server import Server
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update"]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (CI needs it)")
-        pytest.skip("no Chromium: `apt-get install chromium` to run the browser tests")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
 
 READ_THREE = """async (path) => await new Promise((resolve, reject) => {
   const source = new EventSource(path);
