@@ -7,7 +7,7 @@ its `state` and the ruleset's counters.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -64,15 +64,30 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
         return any(c.side == side for c in characters.values())
 
 
+Concerns = Mapping[str, Callable[[Any], bool]]
+"""Per kind of tick (`turn_started`, `turn_ended`), whether one can do anything to a character
+as he stands: a ruleset's `tick_concerns`."""
+
+
 class Roster(dict[str, C]):
     """A character map that also keeps who is on each side: the working map of one fold
     (`reducer.Fold`), updated in place by it alone and handed to nobody else. Characters are
     only ever added or replaced (`update`, `put`), never removed, and keep the side they joined
-    (no rule moves a character to another side)."""
+    (no rule moves a character to another side).
 
-    def __init__(self, characters: Mapping[str, C]) -> None:
+    Given the ruleset's `concerns`, it also keeps, per kind of tick and per side, the ids of
+    those a tick of that kind can do anything to (the knocked down and stunned of a recovery
+    phase), updated on every `put`: so a tick visits them alone, not the whole side."""
+
+    def __init__(self, characters: Mapping[str, C], concerns: Concerns | None = None) -> None:
         super().__init__()
         self._sides: dict[str, dict[str, C]] = {}
+        self._concerns = tuple((concerns or {}).items())
+        # kind of tick -> side -> the ids it concerns (a dict as an ordered set)
+        self._concerned: dict[str, dict[str, dict[str, None]]] = {
+            kind: {} for kind, _ in self._concerns
+        }
+        self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
 
     def side(self, side: str) -> list[str]:
@@ -87,10 +102,27 @@ class Roster(dict[str, C]):
     def has_side(self, side: str) -> bool:
         return side in self._sides
 
+    def indexes(self, kind: str) -> bool:
+        """Whether this map keeps who a tick of `kind` concerns."""
+        return kind in self._concerned
+
+    def concerned(self, kind: str, side: str | None = None) -> dict[str, C]:
+        """Those a tick of `kind` concerns, on `side` (None: on any side), by id in join order."""
+        by_side = self._concerned[kind]
+        if side is None:
+            ids = [cid for members in by_side.values() for cid in members]
+        else:
+            ids = list(by_side.get(side, ()))
+        if len(ids) > 1:  # one who left the index and came back is at its end: put in order
+            ids.sort(key=self._joined.__getitem__)
+        return {cid: self[cid] for cid in ids}
+
     def put(self, cid: str, character: C) -> None:
         """Replace one character who has joined already (on the side he joined)."""
         self._sides[self[cid].side][cid] = character
         self[cid] = character
+        if self._concerns:
+            self._index(cid, character)
 
     def update(self, characters: Mapping[str, C], /) -> None:  # type: ignore[override]
         sides = self._sides
@@ -99,7 +131,23 @@ class Roster(dict[str, C]):
             if members is None:
                 members = sides[character.side] = {}
             members[cid] = character
+            if cid not in self._joined:
+                self._joined[cid] = len(self._joined)
         super().update(characters)
+        if self._concerns:
+            for cid, character in characters.items():
+                self._index(cid, character)
+
+    def _index(self, cid: str, character: C) -> None:
+        for kind, concerns in self._concerns:
+            by_side = self._concerned[kind]
+            members = by_side.get(character.side)
+            if members is None:
+                members = by_side[character.side] = {}
+            if concerns(character):
+                members[cid] = None
+            else:
+                members.pop(cid, None)
 
 
 def setup_of(event: FightStarted, options: dict[str, bool | int | str]) -> FightState[Any]:

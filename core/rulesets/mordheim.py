@@ -151,14 +151,14 @@ def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]
     return fighter, None
 
 
-def in_scope(fight: FightState[Any], turn: TurnStarted | TurnEnded) -> dict[str, Warrior]:
-    """The fighters a turn is about: one fighter, one side, or (neither given) everyone."""
-    if turn.character is not None:
-        fighter = fight.characters.get(turn.character)
-        return {} if fighter is None else {turn.character: fighter}
-    if turn.side is not None:
-        return fight.on_side(turn.side)
-    return fight.characters
+def recovers(fighter: Warrior) -> bool:
+    """Whether a recovery phase does anything to him: he is down, or still at half rate."""
+    return fighter.state in (KNOCKED_DOWN, STUNNED) or fighter.half_rate
+
+
+def rests(fighter: Warrior) -> bool:
+    """Whether the end of a turn does anything to him: he stood up at half rate this turn."""
+    return fighter.half_rate
 
 
 class Mordheim(Ruleset):
@@ -170,6 +170,7 @@ class Mordheim(Ruleset):
     optional_stats = PROFILE
     kinds = ("warrior", "hero", "henchman")
     who_may_act = WHO_MAY_ACT
+    tick_concerns: ClassVar[dict[str, Any]] = {"turn_started": recovers, "turn_ended": rests}
 
     def new_character(
         self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
@@ -227,7 +228,7 @@ class Mordheim(Ruleset):
             return {}
         updated: dict[str, Warrior] = {}
         moves: list[str] = []
-        for cid, fighter in in_scope(fight, turn).items():
+        for cid, fighter in self.ticked(fight, "turn_started", turn).items():
             after, said = recovery_phase(fighter, ctx)
             if after is not fighter:
                 updated[cid] = after
@@ -242,7 +243,7 @@ class Mordheim(Ruleset):
     ) -> dict[str, Warrior]:
         rested = {
             cid: msgspec.structs.replace(fighter, half_rate=False)
-            for cid, fighter in in_scope(fight, turn).items()
+            for cid, fighter in self.ticked(fight, "turn_ended", turn).items()
             if fighter.half_rate
         }
         if rested and ctx.explains:
