@@ -28,7 +28,7 @@ from woundlog.events import (
 
 from .dice import Dice
 from .machine import Graph
-from .state import Character, FightState, Roster
+from .state import Character, FightState, Roster, TickConcern
 from .states import State
 
 Options = dict[str, bool | int | str]
@@ -145,12 +145,12 @@ class Ruleset:
     heal_facts: ClassVar[frozenset[str]] = frozenset()
     options: ClassVar[Options] = {}
     """House rules, with their defaults."""
-    tick_concerns: ClassVar[Mapping[str, Callable[[Any], bool]]] = {}
-    """Per kind of tick (`turn_started`, `turn_ended`), whether a tick of that kind can do
-    anything to a character as he stands: move him, change a counter, roll a die for him or
-    name him in its explanation. A fold keeps an index of those (`Roster`), so a tick that asks
-    for them through `ticked` visits them alone, not the whole fight. A test may say yes of
-    more characters than a tick will touch, never of fewer; a kind not listed concerns all."""
+    tick_concerns: ClassVar[Mapping[str, TickConcern]] = {}
+    """Per kind of tick (`turn_started`, `turn_ended`), whom one can do anything to: the
+    states, and the counters, in which it moves a character, changes a counter of his, rolls a
+    die for him or names him. A fold keeps an index of them (`Roster`), so a tick that asks for
+    its characters through `ticked` visits them alone, not the whole fight. A kind not listed
+    concerns everyone."""
     tables: ClassVar[Mapping[str, Any]] = {}
     """Tables a fight may replace (`fight_started.tables`), each with its default: a msgspec
     Struct (or other msgspec-typed value) whose type a replacement must decode as."""
@@ -284,7 +284,7 @@ class Ruleset:
         indexed = isinstance(characters, Roster) and characters.indexes(kind)
         if turn is not None and turn.character is not None:
             one = characters.get(turn.character)
-            if one is None or (indexed and not self.tick_concerns[kind](one)):
+            if one is None or (indexed and not self.tick_concerns[kind].concerns(one)):
                 return {}
             return {turn.character: one}
         side = None if turn is None else turn.side

@@ -8,6 +8,7 @@ its `state` and the ruleset's counters.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -64,9 +65,20 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
         return any(c.side == side for c in characters.values())
 
 
-Concerns = Mapping[str, Callable[[Any], bool]]
-"""Per kind of tick (`turn_started`, `turn_ended`), whether one can do anything to a character
-as he stands: a ruleset's `tick_concerns`."""
+class TickConcern(msgspec.Struct, frozen=True):
+    """Whom one kind of tick (`turn_started`, `turn_ended`) can do anything to (move, change a
+    counter of, roll a die for, name in its explanation): a character in one of `states`, or
+    with one of `counters` set (not 0, empty or False). It may name more than the tick will
+    touch, never fewer. It reads nothing else of him, so a fold's index of whom it concerns
+    need look at him again only when his state or one of those counters changes."""
+
+    states: frozenset[State] = frozenset()
+    counters: tuple[str, ...] = ()
+
+    def concerns(self, character: Character) -> bool:
+        return character.state in self.states or any(
+            getattr(character, counter) for counter in self.counters
+        )
 
 
 class Roster(dict[str, C]):
@@ -75,18 +87,24 @@ class Roster(dict[str, C]):
     only ever added or replaced (`update`, `put`), never removed, and keep the side they joined
     (no rule moves a character to another side).
 
-    Given the ruleset's `concerns`, it also keeps, per kind of tick and per side, the ids of
-    those a tick of that kind can do anything to (the knocked down and stunned of a recovery
-    phase), updated on every `put`: so a tick visits them alone, not the whole side."""
+    Given the ruleset's `concerns` (`Ruleset.tick_concerns`), it also keeps, per kind of tick
+    and per side, the ids of those a tick of that kind concerns (the knocked down and stunned
+    of a recovery phase): so a tick visits them alone, not the whole side. A character is
+    looked at again only when his state or a counter the concerns read changes (a harmless
+    hit costs one comparison)."""
 
-    def __init__(self, characters: Mapping[str, C], concerns: Concerns | None = None) -> None:
+    def __init__(
+        self, characters: Mapping[str, C], concerns: Mapping[str, TickConcern] | None = None
+    ) -> None:
         super().__init__()
         self._sides: dict[str, dict[str, C]] = {}
-        self._concerns = tuple((concerns or {}).items())
-        # kind of tick -> side -> the ids it concerns (a dict as an ordered set)
-        self._concerned: dict[str, dict[str, dict[str, None]]] = {
-            kind: {} for kind, _ in self._concerns
-        }
+        concerns = concerns or {}
+        # kind of tick -> side -> the ids a tick of it concerns (a dict as an ordered set)
+        self._concerned: dict[str, dict[str, dict[str, None]]] = {kind: {} for kind in concerns}
+        self._indexes = tuple((concerns[k], by_side) for k, by_side in self._concerned.items())
+        read = dict.fromkeys(c for concern in concerns.values() for c in concern.counters)
+        # what the concerns read of a character, as one value, compared on every `put`
+        self._read: Callable[[Any], Any] | None = attrgetter("state", *read) if concerns else None
         self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
 
@@ -103,7 +121,7 @@ class Roster(dict[str, C]):
         return side in self._sides
 
     def indexes(self, kind: str) -> bool:
-        """Whether this map keeps who a tick of `kind` concerns."""
+        """Whether this map keeps whom a tick of `kind` concerns."""
         return kind in self._concerned
 
     def concerned(self, kind: str, side: str | None = None) -> dict[str, C]:
@@ -112,17 +130,21 @@ class Roster(dict[str, C]):
         if side is None:
             ids = [cid for members in by_side.values() for cid in members]
         else:
-            ids = list(by_side.get(side, ()))
+            members = by_side.get(side)
+            if not members:
+                return {}
+            ids = list(members)
         if len(ids) > 1:  # one who left the index and came back is at its end: put in order
             ids.sort(key=self._joined.__getitem__)
         return {cid: self[cid] for cid in ids}
 
     def put(self, cid: str, character: C) -> None:
         """Replace one character who has joined already (on the side he joined)."""
-        self._sides[self[cid].side][cid] = character
-        self[cid] = character
-        if self._concerns:
+        read = self._read
+        if read is not None and read(self[cid]) != read(character):
             self._index(cid, character)
+        self._sides[character.side][cid] = character
+        self[cid] = character
 
     def update(self, characters: Mapping[str, C], /) -> None:  # type: ignore[override]
         sides = self._sides
@@ -133,18 +155,16 @@ class Roster(dict[str, C]):
             members[cid] = character
             if cid not in self._joined:
                 self._joined[cid] = len(self._joined)
+            self._index(cid, character)
         super().update(characters)
-        if self._concerns:
-            for cid, character in characters.items():
-                self._index(cid, character)
 
     def _index(self, cid: str, character: C) -> None:
-        for kind, concerns in self._concerns:
-            by_side = self._concerned[kind]
+        """Put him in, or take him out of, the index of each kind of tick."""
+        for concern, by_side in self._indexes:
             members = by_side.get(character.side)
             if members is None:
                 members = by_side[character.side] = {}
-            if concerns(character):
+            if concern.concerns(character):
                 members[cid] = None
             else:
                 members.pop(cid, None)
