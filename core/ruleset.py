@@ -281,15 +281,15 @@ class Ruleset:
         otherwise everyone in that scope, whom the handler sorts out itself: the same answer,
         since those the index leaves out are those the handler leaves as they are."""
         characters = fight.characters
-        indexed = isinstance(characters, Roster) and characters.indexes(kind)
+        roster = characters if isinstance(characters, Roster) and characters.indexes(kind) else None
         if turn is not None and turn.character is not None:
             one = characters.get(turn.character)
-            if one is None or (indexed and not self.tick_concerns[kind].concerns(one)):
+            if one is None or (roster is not None and not self.tick_concerns[kind].concerns(one)):
                 return {}
             return {turn.character: one}
         side = None if turn is None else turn.side
-        if indexed:
-            return characters.concerned(kind, side)  # type: ignore[attr-defined]
+        if roster is not None:
+            return roster.concerned(kind, side)
         return characters if side is None else fight.on_side(side)
 
     # --- the handlers: by default the game has no such rule -----------------------------------

@@ -78,7 +78,7 @@ def _folds(log: list[Event]) -> list[tuple[Any, str | None]]:
     reference: FightState[Any] | None = None
     seen: list[tuple[Any, str | None]] = []
     for event in log:
-        refusals = []
+        refusals: list[str | None] = []
         for fold in (indexed, unindexed):
             try:
                 fold.advance(event)
