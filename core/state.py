@@ -87,8 +87,8 @@ class Roster(dict[str, C]):
     only ever added or replaced (`update`, `put`), never removed, and keep the side they joined
     (no rule moves a character to another side).
 
-    Given the ruleset's `concerns` (`Ruleset.tick_concerns`), it also keeps, per kind of tick
-    and per side, the ids of those a tick of that kind concerns (the knocked down and stunned
+    Given the ruleset's `concerns` (`Ruleset.tick_concerns`), it also keeps, per kind of tick,
+    the ids of those a tick of that kind concerns (the knocked down and stunned
     of a recovery phase): so a tick visits them alone, not the whole side. A character is
     looked at again only when his state or a counter the concerns read changes (a harmless
     hit costs one comparison)."""
@@ -99,12 +99,14 @@ class Roster(dict[str, C]):
         super().__init__()
         self._sides: dict[str, dict[str, C]] = {}
         concerns = concerns or {}
-        # kind of tick -> side -> the ids a tick of it concerns (a dict as an ordered set)
-        self._concerned: dict[str, dict[str, dict[str, None]]] = {kind: {} for kind in concerns}
-        self._indexes = tuple((concerns[k], by_side) for k, by_side in self._concerned.items())
+        self._kinds = tuple(concerns)
+        self._concerns = tuple(concerns.values())
+        # per kind of tick, the ids it concerns (a dict as an ordered set), whatever their side
+        self._concerned: tuple[dict[str, None], ...] = tuple({} for _ in concerns)
         read = dict.fromkeys(c for concern in concerns.values() for c in concern.counters)
         # what the concerns read of a character, as one value, compared on every `put`
         self._read: Callable[[Any], Any] | None = attrgetter("state", *read) if concerns else None
+        self._says: dict[Any, tuple[bool, ...]] = {}  # key -> per kind: whether it concerns
         self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
 
@@ -122,32 +124,31 @@ class Roster(dict[str, C]):
 
     def indexes(self, kind: str) -> bool:
         """Whether this map keeps whom a tick of `kind` concerns."""
-        return kind in self._concerned
+        return kind in self._kinds
 
     def concerned(self, kind: str, side: str | None = None) -> dict[str, C]:
         """Those a tick of `kind` concerns, on `side` (None: on any side), by id in join order."""
-        by_side = self._concerned[kind]
-        if side is None:
-            ids = [cid for members in by_side.values() for cid in members]
-        else:
-            members = by_side.get(side)
-            if not members:
-                return {}
-            ids = list(members)
-        if len(ids) > 1:  # one who left the index and came back is at its end: put in order
-            ids.sort(key=self._joined.__getitem__)
-        return {cid: self[cid] for cid in ids}
+        ids = self._concerned[self._kinds.index(kind)]
+        if not ids:
+            return {}
+        chosen = list(ids) if side is None else [cid for cid in ids if self[cid].side == side]
+        if len(chosen) > 1:  # one who left the index and came back is at its end: put in order
+            chosen.sort(key=self._joined.__getitem__)
+        return {cid: self[cid] for cid in chosen}
 
     def put(self, cid: str, character: C) -> None:
         """Replace one character who has joined already (on the side he joined)."""
         read = self._read
-        if read is not None and read(self[cid]) != read(character):
-            self._index(cid, character)
+        if read is not None:
+            key = read(character)
+            if key != read(self[cid]):
+                self._index(cid, character, key)
         self._sides[character.side][cid] = character
         self[cid] = character
 
     def update(self, characters: Mapping[str, C], /) -> None:  # type: ignore[override]
         sides = self._sides
+        read = self._read
         for cid, character in characters.items():
             members = sides.get(character.side)
             if members is None:
@@ -155,19 +156,29 @@ class Roster(dict[str, C]):
             members[cid] = character
             if cid not in self._joined:
                 self._joined[cid] = len(self._joined)
-            self._index(cid, character)
+            if read is not None:
+                self._index(cid, character, read(character))
         super().update(characters)
 
-    def _index(self, cid: str, character: C) -> None:
-        """Put him in, or take him out of, the index of each kind of tick."""
-        for concern, by_side in self._indexes:
-            members = by_side.get(character.side)
-            if members is None:
-                members = by_side[character.side] = {}
-            if concern.concerns(character):
-                members[cid] = None
+    def _index(self, cid: str, character: C, key: Any) -> None:
+        """Put him in, or take him out of, the index of each kind of tick. What the concerns
+        say depends on nothing but `key` (his state and the counters they read): worked out
+        once per key a fight reaches."""
+        says = self._says.get(key)
+        if says is None:
+            if len(self._says) > _KEYS_KEPT:
+                self._says.clear()
+            says = self._says[key] = tuple(c.concerns(character) for c in self._concerns)
+        for concerned, ids in zip(says, self._concerned, strict=True):
+            if concerned:
+                ids[cid] = None
             else:
-                members.pop(cid, None)
+                ids.pop(cid, None)
+
+
+_KEYS_KEPT = 4096
+"""How many (state, counters) keys a Roster remembers the concerns' answer for: few in a real
+fight (a handful of states, flags); a bound for a fight whose counters take many values."""
 
 
 def setup_of(event: FightStarted, options: dict[str, bool | int | str]) -> FightState[Any]:
