@@ -211,17 +211,24 @@ class Fold:
     event) goes the way `advance` goes, which refuses it with the same words.
     """
 
-    def __init__(self, state: State | None = None) -> None:
+    def __init__(self, state: State | None = None, *, index: bool = True) -> None:
         self._state: State | None = None
         self._characters: Roster[Any] = Roster({})
         self._steps: _Steps | None = None
+        self._index = index
         if state is not None:
             self._take_up(state)
 
     def _take_up(self, state: State) -> None:
-        self._characters = Roster(state.characters)
+        rules = get_ruleset(state.ruleset)
+        # the working map keeps, per kind of tick, whom one concerns (`Ruleset.tick_concerns`):
+        # a recovery phase visits the fallen, not every fighter of the side. `index=False`
+        # hands every tick its whole scope instead, as `advance` does: what the index is
+        # checked against.
+        concerns = rules.tick_concerns if self._index else None
+        self._characters = Roster(state.characters, concerns)
         self._state = msgspec.structs.replace(state, characters=self._characters)
-        self._steps = _Steps(get_ruleset(state.ruleset), self._characters, state)
+        self._steps = _Steps(rules, self._characters, state)
 
     @property
     def state(self) -> State | None:

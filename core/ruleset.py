@@ -28,7 +28,7 @@ from woundlog.events import (
 
 from .dice import Dice
 from .machine import Graph
-from .state import Character, FightState
+from .state import Character, FightState, Roster, TickConcern
 from .states import State
 
 Options = dict[str, bool | int | str]
@@ -145,6 +145,12 @@ class Ruleset:
     heal_facts: ClassVar[frozenset[str]] = frozenset()
     options: ClassVar[Options] = {}
     """House rules, with their defaults."""
+    tick_concerns: ClassVar[Mapping[str, TickConcern]] = {}
+    """Per kind of tick (`turn_started`, `turn_ended`), whom one can do anything to: the
+    states, and the counters, in which it moves a character, changes a counter of his, rolls a
+    die for him or names him. A fold keeps an index of them (`Roster`), so a tick that asks for
+    its characters through `ticked` visits them alone, not the whole fight. A kind not listed
+    concerns everyone."""
     tables: ClassVar[Mapping[str, Any]] = {}
     """Tables a fight may replace (`fight_started.tables`), each with its default: a msgspec
     Struct (or other msgspec-typed value) whose type a replacement must decode as."""
@@ -265,6 +271,26 @@ class Ruleset:
         """Why `healer`, a character of the fight, may not give this heal; None if he may."""
         acting = self.acting(healer)
         return None if acting.heal else acting.why or f"is {healer.state} and may not heal"
+
+    def ticked(
+        self, fight: FightState[Any], kind: str, turn: TurnStarted | TurnEnded | None = None
+    ) -> Mapping[str, Any]:
+        """The characters a tick of `kind` (`turn_started`, `turn_ended`) concerns, by id in
+        join order: of the turn's scope (one character, one side, or, with neither, everyone),
+        or of the whole fight when no `turn` is given. From the fold's index when it keeps one;
+        otherwise everyone in that scope, whom the handler sorts out itself: the same answer,
+        since those the index leaves out are those the handler leaves as they are."""
+        characters = fight.characters
+        roster = characters if isinstance(characters, Roster) and characters.indexes(kind) else None
+        if turn is not None and turn.character is not None:
+            one = characters.get(turn.character)
+            if one is None or (roster is not None and not self.tick_concerns[kind].concerns(one)):
+                return {}
+            return {turn.character: one}
+        side = None if turn is None else turn.side
+        if roster is not None:
+            return roster.concerned(kind, side)
+        return characters if side is None else fight.on_side(side)
 
     # --- the handlers: by default the game has no such rule -----------------------------------
 

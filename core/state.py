@@ -7,7 +7,8 @@ its `state` and the ruleset's counters.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -64,15 +65,49 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
         return any(c.side == side for c in characters.values())
 
 
+class TickConcern(msgspec.Struct, frozen=True):
+    """Whom one kind of tick (`turn_started`, `turn_ended`) can do anything to (move, change a
+    counter of, roll a die for, name in its explanation): a character in one of `states`, or
+    with one of `counters` set (not 0, empty or False). It may name more than the tick will
+    touch, never fewer. It reads nothing else of him, so a fold's index of whom it concerns
+    need look at him again only when his state or one of those counters changes."""
+
+    states: frozenset[State] = frozenset()
+    counters: tuple[str, ...] = ()
+
+    def concerns(self, character: Character) -> bool:
+        return character.state in self.states or any(
+            getattr(character, counter) for counter in self.counters
+        )
+
+
 class Roster(dict[str, C]):
     """A character map that also keeps who is on each side: the working map of one fold
     (`reducer.Fold`), updated in place by it alone and handed to nobody else. Characters are
     only ever added or replaced (`update`, `put`), never removed, and keep the side they joined
-    (no rule moves a character to another side)."""
+    (no rule moves a character to another side).
 
-    def __init__(self, characters: Mapping[str, C]) -> None:
+    Given the ruleset's `concerns` (`Ruleset.tick_concerns`), it also keeps, per kind of tick,
+    the ids of those a tick of that kind concerns (the knocked down and stunned
+    of a recovery phase): so a tick visits them alone, not the whole side. A character is
+    looked at again only when his state or a counter the concerns read changes (a harmless
+    hit costs one comparison)."""
+
+    def __init__(
+        self, characters: Mapping[str, C], concerns: Mapping[str, TickConcern] | None = None
+    ) -> None:
         super().__init__()
         self._sides: dict[str, dict[str, C]] = {}
+        concerns = concerns or {}
+        self._kinds = tuple(concerns)
+        self._concerns = tuple(concerns.values())
+        # per kind of tick, the ids it concerns (a dict as an ordered set), whatever their side
+        self._concerned: tuple[dict[str, None], ...] = tuple({} for _ in concerns)
+        read = dict.fromkeys(c for concern in concerns.values() for c in concern.counters)
+        # what the concerns read of a character, as one value, compared on every `put`
+        self._read: Callable[[Any], Any] | None = attrgetter("state", *read) if concerns else None
+        self._says: dict[Any, tuple[bool, ...]] = {}  # key -> per kind: whether it concerns
+        self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
 
     def side(self, side: str) -> list[str]:
@@ -87,19 +122,63 @@ class Roster(dict[str, C]):
     def has_side(self, side: str) -> bool:
         return side in self._sides
 
+    def indexes(self, kind: str) -> bool:
+        """Whether this map keeps whom a tick of `kind` concerns."""
+        return kind in self._kinds
+
+    def concerned(self, kind: str, side: str | None = None) -> dict[str, C]:
+        """Those a tick of `kind` concerns, on `side` (None: on any side), by id in join order."""
+        ids = self._concerned[self._kinds.index(kind)]
+        if not ids:
+            return {}
+        chosen = list(ids) if side is None else [cid for cid in ids if self[cid].side == side]
+        if len(chosen) > 1:  # one who left the index and came back is at its end: put in order
+            chosen.sort(key=self._joined.__getitem__)
+        return {cid: self[cid] for cid in chosen}
+
     def put(self, cid: str, character: C) -> None:
         """Replace one character who has joined already (on the side he joined)."""
-        self._sides[self[cid].side][cid] = character
+        read = self._read
+        if read is not None:
+            key = read(character)
+            if key != read(self[cid]):
+                self._index(cid, character, key)
+        self._sides[character.side][cid] = character
         self[cid] = character
 
     def update(self, characters: Mapping[str, C], /) -> None:  # type: ignore[override]
         sides = self._sides
+        read = self._read
         for cid, character in characters.items():
             members = sides.get(character.side)
             if members is None:
                 members = sides[character.side] = {}
             members[cid] = character
+            if cid not in self._joined:
+                self._joined[cid] = len(self._joined)
+            if read is not None:
+                self._index(cid, character, read(character))
         super().update(characters)
+
+    def _index(self, cid: str, character: C, key: Any) -> None:
+        """Put him in, or take him out of, the index of each kind of tick. What the concerns
+        say depends on nothing but `key` (his state and the counters they read): worked out
+        once per key a fight reaches."""
+        says = self._says.get(key)
+        if says is None:
+            if len(self._says) > _KEYS_KEPT:
+                self._says.clear()
+            says = self._says[key] = tuple(c.concerns(character) for c in self._concerns)
+        for concerned, ids in zip(says, self._concerned, strict=True):
+            if concerned:
+                ids[cid] = None
+            else:
+                ids.pop(cid, None)
+
+
+_KEYS_KEPT = 4096
+"""How many (state, counters) keys a Roster remembers the concerns' answer for: few in a real
+fight (a handful of states, flags); a bound for a fight whose counters take many values."""
 
 
 def setup_of(event: FightStarted, options: dict[str, bool | int | str]) -> FightState[Any]:

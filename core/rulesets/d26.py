@@ -117,7 +117,7 @@ from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
-from ..state import Character, FightState
+from ..state import Character, FightState, TickConcern
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..tables import Table
 
@@ -523,6 +523,10 @@ class D26(Ruleset):
     heal_facts = frozenset({"check"})
     tables: ClassVar[dict[str, Any]] = {"severe_injuries": SEVERE_INJURIES_STAND_IN}
     who_may_act = WHO_MAY_ACT
+    # the lapsed choice, the hold_on die and agony are the dying's: nobody else's turn ends
+    tick_concerns: ClassVar[dict[str, TickConcern]] = {
+        "turn_ended": TickConcern(states=frozenset({DOWNED}))
+    }
 
     def new_character(
         self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
@@ -654,7 +658,7 @@ class D26(Ruleset):
         self, fight: FightState[Any], turn: TurnEnded, ctx: Context
     ) -> dict[str, Combatant]:
         updated: dict[str, Combatant] = {}
-        for cid, character in fight.characters.items():
+        for cid, character in self.ticked(fight, "turn_ended").items():
             after = end_of_turn(character, cid, turn, ctx.for_character(cid))
             if after is not character:
                 updated[cid] = after

@@ -99,7 +99,7 @@ from woundlog.events import CharacterJoined, Check, Heal, Hit, StructuralError, 
 
 from ..machine import Graph
 from ..ruleset import Acting, Context, Options, Ruleset
-from ..state import Character, FightState
+from ..state import Character, FightState, TickConcern
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 
 TRANSITIONS = [
@@ -250,13 +250,6 @@ def death_saving_throw(creature: Creature, ctx: Context) -> Creature:
     return replace(creature, successes=successes)
 
 
-def in_turn(fight: FightState[Any], turn: TurnStarted) -> dict[str, Creature]:
-    """Whose turn starts: one character's, or a side's."""
-    if turn.character is not None:
-        return {turn.character: fight.characters[turn.character]}
-    return {cid: c for cid, c in fight.characters.items() if c.side == turn.side}
-
-
 # --- healing ------------------------------------------------------------------------------------
 
 
@@ -319,6 +312,10 @@ class Dnd5e(Ruleset):
     optional_stats = ("ac", "level")
     kinds = (PC, MONSTER)
     who_may_act = WHO_MAY_ACT
+    # death saves are the dying's alone: the start of a turn does nothing to anyone else
+    tick_concerns: ClassVar[dict[str, TickConcern]] = {
+        "turn_started": TickConcern(states=frozenset({DOWNED}))
+    }
     raises_the_dead = True  # with option `revival`
     hit_facts = frozenset({"critical", "knock_out"})
     heal_facts = frozenset({"check"})
@@ -395,7 +392,7 @@ class Dnd5e(Ruleset):
             ctx.say("a round begins: death saves come at the start of a creature's own turn")
             return {}
         updated: dict[str, Creature] = {}
-        for cid, creature in in_turn(fight, turn).items():
+        for cid, creature in self.ticked(fight, "turn_started", turn).items():
             if creature.state != DOWNED:
                 continue
             if fight.options["death_saves"] == TABLE:

@@ -190,7 +190,7 @@ from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
-from ..state import Character, FightState
+from ..state import Character, FightState, TickConcern
 from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
 
@@ -860,16 +860,6 @@ def revived(figure: Figure, ctx: Context) -> Figure:
 # --- pulses ----------------------------------------------------------------------------------
 
 
-def in_pulse(fight: FightState[Any], turn: TurnEnded) -> dict[str, Figure]:
-    """The figures a pulse's end is about: one figure, one side, or (neither given) everyone."""
-    if turn.character is not None:
-        figure = fight.characters.get(turn.character)
-        return {} if figure is None else {turn.character: figure}
-    if turn.side is not None:
-        return {cid: f for cid, f in fight.characters.items() if f.side == turn.side}
-    return dict(fight.characters)
-
-
 class DragonQuest(Ruleset):
     name = "dragonquest"
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION, DEAD], TRANSITIONS)
@@ -890,6 +880,10 @@ class DragonQuest(Ruleset):
     }
     optional_stats = HOUSE_RULE_STATS
     who_may_act = WHO_MAY_ACT
+    # the end of a pulse is the stunned's recovery roll, and does nothing to anyone else
+    tick_concerns: ClassVar[dict[str, TickConcern]] = {
+        "turn_ended": TickConcern(states=frozenset({STUNNED}))
+    }
     kinds = ("character", "monster")
     hit_facts = frozenset(
         {
@@ -1023,7 +1017,7 @@ class DragonQuest(Ruleset):
     ) -> dict[str, Figure]:
         updated: dict[str, Figure] = {}
         attempts: list[str] = []
-        for cid, figure in in_pulse(fight, turn).items():
+        for cid, figure in self.ticked(fight, "turn_ended", turn).items():
             if figure.state != STUNNED:
                 continue
             if figure.stunned_this_pulse:

@@ -61,7 +61,7 @@ from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
 
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
-from ..state import Character, FightState
+from ..state import Character, FightState, TickConcern
 from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
 
@@ -112,12 +112,6 @@ def worse(a: State, b: State) -> State:
     return a if SEVERITY[a] >= SEVERITY[b] else b
 
 
-def injury_roll(ctx: Context) -> tuple[int, State]:
-    """One D6 on the injury table."""
-    roll = ctx.roll("injury")
-    return roll, INJURY[roll]
-
-
 def wounds_past_zero(wounds: int, damage: int) -> int:
     """How many of `damage` wounds land on a fighter with `wounds` left: the one that takes him
     to zero and every one after it, each of which rolls on the injury table."""
@@ -131,7 +125,8 @@ def take_wounds(fighter: Warrior, damage: int, ctx: Context) -> tuple[int, list[
     are the first ones the wound-by-wound rule would roll, in the same order."""
     results: list[tuple[int, State]] = []
     for _ in range(wounds_past_zero(fighter.wounds, damage)):
-        roll, result = injury_roll(ctx)
+        roll = ctx.roll("injury")  # one D6 on the injury table
+        result = INJURY[roll]
         results.append((roll, result))
         if result == OUT_OF_ACTION:
             break
@@ -151,14 +146,11 @@ def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]
     return fighter, None
 
 
-def in_scope(fight: FightState[Any], turn: TurnStarted | TurnEnded) -> dict[str, Warrior]:
-    """The fighters a turn is about: one fighter, one side, or (neither given) everyone."""
-    if turn.character is not None:
-        fighter = fight.characters.get(turn.character)
-        return {} if fighter is None else {turn.character: fighter}
-    if turn.side is not None:
-        return fight.on_side(turn.side)
-    return fight.characters
+RECOVERY_PHASE = TickConcern(states=frozenset({KNOCKED_DOWN, STUNNED}), counters=("half_rate",))
+"""A recovery phase raises the knocked down and the stunned, and ends the half rate of one who
+stood up last time; it does nothing to anyone else."""
+END_OF_TURN = TickConcern(counters=("half_rate",))
+"""The end of a turn ends half rate, and does nothing else."""
 
 
 class Mordheim(Ruleset):
@@ -170,6 +162,10 @@ class Mordheim(Ruleset):
     optional_stats = PROFILE
     kinds = ("warrior", "hero", "henchman")
     who_may_act = WHO_MAY_ACT
+    tick_concerns: ClassVar[dict[str, TickConcern]] = {
+        "turn_started": RECOVERY_PHASE,
+        "turn_ended": END_OF_TURN,
+    }
 
     def new_character(
         self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
@@ -190,12 +186,16 @@ class Mordheim(Ruleset):
             ctx.say(f"{target.name}: no wound")
             return target
         wounds, results = take_wounds(target, hit.damage, ctx)
-        fighter = msgspec.structs.replace(target, wounds=wounds)
         worst = target.state
         for _, result in results:
             worst = worse(worst, result)
-        if worst != fighter.state:
-            fighter = ctx.move(fighter, INJURY_TRIGGER[worst])
+        if worst != target.state:  # one copy of him, wounds and state at once
+            moved = ctx.graph.fire(target.state, INJURY_TRIGGER[worst])
+            fighter = msgspec.structs.replace(target, wounds=wounds, state=moved)
+        elif wounds != target.wounds:
+            fighter = msgspec.structs.replace(target, wounds=wounds)
+        else:  # on zero wounds already, and no worse for it: nothing to copy
+            fighter = target
         if not ctx.explains:
             return fighter
         plural = "s" if hit.damage > 1 else ""
@@ -227,7 +227,7 @@ class Mordheim(Ruleset):
             return {}
         updated: dict[str, Warrior] = {}
         moves: list[str] = []
-        for cid, fighter in in_scope(fight, turn).items():
+        for cid, fighter in self.ticked(fight, "turn_started", turn).items():
             after, said = recovery_phase(fighter, ctx)
             if after is not fighter:
                 updated[cid] = after
@@ -242,7 +242,7 @@ class Mordheim(Ruleset):
     ) -> dict[str, Warrior]:
         rested = {
             cid: msgspec.structs.replace(fighter, half_rate=False)
-            for cid, fighter in in_scope(fight, turn).items()
+            for cid, fighter in self.ticked(fight, "turn_ended", turn).items()
             if fighter.half_rate
         }
         if rested and ctx.explains:

@@ -175,7 +175,7 @@ from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
 
 from ...machine import Graph
 from ...ruleset import Acting, Context, Options, Ruleset
-from ...state import FightState
+from ...state import FightState, TickConcern
 from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
 from .blows import (
     coup_de_grace,
@@ -287,6 +287,14 @@ class WarhammerQuest(Ruleset):
     stats: ClassVar[dict[str, int | None]] = {"wounds": None}
     optional_stats = PROFILE
     who_may_act = WHO_MAY_ACT
+    tick_concerns: ClassVar[dict[str, TickConcern]] = {
+        # head wounds and Recurring Pains need an injury; last turn's effects are cleared
+        "turn_started": TickConcern(counters=("this_turn", "injuries")),
+        # the knocked down stand, the downed roll, an Internal Injury bleeds, effects clear
+        "turn_ended": TickConcern(
+            states=frozenset({KNOCKED_DOWN, DOWNED}), counters=("internal_bleeding", "this_turn")
+        ),
+    }
     kinds = (WARRIOR, MONSTER, HEALER_MONSTER)
     hit_facts = frozenset({"coup_de_grace", "pinned"})
     heal_facts = frozenset({"items"})
@@ -375,7 +383,8 @@ class WarhammerQuest(Ruleset):
             ctx.say("not the start of the turn (that is a turn_started with no side or character)")
             return {}
         tables = self.played_tables(fight)
-        updated = each(fight, lambda cid, w: start_of_turn(w, ctx.for_character(cid), tables))
+        concerned = self.ticked(fight, "turn_started")
+        updated = each(concerned, lambda cid, w: start_of_turn(w, ctx.for_character(cid), tables))
         if not ctx.said:
             ctx.say("start of the turn: no injury acts")
         return updated
@@ -387,7 +396,8 @@ class WarhammerQuest(Ruleset):
             ctx.say("not the end of the turn (that is a turn_ended with no side or character)")
             return {}
         tables = self.played_tables(fight)
-        updated = each(fight, lambda cid, w: end_of_turn(w, ctx.for_character(cid), tables))
+        concerned = self.ticked(fight, "turn_ended")
+        updated = each(concerned, lambda cid, w: end_of_turn(w, ctx.for_character(cid), tables))
         if not ctx.said:
             ctx.say("end of the turn: nobody is down")
         return updated

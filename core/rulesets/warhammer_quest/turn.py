@@ -3,13 +3,11 @@ Internal Injury."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from woundlog.events import TurnEnded, TurnStarted
 
 from ...ruleset import Context
-from ...state import FightState
 from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT
 from .blows import take_wounds
 from .tables import MIND_INJURIES, RECURRING_PAINS, Tables
@@ -107,10 +105,12 @@ def internal_injury_bleeds(warrior: Warrior, ctx: Context) -> Warrior:
     return ctx.move(bled, "bleed_out")
 
 
-def each(fight: FightState[Any], step: Callable[[str, Warrior], Warrior]) -> dict[str, Warrior]:
-    """`step` for every character, in join order; those it changed."""
+def each(
+    characters: Mapping[str, Warrior], step: Callable[[str, Warrior], Warrior]
+) -> dict[str, Warrior]:
+    """`step` for each of `characters` (those a tick concerns), in join order; those it changed."""
     updated: dict[str, Warrior] = {}
-    for cid, character in fight.characters.items():
+    for cid, character in characters.items():
         after = step(cid, character)
         if after is not character:
             updated[cid] = after
