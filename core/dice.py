@@ -13,7 +13,6 @@ still handed out in the order the rules ask (join order), as logs of version 1 w
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from collections.abc import Callable, Mapping
 
@@ -226,5 +225,7 @@ def unknown_purpose(purpose: str, sides: Mapping[str, int]) -> str:
     """`this ruleset rolls no `injruy` dice (it rolls: injury); did you mean `injury`?`"""
     known = ", ".join(sides) or "none"
     said = f"this ruleset rolls no `{purpose}` dice (it rolls: {known})"
+    import difflib  # here, not at the top: only a mistyped purpose needs it
+
     near = difflib.get_close_matches(purpose, list(sides), n=1)
     return said + (f"; did you mean `{near[0]}`?" if near else "")

@@ -1,9 +1,46 @@
-"""woundlog.replays: what it looks like over time. Fights, replay, snapshots, undo, the CLI."""
+"""woundlog.replays: what it looks like over time. Fights, replay, snapshots, undo, the CLI.
 
-from .fight import Appended, Fight
-from .files import replay_file, replay_file_state
-from .fold import fold, fold_state, replay
-from .undo import Fate, Undo
+The public names are imported on first use, not with the package: every `woundlog` command
+imports this package first (the CLI lives in it), and a command that never replays a file
+should not pay for `files` or the rest (issue 16), as events/importers/__init__.py does.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .fight import Appended, Fight
+    from .files import replay_file, replay_file_state
+    from .fold import fold, fold_state, replay
+    from .undo import Fate, Undo
+
+_HOME = {  # each public name, and the module of this package that defines it
+    "Appended": "fight",
+    "Fight": "fight",
+    "replay_file": "files",
+    "replay_file_state": "files",
+    "fold": "fold",
+    "fold_state": "fold",
+    "replay": "fold",
+    "Fate": "undo",
+    "Undo": "undo",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # found once: later reads do not come back here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOME])
+
 
 __all__ = [
     "Appended",

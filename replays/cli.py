@@ -8,12 +8,10 @@ also says what to do (`hint: ...`), click's own included.
 
 # No `from __future__ import annotations` here: typer would then evaluate every parameter's
 # annotation from its string on every run, twice (issue 16); written out, each is made once.
-import difflib
 import enum
 import functools
 import inspect
 import os
-import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,10 +39,8 @@ from woundlog.events.fight_ids import BadFightId, check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.locate import STORE_ERRORS, unusable
-from woundlog.events.stores.postgres import database_gone
 
 from . import cli_input as given
-from .branch import branch, compare
 from .cli_output import (
     console,
     fights_table,
@@ -62,9 +58,7 @@ from .cli_output import (
     who_may_act_table,
 )
 from .fight import Appended, Fight
-from .files import Void, replay_file, replay_file_state
 from .pictures import timeline as timeline_picture
-from .reference import event_schema
 
 DB_KEY = "woundlog.db"
 """Where the app's `--db` is kept, in click's `ctx.meta`, which every nested context shares."""
@@ -104,6 +98,8 @@ class WoundlogGroup(typer.core.TyperGroup):
         except typer.TyperException as error:  # no such command: suggest the nearest
             if args:
                 error.message = f"no such command {args[0]!r}"
+                import difflib  # only for a mistyped command
+
                 near = difflib.get_close_matches(args[0], self.list_commands(ctx), n=3)
                 error.hint = (  # type: ignore[attr-defined]
                     (f"did you mean {' or '.join(map(repr, near))}? " if near else "")
@@ -291,6 +287,8 @@ def command(
                 where = f": {error.filename}" if error.filename else ""
                 fail(UsageError(f"{error.strerror or error}{where}"), ctx)
             except Exception as error:  # the PostgreSQL server went away under the command
+                from woundlog.events.stores.postgres import database_gone
+
                 gone = database_gone(url, error)
                 if gone is None:
                     raise
@@ -353,6 +351,8 @@ def known_ruleset(name: str, option: str = "") -> str:
     if name in RULESETS:
         return name
     error = UsageError(f"{option}{' ' if option else ''}no ruleset `{name}`")
+    import difflib  # only for an unknown ruleset
+
     near = difflib.get_close_matches(name, list(RULESETS), n=1)
     error.add_note(
         (f"did you mean `{near[0]}`? " if near else "")
@@ -400,6 +400,8 @@ def new(
     """Start a fight."""
     # A seed chosen here is written into fight_started, so every replay still draws the same dice;
     # without it every fight would draw the same dice as every other.
+    import secrets  # here: it loads base64, which no other command needs
+
     chosen = secrets.randbelow(2**31) if seed is None else seed
     known_ruleset(ruleset, "--ruleset:")
     started = given.event(
@@ -805,6 +807,8 @@ class ImportGroup(typer.core.TyperGroup):
             if any(mark in args[0] for mark in "./\\") or Path(args[0]).exists():
                 return LOG_FORM, self.commands[LOG_FORM], args  # the file is the log's argument
             error = typer.BadParameter(f"`{args[0]}` is no format, nor a file", param_hint="FORMAT")
+            import difflib  # only for an unknown format
+
             near = difflib.get_close_matches(args[0], list(IMPORTERS), n=1)
             error.hint = (  # type: ignore[attr-defined]
                 (f"did you mean `{near[0]}`? " if near else "")
@@ -949,6 +953,8 @@ def import_records(
                 )
             ruleset, joined = current.ruleset, list(current.characters)
         else:  # a seed chosen here is kept in fight_started, as `new` does
+            import secrets
+
             ruleset = ruleset or DEFAULT_RULESET
             chosen = secrets.randbelow(2**31) if seed is None else seed
             from woundlog.events.importers import foundry  # loads with the format, not before
@@ -1014,6 +1020,8 @@ def replay(
 
     Each event the rules refuse is void (it does nothing) and named on standard error, with
     its line and why, so a typo never silently changes the fight; `--strict` stops there."""
+    from .files import Void, replay_file, replay_file_state
+
     voids: list[Void] = []
     if trace:
         last = None
@@ -1121,6 +1129,7 @@ def branch_fight(
     db: Db = None,
 ) -> None:
     """A new fight that copies FIGHT's log up to event N, then what might have happened."""
+    from .branch import branch
     from .whatif import hit_shorthand, then_events
 
     whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
@@ -1142,6 +1151,8 @@ def diff_fights(
     db: Db = None,
 ) -> None:
     """Per character, what differs between two fights as they stand (a fight and its branch)."""
+    from .branch import compare
+
     with opened(db) as store:
         differences = compare(Fight.open(store, first).state(), Fight.open(store, second).state())
     if as_json:
@@ -1156,6 +1167,8 @@ def diff_fights(
 def source_state(source: str, at: int | None, db: str | None) -> Any:
     """The state of a fight log file (a path ending `.jsonl`), else of a fight in the store."""
     if source.endswith(".jsonl"):
+        from .files import replay_file_state
+
         path = Path(source)
         if not path.is_file():
             raise UsageError(f"no file {source}")
@@ -1201,6 +1214,8 @@ def rules(
 @command()
 def schema() -> None:
     """The JSON Schema of the events: every fact with its type and the rulesets that read it."""
+    from .reference import event_schema
+
     print_json(event_schema(), indent=2)
 
 

@@ -12,10 +12,9 @@ optional extra, `woundlog[pictures]`, loaded only when a PNG is asked for.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +24,9 @@ from woundlog.events.codec import read_jsonl
 from woundlog.events.stores import SQLiteStore, Store, Stored, open_store
 
 from .fight import Fight
+
+if TYPE_CHECKING:  # ElementTree is imported where a picture is drawn: the CLI imports this
+    import xml.etree.ElementTree as ET  # module on every command to register `timeline`
 
 COLOURS = {  # the page's colours (web/style.css): dark text on light tints, dead the reverse
     "upright": "#d4edd4",
@@ -111,6 +113,8 @@ def marks(stored: Stored, changes: Changes, character: str) -> str:
 
 
 def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET.Element:
+    import xml.etree.ElementTree as ET  # here, not at the top: see the imports
+
     node = ET.SubElement(parent, "text", {"x": str(x), "y": str(y), **attrs})
     node.text = text
     return node
@@ -118,6 +122,8 @@ def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET
 
 def timeline_svg(moments: Sequence[Moment], title: str) -> str:
     """The timeline as an SVG document."""
+    import xml.etree.ElementTree as ET  # here, not at the top: see the imports
+
     people = characters(moments)
     after = states_after(moments)
     round_of = rounds(moments)
@@ -171,6 +177,8 @@ def _strike(x: float, y: float) -> dict[str, str]:
 
 
 def _draw_rounds(svg: ET.Element, round_of: list[int | None], left: int) -> None:
+    import xml.etree.ElementTree as ET  # here, not at the top: see the imports
+
     start = 0
     for i in range(1, len(round_of) + 1):
         if i < len(round_of) and round_of[i] == round_of[start]:
@@ -192,6 +200,8 @@ def _draw_cell(
     character: str,
     state: str | None,
 ) -> None:
+    import xml.etree.ElementTree as ET  # here, not at the top: see the imports
+
     rect = {"x": str(x), "y": str(y), "width": str(CELL_W), "height": str(CELL_H), "class": "cell"}
     rect |= {"data-seq": str(stored.seq), "stroke": "#c8c8c8"}
     rect["fill"] = COLOURS[state] if state else "#fdfdfb"
