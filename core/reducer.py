@@ -344,35 +344,36 @@ class _Steps:
             self.characters.put(cid, now)
 
     def hit(self, state: State, event: Hit) -> bool:
-        target = self.characters.get(event.target)
-        if target is None:
-            return False
-        seq = state.seq + 1
-        try:
-            ctx = self._context(event, seq)
-            if not self.hit_facts_unstated(event):
-                return False
-            if event.attacker is not None and not self._may_act(state, event, event.attacker, True):
-                return False
-            hurt = self.rules.on_hit(state, target, event, ctx)
-            self._store(event.target, target, hurt)
-        except WoundlogError as exc:
-            raise exc.located(event=event_ref(event, seq)) from None
-        return True
+        return self._treat(
+            state, event, event.attacker, True, self.hit_facts_unstated, self.rules.on_hit
+        )
 
     def heal(self, state: State, event: Heal) -> bool:
+        return self._treat(
+            state, event, event.healer, False, self.heal_facts_unstated, self.rules.on_heal
+        )
+
+    def _treat(
+        self,
+        state: State,
+        event: Any,
+        actor: str | None,
+        attack: bool,
+        facts_unstated: Callable[[Any], bool],
+        handler: Callable[..., Character],
+    ) -> bool:
+        """A hit or a heal on its target (`attack`: whether `actor` attacks or heals)."""
         target = self.characters.get(event.target)
         if target is None:
             return False
         seq = state.seq + 1
         try:
             ctx = self._context(event, seq)
-            if not self.heal_facts_unstated(event):
+            if not facts_unstated(event):
                 return False
-            if event.healer is not None and not self._may_act(state, event, event.healer, False):
+            if actor is not None and not self._may_act(state, event, actor, attack):
                 return False
-            healed = self.rules.on_heal(state, target, event, ctx)
-            self._store(event.target, target, healed)
+            self._store(event.target, target, handler(state, target, event, ctx))
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
         return True
