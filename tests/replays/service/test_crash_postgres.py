@@ -36,7 +36,8 @@ def events_of(writer: str, number: int, size: int) -> list[dict[str, object]]:
 class Writer(threading.Thread):
     """Appends until told to stop or until the server goes away; remembers every append the
     service answered 200 to. A 503 (the database out of reach) is sent again, as its
-    Retry-After says: the ids make a resend of what was committed after all harmless."""
+    Retry-After says: the ids make a resend of what was committed after all harmless; so is a
+    409 of a batch that lost the race to the other writers every time the service tried it."""
 
     def __init__(self, url: str, name: str, gm: dict[str, str], size: int) -> None:
         super().__init__(daemon=True)
@@ -62,6 +63,8 @@ class Writer(threading.Thread):
                     self.unavailable += 1
                     time.sleep(0.05)  # sooner than Retry-After says: the test is bounded
                     continue
+                if answer.status_code == 409 and "the fight kept changing" in answer.text:
+                    continue  # lost every race to the other writers: nothing written, send again
                 if answer.status_code != 200:
                     self.unexpected.append(f"{answer.status_code} {answer.text}")
                     return
