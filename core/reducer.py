@@ -43,7 +43,7 @@ from .dice import Dice
 from .machine import IllegalTransition
 from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
-from .state import Character, FightState, Roster, setup_of
+from .state import INDEX_FROM, Character, FightState, Roster, setup_of
 
 State = FightState[Any]
 _UNDO = (Retract, Amend)
@@ -211,22 +211,23 @@ class Fold:
     event) goes the way `advance` goes, which refuses it with the same words.
     """
 
-    def __init__(self, state: State | None = None, *, index: bool = True) -> None:
+    def __init__(self, state: State | None = None, *, index_from: int | None = INDEX_FROM) -> None:
         self._state: State | None = None
         self._characters: Roster[Any] = Roster({})
         self._steps: _Steps | None = None
-        self._index = index
+        self._index_from = index_from
         if state is not None:
             self._take_up(state)
 
     def _take_up(self, state: State) -> None:
         rules = get_ruleset(state.ruleset)
-        # the working map keeps, per kind of tick, whom one concerns (`Ruleset.tick_concerns`):
-        # a recovery phase visits the fallen, not every fighter of the side. `index=False`
-        # hands every tick its whole scope instead, as `advance` does: what the index is
-        # checked against.
-        concerns = rules.tick_concerns if self._index else None
-        self._characters = Roster(state.characters, concerns)
+        # the working map keeps, per kind of tick, whom one concerns (`Ruleset.tick_concerns`),
+        # once the fight is large: a recovery phase visits the fallen, not every fighter of the
+        # side. `index_from=None` hands every tick its whole scope, as `advance` does: what the
+        # index is checked against.
+        self._characters = Roster(
+            state.characters, rules.tick_concerns, index_from=self._index_from
+        )
         self._state = msgspec.structs.replace(state, characters=self._characters)
         self._steps = _Steps(rules, self._characters, state)
 
@@ -428,9 +429,10 @@ def _unstated(kind: type[Hit | Heal], used: frozenset[str], name: str) -> Callab
     if not places:
         return lambda event: True
     first, last = places[0], places[-1] + 1
+    nones = (None,) * len(places)
     if places == list(range(first, last)):
-        return lambda event: astuple(event)[first:last].count(None) == len(places)
-    return lambda event: values(event).count(None) == len(places)
+        return lambda event: astuple(event)[first:last] == nones
+    return lambda event: values(event) == nones
 
 
 def _no_dice() -> Dice:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from woundlog.core import RULESETS, FightState, get_ruleset
 from woundlog.core.reducer import Fold, advance
-from woundlog.core.state import Roster, TickConcern
+from woundlog.core.state import INDEX_FROM, Roster, TickConcern
 from woundlog.events import (
     CharacterJoined,
     Event,
@@ -73,8 +73,9 @@ def dnd5e_fights(draw: st.DrawFn, *, version: int = 2) -> list[Event]:
 
 def _folds(log: list[Event]) -> list[tuple[Any, str | None]]:
     """Per event, the state and the refusal (None if accepted) of three folds, which must agree:
-    `Fold` with its tick index, `Fold` without it, and `advance` one event at a time."""
-    indexed, unindexed = Fold(), Fold(index=False)
+    `Fold` with its tick index from the first character, `Fold` without one, and `advance` one
+    event at a time."""
+    indexed, unindexed = Fold(index_from=0), Fold(index_from=None)
     reference: FightState[Any] | None = None
     seen: list[tuple[Any, str | None]] = []
     for event in log:
@@ -163,7 +164,7 @@ def test_the_index_looks_again_at_a_character_whose_counter_alone_changed() -> N
     """Half rate is a counter, not a state: a put that changes it alone moves him in or out."""
     rules = get_ruleset("mordheim")
     fighter = rules.character(state="upright", name="A", side="a", kind="warrior", wounds=1)
-    roster: Roster[Any] = Roster({"a1": fighter}, rules.tick_concerns)
+    roster: Roster[Any] = Roster({"a1": fighter}, rules.tick_concerns, index_from=0)
     assert roster.concerned("turn_ended", "a") == {}
     slowed = type(fighter)(**{**_fields(fighter), "half_rate": True})
     roster.put("a1", slowed)
@@ -183,3 +184,45 @@ def test_a_concern_names_the_states_and_counters_it_reads() -> None:
 
 def _fields(character: Any) -> dict[str, Any]:
     return {f: getattr(character, f) for f in character.__struct_fields__}
+
+
+def test_the_index_taken_up_midway_knows_who_fell_before_it() -> None:
+    """A fold indexes once the fight holds `index_from` characters: those who fell while it was
+    smaller are in the index from then on, and their recovery phase raises them as a fold
+    without the index does."""
+    log: list[Event] = [
+        FightStarted(ruleset="mordheim"),
+        CharacterJoined(character="a", side="x"),
+        CharacterJoined(character="b", side="x"),
+        Hit(target="a", damage=1, rolls={"injury": [1]}),  # knocked down
+        Hit(target="b", damage=1, rolls={"injury": [3]}),  # stunned
+        CharacterJoined(character="c", side="y"),  # the third: the index starts here
+        TurnStarted(side="x"),
+    ]
+    late, never = Fold(index_from=3), Fold(index_from=None)
+    for event in log:
+        late.advance(event)
+        never.advance(event)
+    assert late._characters.indexes("turn_started")
+    assert not never._characters.indexes("turn_started")
+    state = late.state
+    assert state == never.state
+    assert state is not None
+    assert (state.characters["a"].state, state.characters["b"].state) == (
+        "upright",
+        "knocked_down",
+    )
+
+
+def test_a_small_fight_walks_its_sides_and_a_large_one_keeps_the_index() -> None:
+    """Below `INDEX_FROM` characters no index is kept (its upkeep costs more than walking a
+    few dozen); from it on, one is."""
+    log: list[Event] = [FightStarted(ruleset="mordheim")]
+    log += [CharacterJoined(character=f"c{i}", side="ab"[i % 2]) for i in range(INDEX_FROM - 1)]
+    folding = Fold()
+    for event in log:
+        folding.advance(event)
+    assert not folding._characters.indexes("turn_started")
+    folding.advance(CharacterJoined(character="last", side="a"))
+    assert folding._characters.indexes("turn_started")
+    assert folding._characters.indexes("turn_ended")
