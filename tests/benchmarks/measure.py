@@ -10,6 +10,7 @@ fighter's state and wounds), so run.py can check the answer while it times the p
   decode-checked FILE         woundlog's own decoding of the file: every structural check
   replay FILE [AT]            replay_file to the final state (or the state at seq AT)
   replay-state FILE [AT]      replay_file_state: the same state, without each event's changes
+  minimal-fold FILE           the same state by a minimal hand-written fold (minimal_fold.py)
   sqlite-read DB FIGHT        read every stored event back (decoded), nothing else
   sqlite-state DB FIGHT [AT]  Fight(store, FIGHT).state(AT): the newest usable snapshot + tail
   sqlite-undo DB FIGHT EVENT  Fight(store, FIGHT).undo(EVENT), as `woundlog undo` does
@@ -18,6 +19,7 @@ fighter's state and wounds), so run.py can check the answer while it times the p
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -69,6 +71,13 @@ def replay_state(path: str, at: str | None = None) -> dict[str, Any]:
     return summary(replay_file_state(path, at=None if at is None else int(at)))
 
 
+def minimal(path: str) -> dict[str, Any]:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from minimal_fold import minimal_fold
+
+    return minimal_fold(path)
+
+
 def sqlite_read(db: str, fight: str) -> dict[str, Any]:
     from woundlog.events.stores import SQLiteStore
 
@@ -107,6 +116,7 @@ TASKS = {
     "decode-checked": decode_checked,
     "replay": replay,
     "replay-state": replay_state,
+    "minimal-fold": minimal,
     "sqlite-read": sqlite_read,
     "sqlite-state": sqlite_state,
     "sqlite-undo": sqlite_undo,
