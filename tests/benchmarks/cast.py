@@ -84,21 +84,32 @@ def per_event(log: list[Event], index_from: int | None, runs: int) -> float:
     return best / (len(log) - joined) * 1e6
 
 
+def table(events: int, runs: int) -> tuple[str, dict[str, dict[str, dict[int, float]]]]:
+    """The table, and per fight, way of folding and cast size the CPU microseconds an event."""
+    lines = [
+        f"CPU us per event, best of {runs} folds of {events:,} events "
+        f"(`INDEX_FROM` = {INDEX_FROM}: from that many characters on, a fold keeps the index)",
+        "",
+        "| fight | fold | " + " | ".join(f"{n:,} fighters" for n in CASTS) + " |",
+        "|---|---|" + "---|" * len(CASTS),
+    ]
+    found: dict[str, dict[str, dict[int, float]]] = {}
+    for fight, make in FIGHTS.items():
+        logs = {size: cast_of(size) + list(make(size, events)) for size in CASTS}
+        for way, index_from in WAYS.items():
+            costs = {size: per_event(logs[size], index_from, runs) for size in CASTS}
+            found.setdefault(fight, {})[way] = costs
+            cells = [f"{costs[size]:.1f}" for size in CASTS]
+            lines.append(f"| {fight} | {way} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n", found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--events", type=int, default=50_000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    print(f"CPU us per event, best of {args.runs} folds of {args.events:,} events")
-    print(f"(INDEX_FROM = {INDEX_FROM}: from that many characters on, the fold keeps the index)")
-    print()
-    print("| fight | fold | " + " | ".join(f"{n:,} fighters" for n in CASTS) + " |")
-    print("|---|---|" + "---|" * len(CASTS))
-    for fight, make in FIGHTS.items():
-        logs = {size: cast_of(size) + list(make(size, args.events)) for size in CASTS}
-        for way, index_from in WAYS.items():
-            cells = [f"{per_event(logs[size], index_from, args.runs):.1f}" for size in CASTS]
-            print(f"| {fight} | {way} | " + " | ".join(cells) + " |")
+    print(table(args.events, args.runs)[0])
 
 
 if __name__ == "__main__":

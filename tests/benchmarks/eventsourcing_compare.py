@@ -150,6 +150,58 @@ def fold_eventsourcing(db: str, aggregate: str) -> dict[str, Any]:
     }
 
 
+def compare(
+    out: Path, n: int, sizes: list[int], fresh: bool, runs: int
+) -> tuple[str, dict[int, dict[str, tuple[float, float]]]]:
+    """The table, and per size the (wall, CPU) seconds of `eventsourcing`, `woundlog` (no
+    snapshots) and `snapshots` (woundlog with them)."""
+    kept = prepare(out, n, sizes, fresh)
+    summary = kept["summary"]
+    from importlib.metadata import version
+
+    me = [sys.executable, str(Path(__file__).resolve())]
+    py = [sys.executable, str(HERE / "measure.py")]
+    lines = [
+        f"Command: `.venv/bin/python tests/benchmarks/eventsourcing_compare.py --events {n} "
+        f"--sizes {','.join(map(str, sizes))} --runs {runs}`",
+        "",
+        f"Machine: {run.cpu()}, {os.cpu_count()} CPUs; {platform.python_implementation()} "
+        f"{platform.python_version()}; eventsourcing {version('eventsourcing')}. Each figure "
+        f"is one whole process that opens the store and folds the fight to its end, the median "
+        f"of {runs} runs; wall seconds, CPU seconds in brackets. Every state was checked "
+        "against the one the generator played to.",
+        "",
+        "| events | eventsourcing, SQLite | woundlog, no snapshots | woundlog, snapshots "
+        "| eventsourcing / woundlog no snapshots | eventsourcing / woundlog snapshots |",
+        "|---|---|---|---|---|---|",
+    ]
+    found: dict[int, dict[str, tuple[float, float]]] = {}
+    for size in sizes:
+        store = kept["stores"][str(size)]
+        expected = summary["final"] if size == n else summary["at"][str(size)]
+        figures = []
+        for argv in (
+            [*me, "--child", store["es_db"], store["aggregate"]],
+            [*py, "sqlite-state", store["bare_db"], FIGHT],
+            [*py, "sqlite-state", store["db"], FIGHT],
+        ):
+            wall, cpu, text = run.timed(argv, runs=runs)
+            verdict = run.check(text, expected, size)
+            if verdict != "ok":
+                raise SystemExit(f"{argv[-2:]}: {verdict}")
+            figures.append((wall, cpu))
+        found[size] = dict(zip(("eventsourcing", "woundlog", "snapshots"), figures, strict=True))
+        (es, es_cpu), (bare, bare_cpu), (snap, snap_cpu) = figures
+        row = (
+            f"| {size:,} | {es:.2f} ({es_cpu:.2f}) | {bare:.2f} ({bare_cpu:.2f}) "
+            f"| {snap:.2f} ({snap_cpu:.2f}) | {es / bare:.1f}x ({es_cpu / bare_cpu:.1f}x) "
+            f"| {es / snap:.0f}x ({es_cpu / snap_cpu:.0f}x) |"
+        )
+        print(row, file=sys.stderr)
+        lines.append(row)
+    return "\n".join(lines) + "\n", found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--events", type=int, default=1_000_000)
@@ -162,49 +214,7 @@ def main() -> None:
     sizes = sorted(int(s) for s in args.sizes.split(",")) if args.sizes else [n // 10, n]
     if max(sizes) > n:
         parser.error("--sizes are prefixes of the fight: none may exceed --events")
-    kept = prepare(args.out, n, sizes, args.fresh)
-    summary = kept["summary"]
-    from importlib.metadata import version
-
-    me = [sys.executable, str(Path(__file__).resolve())]
-    py = [sys.executable, str(HERE / "measure.py")]
-    lines = [
-        f"Command: `.venv/bin/python tests/benchmarks/eventsourcing_compare.py --events {n} "
-        f"--sizes {','.join(map(str, sizes))}`",
-        "",
-        f"Machine: {run.cpu()}, {os.cpu_count()} CPUs; {platform.python_implementation()} "
-        f"{platform.python_version()}; eventsourcing {version('eventsourcing')}. Each figure "
-        f"is one whole process that opens the store and folds the fight to its end, the median "
-        f"of {args.runs} runs; wall seconds, CPU seconds in brackets. Every state was checked "
-        "against the one the generator played to.",
-        "",
-        "| events | eventsourcing, SQLite | woundlog, no snapshots | woundlog, snapshots "
-        "| eventsourcing / woundlog no snapshots | eventsourcing / woundlog snapshots |",
-        "|---|---|---|---|---|---|",
-    ]
-    for size in sizes:
-        store = kept["stores"][str(size)]
-        expected = summary["final"] if size == n else summary["at"][str(size)]
-        figures = []
-        for argv in (
-            [*me, "--child", store["es_db"], store["aggregate"]],
-            [*py, "sqlite-state", store["bare_db"], FIGHT],
-            [*py, "sqlite-state", store["db"], FIGHT],
-        ):
-            wall, cpu, text = run.timed(argv, runs=args.runs)
-            verdict = run.check(text, expected, size)
-            if verdict != "ok":
-                raise SystemExit(f"{argv[-2:]}: {verdict}")
-            figures.append((wall, cpu))
-        (es, es_cpu), (bare, bare_cpu), (snap, snap_cpu) = figures
-        row = (
-            f"| {size:,} | {es:.2f} ({es_cpu:.2f}) | {bare:.2f} ({bare_cpu:.2f}) "
-            f"| {snap:.2f} ({snap_cpu:.2f}) | {es / bare:.1f}x ({es_cpu / bare_cpu:.1f}x) "
-            f"| {es / snap:.0f}x ({es_cpu / snap_cpu:.0f}x) |"
-        )
-        print(row, file=sys.stderr)
-        lines.append(row)
-    print("\n".join(lines))
+    print(compare(args.out, n, sizes, args.fresh, args.runs)[0])
 
 
 if __name__ == "__main__":

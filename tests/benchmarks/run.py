@@ -77,6 +77,8 @@ TIME = Path("/usr/bin/time")
 LAST_CPU: list[float] = []
 """CPU seconds (user + system) of each process `run_child` ran, in order: on a machine other
 work shares, CPU time moves far less than wall time, so `--fold` reports both."""
+LAST_RSS: list[int] = []
+"""The peak RSS in KiB of each process `run_child` ran, in order."""
 
 
 @functools.cache
@@ -106,6 +108,7 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({child.returncode}):\n{text}")
     rss = int(rss_file.read_text().split()[-1]) if TIME.exists() else usage.ru_maxrss
+    LAST_RSS.append(rss)
     return wall, rss, text
 
 
@@ -233,11 +236,20 @@ def timed(argv: list[str], runs: int = 5) -> tuple[float, float, str]:
     return statistics.median(walls), statistics.median(cpus), text
 
 
-def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool, runs: int = 5) -> str:
+FOLD_TASKS = ("decode", "decode-checked", "minimal-fold", "replay-state")
+RSS: dict[int, dict[str, int]] = {}
+"""Per size `fold_side_by_side` measured, each task's peak RSS in KiB (the most of its runs)."""
+"""What `fold_side_by_side` times, in its columns' order (measure.py's task names)."""
+
+
+def fold_side_by_side(
+    out: Path, n: int, sizes: list[int], fresh: bool, runs: int = 5
+) -> tuple[str, dict[int, dict[str, tuple[float, float]]]]:
     """Issue 16's measurement: per size, bare decoding, woundlog's own decoding, the minimal
     hand-written fold (the issue's reference, minimal_fold.py) and the state-only replay of one
     file, one right after the other, so all see the same machine at the same moment. Ratios are
-    to bare decoding, in CPU time (wall time in the cells)."""
+    to bare decoding, in CPU time (wall time in the cells). Returns the table, and per size and
+    task its (wall, CPU) seconds."""
     kept = prepare_files(out, n, sizes, fresh)
     summary = kept["summary"]
     py = [sys.executable, str(HERE / "measure.py")]
@@ -254,24 +266,29 @@ def fold_side_by_side(out: Path, n: int, sizes: list[int], fresh: bool, runs: in
         "| `replay_file_state` | checked decode / bare | minimal fold / bare | replay / bare |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    found: dict[int, dict[str, tuple[float, float]]] = {}
     for size in sizes:
         file = kept["files"][str(size)]
         state = summary["final"] if size == n else summary["at"][str(size)]
         figures = []
-        for task in ("decode", "decode-checked", "minimal-fold", "replay-state"):
+        peaks: dict[str, int] = {}
+        for task in FOLD_TASKS:
             wall, cpu_seconds, text = timed([*py, task, file], runs)
+            peaks[task] = max(LAST_RSS[-runs:])
             if task in ("minimal-fold", "replay-state"):
                 verdict = check(text, state, size)
                 if verdict != "ok":
                     raise SystemExit(f"{task} of {size}: {verdict}")
             figures.append((wall, cpu_seconds))
+        found[size] = dict(zip(FOLD_TASKS, figures, strict=True))
+        RSS[size] = peaks
         base = figures[0][1]
         cells = [f"{wall:.2f} ({cpu_seconds:.2f})" for wall, cpu_seconds in figures]
         ratios = [f"{cpu_seconds / base:.1f}x" for _, cpu_seconds in figures[1:]]
         row = f"| {size:,} | " + " | ".join(cells + ratios) + " |"
         print(row, file=sys.stderr)
         lines.append(row)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", found
 
 
 def last_turn_ended(path: Path) -> int:
@@ -304,7 +321,7 @@ def main() -> None:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [n // 5, n]
         if max(sizes) > n:
             parser.error("--sizes are prefixes of the fight: none may exceed --events")
-        print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh, args.runs))
+        print(fold_side_by_side(args.out, n, sorted(sizes), args.fresh, args.runs)[0])
         return
     sizes = [n // 10, 3 * n // 10, n]
     late = n - n // 100 + n // 4000  # 990,250 of 1,000,000: between two snapshots
