@@ -6,8 +6,11 @@ a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflic
 also says what to do (`hint: ...`), click's own included.
 """
 
-# No `from __future__ import annotations` here: typer would then evaluate every parameter's
-# annotation from its string on every run, twice (issue 16); written out, each is made once.
+# Annotations stay strings until typer builds a command (issue 16): a run builds one command,
+# so it evaluates that command's parameters alone, once (`Registered`), not the hundred or so
+# `Annotated[...]` of every command at every import.
+from __future__ import annotations
+
 import enum
 import functools
 import inspect
@@ -263,49 +266,82 @@ def command(
     """
 
     def register(run: Callable[P, None]) -> Callable[P, None]:
-        signature = inspect.signature(run, eval_str=True)
-        takes_db = "db" in signature.parameters
-        own_context = next(  # a command that asks for its context gets it, as typer does
-            (name for name, each in signature.parameters.items() if each.annotation is Context),
-            None,
-        )
-
-        @functools.wraps(run)
-        def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
-            ctx: Context = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)  # type: ignore[assignment]
-            url = None
-            try:
-                if takes_db:
-                    url = app_store(ctx, kwargs["db"])  # type: ignore[arg-type]
-                    kwargs["db"] = url
-                run(*args, **kwargs)
-            except WoundlogError as error:
-                fail(error, ctx)
-            except STORE_ERRORS as error:  # the --db file went bad under a running command
-                fail(unusable(url, error), ctx)
-            except OSError as error:  # a file named on the command line: a usage error
-                where = f": {error.filename}" if error.filename else ""
-                fail(UsageError(f"{error.strerror or error}{where}"), ctx)
-            except Exception as error:  # the PostgreSQL server went away under the command
-                from woundlog.events.stores.postgres import database_gone
-
-                gone = database_gone(url, error)
-                if gone is None:
-                    raise
-                fail(gone, ctx)
-
-        # typer makes the options from this signature: its context, and `db` the old --db
-        keyword = inspect.Parameter.KEYWORD_ONLY
-        parameters = [each for each in signature.parameters.values() if each.name != "db"]
-        if not own_context:
-            parameters.append(inspect.Parameter(CONTEXT, keyword, annotation=Context))
-        if takes_db:
-            parameters.append(inspect.Parameter("db", keyword, default=None, annotation=OldDb))
-        guarded.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        (on or app).command(name, hidden=hidden)(guarded)
+        (on or app).command(name, hidden=hidden)(Registered(run))
         return run
 
     return register
+
+
+class Registered:
+    """A command's function as typer sees it: `run`, guarded (see `command`), with the signature
+    typer makes the options from: its context, and `db` the old `COMMAND --db`.
+
+    That signature, and the annotations behind it, are worked out the first time typer asks,
+    which it does only for the commands it builds: a run builds one (`main`)."""
+
+    def __init__(self, run: Callable[..., None]) -> None:
+        self.run = run
+        self.__name__ = run.__name__  # typer names the command after it
+        self.__qualname__ = run.__qualname__
+        self.__module__ = run.__module__
+        self.__doc__ = run.__doc__  # the command's help
+        self.__wrapped__ = run  # typing.get_type_hints finds the module's names through it
+
+    @functools.cached_property
+    def own_signature(self) -> inspect.Signature:
+        """`run`'s own signature, its annotations evaluated."""
+        return inspect.signature(self.run, eval_str=True)
+
+    @functools.cached_property
+    def own_context(self) -> str | None:
+        """The parameter by which a command that asks for its context gets it, as typer does."""
+        parameters = self.own_signature.parameters.items()
+        return next((name for name, each in parameters if each.annotation is Context), None)
+
+    @functools.cached_property
+    def __signature__(self) -> inspect.Signature:
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        own = self.own_signature
+        parameters = [each for each in own.parameters.values() if each.name != "db"]
+        if self.own_context is None:
+            parameters.append(inspect.Parameter(CONTEXT, keyword, annotation=Context))
+        if "db" in own.parameters:
+            parameters.append(inspect.Parameter("db", keyword, default=None, annotation=OldDb))
+        return own.replace(parameters=parameters)
+
+    @functools.cached_property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        """The signature's annotations, evaluated: typer's `get_type_hints` reads them, and a
+        string there would be compiled again."""
+        return {
+            each.name: each.annotation
+            for each in self.__signature__.parameters.values()
+            if each.annotation is not inspect.Parameter.empty
+        }
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        own_context = self.own_context
+        ctx: Context = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)
+        url = None
+        try:
+            if "db" in kwargs:
+                url = app_store(ctx, kwargs["db"])
+                kwargs["db"] = url
+            self.run(*args, **kwargs)
+        except WoundlogError as error:
+            fail(error, ctx)
+        except STORE_ERRORS as error:  # the --db file went bad under a running command
+            fail(unusable(url, error), ctx)
+        except OSError as error:  # a file named on the command line: a usage error
+            where = f": {error.filename}" if error.filename else ""
+            fail(UsageError(f"{error.strerror or error}{where}"), ctx)
+        except Exception as error:  # the PostgreSQL server went away under the command
+            from woundlog.events.stores.postgres import database_gone
+
+            gone = database_gone(url, error)
+            if gone is None:
+                raise
+            fail(gone, ctx)
 
 
 CONTEXT = "woundlog_context"
@@ -1323,29 +1359,38 @@ def main() -> None:
     """The console script: `woundlog ARGS...`.
 
     Typer builds every command's parameters before it reads a word of the command line, which
-    takes longer than a `hit` takes to run (issue 16). When the first word names a command,
-    only that command is built, and `--version` alone builds none: options, help and errors
-    are the same. Anything else (no command, `--help`, a word that is no command, shell
-    completion) sees them all.
+    takes longer than a `hit` takes to run (issue 16). When the first word names a command (or
+    the `import` group), only that one is built, and `--version` alone builds none: options,
+    help and errors are the same. Anything else (no command, `--help`, a word that is no
+    command, shell completion) sees them all.
     """
-    everything = app.registered_commands
-    needed = commands_needed(everything, sys.argv[1:])
-    app.registered_commands = everything if needed is None else needed
+    everything = app.registered_commands, app.registered_groups
+    needed = reachable(*everything, sys.argv[1:])
+    if needed is not None:
+        app.registered_commands, app.registered_groups = needed
     try:
         app(prog_name="woundlog")
     finally:
-        app.registered_commands = everything
+        app.registered_commands, app.registered_groups = everything
 
 
-def commands_needed(commands: list[Any], args: list[str]) -> list[Any] | None:
-    """The registered commands `woundlog ARGS...` can reach; None: all of them."""
+def reachable(
+    commands: list[Any], groups: list[Any], args: list[str]
+) -> tuple[list[Any], list[Any]] | None:
+    """The registered commands and groups `woundlog ARGS...` can reach; None: all of them."""
     if "_WOUNDLOG_COMPLETE" in os.environ or not args:
         return None
     if args == ["--version"]:
-        return []
+        return [], []
     named = [
         info
         for info in commands
         if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]
     ]
-    return named or None
+    named_groups = [info for info in groups if group_name(info) == args[0]]
+    return (named, named_groups) if named or named_groups else None
+
+
+def group_name(info: Any) -> str | None:
+    """The name a group added with `app.add_typer` goes by: its own, else its Typer's."""
+    return info.name if isinstance(info.name, str) else info.typer_instance.info.name

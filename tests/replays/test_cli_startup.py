@@ -191,12 +191,49 @@ def test_the_console_script_answers_as_typer_does_with_every_command_built(
     assert answer_of("from woundlog.replays.cli import main; main()", *args) == whole
 
 
-@pytest.mark.parametrize("module", ["woundlog.events.model", "woundlog.replays.cli"])
-def test_annotations_read_at_start_are_not_strings_to_evaluate(module: str) -> None:
-    """msgspec (the Event decoder) and typer (every parameter) read these modules' annotations
-    at every start; postponed, each would be compiled from its string first."""
+def test_the_event_model_annotations_are_not_strings_to_evaluate() -> None:
+    """msgspec (the Event decoder) reads the model's annotations at every start; postponed,
+    each would be compiled from its string first."""
     import __future__
 
-    assert getattr(importlib.import_module(module), "annotations", None) is not (
-        __future__.annotations
+    model = importlib.import_module("woundlog.events.model")
+    assert getattr(model, "annotations", None) is not __future__.annotations
+
+
+CHECK_SIGNATURES = """
+import json, sys
+sys.argv = ["woundlog", *json.loads(sys.argv[1])]
+from woundlog.replays.cli import app, main
+try:
+    main()
+except SystemExit:
+    pass
+infos = [*app.registered_commands]
+for group in app.registered_groups:
+    infos += group.typer_instance.registered_commands
+print(json.dumps(sorted(info.callback.__name__ for info in infos if "__signature__" in vars(
+    info.callback))))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "built"),
+    [
+        (("--version",), []),
+        (("hit", "--help"), ["hit"]),
+        (("import", "--help"), ["import_", "records", "records", "records"]),
+    ],
+)
+def test_a_run_works_out_the_parameters_of_the_commands_it_builds_alone(
+    args: tuple[str, ...], built: list[str]
+) -> None:
+    """A command's annotations are strings until typer builds it (a hundred `Annotated[...]`
+    of every command made at every start would cost more than a hit takes to run)."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK_SIGNATURES, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
+    assert json.loads(done.stdout.splitlines()[-1]) == built
