@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -121,6 +120,8 @@ class _Pairs(list[tuple[str, Any]]):
 def _refuse_duplicate_keys(raw: bytes, event: Event | None, line: int | None) -> None:
     """Parse `raw` again keeping every key (slow; only for lines the cheap test cannot clear)
     and refuse the first key an object repeats, naming where it is."""
+    import json  # here: msgspec reads every other line, and `json` loads three modules
+
     try:
         parsed = json.loads(raw, object_pairs_hook=_Pairs)
     except RecursionError:
