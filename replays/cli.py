@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec
+from typing import Annotated, Any, NoReturn, ParamSpec, get_type_hints
 
 import msgspec
 import typer
@@ -152,25 +152,36 @@ def version_of_woundlog() -> str:
         return "unknown"
 
 
+P = ParamSpec("P")
+
+
+def evaluated(function: Callable[P, None]) -> Callable[P, None]:
+    """`function` with its annotations evaluated once, here: typer reads the app's options on
+    every run, several times, and would evaluate each annotation's string at each reading."""
+    function.__annotations__ = get_type_hints(function, include_extras=True)
+    return function
+
+
+AppDb = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        envvar="WOUNDLOG_DB",
+        show_envvar=True,
+        help="Store: a .db path, sqlite:PATH, jsonl:DIR or postgresql://... Default: the "
+        "user data directory.",
+    ),
+]
+ShowVersion = Annotated[
+    bool | None,
+    typer.Option("--version", help="Print woundlog's version and exit.", is_eager=True),
+]
+
+
 @app.callback(invoke_without_command=True)
-def options(
-    ctx: typer.Context,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            metavar="URL",
-            envvar="WOUNDLOG_DB",
-            show_envvar=True,
-            help="Store: a .db path, sqlite:PATH, jsonl:DIR or postgresql://... Default: the "
-            "user data directory.",
-        ),
-    ] = None,
-    show_version: Annotated[
-        bool | None,
-        typer.Option("--version", help="Print woundlog's version and exit.", is_eager=True),
-    ] = None,
-) -> None:
+@evaluated  # at every start: names, not expressions, are quick to evaluate
+def options(ctx: typer.Context, db: AppDb = None, show_version: ShowVersion = None) -> None:
     """Track what happens to tabletop characters once they get hurt."""
     if show_version:
         print_raw(f"woundlog {version_of_woundlog()}")
@@ -181,7 +192,6 @@ def options(
         raise typer.Exit(2)
 
 
-P = ParamSpec("P")
 Context = typer.Context
 
 # --- options shared by several commands ----------------------------------------------------------
