@@ -13,55 +13,31 @@ from __future__ import annotations
 
 import enum
 import functools
+import importlib
 import inspect
 import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, get_type_hints
 
-import msgspec
 import typer
 
-from woundlog.core import RULESETS
-from woundlog.events import (
-    WIRE_VERSION,
-    BatchRefused,
-    ConflictError,
-    Event,
-    FightStarted,
-    Heal,
-    Hit,
-    UsageError,
-    WoundlogError,
-    encode_json,
-    iter_jsonl,
-)
+# The CLI's import loads typer and what declaring the commands needs, no more (issue 16): each
+# command imports the rest of woundlog (events, rules, stores, output) where it runs, so that
+# `woundlog --version` and `woundlog -h` load no msgspec and no rules, and a command loads what it
+# uses alone.
+from woundlog.events.errors import BatchRefused, ConflictError, UsageError, WoundlogError
 from woundlog.events.fight_ids import BadFightId, check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
-from woundlog.events.stores import Store, open_store
-from woundlog.events.stores.locate import STORE_ERRORS, unusable
 
-from . import cli_input as given
-from .cli_output import (
-    console,
-    fights_table,
-    print_appended,
-    print_changes,
-    print_error,
-    print_json,
-    print_odds,
-    print_raw,
-    print_state,
-    report_voids,
-    rules_list,
-    rules_summary,
-    say,
-    who_may_act_table,
-)
-from .fight import Appended, Fight
-from .pictures import timeline as timeline_picture
+if TYPE_CHECKING:
+    from woundlog.events.model import Event
+    from woundlog.events.stores import Store
+
+    from .cli_output import FightSummary
+    from .fight import Fight
 
 DB_KEY = "woundlog.db"
 """Where the app's `--db` is kept, in click's `ctx.meta`, which every nested context shares."""
@@ -78,12 +54,16 @@ class WoundlogGroup(typer.core.TyperGroup):
         try:
             code = super().main(args, prog_name, *more, **extra)
         except typer.TyperException as error:  # click's errors (typer ships its own click)
+            from .cli_output import print_error, print_raw
+
             if type(error).__name__ == "NoArgsIsHelpError":  # a bare `woundlog`: the help
                 print_raw(str(error))
             else:
                 print_error(click_message(error), hint=click_hint(error))
             sys.exit(getattr(error, "exit_code", 1))
         except typer.Abort:
+            from .cli_output import print_error
+
             print_error("aborted")
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
@@ -183,11 +163,13 @@ ShowVersion = Annotated[
 @evaluated  # at every start: names, not expressions, are quick to evaluate
 def options(ctx: typer.Context, db: AppDb = None, show_version: ShowVersion = None) -> None:
     """Track what happens to tabletop characters once they get hurt."""
-    if show_version:
-        print_raw(f"woundlog {version_of_woundlog()}")
+    if show_version:  # one plain line, as print_raw writes it, without loading the output module
+        sys.stdout.write(f"woundlog {version_of_woundlog()}\n")
         raise typer.Exit()
     ctx.meta[DB_KEY] = db
     if ctx.invoked_subcommand is None:
+        from .cli_output import print_raw
+
         print_raw(ctx.get_help())
         raise typer.Exit(2)
 
@@ -214,6 +196,8 @@ def app_store(ctx: typer.Context, old: str | None) -> str | None:
     source = root.get_parameter_source("db")
     if source is not None and source.name == "COMMANDLINE" and given != old:
         raise UsageError(f"--db is given twice ({given} and {old}): give it once, first")
+    from .cli_output import console, say
+
     say(
         f"warning: `--db` goes before the command now: `woundlog --db URL {ctx.info_name} ...`",
         out=console(stderr=True),
@@ -330,6 +314,8 @@ class Registered:
         }
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
+        from woundlog.events.stores.locate import STORE_ERRORS, unusable
+
         own_context = self.own_context
         ctx: Context = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)
         url = None
@@ -354,6 +340,25 @@ class Registered:
             fail(gone, ctx)
 
 
+class Deferred(Registered):
+    """A command defined in a module of its own (`woundlog timeline`, in pictures.py), which is
+    imported only when typer builds the command: its function, help and signature are the
+    module's, read then."""
+
+    def __init__(self, name: str, module: str) -> None:  # no super(): `run` is not loaded yet
+        self.__name__ = self.__qualname__ = name
+        self.module = module
+
+    @functools.cached_property
+    def run(self) -> Callable[..., None]:  # type: ignore[override]
+        run: Callable[..., None] = getattr(importlib.import_module(self.module), self.__name__)
+        return run
+
+    @property
+    def __doc__(self) -> str | None:  # type: ignore[override]
+        return self.run.__doc__
+
+
 CONTEXT = "woundlog_context"
 """The name under which typer hands a command its context (the app's --db, its name for hints)."""
 
@@ -361,6 +366,8 @@ CONTEXT = "woundlog_context"
 def fail(error: WoundlogError, ctx: Context) -> NoReturn:
     """Print `error: ...` and its hints, and exit with the error's code. A usage error with no
     hint of its own is pointed at the command's help."""
+    from .cli_output import print_error
+
     hints = list(getattr(error, "__notes__", []))
     if not hints and isinstance(error, UsageError):  # the log form's help is `import`'s
         hints.append(f"try '{ctx.command_path.removesuffix(' ' + LOG_FORM)} -h' for help")
@@ -370,6 +377,8 @@ def fail(error: WoundlogError, ctx: Context) -> NoReturn:
 
 @contextmanager
 def opened(db: str | None) -> Iterator[Store]:
+    from woundlog.events.stores import open_store
+
     store = open_store(db)
     try:
         yield store
@@ -379,6 +388,8 @@ def opened(db: str | None) -> Iterator[Store]:
 
 @contextmanager
 def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
+    from .fight import Fight
+
     with opened(db) as store:
         try:
             found = Fight.open(store, fight)
@@ -394,6 +405,8 @@ def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
 
 def known_ruleset(name: str, option: str = "") -> str:
     """A ruleset named on the command line: an unknown one is a usage error naming the nearest."""
+    from woundlog.core import RULESETS
+
     if name in RULESETS:
         return name
     error = UsageError(f"{option}{' ' if option else ''}no ruleset `{name}`")
@@ -419,6 +432,9 @@ def one_event() -> Iterator[None]:
 
 def record(db: str | None, fight: str, fields: dict[str, Any], as_json: bool) -> None:
     """Append the one event `fields` describe, and print what it did."""
+    from . import cli_input as given
+    from .cli_output import print_appended
+
     with existing_fight(db, fight) as opened_fight, one_event():
         print_appended(opened_fight.append([given.event(fields)]), as_json=as_json)
 
@@ -447,6 +463,12 @@ def new(
     # A seed chosen here is written into fight_started, so every replay still draws the same dice;
     # without it every fight would draw the same dice as every other.
     import secrets  # here: it loads base64, which no other command needs
+
+    from woundlog.events.model import WIRE_VERSION, FightStarted
+
+    from . import cli_input as given
+    from .cli_output import print_appended, say
+    from .fight import Appended, Fight
 
     chosen = secrets.randbelow(2**31) if seed is None else seed
     known_ruleset(ruleset, "--ruleset:")
@@ -488,6 +510,8 @@ def join(
     db: Db = None,
 ) -> None:
     """A character joins the fight."""
+    from . import cli_input as given
+
     fields = {
         "type": "character_joined",
         "character": character,
@@ -519,6 +543,10 @@ def hit(
     db: Db = None,
 ) -> None:
     """A character is hit."""
+    from woundlog.events.model import Hit
+
+    from . import cli_input as given
+
     fields = {
         "type": "hit",
         "target": target,
@@ -546,6 +574,10 @@ def heal(
     db: Db = None,
 ) -> None:
     """A character is healed."""
+    from woundlog.events.model import Heal
+
+    from . import cli_input as given
+
     fields = {
         "type": "heal",
         "target": target,
@@ -586,6 +618,8 @@ def tick(
     db: Db = None,
 ) -> None:
     """A turn starts or ends: the rules' start- and end-of-turn steps (recovery, bleeding...)."""
+    from . import cli_input as given
+
     said = [w for w, given_ in ((Tick.start, start), (Tick.end, end)) if given_]
     if when is not None:
         said.append(when)
@@ -646,6 +680,8 @@ def by_character(
     as_json: bool,
 ) -> None:
     """Record an event one character makes (a choice, a check), with its given dice."""
+    from . import cli_input as given
+
     fields = {"type": kind, "character": character, **what, "rolls": given.rolls(roll or [])}
     record(db, fight, {**fields, "id": event_id}, as_json)
 
@@ -675,6 +711,9 @@ def undo(
     db: Db = None,
 ) -> None:
     """Retract an event (history is kept) and print what that changed."""
+    from . import cli_input as given
+    from .cli_output import print_appended
+
     name = None if event is None else given.event_name(event)
     with existing_fight(db, fight) as opened_fight, one_event():
         print_appended(opened_fight.undo(name, reason=reason), as_json=as_json)
@@ -700,6 +739,8 @@ def amend(
     db: Db = None,
 ) -> None:
     """Replay an event as another one, in its place, and print what that changed."""
+    from . import cli_input as given
+
     fields = {
         "type": "amend",
         "event": given.event_name(event),
@@ -712,19 +753,11 @@ def amend(
 # --- reading ---------------------------------------------------------------------------------
 
 
-class FightSummary(msgspec.Struct, frozen=True):
-    """A fight as `woundlog fights` lists it."""
-
-    fight: str
-    ruleset: str
-    name: str
-    events: int
-    last_change: str | None  # the newest event's `at`, when its recorder gave one
-
-
 @command()
 def fights(as_json: AsJson = False, db: Db = None) -> None:
     """The fights in the store: ruleset, name, events, and when the last one was recorded."""
+    from .cli_output import console, fights_table, print_json, say
+
     with opened(db) as store:
         found = [summary_of(store, fight) for fight in store.fights()]
     if as_json:
@@ -736,6 +769,8 @@ def fights(as_json: AsJson = False, db: Db = None) -> None:
 
 
 def summary_of(store: Any, fight: str) -> FightSummary:
+    from .cli_output import FightSummary
+
     version = store.version(fight)
     first = next(iter(store.read(fight, 1, 1))).event
     last = next(iter(store.read(fight, version, version))).event
@@ -753,6 +788,8 @@ def state(
     fight: FightId, at: At = None, as_json: AsJson = False, wide: Wide = False, db: Db = None
 ) -> None:
     """Every character's state, now or at event N."""
+    from .cli_output import print_state
+
     with existing_fight(db, fight) as opened_fight:
         print_state(opened_fight.state(at), fight, as_json=as_json, wide=wide)
 
@@ -762,6 +799,8 @@ def log(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
     """Every event as it happened: what it changed and every die used.
 
     With --json: one changes object per line, then the state, as `replay --trace --json`."""
+    from .cli_output import print_changes, print_json
+
     with existing_fight(db, fight) as opened_fight:
         if as_json:  # the shape of `replay --trace --json`: JSON Lines, the state last
             for changes in opened_fight.history():
@@ -782,6 +821,8 @@ def delete(
     db: Db = None,
 ) -> None:
     """Delete a fight: its whole log, and the service's tokens and cursors for it. Asks first."""
+    from .cli_output import say
+
     with existing_fight(db, fight) as opened_fight:
         count = opened_fight.version
         if not yes:
@@ -808,6 +849,8 @@ def rename(
     db: Db = None,
 ) -> None:
     """Give a fight another id; its log, and the service's tokens and cursors, go with it."""
+    from .cli_output import say
+
     with existing_fight(db, old) as opened_fight:
         count = opened_fight.store.rename_fight(old, new)
     say(f"fight `{old}` is now `{new}` ({count} events)")
@@ -825,6 +868,8 @@ def export(
     db: Db = None,
 ) -> None:
     """Write the fight's log as JSON Lines, the format `import` and `replay` read."""
+    from .cli_output import say
+
     with existing_fight(db, fight) as opened_fight:
         if output is None:
             sys.stdout.flush()
@@ -836,6 +881,8 @@ def export(
 
 
 def write_events(out: Any, fight: Fight) -> int:
+    from woundlog.events.codec import encode_json
+
     count = 0
     for stored in fight.events():
         out.write(encode_json(stored.event) + b"\n")
@@ -892,6 +939,10 @@ def import_(
     db: Db = None,
 ) -> None:
     """Store a fight log, checking every event; all of it is stored or none."""
+    from . import cli_input as given
+    from .cli_output import say
+    from .fight import Fight
+
     if from_ is not None or ruleset is not None or seed is not None:
         raise old_import_form(file, as_, from_, ruleset, seed)
     fight = check_fight_id(as_ or file.stem)
@@ -986,6 +1037,12 @@ def import_records(
 ) -> None:
     """Convert another program's records and append them atomically; a new fight's
     `fight_started` goes in the same batch, so a refused record leaves no empty fight behind."""
+    from woundlog.events.model import WIRE_VERSION, FightStarted
+
+    from . import cli_input as given
+    from .cli_output import console, say
+    from .fight import Fight
+
     records, lines = given.records_file(file)
     with opened(db) as store:
         version = store.version(fight)
@@ -1066,6 +1123,7 @@ def replay(
 
     Each event the rules refuse is void (it does nothing) and named on standard error, with
     its line and why, so a typo never silently changes the fight; `--strict` stops there."""
+    from .cli_output import print_changes, print_json, print_state, report_voids
     from .files import Void, replay_file, replay_file_state
 
     voids: list[Void] = []
@@ -1135,6 +1193,9 @@ def odds(
 
     The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
     in that order. Dice the what-if gives are fixed; every other die is enumerated."""
+    from woundlog.events.codec import iter_jsonl
+
+    from .cli_output import print_json, print_odds
     from .whatif import hit_shorthand, rounds, then_events  # the odds load with their command
     from .whatif import odds as compute_odds
 
@@ -1176,6 +1237,7 @@ def branch_fight(
 ) -> None:
     """A new fight that copies FIGHT's log up to event N, then what might have happened."""
     from .branch import branch
+    from .cli_output import print_appended, print_changes, say
     from .whatif import hit_shorthand, then_events
 
     whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
@@ -1198,6 +1260,8 @@ def diff_fights(
 ) -> None:
     """Per character, what differs between two fights as they stand (a fight and its branch)."""
     from .branch import compare
+    from .cli_output import print_json, say
+    from .fight import Fight
 
     with opened(db) as store:
         differences = compare(Fight.open(store, first).state(), Fight.open(store, second).state())
@@ -1226,7 +1290,7 @@ def source_state(source: str, at: int | None, db: str | None) -> Any:
         return opened_fight.state(at)
 
 
-command("timeline")(timeline_picture)
+app.command("timeline")(Deferred("timeline", "woundlog.replays.pictures"))
 
 
 # --- reference -------------------------------------------------------------------------------
@@ -1242,6 +1306,10 @@ def rules(
     ] = False,
 ) -> None:
     """The rulesets: their decisions, states, dice, stats and facts."""
+    from woundlog.core import RULESETS
+
+    from .cli_output import console, print_raw, rules_list, rules_summary, say, who_may_act_table
+
     if name is None:
         if diagram:
             raise UsageError("--diagram draws one ruleset: give its NAME")
@@ -1260,6 +1328,7 @@ def rules(
 @command()
 def schema() -> None:
     """The JSON Schema of the events: every fact with its type and the rulesets that read it."""
+    from .cli_output import print_json
     from .reference import event_schema
 
     print_json(event_schema(), indent=2)
@@ -1268,6 +1337,7 @@ def schema() -> None:
 @command()
 def demo() -> None:
     """Replay a bundled Mordheim skirmish event by event, undo included."""
+    from .cli_output import console
     from .demo import run_demo
 
     run_demo(console())
@@ -1348,6 +1418,8 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
 
     Never printed, not even in an error; a token typed on the command line is taken, with a
     warning, since every user of the machine can read it in `ps`."""
+    from .cli_output import console, say
+
     typed_here = getattr(ctx.get_parameter_source("admin_token"), "name", "") == "COMMANDLINE"
     if file is None:
         if typed and typed_here:
