@@ -147,7 +147,9 @@ def label_of(name: str) -> str:
 
 def installed_copy(tmp: Path) -> str:
     """The console script of this checkout installed into a fresh venv, not editable."""
-    checkout = Path(__file__).resolve().parents[2]
+    checkout = tmp / "checkout"  # a copy: building in the tree would leave build/ behind
+    skip = shutil.ignore_patterns(".*", "build", "out", "__pycache__", "*.egg-info", "node_modules")
+    shutil.copytree(Path(__file__).resolve().parents[2], checkout, ignore=skip)
     venv = tmp / "installed-venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(checkout)]
