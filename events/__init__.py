@@ -1,50 +1,118 @@
-"""woundlog.events: what happened. Event vocabulary, codecs, schema, stores; no game rules."""
+"""woundlog.events: what happened. Event vocabulary, codecs, schema, stores; no game rules.
 
-from .codec import (
-    canonical,
-    convert,
-    decode_document,
-    decode_json,
-    decode_msgpack,
-    encode_json,
-    encode_msgpack,
-    event_ref,
-    iter_jsonl,
-    read_jsonl,
-    write_jsonl,
-)
-from .errors import (
-    BatchRefused,
-    ConflictError,
-    RefusedError,
-    RuleError,
-    StructuralError,
-    UsageError,
-    WoundlogError,
-)
-from .model import (
-    EVENT_TYPES,
-    FACTS,
-    WIRE_VERSION,
-    Amend,
-    CharacterJoined,
-    Check,
-    Choice,
-    Event,
-    EventBase,
-    FightEnded,
-    FightStarted,
-    GameEvent,
-    Heal,
-    Hit,
-    Retract,
-    TurnEnded,
-    TurnStarted,
-    UndoEvent,
-    facts_given,
-    type_name,
-)
-from .schema import json_schema
+The public names are imported on first use, not with the package, as replays/__init__.py does
+(issue 16): a module that needs the errors alone (`events.errors`, `events.fight_ids`, the
+importers' registry) imports this package first, and should not load msgspec and every event
+Struct with it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .codec import (
+        canonical,
+        convert,
+        decode_document,
+        decode_json,
+        decode_msgpack,
+        encode_json,
+        encode_msgpack,
+        event_ref,
+        iter_jsonl,
+        read_jsonl,
+        write_jsonl,
+    )
+    from .errors import (
+        BatchRefused,
+        ConflictError,
+        RefusedError,
+        RuleError,
+        StructuralError,
+        UsageError,
+        WoundlogError,
+    )
+    from .model import (
+        EVENT_TYPES,
+        FACTS,
+        WIRE_VERSION,
+        Amend,
+        CharacterJoined,
+        Check,
+        Choice,
+        Event,
+        EventBase,
+        FightEnded,
+        FightStarted,
+        GameEvent,
+        Heal,
+        Hit,
+        Retract,
+        TurnEnded,
+        TurnStarted,
+        UndoEvent,
+        facts_given,
+        type_name,
+    )
+    from .schema import json_schema
+
+_HOME = {  # each public name, and the module of this package that defines it
+    "canonical": "codec",
+    "convert": "codec",
+    "decode_document": "codec",
+    "decode_json": "codec",
+    "decode_msgpack": "codec",
+    "encode_json": "codec",
+    "encode_msgpack": "codec",
+    "event_ref": "codec",
+    "iter_jsonl": "codec",
+    "read_jsonl": "codec",
+    "write_jsonl": "codec",
+    "BatchRefused": "errors",
+    "ConflictError": "errors",
+    "RefusedError": "errors",
+    "RuleError": "errors",
+    "StructuralError": "errors",
+    "UsageError": "errors",
+    "WoundlogError": "errors",
+    "EVENT_TYPES": "model",
+    "FACTS": "model",
+    "WIRE_VERSION": "model",
+    "Amend": "model",
+    "CharacterJoined": "model",
+    "Check": "model",
+    "Choice": "model",
+    "Event": "model",
+    "EventBase": "model",
+    "FightEnded": "model",
+    "FightStarted": "model",
+    "GameEvent": "model",
+    "Heal": "model",
+    "Hit": "model",
+    "Retract": "model",
+    "TurnEnded": "model",
+    "TurnStarted": "model",
+    "UndoEvent": "model",
+    "facts_given": "model",
+    "type_name": "model",
+    "json_schema": "schema",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # found once: later reads do not come back here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOME])
+
 
 __all__ = [
     "EVENT_TYPES",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -26,11 +25,11 @@ class _IdOnly(msgspec.Struct):
 
 
 _id_decoder = msgspec.json.Decoder(_IdOnly)
-_AT_PATH = re.compile(
-    r"^(?P<message>.*?)(?: - at (?P<key>`key` in )?`(?P<path>[^`]*)`)?$", re.DOTALL
-)
+# Patterns for errors only, compiled by `re` when first used (and kept in its cache): a start
+# that reads no bad event compiles none of them (issue 16).
+_AT_PATH = r"(?s)^(?P<message>.*?)(?: - at (?P<key>`key` in )?`(?P<path>[^`]*)`)?$"
 _BOM = b"\xef\xbb\xbf"
-_NAMED_FIELD = re.compile(r"(?:missing required|unknown) field `(?P<name>[^`]+)`")
+_NAMED_FIELD = r"(?:missing required|unknown) field `(?P<name>[^`]+)`"
 
 
 def event_ref(event: EventBase, seq: int) -> str:
@@ -39,7 +38,7 @@ def event_ref(event: EventBase, seq: int) -> str:
 
 
 def _structural(exc: msgspec.MsgspecError, raw: bytes | None, line: int | None) -> StructuralError:
-    match = _AT_PATH.match(str(exc))
+    match = re.match(_AT_PATH, str(exc))
     assert match is not None
     event: str | None = None
     if raw is not None:
@@ -50,7 +49,7 @@ def _structural(exc: msgspec.MsgspecError, raw: bytes | None, line: int | None) 
     message, path = match["message"], match["path"]
     if match["key"]:  # msgspec refused a key of the object at `path`
         message = f"{message} (a key)"
-    named = _NAMED_FIELD.search(message)
+    named = re.search(_NAMED_FIELD, message)
     if named is not None:  # msgspec points at the object; the field itself is more useful
         path = f"{path or '$'}.{named['name']}"
     if isinstance(exc, msgspec.DecodeError) and not isinstance(exc, msgspec.ValidationError):
@@ -121,6 +120,8 @@ class _Pairs(list[tuple[str, Any]]):
 def _refuse_duplicate_keys(raw: bytes, event: Event | None, line: int | None) -> None:
     """Parse `raw` again keeping every key (slow; only for lines the cheap test cannot clear)
     and refuse the first key an object repeats, naming where it is."""
+    import json  # here: msgspec reads every other line, and `json` loads three modules
+
     try:
         parsed = json.loads(raw, object_pairs_hook=_Pairs)
     except RecursionError:
@@ -145,7 +146,7 @@ def _refuse_duplicate_keys(raw: bytes, event: Event | None, line: int | None) ->
             pending.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
 
 
-_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_TOKENS = rb'"(?:[^"\\]|\\.)*"|[\[\]{}]'  # compiled on first use, as _AT_PATH
 _READABLE_DEPTH = 64
 """How deep the error for a too deeply nested line looks for the field to name."""
 
@@ -155,7 +156,7 @@ def _deep_field(raw: bytes) -> str | None:
     found by scanning brackets and strings, without recursion (on the error path only)."""
     keys: list[str | None] = []  # per open bracket: the key it is the value of (objects)
     key: str | None = None
-    for token in _TOKENS.finditer(raw):
+    for token in re.finditer(_TOKENS, raw):
         text = token[0]
         if text.startswith(b'"'):
             if raw[token.end() :].lstrip()[:1] == b":":

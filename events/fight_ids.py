@@ -12,7 +12,6 @@ combining marks, and `.`/`..`.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from .errors import UsageError
 
@@ -65,6 +64,8 @@ def is_fight_id(name: str) -> bool:
 
 def _describe(char: str) -> str:
     """`U+202E RIGHT-TO-LEFT OVERRIDE`, `'/'`: a character a person can find again."""
+    import unicodedata  # here: only a refused id needs Unicode's names (a large table)
+
     name = unicodedata.name(char, "")
     code = f"U+{ord(char):04X}"
     if char.isprintable() and not char.isspace() and unicodedata.category(char)[0] != "M":

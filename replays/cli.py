@@ -6,59 +6,38 @@ a traceback, and exit with the error's code: 2 usage, 3 refused event, 4 conflic
 also says what to do (`hint: ...`), click's own included.
 """
 
-# No `from __future__ import annotations` here: typer would then evaluate every parameter's
-# annotation from its string on every run, twice (issue 16); written out, each is made once.
+# Annotations stay strings until typer builds a command (issue 16): a run builds one command,
+# so it evaluates that command's parameters alone, once (`Registered`), not the hundred or so
+# `Annotated[...]` of every command at every import.
+from __future__ import annotations
+
 import enum
 import functools
+import importlib
 import inspect
 import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, get_type_hints
 
-import msgspec
 import typer
 
-from woundlog.core import RULESETS
-from woundlog.events import (
-    WIRE_VERSION,
-    BatchRefused,
-    ConflictError,
-    Event,
-    FightStarted,
-    Heal,
-    Hit,
-    UsageError,
-    WoundlogError,
-    encode_json,
-    iter_jsonl,
-)
+# The CLI's import loads typer and what declaring the commands needs, no more (issue 16): each
+# command imports the rest of woundlog (events, rules, stores, output) where it runs, so that
+# `woundlog --version` and `woundlog -h` load no msgspec and no rules, and a command loads what it
+# uses alone.
+from woundlog.events.errors import BatchRefused, ConflictError, UsageError, WoundlogError
 from woundlog.events.fight_ids import BadFightId, check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
-from woundlog.events.stores import Store, open_store
-from woundlog.events.stores.locate import STORE_ERRORS, unusable
 
-from . import cli_input as given
-from .cli_output import (
-    console,
-    fights_table,
-    print_appended,
-    print_changes,
-    print_error,
-    print_json,
-    print_odds,
-    print_raw,
-    print_state,
-    report_voids,
-    rules_list,
-    rules_summary,
-    say,
-    who_may_act_table,
-)
-from .fight import Appended, Fight
-from .pictures import timeline as timeline_picture
+if TYPE_CHECKING:
+    from woundlog.events.model import Event
+    from woundlog.events.stores import Store
+
+    from .cli_output import FightSummary
+    from .fight import Fight
 
 DB_KEY = "woundlog.db"
 """Where the app's `--db` is kept, in click's `ctx.meta`, which every nested context shares."""
@@ -75,12 +54,16 @@ class WoundlogGroup(typer.core.TyperGroup):
         try:
             code = super().main(args, prog_name, *more, **extra)
         except typer.TyperException as error:  # click's errors (typer ships its own click)
+            from .cli_output import print_error, print_raw
+
             if type(error).__name__ == "NoArgsIsHelpError":  # a bare `woundlog`: the help
                 print_raw(str(error))
             else:
                 print_error(click_message(error), hint=click_hint(error))
             sys.exit(getattr(error, "exit_code", 1))
         except typer.Abort:
+            from .cli_output import print_error
+
             print_error("aborted")
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
@@ -149,36 +132,48 @@ def version_of_woundlog() -> str:
         return "unknown"
 
 
+P = ParamSpec("P")
+
+
+def evaluated(function: Callable[P, None]) -> Callable[P, None]:
+    """`function` with its annotations evaluated once, here: typer reads the app's options on
+    every run, several times, and would evaluate each annotation's string at each reading."""
+    function.__annotations__ = get_type_hints(function, include_extras=True)
+    return function
+
+
+AppDb = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        envvar="WOUNDLOG_DB",
+        show_envvar=True,
+        help="Store: a .db path, sqlite:PATH, jsonl:DIR or postgresql://... Default: the "
+        "user data directory.",
+    ),
+]
+ShowVersion = Annotated[
+    bool | None,
+    typer.Option("--version", help="Print woundlog's version and exit.", is_eager=True),
+]
+
+
 @app.callback(invoke_without_command=True)
-def options(
-    ctx: typer.Context,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            metavar="URL",
-            envvar="WOUNDLOG_DB",
-            show_envvar=True,
-            help="Store: a .db path, sqlite:PATH, jsonl:DIR or postgresql://... Default: the "
-            "user data directory.",
-        ),
-    ] = None,
-    show_version: Annotated[
-        bool | None,
-        typer.Option("--version", help="Print woundlog's version and exit.", is_eager=True),
-    ] = None,
-) -> None:
+@evaluated  # at every start: names, not expressions, are quick to evaluate
+def options(ctx: typer.Context, db: AppDb = None, show_version: ShowVersion = None) -> None:
     """Track what happens to tabletop characters once they get hurt."""
-    if show_version:
-        print_raw(f"woundlog {version_of_woundlog()}")
+    if show_version:  # one plain line, as print_raw writes it, without loading the output module
+        sys.stdout.write(f"woundlog {version_of_woundlog()}\n")
         raise typer.Exit()
     ctx.meta[DB_KEY] = db
     if ctx.invoked_subcommand is None:
+        from .cli_output import print_raw
+
         print_raw(ctx.get_help())
         raise typer.Exit(2)
 
 
-P = ParamSpec("P")
 Context = typer.Context
 
 # --- options shared by several commands ----------------------------------------------------------
@@ -201,6 +196,8 @@ def app_store(ctx: typer.Context, old: str | None) -> str | None:
     source = root.get_parameter_source("db")
     if source is not None and source.name == "COMMANDLINE" and given != old:
         raise UsageError(f"--db is given twice ({given} and {old}): give it once, first")
+    from .cli_output import console, say
+
     say(
         f"warning: `--db` goes before the command now: `woundlog --db URL {ctx.info_name} ...`",
         out=console(stderr=True),
@@ -263,49 +260,103 @@ def command(
     """
 
     def register(run: Callable[P, None]) -> Callable[P, None]:
-        signature = inspect.signature(run, eval_str=True)
-        takes_db = "db" in signature.parameters
-        own_context = next(  # a command that asks for its context gets it, as typer does
-            (name for name, each in signature.parameters.items() if each.annotation is Context),
-            None,
-        )
-
-        @functools.wraps(run)
-        def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
-            ctx: Context = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)  # type: ignore[assignment]
-            url = None
-            try:
-                if takes_db:
-                    url = app_store(ctx, kwargs["db"])  # type: ignore[arg-type]
-                    kwargs["db"] = url
-                run(*args, **kwargs)
-            except WoundlogError as error:
-                fail(error, ctx)
-            except STORE_ERRORS as error:  # the --db file went bad under a running command
-                fail(unusable(url, error), ctx)
-            except OSError as error:  # a file named on the command line: a usage error
-                where = f": {error.filename}" if error.filename else ""
-                fail(UsageError(f"{error.strerror or error}{where}"), ctx)
-            except Exception as error:  # the PostgreSQL server went away under the command
-                from woundlog.events.stores.postgres import database_gone
-
-                gone = database_gone(url, error)
-                if gone is None:
-                    raise
-                fail(gone, ctx)
-
-        # typer makes the options from this signature: its context, and `db` the old --db
-        keyword = inspect.Parameter.KEYWORD_ONLY
-        parameters = [each for each in signature.parameters.values() if each.name != "db"]
-        if not own_context:
-            parameters.append(inspect.Parameter(CONTEXT, keyword, annotation=Context))
-        if takes_db:
-            parameters.append(inspect.Parameter("db", keyword, default=None, annotation=OldDb))
-        guarded.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        (on or app).command(name, hidden=hidden)(guarded)
+        (on or app).command(name, hidden=hidden)(Registered(run))
         return run
 
     return register
+
+
+class Registered:
+    """A command's function as typer sees it: `run`, guarded (see `command`), with the signature
+    typer makes the options from: its context, and `db` the old `COMMAND --db`.
+
+    That signature, and the annotations behind it, are worked out the first time typer asks,
+    which it does only for the commands it builds: a run builds one (`main`)."""
+
+    def __init__(self, run: Callable[..., None]) -> None:
+        self.run = run
+        self.__name__ = run.__name__  # typer names the command after it
+        self.__qualname__ = run.__qualname__
+        self.__module__ = run.__module__
+        self.__doc__ = run.__doc__  # the command's help
+        self.__wrapped__ = run  # typing.get_type_hints finds the module's names through it
+
+    @functools.cached_property
+    def own_signature(self) -> inspect.Signature:
+        """`run`'s own signature, its annotations evaluated."""
+        return inspect.signature(self.run, eval_str=True)
+
+    @functools.cached_property
+    def own_context(self) -> str | None:
+        """The parameter by which a command that asks for its context gets it, as typer does."""
+        parameters = self.own_signature.parameters.items()
+        return next((name for name, each in parameters if each.annotation is Context), None)
+
+    @functools.cached_property
+    def __signature__(self) -> inspect.Signature:
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        own = self.own_signature
+        parameters = [each for each in own.parameters.values() if each.name != "db"]
+        if self.own_context is None:
+            parameters.append(inspect.Parameter(CONTEXT, keyword, annotation=Context))
+        if "db" in own.parameters:
+            parameters.append(inspect.Parameter("db", keyword, default=None, annotation=OldDb))
+        return own.replace(parameters=parameters)
+
+    @functools.cached_property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        """The signature's annotations, evaluated: typer's `get_type_hints` reads them, and a
+        string there would be compiled again."""
+        return {
+            each.name: each.annotation
+            for each in self.__signature__.parameters.values()
+            if each.annotation is not inspect.Parameter.empty
+        }
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        from woundlog.events.stores.locate import STORE_ERRORS, unusable
+
+        own_context = self.own_context
+        ctx: Context = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)
+        url = None
+        try:
+            if "db" in kwargs:
+                url = app_store(ctx, kwargs["db"])
+                kwargs["db"] = url
+            self.run(*args, **kwargs)
+        except WoundlogError as error:
+            fail(error, ctx)
+        except STORE_ERRORS as error:  # the --db file went bad under a running command
+            fail(unusable(url, error), ctx)
+        except OSError as error:  # a file named on the command line: a usage error
+            where = f": {error.filename}" if error.filename else ""
+            fail(UsageError(f"{error.strerror or error}{where}"), ctx)
+        except Exception as error:  # the PostgreSQL server went away under the command
+            from woundlog.events.stores.postgres import database_gone
+
+            gone = database_gone(url, error)
+            if gone is None:
+                raise
+            fail(gone, ctx)
+
+
+class Deferred(Registered):
+    """A command defined in a module of its own (`woundlog timeline`, in pictures.py), which is
+    imported only when typer builds the command: its function, help and signature are the
+    module's, read then."""
+
+    def __init__(self, name: str, module: str) -> None:  # no super(): `run` is not loaded yet
+        self.__name__ = self.__qualname__ = name
+        self.module = module
+
+    @functools.cached_property
+    def run(self) -> Callable[..., None]:  # type: ignore[override]
+        run: Callable[..., None] = getattr(importlib.import_module(self.module), self.__name__)
+        return run
+
+    @property
+    def __doc__(self) -> str | None:  # type: ignore[override]
+        return self.run.__doc__
 
 
 CONTEXT = "woundlog_context"
@@ -315,6 +366,8 @@ CONTEXT = "woundlog_context"
 def fail(error: WoundlogError, ctx: Context) -> NoReturn:
     """Print `error: ...` and its hints, and exit with the error's code. A usage error with no
     hint of its own is pointed at the command's help."""
+    from .cli_output import print_error
+
     hints = list(getattr(error, "__notes__", []))
     if not hints and isinstance(error, UsageError):  # the log form's help is `import`'s
         hints.append(f"try '{ctx.command_path.removesuffix(' ' + LOG_FORM)} -h' for help")
@@ -324,6 +377,8 @@ def fail(error: WoundlogError, ctx: Context) -> NoReturn:
 
 @contextmanager
 def opened(db: str | None) -> Iterator[Store]:
+    from woundlog.events.stores import open_store
+
     store = open_store(db)
     try:
         yield store
@@ -333,6 +388,8 @@ def opened(db: str | None) -> Iterator[Store]:
 
 @contextmanager
 def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
+    from .fight import Fight
+
     with opened(db) as store:
         try:
             found = Fight.open(store, fight)
@@ -348,6 +405,8 @@ def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
 
 def known_ruleset(name: str, option: str = "") -> str:
     """A ruleset named on the command line: an unknown one is a usage error naming the nearest."""
+    from woundlog.core import RULESETS
+
     if name in RULESETS:
         return name
     error = UsageError(f"{option}{' ' if option else ''}no ruleset `{name}`")
@@ -373,6 +432,9 @@ def one_event() -> Iterator[None]:
 
 def record(db: str | None, fight: str, fields: dict[str, Any], as_json: bool) -> None:
     """Append the one event `fields` describe, and print what it did."""
+    from . import cli_input as given
+    from .cli_output import print_appended
+
     with existing_fight(db, fight) as opened_fight, one_event():
         print_appended(opened_fight.append([given.event(fields)]), as_json=as_json)
 
@@ -401,6 +463,12 @@ def new(
     # A seed chosen here is written into fight_started, so every replay still draws the same dice;
     # without it every fight would draw the same dice as every other.
     import secrets  # here: it loads base64, which no other command needs
+
+    from woundlog.events.model import WIRE_VERSION, FightStarted
+
+    from . import cli_input as given
+    from .cli_output import print_appended, say
+    from .fight import Appended, Fight
 
     chosen = secrets.randbelow(2**31) if seed is None else seed
     known_ruleset(ruleset, "--ruleset:")
@@ -442,6 +510,8 @@ def join(
     db: Db = None,
 ) -> None:
     """A character joins the fight."""
+    from . import cli_input as given
+
     fields = {
         "type": "character_joined",
         "character": character,
@@ -473,6 +543,10 @@ def hit(
     db: Db = None,
 ) -> None:
     """A character is hit."""
+    from woundlog.events.model import Hit
+
+    from . import cli_input as given
+
     fields = {
         "type": "hit",
         "target": target,
@@ -500,6 +574,10 @@ def heal(
     db: Db = None,
 ) -> None:
     """A character is healed."""
+    from woundlog.events.model import Heal
+
+    from . import cli_input as given
+
     fields = {
         "type": "heal",
         "target": target,
@@ -540,6 +618,8 @@ def tick(
     db: Db = None,
 ) -> None:
     """A turn starts or ends: the rules' start- and end-of-turn steps (recovery, bleeding...)."""
+    from . import cli_input as given
+
     said = [w for w, given_ in ((Tick.start, start), (Tick.end, end)) if given_]
     if when is not None:
         said.append(when)
@@ -600,6 +680,8 @@ def by_character(
     as_json: bool,
 ) -> None:
     """Record an event one character makes (a choice, a check), with its given dice."""
+    from . import cli_input as given
+
     fields = {"type": kind, "character": character, **what, "rolls": given.rolls(roll or [])}
     record(db, fight, {**fields, "id": event_id}, as_json)
 
@@ -629,6 +711,9 @@ def undo(
     db: Db = None,
 ) -> None:
     """Retract an event (history is kept) and print what that changed."""
+    from . import cli_input as given
+    from .cli_output import print_appended
+
     name = None if event is None else given.event_name(event)
     with existing_fight(db, fight) as opened_fight, one_event():
         print_appended(opened_fight.undo(name, reason=reason), as_json=as_json)
@@ -654,6 +739,8 @@ def amend(
     db: Db = None,
 ) -> None:
     """Replay an event as another one, in its place, and print what that changed."""
+    from . import cli_input as given
+
     fields = {
         "type": "amend",
         "event": given.event_name(event),
@@ -666,19 +753,11 @@ def amend(
 # --- reading ---------------------------------------------------------------------------------
 
 
-class FightSummary(msgspec.Struct, frozen=True):
-    """A fight as `woundlog fights` lists it."""
-
-    fight: str
-    ruleset: str
-    name: str
-    events: int
-    last_change: str | None  # the newest event's `at`, when its recorder gave one
-
-
 @command()
 def fights(as_json: AsJson = False, db: Db = None) -> None:
     """The fights in the store: ruleset, name, events, and when the last one was recorded."""
+    from .cli_output import console, fights_table, print_json, say
+
     with opened(db) as store:
         found = [summary_of(store, fight) for fight in store.fights()]
     if as_json:
@@ -690,6 +769,8 @@ def fights(as_json: AsJson = False, db: Db = None) -> None:
 
 
 def summary_of(store: Any, fight: str) -> FightSummary:
+    from .cli_output import FightSummary
+
     version = store.version(fight)
     first = next(iter(store.read(fight, 1, 1))).event
     last = next(iter(store.read(fight, version, version))).event
@@ -707,6 +788,8 @@ def state(
     fight: FightId, at: At = None, as_json: AsJson = False, wide: Wide = False, db: Db = None
 ) -> None:
     """Every character's state, now or at event N."""
+    from .cli_output import print_state
+
     with existing_fight(db, fight) as opened_fight:
         print_state(opened_fight.state(at), fight, as_json=as_json, wide=wide)
 
@@ -716,6 +799,8 @@ def log(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
     """Every event as it happened: what it changed and every die used.
 
     With --json: one changes object per line, then the state, as `replay --trace --json`."""
+    from .cli_output import print_changes, print_json
+
     with existing_fight(db, fight) as opened_fight:
         if as_json:  # the shape of `replay --trace --json`: JSON Lines, the state last
             for changes in opened_fight.history():
@@ -736,6 +821,8 @@ def delete(
     db: Db = None,
 ) -> None:
     """Delete a fight: its whole log, and the service's tokens and cursors for it. Asks first."""
+    from .cli_output import say
+
     with existing_fight(db, fight) as opened_fight:
         count = opened_fight.version
         if not yes:
@@ -762,6 +849,8 @@ def rename(
     db: Db = None,
 ) -> None:
     """Give a fight another id; its log, and the service's tokens and cursors, go with it."""
+    from .cli_output import say
+
     with existing_fight(db, old) as opened_fight:
         count = opened_fight.store.rename_fight(old, new)
     say(f"fight `{old}` is now `{new}` ({count} events)")
@@ -779,6 +868,8 @@ def export(
     db: Db = None,
 ) -> None:
     """Write the fight's log as JSON Lines, the format `import` and `replay` read."""
+    from .cli_output import say
+
     with existing_fight(db, fight) as opened_fight:
         if output is None:
             sys.stdout.flush()
@@ -790,6 +881,8 @@ def export(
 
 
 def write_events(out: Any, fight: Fight) -> int:
+    from woundlog.events.codec import encode_json
+
     count = 0
     for stored in fight.events():
         out.write(encode_json(stored.event) + b"\n")
@@ -846,6 +939,10 @@ def import_(
     db: Db = None,
 ) -> None:
     """Store a fight log, checking every event; all of it is stored or none."""
+    from . import cli_input as given
+    from .cli_output import say
+    from .fight import Fight
+
     if from_ is not None or ruleset is not None or seed is not None:
         raise old_import_form(file, as_, from_, ruleset, seed)
     fight = check_fight_id(as_ or file.stem)
@@ -940,6 +1037,12 @@ def import_records(
 ) -> None:
     """Convert another program's records and append them atomically; a new fight's
     `fight_started` goes in the same batch, so a refused record leaves no empty fight behind."""
+    from woundlog.events.model import WIRE_VERSION, FightStarted
+
+    from . import cli_input as given
+    from .cli_output import console, say
+    from .fight import Fight
+
     records, lines = given.records_file(file)
     with opened(db) as store:
         version = store.version(fight)
@@ -1020,6 +1123,7 @@ def replay(
 
     Each event the rules refuse is void (it does nothing) and named on standard error, with
     its line and why, so a typo never silently changes the fight; `--strict` stops there."""
+    from .cli_output import print_changes, print_json, print_state, report_voids
     from .files import Void, replay_file, replay_file_state
 
     voids: list[Void] = []
@@ -1089,6 +1193,9 @@ def odds(
 
     The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
     in that order. Dice the what-if gives are fixed; every other die is enumerated."""
+    from woundlog.events.codec import iter_jsonl
+
+    from .cli_output import print_json, print_odds
     from .whatif import hit_shorthand, rounds, then_events  # the odds load with their command
     from .whatif import odds as compute_odds
 
@@ -1130,6 +1237,7 @@ def branch_fight(
 ) -> None:
     """A new fight that copies FIGHT's log up to event N, then what might have happened."""
     from .branch import branch
+    from .cli_output import print_appended, print_changes, say
     from .whatif import hit_shorthand, then_events
 
     whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
@@ -1152,6 +1260,8 @@ def diff_fights(
 ) -> None:
     """Per character, what differs between two fights as they stand (a fight and its branch)."""
     from .branch import compare
+    from .cli_output import print_json, say
+    from .fight import Fight
 
     with opened(db) as store:
         differences = compare(Fight.open(store, first).state(), Fight.open(store, second).state())
@@ -1180,7 +1290,7 @@ def source_state(source: str, at: int | None, db: str | None) -> Any:
         return opened_fight.state(at)
 
 
-command("timeline")(timeline_picture)
+app.command("timeline")(Deferred("timeline", "woundlog.replays.pictures"))
 
 
 # --- reference -------------------------------------------------------------------------------
@@ -1196,6 +1306,10 @@ def rules(
     ] = False,
 ) -> None:
     """The rulesets: their decisions, states, dice, stats and facts."""
+    from woundlog.core import RULESETS
+
+    from .cli_output import console, print_raw, rules_list, rules_summary, say, who_may_act_table
+
     if name is None:
         if diagram:
             raise UsageError("--diagram draws one ruleset: give its NAME")
@@ -1214,6 +1328,7 @@ def rules(
 @command()
 def schema() -> None:
     """The JSON Schema of the events: every fact with its type and the rulesets that read it."""
+    from .cli_output import print_json
     from .reference import event_schema
 
     print_json(event_schema(), indent=2)
@@ -1222,6 +1337,7 @@ def schema() -> None:
 @command()
 def demo() -> None:
     """Replay a bundled Mordheim skirmish event by event, undo included."""
+    from .cli_output import console
     from .demo import run_demo
 
     run_demo(console())
@@ -1302,6 +1418,8 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
 
     Never printed, not even in an error; a token typed on the command line is taken, with a
     warning, since every user of the machine can read it in `ps`."""
+    from .cli_output import console, say
+
     typed_here = getattr(ctx.get_parameter_source("admin_token"), "name", "") == "COMMANDLINE"
     if file is None:
         if typed and typed_here:
@@ -1323,29 +1441,38 @@ def main() -> None:
     """The console script: `woundlog ARGS...`.
 
     Typer builds every command's parameters before it reads a word of the command line, which
-    takes longer than a `hit` takes to run (issue 16). When the first word names a command,
-    only that command is built, and `--version` alone builds none: options, help and errors
-    are the same. Anything else (no command, `--help`, a word that is no command, shell
-    completion) sees them all.
+    takes longer than a `hit` takes to run (issue 16). When the first word names a command (or
+    the `import` group), only that one is built, and `--version` alone builds none: options,
+    help and errors are the same. Anything else (no command, `--help`, a word that is no
+    command, shell completion) sees them all.
     """
-    everything = app.registered_commands
-    needed = commands_needed(everything, sys.argv[1:])
-    app.registered_commands = everything if needed is None else needed
+    everything = app.registered_commands, app.registered_groups
+    needed = reachable(*everything, sys.argv[1:])
+    if needed is not None:
+        app.registered_commands, app.registered_groups = needed
     try:
         app(prog_name="woundlog")
     finally:
-        app.registered_commands = everything
+        app.registered_commands, app.registered_groups = everything
 
 
-def commands_needed(commands: list[Any], args: list[str]) -> list[Any] | None:
-    """The registered commands `woundlog ARGS...` can reach; None: all of them."""
+def reachable(
+    commands: list[Any], groups: list[Any], args: list[str]
+) -> tuple[list[Any], list[Any]] | None:
+    """The registered commands and groups `woundlog ARGS...` can reach; None: all of them."""
     if "_WOUNDLOG_COMPLETE" in os.environ or not args:
         return None
     if args == ["--version"]:
-        return []
+        return [], []
     named = [
         info
         for info in commands
         if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]
     ]
-    return named or None
+    named_groups = [info for info in groups if group_name(info) == args[0]]
+    return (named, named_groups) if named or named_groups else None
+
+
+def group_name(info: Any) -> str | None:
+    """The name a group added with `app.add_typer` goes by: its own, else its Typer's."""
+    return info.name if isinstance(info.name, str) else info.typer_instance.info.name

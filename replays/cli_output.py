@@ -361,6 +361,16 @@ def collections_below(made: StateColumns, columns: list[str]) -> Table:
     return grid
 
 
+class FightSummary(msgspec.Struct, frozen=True):
+    """A fight as `woundlog fights` lists it."""
+
+    fight: str
+    ruleset: str
+    name: str
+    events: int
+    last_change: str | None  # the newest event's `at`, when its recorder gave one
+
+
 def fights_table(found: Sequence[Any]) -> Table:
     from rich.table import Table
 

@@ -9,7 +9,6 @@ event after the snapshot reaches back before it; `usable` checks exactly that.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -37,7 +36,8 @@ def rules_fingerprint() -> bytes:
     A snapshot is a cache of the fold, and the fold is what the rules make of the log: a
     snapshot folded by other rules (an older woundlog, before a rule was fixed or a ruleset's
     state took a new shape) no longer equals the fold, so it is not used."""
-    from importlib import resources  # only a command that keeps or reads snapshots needs it
+    import hashlib  # here, with resources: only a command that keeps or reads snapshots needs it
+    from importlib import resources
 
     digest = hashlib.blake2b(digest_size=16)
     root = resources.files("woundlog.core")

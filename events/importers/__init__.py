@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..errors import StructuralError, UsageError
 
@@ -28,16 +28,23 @@ DEFAULT_RULESET = "dnd5e"
 woundlog are used for Dungeons & Dragons 5th edition."""
 
 
-class Importer(NamedTuple):
+class Importer:
     """One format: its name, what it reads, and the module (in this package) that converts it.
 
     The module is imported when a conversion is first asked for, not when woundlog is: the CLI
     names the formats in its help on every command, and converts records in one (issue 16).
-    A NamedTuple, not a dataclass: nothing else the CLI loads needs `dataclasses`."""
+    A plain class: a NamedTuple compiles its methods when it is made, at every start, and a
+    dataclass would load `dataclasses`, which nothing else the CLI loads needs."""
 
-    name: str
-    summary: str
-    module: str
+    __slots__ = ("module", "name", "summary")
+
+    def __init__(self, name: str, summary: str, module: str) -> None:
+        self.name = name
+        self.summary = summary
+        self.module = module
+
+    def __repr__(self) -> str:
+        return f"Importer({self.name!r}, {self.summary!r}, {self.module!r})"
 
     @property
     def convert(self) -> Callable[..., Converted]:

@@ -20,7 +20,7 @@ from typing import Any
 
 FIGHT_TABLES = "fight_tables"
 SCHEMA = f"CREATE TABLE IF NOT EXISTS {FIGHT_TABLES} (name TEXT PRIMARY KEY)"
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"  # compiled by `re` on first use: opening a store needs none
 
 
 def register(db: Any, names: Iterable[str], mark: str = "?") -> None:
@@ -57,6 +57,6 @@ def rename_rows(db: Any, old: str, new: str, mark: str = "?") -> None:
 
 
 def _check(name: str) -> str:
-    if not _NAME.fullmatch(name):
+    if not re.fullmatch(_NAME, name):
         raise ValueError(f"{name!r} cannot name a table of fight rows: letters, digits and _")
     return name

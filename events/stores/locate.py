@@ -14,7 +14,6 @@ from urllib.parse import unquote
 
 from ..errors import UsageError
 from .base import Store
-from .jsonl import JsonlStore
 from .sqlite import SQLiteStore
 
 ENV_VAR = "WOUNDLOG_DB"
@@ -37,9 +36,16 @@ class StoreUnusable(UsageError):
     """The store `--db` (or `$WOUNDLOG_DB`) names cannot be opened or read as one (exit 2)."""
 
 
+def _jsonl_store(path: Path) -> Store:
+    """A JSON Lines store; its module loads only for one (a SQLite store is the usual)."""
+    from .jsonl import JsonlStore
+
+    return JsonlStore(path)
+
+
 _SCHEMES: dict[str, Callable[[Path], Store]] = {
     "sqlite": SQLiteStore,
-    "jsonl": JsonlStore,
+    "jsonl": _jsonl_store,
 }
 
 
@@ -150,7 +156,7 @@ def _open_path(text: str) -> Store:
     if path.suffix.lower() in SQLITE_SUFFIXES:
         return _opened(SQLiteStore, path)
     if path.is_dir():
-        return _opened(JsonlStore, path)
+        return _opened(_jsonl_store, path)
     raise UsageError(
         f"cannot tell what kind of store {text!r} is (not an existing directory, and no SQLite "
         f"suffix); accepted: {ACCEPTED}"

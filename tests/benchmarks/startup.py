@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/benchmarks/startup.py [--runs 20] [--woundlog PATH] [--baseline PATH]
     .venv/bin/python tests/benchmarks/startup.py --instructions [--baseline PATH]
+    .venv/bin/python tests/benchmarks/startup.py --installed [--instructions]
 
 Sets up a small Mordheim fight in a fresh SQLite file (three fighters, a few hits), then times,
 as separate processes started one after the other in rounds (so every command sees the machine
@@ -20,6 +21,10 @@ the ratio to the reference, and the median CPU time of the process (user + syste
 wall time on a busy machine). `--baseline PATH` also times the same commands with another
 install's console script in the same rounds (say main's, before a change), each run against a
 fight of its own made by that install.
+
+`--installed` also times this checkout installed the way a user installs it (not editable), in a
+temporary venv made with pip: an editable install's import finder costs every process, `python -c
+pass` included, about 20 ms, which hides part of what woundlog costs in the ratios.
 
 `--instructions` runs each command once under valgrind's callgrind instead and prints the
 instructions it executed: a count that does not move with the load of a shared machine, so two
@@ -135,6 +140,23 @@ def instructions(argv: list[str], env: dict[str, str]) -> int:
     return int(found.group(1))
 
 
+def label_of(name: str) -> str:
+    """The install a timed command belongs to: "" (this one), " (baseline)", " (installed)"."""
+    return name[name.rindex(" (") :] if name.endswith(")") else ""
+
+
+def installed_copy(tmp: Path) -> str:
+    """The console script of this checkout installed into a fresh venv, not editable."""
+    checkout = tmp / "checkout"  # a copy: building in the tree would leave build/ behind
+    skip = shutil.ignore_patterns(".*", "build", "out", "__pycache__", "*.egg-info", "node_modules")
+    shutil.copytree(Path(__file__).resolve().parents[2], checkout, ignore=skip)
+    venv = tmp / "installed-venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(checkout)]
+    subprocess.run(pip, check=True, capture_output=True)
+    return str(venv / "bin" / "woundlog")
+
+
 def count_instructions(commands: dict[str, Command]) -> None:
     counts: dict[str, int] = {}
     for name, (argv, run_env, before) in commands.items():
@@ -147,8 +169,7 @@ def count_instructions(commands: dict[str, Command]) -> None:
     print("| command | instructions | minus `python -c pass` | / `python -c pass` |")
     print("|---|---|---|---|")
     for name, count in counts.items():
-        label = " (baseline)" if name.endswith(" (baseline)") else ""
-        reference = counts[f"python -c pass{label}"]
+        reference = counts[f"python -c pass{label_of(name)}"]
         print(
             f"| `{name}` | {count / 1e6:.0f} M | {(count - reference) / 1e6:.0f} M "
             f"| {count / reference:.2f}x |"
@@ -161,6 +182,9 @@ def main() -> None:
     parser.add_argument("--woundlog", help="The console script to time (default: this venv's).")
     parser.add_argument("--baseline", help="Another install's console script, timed alongside.")
     parser.add_argument(
+        "--installed", action="store_true", help="Also time a non-editable install of this tree."
+    )
+    parser.add_argument(
         "--instructions", action="store_true", help="Count instructions (valgrind), not time."
     )
     args = parser.parse_args()
@@ -171,6 +195,11 @@ def main() -> None:
         if args.baseline:
             commands |= commands_of(
                 args.baseline, python_of(args.baseline), Path(tmp) / "baseline", " (baseline)"
+            )
+        if args.installed:
+            script = installed_copy(Path(tmp))
+            commands |= commands_of(
+                script, python_of(script), Path(tmp) / "installed", " (installed)"
             )
         if args.instructions:
             count_instructions(commands)
@@ -194,8 +223,7 @@ def main() -> None:
     print("| command | wall | minus `python -c pass` | / `python -c pass` | CPU |")
     print("|---|---|---|---|---|")
     for name, taken in times.items():
-        label = " (baseline)" if name.endswith(" (baseline)") else ""
-        reference = statistics.median(wall for wall, _ in times[f"python -c pass{label}"])
+        reference = statistics.median(wall for wall, _ in times[f"python -c pass{label_of(name)}"])
         wall = statistics.median(w for w, _ in taken)
         cpu = statistics.median(c for _, c in taken)
         print(

@@ -23,8 +23,8 @@ from typer.testing import Result
 Run = Callable[..., Result]
 
 RUN_AND_LIST = """
-import json, sys
-out, args = sys.argv[1], json.loads(sys.argv[2])
+import sys
+out, args = sys.argv[1], sys.argv[2:]
 sys.argv = ["woundlog", *args]
 from woundlog.replays.cli import main
 try:
@@ -32,8 +32,8 @@ try:
     code = 0
 except SystemExit as exit:
     code = exit.code or 0
-with open(out, "w") as written:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, written)
+with open(out, "w") as written:  # plain lines, not JSON: json is a module a command may not load
+    written.write("\\n".join([str(code), *sorted(sys.modules)]))
 """
 
 NEVER = {  # what no command below may load, and why each would be wrong
@@ -55,13 +55,30 @@ NEVER = {  # what no command below may load, and why each would be wrong
 }
 RICH = "rich"
 
+NOT_FOR_A_HIT = {  # what a hit on a SQLite store does without, and why each would be waste
+    "json": "msgspec reads every event; json loads only to name a key a line gives twice",
+    "unicodedata": "Unicode's names load only to say what is wrong with a refused fight id",
+    "woundlog.events.stores.jsonl": "the JSON Lines store loads only when it is the store",
+    "woundlog.events.schema": "the JSON Schema is made only for `woundlog schema` and the service",
+    "woundlog.replays.pictures": "the timeline's drawing loads only for `woundlog timeline`",
+    "woundlog.replays.files": "replaying a file loads only for `replay` and file sources",
+}
+NOT_FOR_THE_VERSION = {  # `woundlog --version` declares the commands and reads one number
+    "msgspec": "no event is read or written",
+    "woundlog.core": "no rules are applied",
+    "woundlog.events.model": "no event is read or written",
+    "woundlog.events.stores": "no store is opened",
+    "woundlog.replays.cli_output": "one plain line is printed",
+    "woundlog.replays.fight": "no fight is opened",
+}
+
 
 def loaded_by(tmp_path: Path, *args: str, exit_code: int = 0) -> set[str]:
     """The modules `woundlog ARGS...` imports, run as its own process, which must end with
     `exit_code`."""
-    out = tmp_path / "modules.json"
+    out = tmp_path / "modules.txt"
     done = subprocess.run(
-        [sys.executable, "-c", RUN_AND_LIST, str(out), json.dumps(args)],
+        [sys.executable, "-c", RUN_AND_LIST, str(out), *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -69,9 +86,9 @@ def loaded_by(tmp_path: Path, *args: str, exit_code: int = 0) -> set[str]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    found = json.loads(out.read_text())
-    assert found["code"] == exit_code, f"woundlog {' '.join(args)}: {done.stderr}"
-    return set(found["modules"])
+    code, *modules = out.read_text().splitlines()
+    assert int(code) == exit_code, f"woundlog {' '.join(args)}: {done.stderr}"
+    return set(modules)
 
 
 def top_level(modules: set[str]) -> set[str]:
@@ -111,6 +128,11 @@ def test_version_loads_no_ruleset_no_rich_no_service(tmp_path: Path) -> None:
     assert rulesets_in(modules) == set()
 
 
+def test_version_loads_neither_msgspec_nor_the_rules_nor_a_store(tmp_path: Path) -> None:
+    modules = loaded_by(tmp_path, "--version")
+    assert {name: why for name, why in NOT_FOR_THE_VERSION.items() if name in modules} == {}
+
+
 def test_a_hit_loads_its_fights_ruleset_alone_and_prints_without_rich(
     tmp_path: Path, store: Path
 ) -> None:
@@ -120,6 +142,7 @@ def test_a_hit_loads_its_fights_ruleset_alone_and_prints_without_rich(
     assert_never_loaded(modules)
     assert RICH not in top_level(modules), "an event's line is plain text: no rich"
     assert rulesets_in(modules) == {"mordheim"}
+    assert {name: why for name, why in NOT_FOR_A_HIT.items() if name in modules} == {}
 
 
 def test_a_warhammer_quest_fight_loads_warhammer_quest_alone(tmp_path: Path, store: Path) -> None:
@@ -191,12 +214,49 @@ def test_the_console_script_answers_as_typer_does_with_every_command_built(
     assert answer_of("from woundlog.replays.cli import main; main()", *args) == whole
 
 
-@pytest.mark.parametrize("module", ["woundlog.events.model", "woundlog.replays.cli"])
-def test_annotations_read_at_start_are_not_strings_to_evaluate(module: str) -> None:
-    """msgspec (the Event decoder) and typer (every parameter) read these modules' annotations
-    at every start; postponed, each would be compiled from its string first."""
+def test_the_event_model_annotations_are_not_strings_to_evaluate() -> None:
+    """msgspec (the Event decoder) reads the model's annotations at every start; postponed,
+    each would be compiled from its string first."""
     import __future__
 
-    assert getattr(importlib.import_module(module), "annotations", None) is not (
-        __future__.annotations
+    model = importlib.import_module("woundlog.events.model")
+    assert getattr(model, "annotations", None) is not __future__.annotations
+
+
+CHECK_SIGNATURES = """
+import json, sys
+sys.argv = ["woundlog", *json.loads(sys.argv[1])]
+from woundlog.replays.cli import app, main
+try:
+    main()
+except SystemExit:
+    pass
+infos = [*app.registered_commands]
+for group in app.registered_groups:
+    infos += group.typer_instance.registered_commands
+print(json.dumps(sorted(info.callback.__name__ for info in infos if "__signature__" in vars(
+    info.callback))))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "built"),
+    [
+        (("--version",), []),
+        (("hit", "--help"), ["hit"]),
+        (("import", "--help"), ["import_", "records", "records", "records"]),
+    ],
+)
+def test_a_run_works_out_the_parameters_of_the_commands_it_builds_alone(
+    args: tuple[str, ...], built: list[str]
+) -> None:
+    """A command's annotations are strings until typer builds it (a hundred `Annotated[...]`
+    of every command made at every start would cost more than a hit takes to run)."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK_SIGNATURES, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
+    assert json.loads(done.stdout.splitlines()[-1]) == built
