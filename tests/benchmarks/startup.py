@@ -176,6 +176,63 @@ def count_instructions(commands: dict[str, Command]) -> None:
         )
 
 
+def every_command(
+    tmp: Path, woundlog: str | None, baseline: str | None, installed: bool
+) -> dict[str, Command]:
+    """The commands to time: this venv's (or `woundlog`'s), then the baseline's and a
+    non-editable install's when asked for, each with a fight of its own under `tmp`."""
+    woundlog = woundlog or woundlog_script()
+    commands = commands_of(woundlog, python_of(woundlog), tmp / "this", "")
+    if baseline:
+        commands |= commands_of(baseline, python_of(baseline), tmp / "baseline", " (baseline)")
+    if installed:
+        script = installed_copy(tmp)
+        commands |= commands_of(script, python_of(script), tmp / "installed", " (installed)")
+    return commands
+
+
+def measure(
+    runs: int,
+    woundlog: str | None = None,
+    baseline: str | None = None,
+    installed: bool = False,
+) -> tuple[str, dict[str, tuple[float, float]]]:
+    """Time every command `runs` times in rounds: the table, and per command its median wall
+    and CPU seconds (names as in the table, ` (installed)` or ` (baseline)` after the others)."""
+    with tempfile.TemporaryDirectory(prefix="woundlog-startup-") as tmp:
+        commands = every_command(Path(tmp), woundlog, baseline, installed)
+        times: dict[str, list[Timed]] = {name: [] for name in commands}
+        for argv, run_env, before in commands.values():  # one warm-up run each
+            if before:
+                before()
+            run(argv, run_env)
+        for _ in range(runs):  # in rounds: every command sees the machine as the others do
+            for name, (argv, run_env, before) in commands.items():
+                if before:
+                    before()
+                times[name].append(run(argv, run_env))
+
+    lines = [
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}; "
+        f"median of {runs} runs each, the whole process",
+        "",
+        "| command | wall | minus `python -c pass` | / `python -c pass` | CPU |",
+        "|---|---|---|---|---|",
+    ]
+    medians: dict[str, tuple[float, float]] = {}
+    for name, taken in times.items():
+        reference = statistics.median(wall for wall, _ in times[f"python -c pass{label_of(name)}"])
+        wall = statistics.median(w for w, _ in taken)
+        cpu = statistics.median(c for _, c in taken)
+        medians[name] = (wall, cpu)
+        lines.append(
+            f"| `{name}` | {wall * 1000:.0f} ms | {(wall - reference) * 1000:.0f} ms "
+            f"| {wall / reference:.1f}x | {cpu * 1000:.0f} ms |"
+        )
+    return "\n".join(lines) + "\n", medians
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="Runs per command (default 20).")
@@ -188,48 +245,13 @@ def main() -> None:
         "--instructions", action="store_true", help="Count instructions (valgrind), not time."
     )
     args = parser.parse_args()
-    woundlog = args.woundlog or woundlog_script()
-
-    with tempfile.TemporaryDirectory(prefix="woundlog-startup-") as tmp:
-        commands = commands_of(woundlog, python_of(woundlog), Path(tmp) / "this", "")
-        if args.baseline:
-            commands |= commands_of(
-                args.baseline, python_of(args.baseline), Path(tmp) / "baseline", " (baseline)"
+    if args.instructions:
+        with tempfile.TemporaryDirectory(prefix="woundlog-startup-") as tmp:
+            count_instructions(
+                every_command(Path(tmp), args.woundlog, args.baseline, args.installed)
             )
-        if args.installed:
-            script = installed_copy(Path(tmp))
-            commands |= commands_of(
-                script, python_of(script), Path(tmp) / "installed", " (installed)"
-            )
-        if args.instructions:
-            count_instructions(commands)
-            return
-        times: dict[str, list[Timed]] = {name: [] for name in commands}
-        for argv, run_env, before in commands.values():  # one warm-up run each
-            if before:
-                before()
-            run(argv, run_env)
-        for _ in range(args.runs):  # in rounds: every command sees the machine as the others do
-            for name, (argv, run_env, before) in commands.items():
-                if before:
-                    before()
-                times[name].append(run(argv, run_env))
-
-    print(
-        f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}; "
-        f"median of {args.runs} runs each, the whole process\n"
-    )
-    print("| command | wall | minus `python -c pass` | / `python -c pass` | CPU |")
-    print("|---|---|---|---|---|")
-    for name, taken in times.items():
-        reference = statistics.median(wall for wall, _ in times[f"python -c pass{label_of(name)}"])
-        wall = statistics.median(w for w, _ in taken)
-        cpu = statistics.median(c for _, c in taken)
-        print(
-            f"| `{name}` | {wall * 1000:.0f} ms | {(wall - reference) * 1000:.0f} ms "
-            f"| {wall / reference:.1f}x | {cpu * 1000:.0f} ms |"
-        )
+        return
+    print(measure(args.runs, args.woundlog, args.baseline, args.installed)[0])
 
 
 if __name__ == "__main__":
