@@ -1464,13 +1464,31 @@ def reachable(
         return None
     if args == ["--version"]:
         return [], []
+    word = command_word(args)
+    if word is None:
+        return None
     named = [
         info
         for info in commands
-        if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]
+        if (info.name or typer.main.get_command_name(info.callback.__name__)) == word
     ]
-    named_groups = [info for info in groups if group_name(info) == args[0]]
+    named_groups = [info for info in groups if group_name(info) == word]
     return (named, named_groups) if named or named_groups else None
+
+
+def command_word(args: list[str]) -> str | None:
+    """The command `woundlog ARGS...` names, past the app's own `--db URL` (`woundlog --db
+    URL hit ...`, as the README writes it); None when another option of the app comes first
+    (`--help`, `--version` with more): typer then needs every command."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        if args[at] == "--db":
+            at += 2
+        elif args[at].startswith("--db="):
+            at += 1
+        else:
+            return None
+    return args[at] if at < len(args) else None
 
 
 def group_name(info: Any) -> str | None:

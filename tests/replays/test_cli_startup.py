@@ -145,6 +145,20 @@ def test_a_hit_loads_its_fights_ruleset_alone_and_prints_without_rich(
     assert {name: why for name, why in NOT_FOR_A_HIT.items() if name in modules} == {}
 
 
+@pytest.mark.parametrize("where", ["--db URL", "--db=URL"])
+def test_a_hit_with_the_store_named_before_the_command_builds_that_command_alone(
+    tmp_path: Path, store: Path, where: str
+) -> None:
+    """`woundlog --db URL hit ...`, as the README writes it: the app's own option before the
+    command does not make every command be built (the timeline's among them, with its
+    drawing)."""
+    named = [where.replace("URL", str(store))] if "=" in where else ["--db", str(store)]
+    modules = loaded_by(tmp_path, *named, "hit", "skirmish", "snitch", "1", "--roll", "injury=1")
+    assert_never_loaded(modules)
+    assert {name: why for name, why in NOT_FOR_A_HIT.items() if name in modules} == {}
+    assert rulesets_in(modules) == {"mordheim"}
+
+
 def test_a_warhammer_quest_fight_loads_warhammer_quest_alone(tmp_path: Path, store: Path) -> None:
     modules = loaded_by(tmp_path, "state", "dungeon", "--json")
     assert_never_loaded(modules)
