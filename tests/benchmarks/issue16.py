@@ -9,7 +9,8 @@ other, on the same machine in the same hour:
                             issue's reference) and `replay_file_state`, at N/10 and N events
   eventsourcing_compare.py  the same fight folded back from SQLite by eventsourcing and by
                             woundlog with and without snapshots, at N/10 and N
-  startup.py                `woundlog hit` and the other commands beside `python -c pass`
+  startup.py --installed    `woundlog hit` and the other commands beside `python -c pass`, in
+                            this venv and installed as a user installs it (not editable)
   cast.py                   the CPU time of an event among 16 to 1,000 fighters
 
 Writes FILE (default tests/benchmarks/issue16-now.md): the issue's table with what was
@@ -59,7 +60,7 @@ def summary(
     es = {size: {what: c for what, (_, c) in row.items()} for size, row in compared.items()}
     es_bare = {size: row["eventsourcing"] / row["woundlog"] for size, row in es.items()}
     es_snap = {size: row["eventsourcing"] / row["snapshots"] for size, row in es.items()}
-    python, hit = started["python -c pass"][0], started["woundlog hit"][0]
+    python, hit = started["python -c pass (installed)"][0], started["woundlog hit (installed)"][0]
     aim_hit = 0.10 / PYTHON_ON_A_QUIET_MACHINE
     rss = {size: run.RSS[size]["replay-state"] / 1024 for size in folds}
     sizes = " and ".join(f"{size:,}" for size in sorted(es))
@@ -78,7 +79,8 @@ def summary(
         f"| eventsourcing / woundlog with its snapshots ({sizes}) | "
         + ", ".join(f"{es_snap[size]:.0f}x" for size in sorted(es))
         + f" | >= 100x | {verdict(min(es_snap.values()) >= 100)} |",
-        f"| `woundlog hit` on a small fight / `python -c pass` | {hit / python:.1f}x "
+        f"| `woundlog hit` on a small fight / `python -c pass`, installed (not editable) "
+        f"| {hit / python:.1f}x "
         f"({hit * 1000:.0f} ms beside {python * 1000:.0f} ms) "
         f"| <= {aim_hit:.1f}x (0.10 s beside {PYTHON_ON_A_QUIET_MACHINE} s) "
         f"| {verdict(hit / python <= aim_hit)} |",
@@ -103,7 +105,7 @@ def main() -> None:
     print("eventsourcing ...", file=sys.stderr)
     compare_text, compared = eventsourcing_compare.compare(args.out, n, sizes, False, 1)
     print("start-up ...", file=sys.stderr)
-    startup_text, started = startup.measure(runs=20)
+    startup_text, started = startup.measure(runs=10, installed=True)
     print("cast ...", file=sys.stderr)
     cast_text, _ = cast.table(50_000, args.runs)
     text = "\n".join(
