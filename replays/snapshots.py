@@ -9,6 +9,7 @@ event after the snapshot reaches back before it; `usable` checks exactly that.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -36,23 +37,29 @@ def rules_fingerprint() -> bytes:
     A snapshot is a cache of the fold, and the fold is what the rules make of the log: a
     snapshot folded by other rules (an older woundlog, before a rule was fixed or a ruleset's
     state took a new shape) no longer equals the fold, so it is not used."""
-    import hashlib  # here, with resources: only a command that keeps or reads snapshots needs it
-    from importlib import resources
+    import hashlib  # here: only a command that keeps or reads snapshots needs it
+
+    import woundlog.core
 
     digest = hashlib.blake2b(digest_size=16)
-    root = resources.files("woundlog.core")
-    for path in sorted(_sources(root), key=lambda p: p[0]):
-        digest.update(path[0].encode() + b"\0" + path[1] + b"\0")
+    root = os.path.dirname(woundlog.core.__file__)  # a folder of files: woundlog is never zipped
+    for name, source in sorted(_sources(root)):
+        digest.update(name.encode() + b"\0" + source + b"\0")
     return digest.digest()
 
 
-def _sources(folder: Any, prefix: str = "") -> Iterable[tuple[str, bytes]]:
-    for entry in folder.iterdir():
-        name = f"{prefix}{entry.name}"
-        if entry.is_dir() and entry.name != "__pycache__":
-            yield from _sources(entry, f"{name}/")
-        elif entry.name.endswith(".py"):
-            yield name, entry.read_bytes()
+def _sources(folder: str, prefix: str = "") -> Iterable[tuple[str, bytes]]:
+    """(name under woundlog/core, with `/`, and its bytes) of every module of the rules. Read
+    with `os.scandir`, not importlib.resources, whose import costs a snapshot read a tenth of
+    its time."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            name = f"{prefix}{entry.name}"
+            if entry.is_dir() and entry.name != "__pycache__":
+                yield from _sources(entry.path, f"{name}/")
+            elif entry.name.endswith(".py"):
+                with open(entry.path, "rb") as source:
+                    yield name, source.read()
 
 
 def encode(state: FightState[Any]) -> bytes:
