@@ -103,7 +103,9 @@ def main() -> None:
     print("decode, minimal fold, replay ...", file=sys.stderr)
     fold_text, folds = run.fold_side_by_side(args.out, n, sizes, False, args.runs)
     print("eventsourcing ...", file=sys.stderr)
-    compare_text, compared = eventsourcing_compare.compare(args.out, n, sizes, False, 1)
+    compare_text, compared = eventsourcing_compare.compare(
+        args.out, n, sizes, False, args.runs, es_runs=1
+    )
     print("start-up ...", file=sys.stderr)
     startup_text, started = startup.measure(runs=10, installed=True)
     print("cast ...", file=sys.stderr)
