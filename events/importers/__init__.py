@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import StructuralError, UsageError
+from ..lazy import lazy_names
 
 if TYPE_CHECKING:
     from .base import PROFILES, Converted, Profile
@@ -102,17 +103,17 @@ def convert_records(
     return importer.convert(records, profile=profile_of(ruleset), joined=joined, previous=previous)
 
 
-def __getattr__(name: str) -> Any:
-    """What the shared module `base` holds, imported on first use like the importers."""
-    if name in ("PROFILES", "Converted", "Profile"):
-        from . import base
-
-        return getattr(base, name)
-    if name in ("Refusal", "append_importing"):
-        from . import refusals
-
-        return getattr(refusals, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(  # what the shared modules hold, on first use like the importers
+    __name__,
+    globals(),
+    {
+        "PROFILES": "base",
+        "Converted": "base",
+        "Profile": "base",
+        "Refusal": "refusals",
+        "append_importing": "refusals",
+    },
+)
 
 
 __all__ = [

@@ -7,8 +7,9 @@ store imports this package, and should not pay for the JSON Lines store it never
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..lazy import lazy_names
 from .base import Store, Stored, create_private_file, make_private_directory
 from .locate import default_db_path, is_postgres, open_store
 from .sqlite import SQLiteStore
@@ -17,17 +18,7 @@ if TYPE_CHECKING:
     from .jsonl import JsonlStore
 
 
-def __getattr__(name: str) -> Any:
-    if name != "JsonlStore":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from .jsonl import JsonlStore
-
-    globals()[name] = JsonlStore  # found once: later reads do not come back here
-    return JsonlStore
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), "JsonlStore"])
+__getattr__, __dir__ = lazy_names(__name__, globals(), {"JsonlStore": "jsonl"})
 
 
 __all__ = [
