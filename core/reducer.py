@@ -399,21 +399,23 @@ class _Steps:
             characters.put(cid, now)
 
     def turn_started(self, state: State, event: TurnStarted) -> bool:
-        if not self._in_scope(state, event):
-            return False
-        try:
-            ctx = self._context(event, state.seq + 1)
-            self._ticked(self.rules.on_turn_started(state, event, ctx))
-        except WoundlogError as exc:
-            raise exc.located(event=event_ref(event, state.seq + 1)) from None
-        return True
+        return self._tick(state, event, self.rules.on_turn_started)
 
     def turn_ended(self, state: State, event: TurnEnded) -> bool:
+        return self._tick(state, event, self.rules.on_turn_ended)
+
+    def _tick(
+        self,
+        state: State,
+        event: Any,
+        handler: Callable[[State, Any, Context], Mapping[str, Character]],
+    ) -> bool:
+        """A turn's start or end, on the characters of its scope."""
         if not self._in_scope(state, event):
             return False
         try:
             ctx = self._context(event, state.seq + 1)
-            self._ticked(self.rules.on_turn_ended(state, event, ctx))
+            self._ticked(handler(state, event, ctx))
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, state.seq + 1)) from None
         return True

@@ -187,7 +187,7 @@ def compare(
             ([*py, "sqlite-state", store["bare_db"], FIGHT], runs),
             ([*py, "sqlite-state", store["db"], FIGHT], runs),
         ):
-            wall, cpu, text = run.timed(argv, runs=times)
+            wall, cpu, _, text = run.timed(argv, runs=times)
             verdict = run.check(text, expected, size)
             if verdict != "ok":
                 raise SystemExit(f"{argv[-2:]}: {verdict}")

@@ -48,12 +48,12 @@ def verdict(met: bool) -> str:
 
 def summary(
     n: int,
-    folds: dict[int, dict[str, tuple[float, float]]],
+    folds: dict[int, dict[str, tuple[float, float, int]]],
     compared: dict[int, dict[str, tuple[float, float]]],
     started: dict[str, tuple[float, float]],
 ) -> list[str]:
     small = min(folds)
-    cpu = {size: {task: c for task, (_, c) in row.items()} for size, row in folds.items()}
+    cpu = {size: {task: c for task, (_, c, _) in row.items()} for size, row in folds.items()}
     replay = cpu[n]["replay-state"] / cpu[n]["decode"]
     minimal = cpu[n]["minimal-fold"] / cpu[n]["decode"]
     checked = cpu[n]["decode-checked"] / cpu[n]["decode"]
@@ -62,7 +62,7 @@ def summary(
     es_snap = {size: row["eventsourcing"] / row["snapshots"] for size, row in es.items()}
     python, hit = started["python -c pass (installed)"][0], started["woundlog hit (installed)"][0]
     aim_hit = 0.10 / PYTHON_ON_A_QUIET_MACHINE
-    rss = {size: run.RSS[size]["replay-state"] / 1024 for size in folds}
+    rss = {size: row["replay-state"][2] / 1024 for size, row in folds.items()}
     sizes = " and ".join(f"{size:,}" for size in sorted(es))
     return [
         "| what | now | aim | |",

@@ -49,26 +49,20 @@ def minimal_fold(path: str | Path) -> dict[str, Any]:
                     event = fate.replacement
                     if event is None:
                         continue
-            kind = type(event)
-            if kind is Hit:
-                assert isinstance(event, Hit)
+            if isinstance(event, Hit):
                 hit(event, fighters, seed, event.id or f"#{seq}")
-            elif kind is TurnStarted:
-                assert isinstance(event, TurnStarted)
+            elif isinstance(event, TurnStarted):
                 if event.side is not None:
                     for fighter in sides[event.side]:
                         recovery_phase(fighter)
-            elif kind is TurnEnded:
-                assert isinstance(event, TurnEnded)
+            elif isinstance(event, TurnEnded):
                 for fighter in sides[event.side] if event.side else fighters.values():
                     fighter[HALF_RATE] = False
-            elif kind is CharacterJoined:
-                assert isinstance(event, CharacterJoined)
+            elif isinstance(event, CharacterJoined):
                 fighter = [UPRIGHT, event.stats.get("wounds", 1), False]
                 fighters[event.character] = fighter
                 sides.setdefault(event.side or "", []).append(fighter)
-            elif kind is FightStarted:
-                assert isinstance(event, FightStarted)
+            elif isinstance(event, FightStarted):
                 seed = event.seed
     return {
         "seq": seq,

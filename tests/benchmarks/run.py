@@ -77,8 +77,6 @@ TIME = Path("/usr/bin/time")
 LAST_CPU: list[float] = []
 """CPU seconds (user + system) of each process `run_child` ran, in order: on a machine other
 work shares, CPU time moves far less than wall time, so `--fold` reports both."""
-LAST_RSS: list[int] = []
-"""The peak RSS in KiB of each process `run_child` ran, in order."""
 
 
 @functools.cache
@@ -108,7 +106,6 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({child.returncode}):\n{text}")
     rss = int(rss_file.read_text().split()[-1]) if TIME.exists() else usage.ru_maxrss
-    LAST_RSS.append(rss)
     return wall, rss, text
 
 
@@ -225,31 +222,31 @@ def prepare_files(out: Path, n: int, sizes: list[int], fresh: bool) -> dict[str,
     return kept
 
 
-def timed(argv: list[str], runs: int = 5) -> tuple[float, float, str]:
-    """Median wall and median CPU seconds of `runs` runs of one process, and its stdout."""
-    walls, cpus = [], []
+def timed(argv: list[str], runs: int = 5) -> tuple[float, float, int, str]:
+    """Median wall and median CPU seconds of `runs` runs of one process, the most peak RSS
+    (KiB) of any, and its stdout."""
+    walls, cpus, peak = [], [], 0
     text = ""
     for _ in range(runs):
-        wall, _, text = run_child(argv)
+        wall, rss, text = run_child(argv)
         walls.append(wall)
         cpus.append(LAST_CPU[-1])
-    return statistics.median(walls), statistics.median(cpus), text
+        peak = max(peak, rss)
+    return statistics.median(walls), statistics.median(cpus), peak, text
 
 
 FOLD_TASKS = ("decode", "decode-checked", "minimal-fold", "replay-state")
-RSS: dict[int, dict[str, int]] = {}
-"""Per size `fold_side_by_side` measured, each task's peak RSS in KiB (the most of its runs)."""
 """What `fold_side_by_side` times, in its columns' order (measure.py's task names)."""
 
 
 def fold_side_by_side(
     out: Path, n: int, sizes: list[int], fresh: bool, runs: int = 5
-) -> tuple[str, dict[int, dict[str, tuple[float, float]]]]:
+) -> tuple[str, dict[int, dict[str, tuple[float, float, int]]]]:
     """Issue 16's measurement: per size, bare decoding, woundlog's own decoding, the minimal
     hand-written fold (the issue's reference, minimal_fold.py) and the state-only replay of one
     file, one right after the other, so all see the same machine at the same moment. Ratios are
     to bare decoding, in CPU time (wall time in the cells). Returns the table, and per size and
-    task its (wall, CPU) seconds."""
+    task its wall and CPU seconds and its peak RSS in KiB."""
     kept = prepare_files(out, n, sizes, fresh)
     summary = kept["summary"]
     py = [sys.executable, str(HERE / "measure.py")]
@@ -266,25 +263,22 @@ def fold_side_by_side(
         "| `replay_file_state` | checked decode / bare | minimal fold / bare | replay / bare |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    found: dict[int, dict[str, tuple[float, float]]] = {}
+    found: dict[int, dict[str, tuple[float, float, int]]] = {}
     for size in sizes:
         file = kept["files"][str(size)]
         state = summary["final"] if size == n else summary["at"][str(size)]
         figures = []
-        peaks: dict[str, int] = {}
         for task in FOLD_TASKS:
-            wall, cpu_seconds, text = timed([*py, task, file], runs)
-            peaks[task] = max(LAST_RSS[-runs:])
+            wall, cpu_seconds, peak, text = timed([*py, task, file], runs)
             if task in ("minimal-fold", "replay-state"):
                 verdict = check(text, state, size)
                 if verdict != "ok":
                     raise SystemExit(f"{task} of {size}: {verdict}")
-            figures.append((wall, cpu_seconds))
+            figures.append((wall, cpu_seconds, peak))
         found[size] = dict(zip(FOLD_TASKS, figures, strict=True))
-        RSS[size] = peaks
         base = figures[0][1]
-        cells = [f"{wall:.2f} ({cpu_seconds:.2f})" for wall, cpu_seconds in figures]
-        ratios = [f"{cpu_seconds / base:.1f}x" for _, cpu_seconds in figures[1:]]
+        cells = [f"{wall:.2f} ({cpu_seconds:.2f})" for wall, cpu_seconds, _ in figures]
+        ratios = [f"{cpu_seconds / base:.1f}x" for _, cpu_seconds, _ in figures[1:]]
         row = f"| {size:,} | " + " | ".join(cells + ratios) + " |"
         print(row, file=sys.stderr)
         lines.append(row)

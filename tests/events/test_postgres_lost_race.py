@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from typing import Any
 
@@ -15,9 +14,8 @@ import psycopg
 
 from woundlog.events.stores import open_store
 
-from ..replays.test_lost_race import FIGHT, brawl
+from ..replays.test_lost_race import CLI, FIGHT, brawl, racing_hits
 
-CLI = [sys.executable, "-c", "from woundlog.replays.cli import main; main()"]
 BLOCKED_S = 30.0
 
 
@@ -34,23 +32,7 @@ def test_through_two_cli_processes_on_postgresql_the_hit_that_lost_the_race_is_r
     postgres_url: str,
 ) -> None:
     brawl(postgres_url)
-    options = ["--attacker", "snik", "--id"]
-    commands = {
-        writer: [
-            *CLI,
-            "--db",
-            postgres_url,
-            "hit",
-            FIGHT,
-            "grim",
-            "1",
-            "--roll",
-            f"injury={die}",
-            *options,
-            writer,
-        ]
-        for writer, die in (("a", 6), ("b", 5))
-    }
+    commands = racing_hits(postgres_url)
     with (
         psycopg.connect(postgres_url, autocommit=True) as holder,
         psycopg.connect(postgres_url, autocommit=True) as watcher,

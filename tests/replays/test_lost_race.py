@@ -39,6 +39,16 @@ def brawl(url: str, *, wounds: int = 1) -> None:
         )
 
 
+def racing_hits(url: str) -> dict[str, list[str]]:
+    """Per writer (`a`, `b`), the `woundlog hit` that knocks grim out of action under the
+    writer's own id, with a die of its own (6, 5): the two commands of the CLI race."""
+    hit = [*CLI, "--db", url, "hit", FIGHT, "grim", "1", "--attacker", "snik"]
+    return {
+        writer: [*hit, "--roll", f"injury={die}", "--id", writer]
+        for writer, die in (("a", 6), ("b", 5))
+    }
+
+
 def knockout(writer: str, die: int) -> Hit:
     """A hit that puts unwounded one-wound Grim out of action (a 5 or 6 on the injury roll)."""
     return Hit(id=writer, target="grim", damage=1, attacker="snik", rolls={"injury": [die]})
@@ -108,23 +118,7 @@ def test_through_two_cli_processes_the_hit_that_lost_the_race_is_refused(
 ) -> None:
     url = store_url(kind, tmp_path)
     brawl(url)
-    options = ["--attacker", "snik", "--id"]
-    commands = {
-        writer: [
-            *CLI,
-            "--db",
-            url,
-            "hit",
-            FIGHT,
-            "grim",
-            "1",
-            "--roll",
-            f"injury={die}",
-            *options,
-            writer,
-        ]
-        for writer, die in (("a", 6), ("b", 5))
-    }
+    commands = racing_hits(url)
     with write_lock_held(kind, url, FIGHT):
         runs = {
             writer: subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -84,25 +84,33 @@ def test_only_the_admin_deletes_a_fight(client: httpx.Client) -> None:
     assert client.get("/fights/kept/state", headers=tokens.viewer).status_code == 200
 
 
-def test_deleting_a_fight_ends_its_open_stream_with_a_deleted_message(
-    server: Server, client: httpx.Client
-) -> None:
-    tokens = new_fight(client, "streamed-away")
-    seen: list[str] = []
+def stream_reader(
+    url: str, start: int, headers: dict[str, str], seen: list[str]
+) -> threading.Thread:
+    """A thread reading the fight stream at `url` from event `start`, putting each `event:`
+    line in `seen` until the stream ends; returned once the stream is open."""
     opened = threading.Event()
 
     def read() -> None:
         timeout = httpx.Timeout(30, read=20)  # a stream left open fails the test, never hangs
         with httpx.stream(
-            "GET", f"{server.url}/fights/streamed-away/stream", params={"from": 1},
-            headers=tokens.viewer, timeout=timeout,
-        ) as response:  # fmt: skip
+            "GET", url, params={"from": start}, headers=headers, timeout=timeout
+        ) as response:
             opened.set()
             seen.extend(line for line in response.iter_lines() if line.startswith("event:"))
 
     reader = threading.Thread(target=read)
     reader.start()
-    assert opened.wait(15)
+    assert opened.wait(15), "the stream did not open"
+    return reader
+
+
+def test_deleting_a_fight_ends_its_open_stream_with_a_deleted_message(
+    server: Server, client: httpx.Client
+) -> None:
+    tokens = new_fight(client, "streamed-away")
+    seen: list[str] = []
+    reader = stream_reader(f"{server.url}/fights/streamed-away/stream", 1, tokens.viewer, seen)
     assert client.delete("/fights/streamed-away", headers=ADMIN_HEADERS).status_code == 204
     reader.join(30)
     assert not reader.is_alive(), "the stream of a deleted fight stayed open"
@@ -154,19 +162,7 @@ def test_deleting_through_one_postgresql_process_ends_the_stream_open_on_another
     ):
         tokens = new_fight(a, "pg-doomed")
         seen: list[str] = []
-        opened = threading.Event()
-
-        def read() -> None:
-            with httpx.stream(
-                "GET", f"{other.url}/fights/pg-doomed/stream", params={"from": 4},
-                headers=tokens.viewer, timeout=httpx.Timeout(30, read=20),
-            ) as response:  # fmt: skip
-                opened.set()
-                seen.extend(line for line in response.iter_lines() if line.startswith("event:"))
-
-        reader = threading.Thread(target=read)
-        reader.start()
-        assert opened.wait(15)
+        reader = stream_reader(f"{other.url}/fights/pg-doomed/stream", 4, tokens.viewer, seen)
         assert a.delete("/fights/pg-doomed", headers=ADMIN_HEADERS).status_code == 204
         reader.join(30)
         assert not reader.is_alive(), "the other process's stream stayed open"
