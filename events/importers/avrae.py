@@ -66,17 +66,40 @@ STATE_UPDATE = "combat_state_update"
 PLAYER, GROUP = "player", "group"
 
 
+class Passive(msgspec.Struct, frozen=True):
+    """What an effect does to its combatant's maximum (effects/passive.py
+    `InitPassiveEffect.to_dict` writes only the attributes that are set)."""
+
+    max_hp_value: int | None = None
+    max_hp_bonus: int | None = None
+
+
+class Effect(msgspec.Struct, frozen=True):
+    name: str = ""
+    effects: Passive = Passive()
+
+
 class Combatant(msgspec.Struct, frozen=True):
     id: SourceId
     name: str = ""
     type: str = "common"
     hp: int | None = None  # absent for a player
-    max_hp: int | None = None
+    max_hp: int | None = None  # the base (`_max_hp`), not what effects make of it
     temp_hp: int | None = None  # absent for a player
+    effects: list[Effect] = []
     combatants: list[Combatant] = []  # a group's members
 
     def members(self) -> list[Combatant]:
         return self.combatants if self.type == GROUP else [self]
+
+    @property
+    def effective_max(self) -> int:
+        """`Combatant.max_hp` (cogs5e/initiative/combatant.py, v4.2.70): the largest
+        `max_hp_value` of its effects, else the base (`_max_hp or 0`), plus every effect's
+        `max_hp_bonus` (Aid's +5). The record's `max_hp` is `StatBlock.to_dict`'s `_max_hp`."""
+        value = max((e.effects.max_hp_value or 0 for e in self.effects), default=0)
+        bonus = sum(e.effects.max_hp_bonus or 0 for e in self.effects)
+        return (value or self.max_hp or 0) + bonus
 
 
 class Combat(msgspec.Struct, frozen=True):
@@ -98,6 +121,7 @@ class StateUpdate(msgspec.Struct, frozen=True):
 
 class Cursors(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     combats: dict[str, Cursor]
+    maxima: dict[str, int] = {}  # each character's maximum as it joined (see `Ceiling`)
 
 
 # --- players' HP, from the summary -------------------------------------------------------------
@@ -105,30 +129,42 @@ class Cursors(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 _TOP_LINE = re.compile(r"^(?:# |  )\s*-?\d+: (?P<rest>.*)$")
 _MEMBER_LINE = re.compile(r"^\s+- (?P<rest>.*)$")
 _HP_TEXT = re.compile(r"(?P<hp>-?\d+)/(?P<max>-?\d+) HP(?:, (?P<temp>\d+) temp)?")
+_NAMED = re.compile(r"^(?P<name>.*?) <(?P<shown>[^>]*)>")
+
+Shown = tuple[int, int, int]
 
 
-def summary_hp(summary: str, name: str) -> tuple[int, int, int] | None:
-    """(HP, maximum, temporary HP) of the combatant `name` in a summary, if it shows them."""
+def summary_hp(summary: str) -> dict[str, Shown | None]:
+    """Each combatant's (HP, maximum, temporary HP) as a summary shows them, by name (None: its
+    line shows no HP), read in one pass: a record's summary is read once, however many players
+    it has. Avrae refuses a second combatant of the same name (cog.py `init_add`); the first
+    line of a name is kept all the same."""
+    shown: dict[str, Shown | None] = {}
     for line in summary.splitlines():
         match = _TOP_LINE.match(line) or _MEMBER_LINE.match(line)
-        if match is None or not match["rest"].startswith(f"{name} <"):
+        named = _NAMED.match(match["rest"]) if match is not None else None
+        if named is None:
             continue
-        shown = match["rest"][len(name) + 2 :].split(">", 1)[0]
-        numbers = _HP_TEXT.fullmatch(shown)
-        if numbers is None:
-            return None
-        return int(numbers["hp"]), int(numbers["max"]), int(numbers["temp"] or 0)
-    return None
+        numbers = _HP_TEXT.fullmatch(named["shown"])
+        hp = (
+            (int(numbers["hp"]), int(numbers["max"]), int(numbers["temp"] or 0))
+            if numbers
+            else None
+        )
+        shown.setdefault(named["name"], hp)
+    return shown
 
 
 # --- records -------------------------------------------------------------------------------------
 
 
-def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
-    """The combatant as the record shows it, or why it is not tracked."""
+def sighting(combatant: Combatant, players: dict[str, Shown | None]) -> Sighting | str:
+    """The combatant as the record shows it, or why it is not tracked. The maximum is the
+    effective one, as Avrae shows it: the summary's for a player (`hp_str` reads the
+    `max_hp` property), `Combatant.effective_max` for anyone else."""
     name = combatant.name or combatant.id
     if combatant.type == PLAYER:
-        shown = summary_hp(update.human_readable, combatant.name)
+        shown = players.get(combatant.name)
         if shown is None:
             return (
                 f"{name} ({combatant.id}) is a player: Avrae's record holds no HP for players "
@@ -137,13 +173,13 @@ def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
             )
         hp, maximum, temp = shown
     else:
-        if combatant.max_hp is None or combatant.max_hp < 1:
+        maximum = combatant.effective_max
+        if combatant.max_hp is None or maximum < 1:
             return (
                 f"{name} ({combatant.id}) has no maximum HP in Avrae "
                 f"(max_hp {'null' if combatant.max_hp is None else combatant.max_hp}): "
                 "not tracked"
             )
-        maximum = combatant.max_hp
         hp = combatant.hp if combatant.hp is not None else maximum
         temp = combatant.temp_hp or 0
     return Sighting(
@@ -156,17 +192,58 @@ def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
     )
 
 
+class Ceiling(Batch):
+    """A batch that follows a maximum woundlog cannot change.
+
+    Avrae's maximum moves with effects (Aid's +5, and back when the effect ends, HP left where
+    it was: effects/effect.py `InitiativeEffect.remove` touches no HP); a woundlog character
+    keeps the maximum it joined with (no event of wire format v1 changes a stat). So HP above
+    that maximum is not shown: woundlog's HP is Avrae's, capped at the joined maximum, and only
+    what crosses the cap is a hit or a heal. HP at or below the cap, where every rule of the
+    rulesets reads it (0, instant death), is always Avrae's. `maxima` holds each character's
+    joined maximum, from earlier imports (the cursor) and from the joins of this one; a
+    character already in the fight that no cursor names gets the maximum of its first record
+    here, so importing the same file again gives the same events (the same cap), which the
+    fight skips."""
+
+    def __init__(
+        self, profile: Profile, joined: Collection[str], maxima: dict[str, int], source: str
+    ) -> None:
+        super().__init__(source, profile, joined)
+        self.maxima = dict(maxima)
+
+    def sight(self, who: Sighting) -> bool:
+        joins = super().sight(who)
+        kept = self.maxima.setdefault(who.id, who.max_hp)
+        if kept != who.max_hp:
+            self.warn(
+                f"{who.name} ({who.id}) has a maximum of {who.max_hp} HP in Avrae now (an "
+                f"effect such as Aid began or ended) and joined woundlog with {kept}: woundlog "
+                f"keeps {kept} and follows Avrae's HP up to it"
+            )
+        return joins
+
+    def hp_and_temporary(
+        self, key: str, character: str, hp: tuple[int, int], temp: tuple[int, int]
+    ) -> None:
+        top = self.maxima.get(character)
+        if top is not None:
+            hp = (min(hp[0], top), min(hp[1], top))
+        super().hp_and_temporary(key, character, hp, temp)
+
+
 def snapshot(record: object, index: int) -> Snapshot | None:
     """The snapshot a record gives (None: not a combat state, skipped)."""
     if decode(record, Kind, index).event_type != STATE_UPDATE:
         return None
     update = decode(record, StateUpdate, index)
     combat = update.data
+    players = summary_hp(update.human_readable) if has_players(combat) else {}
     tracked: list[Sighting] = []
     untracked: list[tuple[str, str]] = []
     for entry in combat.combatants:
         for member in entry.members():
-            seen = sighting(member, update)
+            seen = sighting(member, players)
             if isinstance(seen, str):
                 untracked.append((member.id, seen))
             else:
@@ -187,6 +264,10 @@ def snapshot(record: object, index: int) -> Snapshot | None:
     )
 
 
+def has_players(combat: Combat) -> bool:
+    return any(m.type == PLAYER for e in combat.combatants for m in e.members())
+
+
 def in_order(snapshots: list[tuple[int, Snapshot]]) -> list[tuple[int, Snapshot]]:
     """Each combat's records in timestamp order (a stable sort: equal times keep the file's
     order), the combats in the order they first appear."""
@@ -205,11 +286,11 @@ def label(snapshot: Snapshot) -> str:
     return f"the Avrae record of combat {combat} at {snapshot.clock[0]!r}"
 
 
-def read_cursors(previous: object | None) -> dict[str, Cursor]:
+def read_cursors(previous: object | None) -> Cursors:
     if previous is None:
-        return {}
+        return Cursors({})
     try:
-        return dict(msgspec.convert(previous, Cursors).combats)
+        return msgspec.convert(previous, Cursors)
     except msgspec.ValidationError as exc:
         raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
 
@@ -217,13 +298,14 @@ def read_cursors(previous: object | None) -> dict[str, Cursor]:
 def convert(
     records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
 ) -> Converted:
-    batch = Batch(SOURCE, profile, joined)
-    cursors = read_cursors(previous)
+    given = read_cursors(previous)
+    batch = Ceiling(profile, joined, given.maxima, SOURCE)
+    cursors = dict(given.combats)
     snapshots = [
         (index, s)
         for index, record in enumerate(records)
         if (s := snapshot(record, index)) is not None
     ]
     take_in(batch, cursors, in_order(snapshots), newer, label)
-    cursor = msgspec.to_builtins(Cursors(cursors)) if cursors else previous
+    cursor = msgspec.to_builtins(Cursors(cursors, batch.maxima)) if cursors else previous
     return Converted(batch.events, cursor, batch.warnings, batch.records)
