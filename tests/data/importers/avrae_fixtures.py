@@ -210,6 +210,8 @@ class Combat:
     """cogs5e/initiative/combat.py `Combat`, with the recorder of upenn_nlp.py: every
     `commit()` (the `Combat.final` of a command) writes a `combat_state_update`."""
 
+    printer: Any = None  # what prints the alias's output (alias_output, or run_alias)
+
     def __init__(self, combat_id: str, start: float) -> None:
         self.id = combat_id
         self.entries: list[Entry] = []
@@ -217,6 +219,7 @@ class Combat:
         self.clock = start
         self.records: list[dict[str, Any]] = [other(combat_id, start, "combat_start")]
         self.snapshots: list[str] = []  # what the alias prints after each command
+        self.metadata: dict[str, str] = {}  # SimpleCombat.set_metadata (combat.metadata)
 
     def add(self, entry: Entry) -> None:
         """`add_combatant`, then `sort_combatants`: by init, highest first (ties keep their
@@ -311,7 +314,7 @@ class Combat:
                 "human_readable": self.get_summary(),
             }
         )
-        self.snapshots.append(alias_output(self))
+        self.snapshots.append(self.printer(self))
 
     def end(self) -> None:
         self.records.append(other(self.id, self.clock + 11, "combat_end"))
@@ -324,34 +327,34 @@ def other(combat_id: str, timestamp: float, event_type: str, **fields: Any) -> d
 
 # --- what the alias prints ----------------------------------------------------------------------
 
-ALIAS_LIMIT = 2000
-"""Discord's limit on a message's content; `!echo` (cogs5e/pbpUtils.py) sends
-`f"{ctx.author.display_name}: {msg}"`."""
-AUTHOR = "Dana"
+ALIAS = HERE.parent.parent.parent / "replays" / "integrations" / "avrae" / "woundlog.alias"
+AUTHOR = "Dana"  # !echo (cogs5e/pbpUtils.py) sends f"{ctx.author.display_name}: {msg}"
+PAGE = 1700  # the alias's budget for one page's entries, below Discord's 2000 characters
 
 
-def simple(c: Combatant) -> list[Any]:
-    """One combatant as the alias writes it from `SimpleCombatant` (aliasing/api/combat.py):
-    `id`, `name`, and `AliasStatBlock.hp` / `max_hp` / `temp_hp` (aliasing/api/statblock.py),
-    which read the combatant's own properties: the *effective* maximum, a player's HP from
-    the sheet. The last field is the player flag (`SimpleCombatant` has no `type` for it:
-    `race` is set for players only, and `monster_name` for monsters)."""
-    return [c.id, c.name, c.hp, c.max_hp, c.temp_hp, 1 if c.kind == "player" else 0]
-
-
-def alias_output(combat: Combat) -> str:
-    """What `!woundlog` prints (the alias's own steps, in the same order): `combat()` is a
-    `SimpleCombat`; its `combatants` are `get_combatants()` (groups' members in place), its
-    `current` a `SimpleGroup` or `SimpleCombatant` (or None), `round_num`; each combatant's
-    `group` is its group's name. `ctx.channel.id` names the combat's channel."""
+def alias_output(combat: Combat, page: int = 1) -> str:
+    """What `!woundlog` prints, modelled step by step on the alias text (woundlog.alias) over
+    the values Avrae's alias API gives: `combat().combatants` is `get_combatants()` (groups'
+    members in place), each `SimpleCombatant`'s `hp`, `max_hp` and `temp_hp` are the
+    combatant's own properties (aliasing/api/statblock.py `AliasStatBlock`: the *effective*
+    maximum, a player's HP from the sheet), `group` its group's name, `race` set for players
+    only; `dump_json` is `json.dumps` (aliasing/evaluators.py)."""
     order: list[list[Any]] = []
     for entry in combat.entries:
         members = entry.members if isinstance(entry, Group) else [entry]
-        order.append([entry.id, [simple(m) for m in members]])
-    current = combat.entries[combat.current].id if combat.current is not None else None
-    body = {"v": 1, "ch": str(CHANNEL), "r": combat.round, "cur": current, "o": order}
-    text = "woundlog " + json.dumps(body, separators=(",", ":"))
-    return f"{AUTHOR}: {text}"  # !echo's prefix
+        rows = [[c.id, c.name, c.hp, c.max_hp, c.temp_hp, int(c.kind == "player")] for c in members]
+        order.append([entry.name if isinstance(entry, Group) else None, rows])
+    pages: list[list[Any]] = [[]]
+    for item in order:
+        if pages[-1] and len(json.dumps([*pages[-1], item])) > PAGE:
+            pages.append([])
+        pages[-1].append(item)
+    fight = combat.metadata.setdefault("woundlog", f"{CHANNEL}-{int(combat.clock)}")
+    head = {"v": 1, "fight": fight, "t": combat.clock, "r": combat.round, "cur": combat.current,
+            "n": len(order), "page": [page, len(pages), sum(len(p) for p in pages[: page - 1])],
+            "o": pages[page - 1]}  # fmt: skip
+    more = f" (page {page} of {len(pages)}: now !woundlog {page + 1})" if page < len(pages) else ""
+    return f"{AUTHOR}: `woundlog {json.dumps(head)}`{more}"
 
 
 # --- the fights ---------------------------------------------------------------------------------
@@ -474,6 +477,9 @@ def aid_fight() -> Combat:
     return combat
 
 
+Combat.printer = staticmethod(alias_output)
+
+
 def main() -> None:
     fights = [first_fight(), second_fight(), aid_fight()]
     records = [r for f in fights for r in f.records]
@@ -485,3 +491,94 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# --- the alias run as Avrae runs it ---------------------------------------------------------------
+
+
+class SimpleCombatant:
+    """aliasing/api/combat.py `SimpleCombatant` (with `AliasStatBlock`'s `hp`, `max_hp`,
+    `temp_hp`, which read the combatant's properties): what the alias reads of it."""
+
+    type = "combatant"
+
+    def __init__(self, c: Combatant) -> None:
+        self.id, self.name = c.id, c.name
+        self.hp, self.max_hp, self.temp_hp = c.hp, c.max_hp, c.temp_hp
+        self.group = c.group.name if c.group else None  # the group's name
+        self.race = "Elf" if c.kind == "player" else None  # set for players only
+
+
+class SimpleGroup:
+    type = "group"
+
+    def __init__(self, g: Group) -> None:
+        self.id, self.name = g.id, g.name
+
+
+class SimpleCombat:
+    """`SimpleCombat`: `combatants` from `get_combatants()` (members in place), `current` a
+    `SimpleGroup` or `SimpleCombatant`, `round_num`, `get_metadata` / `set_metadata`."""
+
+    def __init__(self, combat: Combat) -> None:
+        self._combat = combat
+        self.combatants = [
+            SimpleCombatant(m)
+            for e in combat.entries
+            for m in (e.members if isinstance(e, Group) else [e])
+        ]
+        current = combat.entries[combat.current] if combat.current is not None else None
+        self.current = (
+            None
+            if current is None
+            else SimpleGroup(current)
+            if isinstance(current, Group)
+            else SimpleCombatant(current)
+        )
+        self.round_num = combat.round
+
+    def get_metadata(self, k: str, default: str | None = None) -> str | None:
+        return self._combat.metadata.get(str(k), default)
+
+    def set_metadata(self, k: str, v: str) -> None:
+        self._combat.metadata[str(k)] = str(v)
+
+
+def run_alias(combat: Combat, page: int = 1) -> str:
+    """The alias text run as Avrae v4.2.70 runs it, in Avrae's own interpreter (`draconic`,
+    github.com/avrae/draconic, as Avrae's requirements.txt installs it): aliasing/helpers.py
+    `handle_alias_arguments` puts `str(args)` for `&ARGS&`; evaluators.py `transformed_str`
+    runs the `<drac2>` block with `ScriptingEvaluator.execute` (`dump_json` is `json.dumps`
+    with draconic's list unwrapped); the `!echo` command (cogs5e/pbpUtils.py) prefixes the
+    author's display name."""
+    import math
+    import re
+    import textwrap
+    from types import SimpleNamespace
+
+    import draconic
+
+    text = ALIAS.read_text().strip().replace("&ARGS&", str([str(page)] if page != 1 else []))
+    command = text.split(" ", 2)[2]  # `!alias woundlog <command>`
+    interpreter = draconic.DraconicInterpreter(
+        builtins={
+            "combat": lambda: SimpleCombat(combat),
+            "ctx": SimpleNamespace(channel=SimpleNamespace(id=CHANNEL)),
+            "time": lambda: combat.clock,
+            "floor": math.floor,
+            "len": len,
+            "sum": sum,
+            "enumerate": enumerate,
+            "dump_json": lambda obj: json.dumps(
+                obj, default=lambda o: o.data if isinstance(o, interpreter._list) else None
+            ),
+        }
+    )
+
+    def drac2(match: re.Match[str]) -> str:
+        result = interpreter.execute(textwrap.dedent(match["code"]).strip())
+        return str(result) if result is not None else ""
+
+    message = re.sub(r"<drac2>(?P<code>(?:.|\n)+?)</drac2>", drac2, command)
+    assert message.startswith("echo ")
+    return f"{AUTHOR}: {message[len('echo ') :]}"
