@@ -63,7 +63,7 @@ class Place(msgspec.Struct, frozen=True, array_like=True):
 class Page(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     v: Annotated[int, Meta(ge=1, le=1)]
     fight: SourceId
-    t: float
+    t: Annotated[float, Meta(ge=0, le=1e11)]  # the alias's time(): seconds since 1970
     r: Annotated[int, Meta(ge=0, le=100_000)]
     cur: Annotated[int, Meta(ge=0)] | None
     n: Annotated[int, Meta(ge=0, le=1000)]
@@ -121,6 +121,14 @@ def joined_pages(found: list[tuple[int, object]]) -> list[tuple[int, Page, list[
         else:
             waiting, taken = (index, page, list(page.o)), 1
         if waiting is not None and taken >= waiting[1].page[1]:
+            start, head, order = waiting
+            if len(order) != head.n:
+                raise StructuralError(
+                    f"the snapshot at {head.t!r} lists {len(order)} places in the order and says "
+                    f"it has {head.n}",
+                    field="$.n",
+                    index=start,
+                )
             out.append(waiting)
             waiting = None
     if waiting is not None:

@@ -93,3 +93,23 @@ def test_a_cut_message_is_refused_naming_its_line() -> None:
     with pytest.raises(StructuralError, match="not whole JSON") as caught:
         convert_records("avrae-snapshot", ["hello", LINES[0][:120]], ruleset="dnd5e")
     assert caught.value.index == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"t": float("nan")}, "$.t"),
+        ({"n": 4}, "$.n"),
+        ({"page": [2, 2, 0]}, "$.page"),
+        ({"o": [[None, [["x", "X", "7", 7, 0, 0]]]]}, "$.o[0][1][0][2]"),
+        ({"extra": 1}, "$"),
+    ],
+)
+def test_a_page_that_is_not_the_alias_s_is_refused_naming_the_field(
+    change: dict[str, Any], field: str
+) -> None:
+    page = json.loads(LINES[0].split("`woundlog ", 1)[1].rsplit("`", 1)[0])
+    page.update(change)
+    with pytest.raises(StructuralError) as caught:
+        convert_records("avrae-snapshot", [page], ruleset="dnd5e")
+    assert (caught.value.index, caught.value.field) == (0, field)
