@@ -239,25 +239,39 @@ def snapshot(record: object, index: int) -> Snapshot | None:
     update = decode(record, StateUpdate, index)
     combat = update.data
     players = summary_hp(update.human_readable) if has_players(combat) else {}
-    tracked: list[Sighting] = []
-    untracked: list[tuple[str, str]] = []
-    for entry in combat.combatants:
-        for member in entry.members():
-            seen = sighting(member, players)
-            if isinstance(seen, str):
-                untracked.append((member.id, seen))
-            else:
-                tracked.append(seen)
-    order = tuple(Entry(e.id, tuple(m.id for m in e.members())) for e in combat.combatants)
-    current = combat.current
-    active = order[current].id if current is not None and 0 <= current < len(order) else None
+    return combat_snapshot(
+        update.combat_id,
+        update.timestamp,
+        content_key(record),
+        combat.round,
+        [(e.id, [(m.id, sighting(m, players)) for m in e.members()]) for e in combat.combatants],
+        combat.current,
+    )
+
+
+def combat_snapshot(
+    combat: str,
+    clock: float,
+    digest: str,
+    round_: int,
+    order: list[tuple[str, list[tuple[str, Sighting | str]]]],
+    current: int | None,
+) -> Snapshot:
+    """A snapshot of one Avrae combat from its order: each place (an id, and its members as
+    each is seen or why it is not tracked) and the place whose turn it is."""
+    tracked = [seen for _, members in order for _, seen in members if isinstance(seen, Sighting)]
+    untracked = [
+        (cid, seen) for _, members in order for cid, seen in members if isinstance(seen, str)
+    ]
+    entries = tuple(Entry(eid, tuple(cid for cid, _ in members)) for eid, members in order)
+    active = entries[current].id if current is not None and 0 <= current < len(entries) else None
     return Snapshot(
-        stream=f"{update.combat_id}:",
-        key=f"{update.combat_id}:{update.timestamp!r}",
-        digest=content_key(record),
-        clock=(update.timestamp,),
-        round=combat.round,
-        order=order,
+        stream=f"{combat}:",
+        key=f"{combat}:{clock!r}",
+        digest=digest,
+        clock=(clock,),
+        round=round_,
+        order=entries,
         active=active,
         combatants=tracked,
         untracked=untracked,
@@ -298,14 +312,25 @@ def read_cursors(previous: object | None) -> Cursors:
 def convert(
     records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
 ) -> Converted:
-    given = read_cursors(previous)
-    batch = Ceiling(profile, joined, given.maxima, SOURCE)
-    cursors = dict(given.combats)
     snapshots = [
         (index, s)
         for index, record in enumerate(records)
         if (s := snapshot(record, index)) is not None
     ]
-    take_in(batch, cursors, in_order(snapshots), newer, label)
+    return take_in_combats(in_order(snapshots), profile, joined, previous)
+
+
+def take_in_combats(
+    snapshots: list[tuple[int, Snapshot]],
+    profile: Profile,
+    joined: Collection[str],
+    previous: object | None,
+) -> Converted:
+    """Take in (record index, snapshot) in order, each against its combat's cursor, with the
+    maxima the characters joined with (`Ceiling`); the cursor for the next import."""
+    given = read_cursors(previous)
+    batch = Ceiling(profile, joined, given.maxima, SOURCE)
+    cursors = dict(given.combats)
+    take_in(batch, cursors, snapshots, newer, label)
     cursor = msgspec.to_builtins(Cursors(cursors, batch.maxima)) if cursors else previous
     return Converted(batch.events, cursor, batch.warnings, batch.records)

@@ -37,9 +37,9 @@ import msgspec
 from msgspec import Meta
 
 from ..errors import StructuralError
-from .avrae import SOURCE, Ceiling, Cursors, label, newer, read_cursors
+from .avrae import combat_snapshot, take_in_combats
 from .base import Converted, Profile, Sighting, SourceId, content_key, decode
-from .snapshots import Entry, Snapshot, take_in
+from .snapshots import Snapshot
 
 MARK = "woundlog {"
 Small = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
@@ -155,49 +155,29 @@ def sighting(row: Row) -> Sighting | str:
 
 
 def snapshot(head: Page, order: list[Place]) -> Snapshot:
-    tracked: list[Sighting] = []
-    untracked: list[tuple[str, str]] = []
-    for place in order:
-        for row in place.members:
-            seen = sighting(row)
-            if isinstance(seen, str):
-                untracked.append((row.id, seen))
-            else:
-                tracked.append(seen)
-    entries = tuple(
-        Entry(
-            f"group:{p.group}"
-            if p.group is not None
-            else p.members[0].id
-            if p.members
-            else f"#{n}",
-            tuple(m.id for m in p.members),
-        )
-        for n, p in enumerate(order)
-    )
-    active = entries[head.cur].id if head.cur is not None and head.cur < len(entries) else None
-    return Snapshot(
-        stream=f"{head.fight}:",
-        key=f"{head.fight}:{head.t!r}",
-        digest=content_key(msgspec.to_builtins([head.fight, head.r, head.cur, order])),
-        clock=(head.t,),
-        round=head.r,
-        order=entries,
-        active=active,
-        combatants=tracked,
-        untracked=untracked,
+    """A place's id: its group's (`group:<name>`; `SimpleCombatant.group` is the name) or its
+    combatant's."""
+    return combat_snapshot(
+        head.fight,
+        head.t,
+        content_key(msgspec.to_builtins([head.fight, head.r, head.cur, order])),
+        head.r,
+        [
+            (
+                f"group:{p.group}" if p.group is not None or not p.members else p.members[0].id,
+                [(row.id, sighting(row)) for row in p.members],
+            )
+            for p in order
+        ],
+        head.cur,
     )
 
 
 def convert(
     records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
 ) -> Converted:
-    given = read_cursors(previous)
-    batch = Ceiling(profile, joined, given.maxima, SOURCE)
-    cursors = dict(given.combats)
-    found = pages_in(records)
-    snapshots = [(index, snapshot(head, order)) for index, head, order in joined_pages(found)]
+    snapshots = [
+        (index, snapshot(head, order)) for index, head, order in joined_pages(pages_in(records))
+    ]
     snapshots.sort(key=lambda item: item[1].clock)  # one alias, one clock: the order it ran in
-    take_in(batch, cursors, snapshots, newer, label)
-    cursor = msgspec.to_builtins(Cursors(cursors, batch.maxima)) if cursors else previous
-    return Converted(batch.events, cursor, batch.warnings, batch.records)
+    return take_in_combats(snapshots, profile, joined, previous)
