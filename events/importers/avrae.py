@@ -58,7 +58,7 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from ..errors import StructuralError
-from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
+from .base import PROFILES, Batch, Converted, Profile, Sighting, SourceId, content_key, decode
 from .snapshots import Cursor, Entry, Snapshot, take_in
 
 SOURCE = "avrae"
@@ -214,6 +214,13 @@ class Ceiling(Batch):
 
     def sight(self, who: Sighting) -> bool:
         joins = super().sight(who)
+        if who.player and who.hp <= 0 and self.profile is PROFILES["dnd5e"]:
+            self.warn(
+                f"{who.name} ({who.id}) is at 0 HP: Avrae rolls a death save only when the "
+                "player runs !game deathsave, keeps it on the character sheet, and records no "
+                "die of it; woundlog records none, so a dnd5e fight should let the table roll "
+                "them (death_saves: table) rather than roll them itself"
+            )
         kept = self.maxima.setdefault(who.id, who.max_hp)
         if kept != who.max_hp:
             self.warn(

@@ -264,7 +264,7 @@ def test_at_every_record_the_hp_is_avraes_up_to_the_maximum_joined_with() -> Non
                 capped = max(min(avrae[name][0], maxima[cid]), 0)
                 assert woundlog[SHORT[cid]][1] == capped, (upto, name, avrae[name])
     assert final(convert_records("avrae", AID, ruleset="dnd5e").events, "dnd5e") == {
-        "mira": ("upright", 8),  # 8/10 in Avrae, Aid over
+        "mira": ("upright", 5),  # 5/10 in Avrae, Aid over, down to 0 and healed
         "or1": ("upright", 12),  # 12/15 in Avrae: joined at 20 under Aid
         "go1": ("dead", 0),  # removed by deathdelete at 0
         "go1b": ("upright", 7),  # the new GO1: a new combatant id, a new character
@@ -298,4 +298,27 @@ def test_the_joined_maximum_survives_the_cursor() -> None:
 def test_a_group_made_mid_fight_takes_its_members_turn() -> None:
     events = convert_records("avrae", AID, ruleset="dnd5e").events
     assert ("turn_started", "or1", "2") in rows(events)  # OR1's turn in the Raiders group
-    assert rows(events)[-1] == ("turn_started", "go1b", "2")
+    assert ("turn_started", "go1b", "2") in rows(events)
+
+
+def replayed(events: list[Event], death_saves: str) -> list[Any]:
+    log: list[Event] = [
+        FightStarted(ruleset="dnd5e", seed=2, options={"death_saves": death_saves}),
+        *events,
+    ]
+    return list(replay(log, strict=True))
+
+
+def test_no_death_save_is_invented_when_the_table_rolls_them() -> None:
+    """Avrae rolls a death save only on `!game deathsave` (cogs5e/gametrack.py
+    `game_deathsave`, on the character sheet, no combat commit), so its records carry no die:
+    the import makes no `check`, and a fight whose table rolls them draws none."""
+    converted = convert_records("avrae", AID, ruleset="dnd5e")
+    assert not any(type_name(e) == "check" for e in converted.events)
+    assert any("Mira" in w and "!game deathsave" in w for w in converted.warnings)
+    table = replayed(converted.events, "table")
+    assert [d for _, changes in table for d in changes.dice] == []
+    downed = [c.state for state, _ in table if (c := state.characters.get(MIRA))]
+    assert "downed" in downed and downed[-1] == "upright"
+    drawn = [d for _, changes in replayed(converted.events, "turn") for d in changes.dice]
+    assert [d.purpose for d in drawn] == ["death_save"]  # what `turn` would have invented

@@ -424,7 +424,9 @@ def aid_fight() -> Combat:
     (the spell's automation: the effect, then 5 HP healed, capped at the new maximum); a
     potion heals her past her base maximum; Aid on the orc ends (`!init re`), its HP left
     above its maximum as Avrae leaves it; a goblin at 0 is removed by deathdelete when its
-    turn ends and a new goblin is added under the same name; the orc joins a new group."""
+    turn ends and a new goblin is added under the same name; the orc joins a new group; Mira
+    drops to 0, her turn comes with no death save rolled (Avrae rolls one only on a player's
+    `!game deathsave`), and she is healed."""
     combat = Combat("1700007200-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", 1700007200.0)
     mira = Combatant("a0000000-0000-4000-8000-00000000000a", "Mira", "player", 16, None,
                      sheet_max=10)  # fmt: skip
@@ -474,6 +476,14 @@ def aid_fight() -> Combat:
     combat.commit()  # 16: OR1's axe: Mira 14 -> 8
     combat.advance()
     combat.commit()  # 17: the new GO1's turn
+    mira.modify_hp(-8)
+    combat.commit()  # 18: its scimitar: Mira 8 -> 0 (a sheet keeps HP at 0 or more)
+    combat.advance()
+    combat.commit()  # 19: round 3, Mira's turn: Avrae rolls nothing (!game deathsave would)
+    combat.advance()
+    combat.commit()  # 20: the Raiders' turn
+    mira.modify_hp(5)
+    combat.commit()  # 21: !init hp Mira +5, a healing word from off the map: Mira 0 -> 5
     return combat
 
 
