@@ -24,14 +24,36 @@ RECORDS = [json.loads(line) for line in (DATA / "avrae_combat.jsonl").read_text(
 AID = [r for r in RECORDS if r["combat_id"] == avrae.aid_fight().id]
 
 
-def test_the_alias_text_run_by_avraes_interpreter_prints_what_the_fixture_holds() -> None:
-    pytest.importorskip("draconic", reason="Avrae's interpreter (github.com/avrae/draconic)")
-    avrae.Combat.printer = staticmethod(avrae.run_alias)
+@pytest.mark.parametrize("interpreter", ["draconic", "python"])
+def test_the_alias_text_run_as_avrae_runs_it_prints_what_the_fixture_holds(
+    interpreter: str,
+) -> None:
+    """The fixture (avrae_fixtures.alias_output, a model of the alias) is what the alias text
+    itself prints at every point of the fight, run by Avrae's own interpreter where it is
+    installed (it is not on PyPI), else as a CPython function with only Avrae's builtins."""
+    if interpreter == "draconic":
+        pytest.importorskip("draconic", reason="Avrae's interpreter (github.com/avrae/draconic)")
+
+    def printer(combat: avrae.Combat) -> str:
+        return avrae.run_alias(combat, interpreter=interpreter)
+
+    avrae.Combat.printer = staticmethod(printer)
     try:
         printed = avrae.aid_fight().snapshots
     finally:
         avrae.Combat.printer = staticmethod(avrae.alias_output)
     assert printed == LINES
+
+
+@pytest.mark.parametrize("interpreter", ["draconic", "python"])
+def test_the_alias_pages_a_big_combat_as_modelled(interpreter: str) -> None:
+    if interpreter == "draconic":
+        pytest.importorskip("draconic", reason="Avrae's interpreter (github.com/avrae/draconic)")
+    combat = big_combat()
+    pages = [avrae.alias_output(combat, page) for page in (1, 2, 3)]
+    printed = [avrae.run_alias(combat, page, interpreter=interpreter) for page in (1, 2, 3)]
+    assert printed == pages
+    assert "there are 3 pages, not 4" in avrae.run_alias(combat, 4, interpreter=interpreter)
 
 
 def test_the_snapshots_give_the_fight_the_recorder_gives() -> None:

@@ -554,39 +554,53 @@ class SimpleCombat:
         self._combat.metadata[str(k)] = str(v)
 
 
-def run_alias(combat: Combat, page: int = 1) -> str:
-    """The alias text run as Avrae v4.2.70 runs it, in Avrae's own interpreter (`draconic`,
-    github.com/avrae/draconic, as Avrae's requirements.txt installs it): aliasing/helpers.py
+def run_alias(combat: Combat, page: int = 1, *, interpreter: str = "draconic") -> str:
+    """The alias text run as Avrae v4.2.70 runs it: aliasing/helpers.py
     `handle_alias_arguments` puts `str(args)` for `&ARGS&`; evaluators.py `transformed_str`
-    runs the `<drac2>` block with `ScriptingEvaluator.execute` (`dump_json` is `json.dumps`
-    with draconic's list unwrapped); the `!echo` command (cogs5e/pbpUtils.py) prefixes the
-    author's display name."""
+    runs the `<drac2>` block with `ScriptingEvaluator.execute`, over the builtins it gives
+    (`combat`, `ctx`, `time`, `floor`, `dump_json` = `json.dumps` with draconic's lists
+    unwrapped, and draconic's own `int`, `str`, ...); the `!echo` command (cogs5e/pbpUtils.py)
+    prefixes the author's display name. `interpreter` "draconic" is Avrae's own interpreter
+    (github.com/avrae/draconic, which Avrae's requirements.txt installs from GitHub: it is not
+    on PyPI); "python" runs the same block as the body of a CPython function with only those
+    builtins, where draconic is not installed."""
     import math
     import re
     import textwrap
     from types import SimpleNamespace
 
-    import draconic
+    names: dict[str, Any] = {
+        "combat": lambda: SimpleCombat(combat),
+        "ctx": SimpleNamespace(channel=SimpleNamespace(id=CHANNEL)),
+        "time": lambda: combat.clock,
+        "floor": math.floor,
+        "len": len,
+        "sum": sum,
+        "enumerate": enumerate,
+    }
+    if interpreter == "draconic":
+        import draconic
+
+        made: list[Any] = []  # the interpreter, whose list type dump_json unwraps
+        names["dump_json"] = lambda obj: json.dumps(
+            obj, default=lambda o: o.data if isinstance(o, made[0]._list) else None
+        )
+        machine = draconic.DraconicInterpreter(builtins=names)
+        made.append(machine)
+        execute = machine.execute
+    else:
+        names.update(dump_json=json.dumps, int=int, str=str)
+
+        def execute(code: str) -> Any:
+            scope: dict[str, Any] = {"__builtins__": names}
+            exec("def alias():\n" + textwrap.indent(code, "    "), scope)
+            return scope["alias"]()
 
     text = ALIAS.read_text().strip().replace("&ARGS&", str([str(page)] if page != 1 else []))
     command = text.split(" ", 2)[2]  # `!alias woundlog <command>`
-    interpreter = draconic.DraconicInterpreter(
-        builtins={
-            "combat": lambda: SimpleCombat(combat),
-            "ctx": SimpleNamespace(channel=SimpleNamespace(id=CHANNEL)),
-            "time": lambda: combat.clock,
-            "floor": math.floor,
-            "len": len,
-            "sum": sum,
-            "enumerate": enumerate,
-            "dump_json": lambda obj: json.dumps(
-                obj, default=lambda o: o.data if isinstance(o, interpreter._list) else None
-            ),
-        }
-    )
 
     def drac2(match: re.Match[str]) -> str:
-        result = interpreter.execute(textwrap.dedent(match["code"]).strip())
+        result = execute(textwrap.dedent(match["code"]).strip())
         return str(result) if result is not None else ""
 
     message = re.sub(r"<drac2>(?P<code>(?:.|\n)+?)</drac2>", drac2, command)
