@@ -30,11 +30,23 @@ the combat:
   `human_readable`, the combat summary Avrae writes beside `data` with every HP shown
   (`Combat.get_summary(private=True)`: "18: Tali <9/12 HP, 5 temp> (AC 15)"). A player whose
   line shows no HP is not tracked, and said so. A character's sheet keeps HP at 0 or above, so
-  a blow on a player already at 0 (in dnd5e a death save failure) arrives as no change; Avrae's
-  own death saves are on the sheet, not in the records.
-- Other combatants (`monster`, and `common`, added by hand: NPCs): `hp`, `max_hp`, `temp_hp`
-  of `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
+  a blow on a player already at 0 (in dnd5e a death save failure) arrives as no change.
+- Death saves: Avrae rolls one only when the player runs `!game deathsave` (cogs5e/gametrack.py
+  `game_deathsave`), on the character sheet (`Character.death_saves`), with no combat commit:
+  no `combat_state_update` follows it, `PlayerCombatant.to_dict()` holds no death saves, and
+  the die is only in the text of Avrae's reply (an embed of a `message` record). So the records
+  carry no death-save die and this importer makes no `check`: a dnd5e fight imported from
+  Avrae should let the table roll them (`death_saves: table`), and a player at 0 HP is
+  reported saying so.
+- Other combatants (`monster`, and `common`, added by hand: NPCs): `hp` and `temp_hp` of
+  `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
   and said so once.
+- Maximum: the record's `max_hp` is the base (`StatBlock.to_dict` writes `_max_hp`); Avrae
+  shows, and heals up to, the effective one (`Combatant.max_hp`: effects' `max_hp_value` and
+  `max_hp_bonus`, Aid's +5), which a player's summary line shows too. A combatant joins with
+  the effective maximum it has when first seen. A woundlog character's maximum cannot change
+  afterwards, so HP is followed up to that maximum (`Ceiling`), and a maximum that moves is
+  reported.
 - Kinds: `type` "player" is the ruleset's player kind (dnd5e and d26 `pc`, Warhammer Quest
   `warrior`) on side `players`, anyone else its other kind (dnd5e `monster`, d26 `npc`) on side
   `monsters`. `max_hp` is the ruleset's stat (dnd5e and d26 `hp`, Mordheim and Warhammer Quest
@@ -47,7 +59,10 @@ the combat:
 - Ids: `avrae:<combat>:<timestamp>:<combatant>:hit` (and `:heal`, `:temp`),
   `avrae:<combat>:r<round>:<combatant>:turn_started`, `...:turn_ended`,
   `avrae:<combat>:r<round>:round_ended`; `avrae:<combatant>:joined`, `:hurt`, `:temp` for a
-  first sight. The cursor (`previous`) is `{"combats": {combat_id: snapshots.Cursor}}`.
+  first sight. The cursor (`previous`) is `{"combats": {combat_id: snapshots.Cursor},
+  "maxima": {character: the maximum it joined with}}`.
+
+Fixtures: tests/data/importers/avrae_fixtures.py, a port of Avrae's combat model.
 """
 
 from __future__ import annotations
