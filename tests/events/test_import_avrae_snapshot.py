@@ -6,6 +6,7 @@ draconic, is installed, the alias text itself is run through it against a port o
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -135,3 +136,34 @@ def test_a_page_that_is_not_the_alias_s_is_refused_naming_the_field(
     with pytest.raises(StructuralError) as caught:
         convert_records("avrae-snapshot", [page], ruleset="dnd5e")
     assert (caught.value.index, caught.value.field) == (0, field)
+
+
+def test_the_readme_steps_from_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The messages as copied from Discord, their JSON kept (`grep -o '{.*}'`), imported twice
+    with the CLI: the fight Avrae showed, and nothing the second time."""
+    from typer.testing import CliRunner
+
+    from woundlog.replays.cli import app
+
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
+    copied = ["Dana — Today at 21:05", *LINES, "GM: !init end"]
+    kept = [m.group(0) for line in copied if (m := re.search(r"\{.*\}", line))]
+    (tmp_path / "fight.jsonl").write_text("".join(f"{line}\n" for line in kept))
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(app, list(args))
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    path = str(tmp_path / "fight.jsonl")
+    events = convert_records("avrae-snapshot", LINES, ruleset="dnd5e").events
+    imported = run("import", "avrae-snapshot", path, "--into", "table")
+    assert f"imported {len(events) + 1} events" in imported  # and the fight_started
+    state = json.loads(run("state", "table", "--json"))["characters"]
+    assert [(c["name"], c["state"], c["hp"]) for c in state.values()] == [
+        ("Mira", "upright", 5),
+        ("OR1", "upright", 12),
+        ("GO1", "dead", 0),
+        ("GO1", "upright", 7),
+    ]
+    assert "imported 0 events" in run("import", "avrae-snapshot", path, "--into", "table")
