@@ -167,3 +167,10 @@ def test_the_readme_steps_from_the_cli(tmp_path: Path, monkeypatch: pytest.Monke
         ("GO1", "upright", 7),
     ]
     assert "imported 0 events" in run("import", "avrae-snapshot", path, "--into", "table")
+
+
+def test_the_alias_text_fits_one_discord_message() -> None:
+    """A GM creates the alias by sending its text as one message (`!alias woundlog ...`):
+    Discord takes at most 2,000 characters (Avrae's own limit, aliasing/constants.py
+    ALIAS_SIZE_LIMIT, is 100,000)."""
+    assert len(avrae.ALIAS.read_text().strip()) <= 2000
