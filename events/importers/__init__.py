@@ -76,6 +76,12 @@ IMPORTERS: dict[str, Importer] = {
             "files), per combat_id",
             "avrae",
         ),
+        Importer(
+            "avrae-snapshot",
+            "what the woundlog alias prints in Discord (!woundlog, a GM's own Avrae game), "
+            "each snapshot compared with the last one taken in",
+            "avrae_snapshot",
+        ),
     )
 }
 

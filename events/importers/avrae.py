@@ -30,11 +30,23 @@ the combat:
   `human_readable`, the combat summary Avrae writes beside `data` with every HP shown
   (`Combat.get_summary(private=True)`: "18: Tali <9/12 HP, 5 temp> (AC 15)"). A player whose
   line shows no HP is not tracked, and said so. A character's sheet keeps HP at 0 or above, so
-  a blow on a player already at 0 (in dnd5e a death save failure) arrives as no change; Avrae's
-  own death saves are on the sheet, not in the records.
-- Other combatants (`monster`, and `common`, added by hand: NPCs): `hp`, `max_hp`, `temp_hp`
-  of `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
+  a blow on a player already at 0 (in dnd5e a death save failure) arrives as no change.
+- Death saves: Avrae rolls one only when the player runs `!game deathsave` (cogs5e/gametrack.py
+  `game_deathsave`), on the character sheet (`Character.death_saves`), with no combat commit:
+  no `combat_state_update` follows it, `PlayerCombatant.to_dict()` holds no death saves, and
+  the die is only in the text of Avrae's reply (an embed of a `message` record). So the records
+  carry no death-save die and this importer makes no `check`: a dnd5e fight imported from
+  Avrae should let the table roll them (`death_saves: table`), and a player at 0 HP is
+  reported saying so.
+- Other combatants (`monster`, and `common`, added by hand: NPCs): `hp` and `temp_hp` of
+  `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
   and said so once.
+- Maximum: the record's `max_hp` is the base (`StatBlock.to_dict` writes `_max_hp`); Avrae
+  shows, and heals up to, the effective one (`Combatant.max_hp`: effects' `max_hp_value` and
+  `max_hp_bonus`, Aid's +5), which a player's summary line shows too. A combatant joins with
+  the effective maximum it has when first seen. A woundlog character's maximum cannot change
+  afterwards, so HP is followed up to that maximum (`Ceiling`), and a maximum that moves is
+  reported.
 - Kinds: `type` "player" is the ruleset's player kind (dnd5e and d26 `pc`, Warhammer Quest
   `warrior`) on side `players`, anyone else its other kind (dnd5e `monster`, d26 `npc`) on side
   `monsters`. `max_hp` is the ruleset's stat (dnd5e and d26 `hp`, Mordheim and Warhammer Quest
@@ -47,7 +59,10 @@ the combat:
 - Ids: `avrae:<combat>:<timestamp>:<combatant>:hit` (and `:heal`, `:temp`),
   `avrae:<combat>:r<round>:<combatant>:turn_started`, `...:turn_ended`,
   `avrae:<combat>:r<round>:round_ended`; `avrae:<combatant>:joined`, `:hurt`, `:temp` for a
-  first sight. The cursor (`previous`) is `{"combats": {combat_id: snapshots.Cursor}}`.
+  first sight. The cursor (`previous`) is `{"combats": {combat_id: snapshots.Cursor},
+  "maxima": {character: the maximum it joined with}}`.
+
+Fixtures: tests/data/importers/avrae_fixtures.py, a port of Avrae's combat model.
 """
 
 from __future__ import annotations
@@ -58,7 +73,7 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from ..errors import StructuralError
-from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
+from .base import PROFILES, Batch, Converted, Profile, Sighting, SourceId, content_key, decode
 from .snapshots import Cursor, Entry, Snapshot, take_in
 
 SOURCE = "avrae"
@@ -66,17 +81,40 @@ STATE_UPDATE = "combat_state_update"
 PLAYER, GROUP = "player", "group"
 
 
+class Passive(msgspec.Struct, frozen=True):
+    """What an effect does to its combatant's maximum (effects/passive.py
+    `InitPassiveEffect.to_dict` writes only the attributes that are set)."""
+
+    max_hp_value: int | None = None
+    max_hp_bonus: int | None = None
+
+
+class Effect(msgspec.Struct, frozen=True):
+    name: str = ""
+    effects: Passive = Passive()
+
+
 class Combatant(msgspec.Struct, frozen=True):
     id: SourceId
     name: str = ""
     type: str = "common"
     hp: int | None = None  # absent for a player
-    max_hp: int | None = None
+    max_hp: int | None = None  # the base (`_max_hp`), not what effects make of it
     temp_hp: int | None = None  # absent for a player
+    effects: list[Effect] = []
     combatants: list[Combatant] = []  # a group's members
 
     def members(self) -> list[Combatant]:
         return self.combatants if self.type == GROUP else [self]
+
+    @property
+    def effective_max(self) -> int:
+        """`Combatant.max_hp` (cogs5e/initiative/combatant.py, v4.2.70): the largest
+        `max_hp_value` of its effects, else the base (`_max_hp or 0`), plus every effect's
+        `max_hp_bonus` (Aid's +5). The record's `max_hp` is `StatBlock.to_dict`'s `_max_hp`."""
+        value = max((e.effects.max_hp_value or 0 for e in self.effects), default=0)
+        bonus = sum(e.effects.max_hp_bonus or 0 for e in self.effects)
+        return (value or self.max_hp or 0) + bonus
 
 
 class Combat(msgspec.Struct, frozen=True):
@@ -98,6 +136,7 @@ class StateUpdate(msgspec.Struct, frozen=True):
 
 class Cursors(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     combats: dict[str, Cursor]
+    maxima: dict[str, int] = {}  # each character's maximum as it joined (see `Ceiling`)
 
 
 # --- players' HP, from the summary -------------------------------------------------------------
@@ -105,30 +144,42 @@ class Cursors(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 _TOP_LINE = re.compile(r"^(?:# |  )\s*-?\d+: (?P<rest>.*)$")
 _MEMBER_LINE = re.compile(r"^\s+- (?P<rest>.*)$")
 _HP_TEXT = re.compile(r"(?P<hp>-?\d+)/(?P<max>-?\d+) HP(?:, (?P<temp>\d+) temp)?")
+_NAMED = re.compile(r"^(?P<name>.*?) <(?P<shown>[^>]*)>")
+
+Shown = tuple[int, int, int]
 
 
-def summary_hp(summary: str, name: str) -> tuple[int, int, int] | None:
-    """(HP, maximum, temporary HP) of the combatant `name` in a summary, if it shows them."""
+def summary_hp(summary: str) -> dict[str, Shown | None]:
+    """Each combatant's (HP, maximum, temporary HP) as a summary shows them, by name (None: its
+    line shows no HP), read in one pass: a record's summary is read once, however many players
+    it has. Avrae refuses a second combatant of the same name (cog.py `init_add`); the first
+    line of a name is kept all the same."""
+    shown: dict[str, Shown | None] = {}
     for line in summary.splitlines():
         match = _TOP_LINE.match(line) or _MEMBER_LINE.match(line)
-        if match is None or not match["rest"].startswith(f"{name} <"):
+        named = _NAMED.match(match["rest"]) if match is not None else None
+        if named is None:
             continue
-        shown = match["rest"][len(name) + 2 :].split(">", 1)[0]
-        numbers = _HP_TEXT.fullmatch(shown)
-        if numbers is None:
-            return None
-        return int(numbers["hp"]), int(numbers["max"]), int(numbers["temp"] or 0)
-    return None
+        numbers = _HP_TEXT.fullmatch(named["shown"])
+        hp = (
+            (int(numbers["hp"]), int(numbers["max"]), int(numbers["temp"] or 0))
+            if numbers
+            else None
+        )
+        shown.setdefault(named["name"], hp)
+    return shown
 
 
 # --- records -------------------------------------------------------------------------------------
 
 
-def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
-    """The combatant as the record shows it, or why it is not tracked."""
+def sighting(combatant: Combatant, players: dict[str, Shown | None]) -> Sighting | str:
+    """The combatant as the record shows it, or why it is not tracked. The maximum is the
+    effective one, as Avrae shows it: the summary's for a player (`hp_str` reads the
+    `max_hp` property), `Combatant.effective_max` for anyone else."""
     name = combatant.name or combatant.id
     if combatant.type == PLAYER:
-        shown = summary_hp(update.human_readable, combatant.name)
+        shown = players.get(combatant.name)
         if shown is None:
             return (
                 f"{name} ({combatant.id}) is a player: Avrae's record holds no HP for players "
@@ -137,13 +188,13 @@ def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
             )
         hp, maximum, temp = shown
     else:
-        if combatant.max_hp is None or combatant.max_hp < 1:
+        maximum = combatant.effective_max
+        if combatant.max_hp is None or maximum < 1:
             return (
                 f"{name} ({combatant.id}) has no maximum HP in Avrae "
                 f"(max_hp {'null' if combatant.max_hp is None else combatant.max_hp}): "
                 "not tracked"
             )
-        maximum = combatant.max_hp
         hp = combatant.hp if combatant.hp is not None else maximum
         temp = combatant.temp_hp or 0
     return Sighting(
@@ -156,35 +207,101 @@ def sighting(combatant: Combatant, update: StateUpdate) -> Sighting | str:
     )
 
 
+class Ceiling(Batch):
+    """A batch that follows a maximum woundlog cannot change.
+
+    Avrae's maximum moves with effects (Aid's +5, and back when the effect ends, HP left where
+    it was: effects/effect.py `InitiativeEffect.remove` touches no HP); a woundlog character
+    keeps the maximum it joined with (no event of wire format v1 changes a stat). So HP above
+    that maximum is not shown: woundlog's HP is Avrae's, capped at the joined maximum, and only
+    what crosses the cap is a hit or a heal. HP at or below the cap, where every rule of the
+    rulesets reads it (0, instant death), is always Avrae's. `maxima` holds each character's
+    joined maximum, from earlier imports (the cursor) and from the joins of this one; a
+    character already in the fight that no cursor names gets the maximum of its first record
+    here, so importing the same file again gives the same events (the same cap), which the
+    fight skips."""
+
+    def __init__(
+        self, profile: Profile, joined: Collection[str], maxima: dict[str, int], source: str
+    ) -> None:
+        super().__init__(source, profile, joined)
+        self.maxima = dict(maxima)
+
+    def sight(self, who: Sighting) -> bool:
+        joins = super().sight(who)
+        if who.player and who.hp <= 0 and self.profile is PROFILES["dnd5e"]:
+            self.warn(
+                f"{who.name} ({who.id}) is at 0 HP: Avrae rolls a death save only when the "
+                "player runs !game deathsave, keeps it on the character sheet, and records no "
+                "die of it; woundlog records none, so a dnd5e fight should let the table roll "
+                "them (death_saves: table) rather than roll them itself"
+            )
+        kept = self.maxima.setdefault(who.id, who.max_hp)
+        if kept != who.max_hp:
+            self.warn(
+                f"{who.name} ({who.id}) has a maximum of {who.max_hp} HP in Avrae now (an "
+                f"effect such as Aid began or ended) and joined woundlog with {kept}: woundlog "
+                f"keeps {kept} and follows Avrae's HP up to it"
+            )
+        return joins
+
+    def hp_and_temporary(
+        self, key: str, character: str, hp: tuple[int, int], temp: tuple[int, int]
+    ) -> None:
+        top = self.maxima.get(character)
+        if top is not None:
+            hp = (min(hp[0], top), min(hp[1], top))
+        super().hp_and_temporary(key, character, hp, temp)
+
+
 def snapshot(record: object, index: int) -> Snapshot | None:
     """The snapshot a record gives (None: not a combat state, skipped)."""
     if decode(record, Kind, index).event_type != STATE_UPDATE:
         return None
     update = decode(record, StateUpdate, index)
     combat = update.data
-    tracked: list[Sighting] = []
-    untracked: list[tuple[str, str]] = []
-    for entry in combat.combatants:
-        for member in entry.members():
-            seen = sighting(member, update)
-            if isinstance(seen, str):
-                untracked.append((member.id, seen))
-            else:
-                tracked.append(seen)
-    order = tuple(Entry(e.id, tuple(m.id for m in e.members())) for e in combat.combatants)
-    current = combat.current
-    active = order[current].id if current is not None and 0 <= current < len(order) else None
+    players = summary_hp(update.human_readable) if has_players(combat) else {}
+    return combat_snapshot(
+        update.combat_id,
+        update.timestamp,
+        content_key(record),
+        combat.round,
+        [(e.id, [(m.id, sighting(m, players)) for m in e.members()]) for e in combat.combatants],
+        combat.current,
+    )
+
+
+def combat_snapshot(
+    combat: str,
+    clock: float,
+    digest: str,
+    round_: int,
+    order: list[tuple[str, list[tuple[str, Sighting | str]]]],
+    current: int | None,
+) -> Snapshot:
+    """A snapshot of one Avrae combat from its order: each place (an id, and its members as
+    each is seen or why it is not tracked) and the place whose turn it is."""
+    tracked = [seen for _, members in order for _, seen in members if isinstance(seen, Sighting)]
+    untracked = [
+        (cid, seen) for _, members in order for cid, seen in members if isinstance(seen, str)
+    ]
+    entries = tuple(Entry(eid, tuple(cid for cid, _ in members)) for eid, members in order)
+    active = entries[current].id if current is not None and 0 <= current < len(entries) else None
     return Snapshot(
-        stream=f"{update.combat_id}:",
-        key=f"{update.combat_id}:{update.timestamp!r}",
-        digest=content_key(record),
-        clock=(update.timestamp,),
-        round=combat.round,
-        order=order,
+        stream=f"{combat}:",
+        key=f"{combat}:{clock!r}",
+        digest=digest,
+        clock=(clock,),
+        round=round_,
+        order=entries,
         active=active,
         combatants=tracked,
         untracked=untracked,
     )
+
+
+def has_players(combat: Combat) -> bool:
+    return any(m.type == PLAYER for e in combat.combatants for m in e.members())
 
 
 def in_order(snapshots: list[tuple[int, Snapshot]]) -> list[tuple[int, Snapshot]]:
@@ -205,11 +322,11 @@ def label(snapshot: Snapshot) -> str:
     return f"the Avrae record of combat {combat} at {snapshot.clock[0]!r}"
 
 
-def read_cursors(previous: object | None) -> dict[str, Cursor]:
+def read_cursors(previous: object | None) -> Cursors:
     if previous is None:
-        return {}
+        return Cursors({})
     try:
-        return dict(msgspec.convert(previous, Cursors).combats)
+        return msgspec.convert(previous, Cursors)
     except msgspec.ValidationError as exc:
         raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
 
@@ -217,13 +334,25 @@ def read_cursors(previous: object | None) -> dict[str, Cursor]:
 def convert(
     records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
 ) -> Converted:
-    batch = Batch(SOURCE, profile, joined)
-    cursors = read_cursors(previous)
     snapshots = [
         (index, s)
         for index, record in enumerate(records)
         if (s := snapshot(record, index)) is not None
     ]
-    take_in(batch, cursors, in_order(snapshots), newer, label)
-    cursor = msgspec.to_builtins(Cursors(cursors)) if cursors else previous
+    return take_in_combats(in_order(snapshots), profile, joined, previous)
+
+
+def take_in_combats(
+    snapshots: list[tuple[int, Snapshot]],
+    profile: Profile,
+    joined: Collection[str],
+    previous: object | None,
+) -> Converted:
+    """Take in (record index, snapshot) in order, each against its combat's cursor, with the
+    maxima the characters joined with (`Ceiling`); the cursor for the next import."""
+    given = read_cursors(previous)
+    batch = Ceiling(profile, joined, given.maxima, SOURCE)
+    cursors = dict(given.combats)
+    take_in(batch, cursors, snapshots, newer, label)
+    cursor = msgspec.to_builtins(Cursors(cursors, batch.maxima)) if cursors else previous
     return Converted(batch.events, cursor, batch.warnings, batch.records)

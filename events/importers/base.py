@@ -163,10 +163,12 @@ class Batch:
         self.joined = set(joined)
         self.events: list[Event] = []
         self.warnings: list[str] = []
+        self.warned: set[str] = set()  # the same, to look up: a long import warns often
         self.records: list[int] = []
 
     def warn(self, message: str) -> None:
-        if message not in self.warnings:
+        if message not in self.warned:
+            self.warned.add(message)
             self.warnings.append(message)
 
     def id(self, *parts: str) -> str:

@@ -1,11 +1,12 @@
-"""Avrae: combat recorder records (the FIREBALL dataset's raw records), in the shapes of
-v4.2.70 (tests/data/importers/make_fixtures.py), become the fight Avrae showed."""
+"""Avrae: combat recorder records (the FIREBALL dataset's raw records), made by a port of
+v4.2.70's combat model (tests/data/importers/avrae_fixtures.py), become the fight Avrae showed."""
 
 from __future__ import annotations
 
 import copy
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,10 @@ from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight, replay
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
-RECORDS = [json.loads(line) for line in (DATA / "avrae_combat.jsonl").read_text().splitlines()]
+ALL = [json.loads(line) for line in (DATA / "avrae_combat.jsonl").read_text().splitlines()]
+AID_COMBAT = "1700007200-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+RECORDS = [r for r in ALL if r["combat_id"] != AID_COMBAT]  # the first two combats
+AID = [r for r in ALL if r["combat_id"] == AID_COMBAT]
 TALI, WO1, WO2 = (
     "9e1d7c2a-0f4b-4a55-8a0e-1c2d3e4f5a6b",
     "3b9f6c1e-7a2d-4f80-b1c4-5d6e7f8a9b0c",
@@ -191,8 +195,8 @@ def test_a_player_in_a_group_reads_its_members_line() -> None:
     lines = record["human_readable"].splitlines()
     record["human_readable"] = "\n".join(line for line in lines if ": Tali <" not in line)
     record["human_readable"] = record["human_readable"].replace(
-        "     - WO2 <11/11 HP> (AC 13)",
-        "     - WO2 <11/11 HP> (AC 13)\n     - Tali <7/12 HP> (AC 15)",
+        "     - WO2 <11/11 HP> ",
+        "     - WO2 <11/11 HP> \n     - Tali <7/12 HP> (AC 15)",
     )
     converted = convert_records("avrae", [record], ruleset="dnd5e")
     assert ("hit", "tali", "5") in rows(converted.events)
@@ -210,3 +214,111 @@ def test_importing_again_into_a_real_fight_is_a_no_op(tmp_path: Path) -> None:
         assert third.version == first.version and fight.state() == before
     finally:
         store.close()
+
+
+# --- effects on the maximum, groups, removed and re-added combatants (the third combat) ---------
+
+MIRA, OR1 = "a0000000-0000-4000-8000-00000000000a", "b0000000-0000-4000-8000-00000000000b"
+GO1_FIRST, GO1_AGAIN = (
+    "c0000000-0000-4000-8000-00000000000c",
+    "d0000000-0000-4000-8000-00000000000d",
+)
+SHORT.update({MIRA: "mira", OR1: "or1", GO1_FIRST: "go1", GO1_AGAIN: "go1b"})
+SHOWN = re.compile(r"(?:^|\n)[ #]*(?:\d+: |- )(?P<name>\w+) <(?P<hp>-?\d+)/(?P<max>\d+) HP")
+
+
+def shown_by_avrae(record: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """(HP, maximum) of each combatant as Avrae's own summary shows it."""
+    return {
+        m["name"]: (int(m["hp"]), int(m["max"])) for m in SHOWN.finditer(record["human_readable"])
+    }
+
+
+def test_a_maximum_raised_by_an_effect_is_the_one_a_combatant_joins_with() -> None:
+    first = next(r for r in AID if r["event_type"] == "combat_state_update")
+    orc = next(c for c in first["data"]["combatants"] if c["id"] == OR1)
+    assert (orc["max_hp"], orc["hp"], shown_by_avrae(first)["OR1"]) == (15, 20, (20, 20))
+    joined = {
+        e.character: e.stats
+        for e in convert_records("avrae", [first], ruleset="dnd5e").events
+        if isinstance(e, CharacterJoined)
+    }
+    assert joined[OR1] == {"hp": 20}  # Aid's +5 on a base of 15, as Avrae shows it
+
+
+def test_at_every_record_the_hp_is_avraes_up_to_the_maximum_joined_with() -> None:
+    """Aid given mid-fight, healing past the base maximum, Aid ending with HP above the new
+    maximum: woundlog follows Avrae's HP wherever its own (fixed) maximum allows."""
+    states = [r for r in AID if r["event_type"] == "combat_state_update"]
+    names = {MIRA: "Mira", OR1: "OR1", GO1_AGAIN: "GO1"}  # the first GO1 is gone from Avrae
+    maxima: dict[str, int] = {}
+    for upto in range(1, len(states) + 1):
+        converted = convert_records("avrae", states[:upto], ruleset="dnd5e")
+        for e in converted.events:
+            if isinstance(e, CharacterJoined):
+                maxima[e.character] = e.stats["hp"]
+        woundlog = final(converted.events, "dnd5e")
+        avrae = shown_by_avrae(states[upto - 1])
+        for cid, name in names.items():
+            if name in avrae and SHORT[cid] in woundlog:
+                capped = max(min(avrae[name][0], maxima[cid]), 0)
+                assert woundlog[SHORT[cid]][1] == capped, (upto, name, avrae[name])
+    assert final(convert_records("avrae", AID, ruleset="dnd5e").events, "dnd5e") == {
+        "mira": ("upright", 5),  # 5/10 in Avrae, Aid over, down to 0 and healed
+        "or1": ("upright", 12),  # 12/15 in Avrae: joined at 20 under Aid
+        "go1": ("dead", 0),  # removed by deathdelete at 0
+        "go1b": ("upright", 7),  # the new GO1: a new combatant id, a new character
+    }
+
+
+def test_a_maximum_that_moves_after_joining_is_reported() -> None:
+    warnings = convert_records("avrae", AID, ruleset="dnd5e").warnings
+    assert any(
+        "Mira" in w and "maximum of 15 HP" in w and "joined woundlog with 10" in w for w in warnings
+    )
+    assert any(
+        "OR1" in w and "maximum of 15 HP" in w and "joined woundlog with 20" in w for w in warnings
+    )
+
+
+def test_the_joined_maximum_survives_the_cursor() -> None:
+    whole = convert_records("avrae", AID, ruleset="dnd5e")
+    first = convert_records("avrae", AID[:4], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    rest = convert_records(
+        "avrae",
+        AID[4:],
+        ruleset="dnd5e",
+        joined=joined,
+        previous=json.loads(json.dumps(first.previous)),
+    )
+    assert first.events + rest.events == whole.events
+
+
+def test_a_group_made_mid_fight_takes_its_members_turn() -> None:
+    events = convert_records("avrae", AID, ruleset="dnd5e").events
+    assert ("turn_started", "or1", "2") in rows(events)  # OR1's turn in the Raiders group
+    assert ("turn_started", "go1b", "2") in rows(events)
+
+
+def replayed(events: list[Event], death_saves: str) -> list[Any]:
+    log: list[Event] = [
+        FightStarted(ruleset="dnd5e", seed=2, options={"death_saves": death_saves}),
+        *events,
+    ]
+    return list(replay(log, strict=True))
+
+
+def test_no_death_save_is_invented_when_the_table_rolls_them() -> None:
+    """Avrae rolls a death save only on `!game deathsave` (cogs5e/gametrack.py
+    `game_deathsave`, on the character sheet, no combat commit), so its records carry no die:
+    the import makes no `check`, and a fight whose table rolls them draws none."""
+    converted = convert_records("avrae", AID, ruleset="dnd5e")
+    assert not any(type_name(e) == "check" for e in converted.events)
+    assert any("Mira" in w and "!game deathsave" in w for w in converted.warnings)
+    table = replayed(converted.events, "table")
+    assert [d for _, changes in table for d in changes.dice] == []
+    downed = [c.state for state, _ in table if (c := state.characters.get(MIRA))]
+    assert "downed" in downed and downed[-1] == "upright"
+    drawn = [d for _, changes in replayed(converted.events, "turn") for d in changes.dice]
+    assert [d.purpose for d in drawn] == ["death_save"]  # what `turn` would have invented

@@ -97,13 +97,17 @@ def test_avrae_into_an_existing_fight_joins_only_the_newcomers() -> None:
     ok(run("new", "moor", "--ruleset", "dnd5e", "--seed", "1"))
     ok(run("join", "moor", TALI, "--name", "Tali", "--stat", "hp=12"))
     result = ok(run("import", "avrae", AVRAE, "--into", "moor"))
-    assert "imported 17 events" in result.stdout  # Tali was there: her join is not made
+    assert "imported 45 events" in result.stdout  # Tali was there: her join is not made
     assert [v[:2] for v in brief("moor", "hp").values()] == [
         ("upright", 9),  # her first record is the baseline, then 5 temporary HP and 8 damage
         ("dead", 0),
         ("upright", 11),
         ("upright", 9),  # the second combat of the file: a new combatant id
         ("upright", 2),
+        ("upright", 5),  # the third: Mira and an orc under Aid, two goblins called GO1
+        ("upright", 12),
+        ("dead", 0),
+        ("upright", 7),
     ]
     assert "Ghost light" in result.stderr
 

@@ -258,7 +258,7 @@ print(json.dumps(sorted(info.callback.__name__ for info in infos if "__signature
     [
         (("--version",), []),
         (("hit", "--help"), ["hit"]),
-        (("import", "--help"), ["import_", "records", "records", "records"]),
+        (("import", "--help"), ["import_", "records", "records", "records", "records"]),
     ],
 )
 def test_a_run_works_out_the_parameters_of_the_commands_it_builds_alone(
