@@ -129,11 +129,52 @@ class Roll(msgspec.Struct, frozen=True):
     formula: str = ""
     total: float | None = None
     is_critical: bool | None = msgspec.field(default=None, name="isCritical")
+    is_fumble: bool | None = msgspec.field(default=None, name="isFumble")
+    target: float | None = None  # a D20Roll's `options.target` (a death save's is 10)
 
 
 def dice(roll: Roll) -> list[int]:
     """Every die result that counts, in order: active and not discarded."""
     return [r.result for term in roll.dice for r in term.results if r.active and not r.discarded]
+
+
+NATURAL_20 = 20
+DEATH_SAVE_TARGET = 10
+
+
+def death_save_die(roll: Roll | None) -> tuple[int | None, str | None]:
+    """The d20 woundlog's dnd5e rule is given for a death save rolled in Foundry, and a note
+    when it is not the natural die.
+
+    dnd5e decides a death save by its total, bonuses included, against `roll.options.target`
+    (10): a success at or above it, a natural 20 (`isCritical`) among them bringing the creature
+    back at 1 HP; a failure below it, two failures on a natural 1 (`isFumble`) (dnd5e 5.3.3 and
+    4.4.4 `module/documents/actor/actor.mjs`, `rollDeathSave`; 3.3.1 the same). woundlog's rule
+    reads one d20 with no bonus (core/rulesets/dnd5e.py), so the die given is the one that
+    makes the same outcome there: the natural die when it does, else 10 for a success (a +3
+    save of 8), 19 for a success a natural 20 did not make critical, 9 for a failure (a -2 save
+    of 11), 2 for a natural 1 that is no fumble. No die is made up: the outcome is Foundry's."""
+    natural = dice(roll)[:1] if roll is not None else []
+    if roll is None or not natural:
+        return None, None
+    die = natural[0]
+    if roll.total is None:  # no total: the natural die is all there is
+        return die, None
+    target = DEATH_SAVE_TARGET if roll.target is None else roll.target
+    critical = roll.is_critical if roll.is_critical is not None else die == NATURAL_20
+    fumble = roll.is_fumble if roll.is_fumble is not None else die == 1
+    if roll.total >= target:
+        given = NATURAL_20 if critical else min(max(die, DEATH_SAVE_TARGET), NATURAL_20 - 1)
+    else:
+        given = 1 if fumble else max(min(die, DEATH_SAVE_TARGET - 1), 2)
+    if given == die:
+        return die, None
+    outcome = "success" if roll.total >= target else "failure"
+    total = int(roll.total) if float(roll.total).is_integer() else roll.total
+    return given, (
+        f"Foundry's death save {roll.formula or 'd20'}: natural {die}, total {total} against "
+        f"{target:g}, a {outcome}; given to woundlog's rule as a {given}"
+    )
 
 
 # --- the envelopes -------------------------------------------------------------------------------
@@ -143,7 +184,14 @@ class HitPoints(msgspec.Struct, frozen=True):
     max: Magnitude
     value: Magnitude | None = None
     temp: Magnitude | None = None
-    tempmax: Magnitude = 0  # dnd5e's temporary change of the maximum
+    tempmax: Magnitude = 0  # dnd5e's temporary change of the maximum (Aid: +5), may be negative
+
+    @property
+    def effective_max(self) -> int:
+        """dnd5e's `hp.effectiveMax`: `max + tempmax`, never below 0 (dnd5e 5.3.3
+        module/data/actor/templates/attributes.mjs, `prepareHitPoints`), which `hp.value`
+        never exceeds."""
+        return max(self.max + self.tempmax, 0)
 
 
 class Token(msgspec.Struct, frozen=True):
@@ -253,11 +301,23 @@ def envelope(record: object, index: int) -> Hook:
 # --- the cursor ----------------------------------------------------------------------------------
 
 
+class Place(msgspec.Struct, frozen=True, array_like=True):
+    """Where a combat was after the last turn change woundlog took in: round, turn, the
+    combatant whose turn it was and its token."""
+
+    round: int
+    turn: int | None = None
+    combatant: str | None = None
+    token: str | None = None
+
+
 class Cursor(msgspec.Struct, frozen=True):
-    """Each token's HP as the last envelope left it, and the envelope ids seen last."""
+    """Each token's HP as the last envelope left it, the envelope ids seen last, and each
+    combat's place after its last turn change."""
 
     hp: dict[str, int] = {}
     seen: list[str] = []
+    combats: dict[str, Place] = {}
 
 
 def cursor_of(previous: object | None) -> Cursor:
@@ -275,17 +335,22 @@ class Conversion:
     def __init__(self, profile: Profile, joined: Collection[str], cursor: Cursor) -> None:
         self.batch = Batch(SOURCE, profile, joined)
         self.hp = dict(cursor.hp)
+        # Envelope ids in the order seen (the cursor keeps the last ones) and as a set, so a
+        # resend is recognised in one look-up, not a scan of every id before it.
         self.seen = list(cursor.seen)
+        self.seen_ids = set(self.seen)
+        self.combats = dict(cursor.combats)
 
     def sight(self, token: Token, actor: Actor, before: int | None = None) -> bool:
         """Join a token seen for the first time; False if it is never tracked (no HP)."""
-        if actor.hp.max < 1:
+        top = actor.hp.effective_max
+        if top < 1:
             return False
         hp = before if before is not None else actor.hp.value
-        hp = actor.hp.max if hp is None else hp
+        hp = top if hp is None else hp
         player = token.player if token.player is not None else actor.type == "character"
         name = token.name or actor.name or token.uuid
-        if self.batch.sight(Sighting(token.uuid, name, player, actor.hp.max, hp, token.side)):
+        if self.batch.sight(Sighting(token.uuid, name, player, top, hp, token.side)):
             self.hp.setdefault(token.uuid, hp)
         return True
 
@@ -295,8 +360,8 @@ class Conversion:
         token, value, hp = hook.token.uuid, hook.actor.hp.value, hook.actor.hp
         if value is None:
             return self.hp.get(token)
-        top = hp.max + hp.tempmax
-        if not 0 <= value <= top:  # dnd5e keeps hp.value in 0..max (with tempmax)
+        top = hp.effective_max
+        if not 0 <= value <= top:  # dnd5e keeps hp.value in 0..effectiveMax
             raise StructuralError(
                 f"hp.value {value} is outside 0 to {top}: no Foundry actor can be there",
                 field="$.actor.hp.value",
@@ -392,7 +457,7 @@ class Conversion:
             return
         if not self.sight(hook.token, hook.actor, self.before(hook, 0, index)):
             return
-        d20 = [v for r in ([hook.roll] if hook.roll else []) for v in dice(r)][:1]
+        die, note = death_save_die(hook.roll)
         who = hook.token.uuid
         self.batch.add(
             Check(
@@ -400,10 +465,11 @@ class Conversion:
                 by=SOURCE,
                 character=who,
                 check=DEATH_SAVE,
-                rolls={DEATH_SAVE: d20} if d20 else {},
+                rolls={DEATH_SAVE: [die]} if die is not None else {},
+                note=note,
             )
         )
-        if d20 == [20]:  # dnd5e's update to 1 HP, whose healActor the module does not send
+        if die == NATURAL_20:  # dnd5e's update to 1 HP, whose healActor the module does not send
             self.hp[who] = 1
 
     def left(self, hook: OnToken) -> None:
@@ -411,12 +477,29 @@ class Conversion:
             self.hp[hook.token.uuid] = hook.actor.hp.value
 
     def turn_change(self, hook: CombatTurnChange) -> None:
+        """The turns a move of the combat passes. The move starts where the last turn change
+        of this combat left it (the cursor), not at the hook's `prior`: Foundry v13 calls
+        `combatTurnChange` on the active GM's client only after awaiting the turn events, and
+        by then the next update has overwritten the `previous` object it passes (client
+        `Combat#_onUpdate` and `#recordPreviousState`, `Object.assign(this.previous, ...)`), so
+        two quick Next Turn clicks give a first hook whose `prior` is its own `current`."""
         for entry in hook.turns:
             if entry.token is not None and entry.actor is not None:
                 self.sight(entry.token, entry.actor)
         order = [e.combatant_id for e in hook.turns]
         tokens = {e.combatant_id: e.token.uuid for e in hook.turns if e.token is not None}
-        batch, rounds = self.batch, (hook.current.round or 0) - (hook.prior.round or 0)
+        prior, known = hook.prior, self.combats.get(hook.combat)
+        if known is not None:
+            prior = HistoryData(round=known.round, turn=known.turn, combatant_id=known.combatant)
+            if known.combatant is not None and known.token is not None:
+                tokens.setdefault(known.combatant, known.token)  # it may have left the combat
+        current = hook.current
+        if current.round is not None:
+            self.combats[hook.combat] = Place(
+                current.round, current.turn, current.combatant_id,
+                tokens.get(current.combatant_id or ""),
+            )  # fmt: skip
+        batch, rounds = self.batch, (current.round or 0) - (prior.round or 0)
         if rounds > MAX_ROUNDS:
             batch.warn(
                 f"turn change `{hook.id}` jumps {rounds} rounds: the turns and rounds in "
@@ -424,7 +507,7 @@ class Conversion:
                 "turn's start"
             )
             order = []
-        for step in crossed(hook.prior, hook.current, order):
+        for step in crossed(prior, current, order):
             if step.combatant is None:
                 batch.add(
                     TurnEnded(
@@ -441,13 +524,15 @@ class Conversion:
 
     def remember(self, hook: Hook) -> bool:
         """False for an envelope seen before (a resend): it makes nothing new."""
-        if hook.id in self.seen:
+        if hook.id in self.seen_ids:
             return False
+        self.seen_ids.add(hook.id)
         self.seen.append(hook.id)
         return True
 
     def cursor(self) -> object:
-        return msgspec.to_builtins(Cursor(hp=self.hp, seen=self.seen[-SEEN_KEPT:]))
+        kept = Cursor(hp=self.hp, seen=self.seen[-SEEN_KEPT:], combats=self.combats)
+        return msgspec.to_builtins(kept)
 
 
 class Step(msgspec.Struct, frozen=True):
@@ -466,11 +551,20 @@ def crossed(prior: HistoryData, current: HistoryData, order: list[str]) -> Itera
     turn order, only the prior turn, the rounds left and the current turn."""
     start = (prior.round or 0, -1 if prior.turn is None else prior.turn)
     end = (current.round or 0, -1 if current.turn is None else current.turn)
-    if end <= start or end[0] < 1 or end[1] < 0 or current.combatant_id is None:
+    # Deleting the combatant whose turn it is hands its turn index to the next one (client
+    # `Combat#setupTurns` keeps `turn` unless it is past the end): the same place, another
+    # combatant, is a move on.
+    handed_on = end == start and current.combatant_id != prior.combatant_id
+    if (end <= start and not handed_on) or end[0] < 1 or end[1] < 0:
+        return
+    if current.combatant_id is None:
         return
     round_, turn = start
     if round_ >= 1 and turn >= 0 and prior.combatant_id is not None:
         yield Step(round_, turn, prior.combatant_id)
+    if handed_on:
+        yield Step(end[0], end[1], current.combatant_id, starts=True)
+        return
     if end[1] >= len(order):  # an order that does not hold the current turn says nothing
         order = []
     if round_ >= 1 and order:
