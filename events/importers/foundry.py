@@ -5,51 +5,64 @@ The envelope is woundlog's own: the module (replays/integrations/foundry/woundlo
 from a hook's arguments in the client that made the change and hands it to the active GM's
 client, which sends it. Fields not listed are ignored. `hook` names the hook; `id` is the
 module's `foundry.utils.randomID()`, taken when the hook fires and kept on every resend.
-Shapes followed: dnd5e 5.3.3 `module/documents/actor/actor.mjs` (`applyDamage`,
-`rollDeathSave`), `module/data/actor/templates/attributes.mjs` (`onUpdateHP`), Foundry's
-`combatTurnChange(combat, prior, current)` with its `CombatHistoryData` and `Roll#dice`.
+Shapes followed: dnd5e 5.3.3 and 4.4.4 `module/documents/actor/actor.mjs` (`applyDamage`,
+`rollDeathSave`), 5.3.3 `module/data/actor/templates/attributes.mjs` (`prepareHitPoints`,
+`onUpdateHP`), Foundry v13's client `Combat` (`combatTurnChange(combat, prior, current)`,
+`CombatHistoryData`, `setupTurns`) and `Roll#dice`.
 
-A combatant is a token: `token.uuid` (`Scene.<scene>.Token.<token>`) is the character's id and
-`token.name` ("Goblin (2)") its name, because unlinked tokens (dnd5e's default for NPCs) share
-their base actor's `id`. `actor` gives `type` and `hp`, read by the module at the HP path its
+A character is who the module names: an unlinked token (dnd5e's default for NPCs) by its token
+document's uuid (`Scene.<scene>.Token.<token>`) and name ("Goblin (2)"), since unlinked tokens
+share their base actor's `id`; a linked actor (a player character) by its world actor's uuid
+(`Actor.<id>`) and name, the same with any token of it, or none, on any scene. `actor` gives
+`type` and `hp` (`value`, `max`, `temp`, `tempmax`), read by the module at the HP path its
 setting names (`system.attributes.hp` in dnd5e), as after the change.
 
     {"hook": "dnd5e.applyDamage", "id": "h7Qk2aZ0", "amount": 12,
      "token": {"uuid": "Scene.s1.Token.t1", "name": "Goblin (2)", "player": false},
-     "actor": {"id": "gob", "type": "npc", "hp": {"value": 0, "max": 7, "temp": 0}},
+     "actor": {"id": "gob", "type": "npc", "hp": {"value": 0, "max": 7, "temp": 0, "tempmax": 0}},
      "changes": {"hp": -7, "temp": 0, "total": -7},
      "attacker": "Scene.s1.Token.t0", "critical": false, "purpose": "location",
      "roll": {"formula": "2d6+3", "total": 12, "dice": [{"faces": 6, "results": [...]}]}}
 
 Hooks and mapping:
 - `dnd5e.applyDamage(actor, amount, options)`: `amount` is the whole damage after resistances
-  (healing below 0), which dnd5e does not keep past 0 HP; `changes` is what its own
-  `dnd5e.damageActor` or `healActor` said of the same update (absent when nothing changed: a
-  blow on a creature already at 0), and the module sends that hook no more. Damage is a hit for
-  all of `amount` in a ruleset that keeps temporary HP (dnd5e), else for `amount` less what
-  temporary HP took; healing is a heal of the HP gained. `critical` (the originating damage
-  roll's `isCritical`) is a dnd5e hit's `critical` fact; `attacker` (the speaker's token uuid)
-  is the hit's attacker.
+  (healing below 0), which dnd5e does not keep past 0 HP; `changes` is the HP change of its
+  update (the module reads it from the update `dnd5e.preApplyDamage` was given, since dnd5e
+  4.0 and later fire their own `damageActor` for it only after awaiting the Bloodied effect,
+  after `applyDamage`), and the module sends that hook no more. Damage is a hit for all of
+  `amount` in a ruleset that keeps temporary HP (dnd5e), else for `amount` less what temporary
+  HP took; healing is a heal of the HP gained. `critical` (the originating damage roll's
+  `isCritical`) is a dnd5e hit's `critical` fact; `attacker` is the hit's attacker.
 - `dnd5e.damageActor` / `dnd5e.healActor(actor, changes{hp, temp, total}, update, userId)`: an
   HP change by any other means (the sheet, the token HUD): HP and temporary HP before
   (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them.
-- `dnd5e.rollDeathSave(rolls, details)`: a dnd5e `check` (`death_save`, the natural d20 as its
-  die), for a fight with option `death_saves: "table"` (see `FIGHT_OPTIONS`). Other rulesets
-  roll their own: no event, a warning. A natural 20 brings dnd5e's creature back at 1 HP: the
-  module does not send the `healActor` that update fires, and the cursor counts the 1 HP.
+- `dnd5e.rollDeathSave`: a dnd5e `check` (`death_save`), for a fight with option
+  `death_saves: "table"` (see `FIGHT_OPTIONS`). Its outcome is Foundry's: the roll's `total`
+  (bonuses in) against its `target` (10), a natural 20 (`isCritical`) and 1 (`isFumble`)
+  aside; the check's die is the one that gives woundlog's rule the same outcome
+  (`death_save_die`). Other rulesets roll their own: no event, a warning. A critical success
+  brings dnd5e's creature back at 1 HP: the module does not send the `healActor` that update
+  fires, and the cursor counts the 1 HP.
 - `combatTurnChange(combat, prior, current)`: `prior` and `current` are Foundry's
   `CombatHistoryData` (`round`, `turn`, `combatantId`, `tokenId`), `combat` the combat's id
-  and `turns` the turn order (`combat.turns`: `combatantId`, `token`, `actor`). Each turn is
-  keyed by (combat, round, turn, combatant), so a rewind then a re-advance makes the same
-  events again, which the fight skips. Moving forward ends the prior turn, starts and ends
-  every turn it jumped over (Foundry's `skipped` turns), ends each round it leaves and starts
-  the current turn; moving back, or staying, makes nothing; round 0 is no round. Every
-  combatant in `turns` with HP joins at its first sight.
-- First sight of a token: it joins with `hp.max` as the ruleset's stat, as the player kind on
-  the players' side when `token.player` (the module sends `actor.hasPlayerOwner`; without it,
-  `actor.type == "character"`), else the other kind; `token.side` overrides the side. Below
-  its maximum before the change, it also takes a hit for the difference. A token with `hp.max`
-  below 1 is never tracked.
+  and `turns` the turn order (`combat.turns`: `combatantId`, `token`, `actor`). The move starts
+  where the last turn change of that combat left it (kept in the cursor), else at `prior`:
+  Foundry v13 can hand the active GM's client a `prior` the next update has overwritten. Each
+  turn is keyed by (combat, round, turn, combatant), so a rewind then a re-advance makes the
+  same events again, which the fight skips. Moving forward ends the prior turn, starts and
+  ends every turn it jumped over (Foundry's `skipped` turns), ends each round it leaves and
+  starts the current turn; the same place with another combatant (the one whose turn it was
+  deleted: Foundry hands its turn index to the next) ends one turn and starts the other;
+  moving back, or staying, makes nothing; round 0 is no round. Every combatant in `turns`
+  with HP joins at its first sight.
+- First sight of a character: it joins with dnd5e's effective maximum (`hp.max + hp.tempmax`,
+  Aid's +5 included) as the ruleset's stat, as the player kind on the players' side when
+  `token.player` (the module sends `actor.hasPlayerOwner`; without it, `actor.type ==
+  "character"`), else the other kind; `token.side` overrides the side. Below its maximum before
+  the change, it also takes a hit for the difference. A character with an effective maximum
+  below 1 is never tracked. woundlog keeps the maximum it joined with: a `tempmax` granted
+  later is taken in (HP up to `max + tempmax` is valid) as the heal Foundry reports, which
+  woundlog's rules cap at that maximum.
 - Dice: `roll` is a roll as `Roll#dice` gives its dice (parenthetical and pool terms already
   flattened), `purpose` the woundlog dice purpose they are given for; `rolls` gives several:
   `{purpose: [roll, ...]}`. A die counts when its result is `active` and not `discarded` (kept
@@ -66,7 +79,8 @@ that contradicts itself (an `applyDamage` that says more HP was lost than it dea
 Ids: `foundry:<id>:<token>:hit` / `:heal` / `:temp` / `:death_save` / `:drift`,
 `foundry:<combat>:<round>:<turn>:<combatant>:<token>:turn_started` / `turn_ended`,
 `foundry:<combat>:<round>:round_ended`, `foundry:<token>:joined` / `:hurt`. The cursor also
-keeps the last envelope ids seen, so a resend is recognised and makes nothing new.
+keeps the last envelope ids seen (looked up in a set: a batch is one pass), so a resend is
+recognised and makes nothing new.
 """
 
 from __future__ import annotations
