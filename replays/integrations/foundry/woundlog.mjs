@@ -190,14 +190,17 @@ export function woundlog(env) {
   // may have overwritten its `prior`: `#recordPreviousState` assigns into the one `previous`
   // object, while `current` is a new object each update. So the prior of each `current` is
   // taken when it is made: at `updateCombat` (fired right after `_onUpdate`, before those
-  // awaits), and at `deleteCombatant` (a deletion's turn change, `#onModifyCombatants`). The
+  // awaits), and at a combatant's creation, update or deletion (their turn change,
+  // `#onModifyCombatants`: deleting the current combatant hands its turn to the next). The
   // importer also takes each move from where the last one left the combat.
   const priors = new WeakMap(); // a combat's `current` -> the `previous` it was made from
   const keep = (combat) => {
     if (combat?.current && combat.previous) priors.set(combat.current, history(combat.previous));
   };
   Hooks.on("updateCombat", (combat) => keep(combat));
-  Hooks.on("deleteCombatant", (combatant) => keep(combatant?.parent ?? combatant?.combat));
+  for (const name of ["createCombatant", "updateCombatant", "deleteCombatant"]) {
+    Hooks.on(name, (combatant) => keep(combatant?.parent));
+  }
   Hooks.on("combatTurnChange", (combat, prior, current) => {
     if (!isActiveGM(game)) return;
     bridge.emit({

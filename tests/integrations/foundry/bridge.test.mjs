@@ -33,8 +33,8 @@ async function newFight(fight = fightName()) {
     body: JSON.stringify({ fight, ruleset: "dnd5e", seed: 1, options: { death_saves: "table" } }),
   });
   assert.equal(response.status, 201, await response.clone().text());
-  const { gm_token: gm } = await response.json();
-  return { fight, gm };
+  const { gm_token: gm, viewer_token: viewer } = await response.json();
+  return { fight, gm, viewer };
 }
 
 async function get(fight, gm, path) {
@@ -237,18 +237,20 @@ test("two quick Next Turn clicks on v13, whose combatTurnChange comes late with 
   }
 });
 
-for (const [status, why] of [
-  [404, "a fight not made yet (the service answers 401: no token knows it)"],
-  [401, "a wrong token"],
+for (const why of [
+  "a fight not made yet (the service answers 401: no token knows it)",
+  "a wrong token (401)",
+  "a viewer's token, which may not write (403)",
 ]) {
   test(`${why}: the envelopes are held, the GM told, and they go once it is put right`, async () => {
     const fight = fightName();
-    const wrong = status === 404 ? undefined : "not-the-token";
-    const made = status === 401 ? await newFight(fight) : null;
-    const t = table(fight, made?.gm ?? "none-yet", { token: wrong ?? made?.gm ?? "none-yet" });
+    const made = why.startsWith("a fight") ? null : await newFight(fight);
+    const wrong = !made ? "none-yet" : why.includes("viewer") ? made.viewer : "not-the-token";
+    const t = table(fight, wrong, { token: wrong });
     try {
       await t.gob1.applyDamage(5, from(t, t.tokens.brakka), t.gm);
-      await until(() => t.gm.chat.some((m) => /woundlog answers 40[134]/.test(m.content)), "the GM told");
+      const status = why.match(/40\d/)[0];
+      await until(() => t.gm.chat.some((m) => m.content.includes(`woundlog answers ${status}`)), "the GM told");
       await settle(200); // several retries, slowly
       const right = made ?? (await newFight(fight));
       await t.gm.env.game.settings.set("woundlog", "token", right.gm);
