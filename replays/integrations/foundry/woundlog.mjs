@@ -251,16 +251,26 @@ export class Bridge {
     this.outbox = new Outbox(env, this.whisper);
     this.reader = new Reader(env, this.whisper);
     this.active = false;
-    this.waiting = []; // a player's envelopes while no GM is connected
+    this.waiting = []; // envelopes handed to the active GM (or none yet) that it has not said it has
     this.saves = new WeakSet(); // death save rolls already sent
   }
 
+  // The socket carries envelopes to the active GM, which answers with the ids it has; a
+  // client keeps what it handed over until then. A browser's socket handler exists only once
+  // its module is ready, after the `userConnected` the others heard when it connected, so a
+  // new active GM also asks (`want`) for what the others still keep.
   ready() {
     const { game } = this.env;
     game.socket.on(SOCKET, (message) => {
-      if (!isActiveGM(game)) return;
-      for (const envelope of message?.envelopes ?? (message?.envelope ? [message.envelope] : [])) {
-        this.outbox.add(envelope);
+      if (message?.have) {
+        const had = new Set(message.have);
+        this.waiting = this.waiting.filter((e) => !had.has(e.id));
+      } else if (message?.want) {
+        if (!isActiveGM(game) && this.waiting.length) game.socket.emit(SOCKET, { envelopes: this.waiting });
+      } else if (isActiveGM(game)) {
+        const envelopes = message?.envelopes ?? (message?.envelope ? [message.envelope] : []);
+        for (const envelope of envelopes) this.outbox.add(envelope);
+        if (envelopes.length) game.socket.emit(SOCKET, { have: envelopes.map((e) => e.id) });
       }
     });
     this.role();
@@ -275,15 +285,15 @@ export class Bridge {
       for (const envelope of this.waiting.splice(0)) this.outbox.add(envelope);
       this.outbox.start();
       this.reader.start();
+      game.socket.emit(SOCKET, { want: true });
     } else if (!active && this.active) {
       this.active = false;
       this.reader.stop();
-      const left = this.outbox.stop();
+      this.waiting.push(...this.outbox.stop());
       this.outbox.save();
-      if (left.length) game.socket.emit(SOCKET, { envelopes: left });
     }
     if (!active && this.waiting.length && game.users?.activeGM) {
-      game.socket.emit(SOCKET, { envelopes: this.waiting.splice(0) });
+      game.socket.emit(SOCKET, { envelopes: this.waiting });
     }
   }
 
@@ -297,9 +307,9 @@ export class Bridge {
   emit(body) {
     const { game } = this.env;
     const envelope = { id: this.env.foundry.utils.randomID(16), ...body };
-    if (isActiveGM(game)) this.outbox.add(envelope);
-    else if (game.users?.activeGM) game.socket.emit(SOCKET, { envelope });
-    else this.waiting.push(envelope); // handed over when a GM connects
+    if (isActiveGM(game)) return this.outbox.add(envelope);
+    this.waiting.push(envelope); // until the active GM says it has it
+    if (game.users?.activeGM) game.socket.emit(SOCKET, { envelopes: [envelope] });
   }
 
   deathSave(args) {

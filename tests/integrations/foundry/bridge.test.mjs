@@ -85,6 +85,11 @@ function table(fight, gm, { fetch, foundry = 13, dnd5e = "5.3.3", players = 0, g
   for (let i = 0; i < players; i++) t.join({ userId: `player${i}`, settings: { token: "" } });
   t.gm = w.clients[0];
   t.stop = () => t.bridges.forEach((b) => b.stop());
+  // a browser closed: its user leaves, and nothing of it runs any more
+  t.leave = (c) => {
+    w.disconnect(c);
+    t.bridges[w.clients.indexOf(c)].stop();
+  };
   return t;
 }
 
@@ -284,12 +289,35 @@ test("when the active GM leaves, the next GM sends and writes the statuses back"
   try {
     const second = t.w.clients[1];
     await second.env.game.settings.set("woundlog", "token", gm);
-    t.w.disconnect(t.gm);
+    t.leave(t.gm);
     await t.brakka.applyDamage(20, from(t, t.tokens.gob1), second); // 20 -> 0 from the second GM
     await settle();
     await until(idle(t.bridges.slice(1)), "sent by the second GM");
     await sameAsFoundry(t, gm, t.brakka, BRAKKA);
     await until(() => t.brakka.statuses.has("unconscious"), "written back by the second GM");
+  } finally {
+    t.stop();
+  }
+});
+
+test("a GM who takes the active GM's place back is handed the envelopes the other could not send", async () => {
+  const { fight, gm } = await newFight();
+  const unreachable = async () => {
+    throw new TypeError("fetch failed"); // the second GM's browser cannot reach the service
+  };
+  const t = table(fight, gm, { gms: 1 });
+  try {
+    t.leave(t.gm);
+    const second = t.join({ userId: "gm2", isGM: true, settings: { url: URL_, fight, token: gm }, fetch: unreachable });
+    await t.brakka.applyDamage(7, from(t, t.tokens.gob1), second);
+    await settle(100);
+    assert.equal(t.bridges.at(-1).outbox.envelopes.length, 1); // kept, retried
+    const back = t.join({ userId: "gm", isGM: true, settings: { url: URL_, fight, token: gm } }); // "gm" < "gm2"
+    await settle(100);
+    await until(idle(t.bridges), "handed over and sent");
+    assert.equal(t.w.activeGM().id, "gm");
+    await sameAsFoundry(t, gm, t.brakka, BRAKKA);
+    assert.ok(back.connected);
   } finally {
     t.stop();
   }
