@@ -115,6 +115,7 @@ export class Outbox {
         // No answer: the server may have it or not; the same id again is safe either way.
         wait = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)];
       }
+      if (!this.running) return; // handed over meanwhile: what is kept is the new holder's
       if (wait !== undefined) {
         await new Promise((resolve) => {
           this.wake = resolve;

@@ -290,7 +290,9 @@ export class Bridge {
       this.active = false;
       this.reader.stop();
       this.waiting.push(...this.outbox.stop());
-      this.outbox.save();
+      // kept in this browser too: if it closes before the next GM has them, a reload here
+      // sends them (resends make nothing new)
+      this.env.game.settings.set(MODULE, "outbox", [...this.waiting]);
     }
     if (!active && this.waiting.length && game.users?.activeGM) {
       game.socket.emit(SOCKET, { envelopes: this.waiting });
