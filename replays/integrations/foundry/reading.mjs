@@ -20,11 +20,12 @@ export function isActiveGM(game) {
 
 // A roll as woundlog takes its dice: `Roll#dice` already lists the dice inside parenthetical
 // and pool terms; each result keeps `active` and `discarded` (dropped by `kh`, rerolled). A
-// D20Roll's `isCritical`, `isFumble` and `options.target` go along: a death save's outcome is
-// its total against the target (dnd5e `Actor5e#rollDeathSave`).
+// D20Roll's `isCritical`, `isFumble` and target go along: a death save's outcome is its total
+// against the target (dnd5e `Actor5e#rollDeathSave`: `roll.options.target` in 4.x and 5.x,
+// `roll.options.targetValue` in 3.x, 10 when unset).
 export function rollOf(roll) {
   if (!roll) return undefined;
-  const target = roll.options?.target;
+  const target = roll.options?.target ?? roll.options?.targetValue;
   return {
     formula: roll.formula,
     total: roll.total,

@@ -279,7 +279,7 @@ export class Actor5e {
   // promise resolves on `by` after that.
   async update(flat, options = {}, by) {
     const changed = expand(flat);
-    if (changed.system?.attributes?.hp) options.dnd5e = { hp: { ...this.hp } };
+    options.dnd5e = { hp: { ...this.hp } };
     by.env.Hooks.callAll("preUpdateActor", this, changed, options, by.userId);
     await later();
     for (const [path, value] of Object.entries(flat)) {
@@ -369,10 +369,11 @@ export class Actor5e {
   async rollDeathSave(natural, bonus, by, { advantage } = {}) {
     const death = this.system.attributes.death;
     if (this.hp.value > 0 || death.failure >= 3 || death.success >= 3) return null;
-    const roll = d20Roll(natural, bonus, advantage);
+    const roll = d20Roll(natural, bonus, advantage, this.world.dnd5e === "3.3.1" ? "targetValue" : "target");
     const rolls = [roll];
     const details = this.world.dnd5e === "5.3.3" ? { subject: this } : {};
-    if (roll.total >= roll.options.target) {
+    // 5.3.3 and 4.4.4: `roll.options.target ?? 10`; 3.3.1: `roll.options.targetValue ?? 10`
+    if (roll.total >= (roll.options.target ?? roll.options.targetValue ?? 10)) {
       const successes = death.success + 1;
       if (roll.isCritical) {
         details.updates = { "system.attributes.death.success": 0, "system.attributes.death.failure": 0, [`${HP}.value`]: 1 };
@@ -404,8 +405,10 @@ export class Actor5e {
 }
 
 // A D20Roll as dnd5e makes a death save: `1d20 + bonus` (2d20kh with advantage), its
-// `isCritical`/`isFumble` from the kept d20 (dnd5e dice/d20-roll.mjs), `options.target` 10.
-export function d20Roll(natural, bonus = 0, advantage) {
+// `isCritical`/`isFumble` from the kept d20 (dnd5e dice/d20-roll.mjs), its target 10 in
+// `options.target` (4.x, 5.x: `rollDeathSave`'s `{ target: 10 }`) or `options.targetValue`
+// (3.x).
+export function d20Roll(natural, bonus = 0, advantage, targetKey = "target") {
   const results = advantage === undefined ? [{ result: natural, active: true }]
     : [{ result: advantage, active: false, discarded: true }, { result: natural, active: true }]; // prettier-ignore
   return {
@@ -413,7 +416,7 @@ export function d20Roll(natural, bonus = 0, advantage) {
     total: natural + bonus,
     isCritical: natural >= 20,
     isFumble: natural <= 1,
-    options: { target: 10 },
+    options: { [targetKey]: 10 },
     dice: [{ faces: 20, results }],
   };
 }
