@@ -118,6 +118,7 @@ FIGHT_OPTIONS: dict[str, dict[str, bool | int | str]] = {"dnd5e": {"death_saves"
 players roll their own death saves, so the dnd5e fight takes them as `check` events."""
 SEEN_KEPT = 500  # envelope ids the cursor remembers, for resends (the module resends its queue)
 MAX_ROUNDS = 10  # rounds one turn change may cross (a GM typing round 1000 is not 1000 rounds)
+UNHOOKED_KEPT = 4  # late HP hooks awaited per token (see `Conversion.unreported`)
 
 
 def fight_options(ruleset: str) -> dict[str, bool | int | str]:
@@ -332,6 +333,7 @@ class Cursor(msgspec.Struct, frozen=True):
     hp: dict[str, int] = {}
     seen: list[str] = []
     combats: dict[str, Place] = {}
+    unhooked: dict[str, list[tuple[int, int]]] = {}  # see `Conversion.unreported`
 
 
 def cursor_of(previous: object | None) -> Cursor:
@@ -354,6 +356,7 @@ class Conversion:
         self.seen = list(cursor.seen)
         self.seen_ids = set(self.seen)
         self.combats = dict(cursor.combats)
+        self.unhooked = {token: list(pairs) for token, pairs in cursor.unhooked.items()}
 
     def sight(self, token: Token, actor: Actor, before: int | None = None) -> bool:
         """Join a token seen for the first time; False if it is never tracked (no HP)."""
@@ -406,8 +409,31 @@ class Conversion:
                 )
         return before
 
+    def unreported(self, hook: ApplyDamage) -> Changes:
+        """The change of an `applyDamage` that carries none (the module of manifest 1.0.0 took
+        it from dnd5e's own HP hook): none when HP did not move. In dnd5e 4.0 and later that
+        hook came after `applyDamage` whenever the Bloodied effect was made, so HP lower than
+        the last envelope left it, by no more than the damage, is this blow's; the HP hook
+        that follows for the same move (`before`, `after`) is then the same update."""
+        known, value = self.hp.get(hook.token.uuid), hook.actor.hp.value
+        if known is None or value is None or not 0 < known - value <= hook.amount:
+            return Changes()
+        pairs = self.unhooked.setdefault(hook.token.uuid, [])
+        pairs[:] = [*pairs[-(UNHOOKED_KEPT - 1) :], (known, value)]
+        return Changes(hp=value - known, total=value - known)
+
+    def hooked_before(self, hook: DamageActor | HealActor) -> bool:
+        """The late HP hook of an `applyDamage` taken in by `unreported`."""
+        value, pairs = hook.actor.hp.value, self.unhooked.get(hook.token.uuid, [])
+        if value is None or (value - hook.changes.hp, value) not in pairs:
+            return False
+        pairs.remove((value - hook.changes.hp, value))
+        if not pairs:
+            del self.unhooked[hook.token.uuid]
+        return True
+
     def apply_damage(self, hook: ApplyDamage, rolls: dict[str, list[int]], index: int) -> None:
-        changes = hook.changes or Changes()
+        changes = hook.changes if hook.changes is not None else self.unreported(hook)
         if hook.amount > 0 and -changes.total > hook.amount:
             raise StructuralError(
                 f"`changes.total` {changes.total} takes more than the `amount` {hook.amount} "
@@ -441,6 +467,9 @@ class Conversion:
         self.left(hook)
 
     def hp_hook(self, hook: DamageActor | HealActor, index: int) -> None:
+        if self.hooked_before(hook):
+            self.left(hook)
+            return
         changes = hook.changes
         before = self.before(hook, changes.hp, index)
         if not self.sight(hook.token, hook.actor, before) or hook.actor.hp.value is None:
@@ -545,7 +574,9 @@ class Conversion:
         return True
 
     def cursor(self) -> object:
-        kept = Cursor(hp=self.hp, seen=self.seen[-SEEN_KEPT:], combats=self.combats)
+        kept = Cursor(
+            hp=self.hp, seen=self.seen[-SEEN_KEPT:], combats=self.combats, unhooked=self.unhooked
+        )
         return msgspec.to_builtins(kept)
 
 

@@ -92,6 +92,25 @@ def test_damage_past_zero_arrives_whole_and_decides_instant_death(store: Store) 
     assert states(fight)["Brakka"] == "dead"  # 12 past 0 on a 12-HP maximum
 
 
+def test_a_blow_whose_hp_hook_came_after_it_is_one_hit(store: Store) -> None:
+    """What the module of manifest 1.0.0 sent in dnd5e 4.0 and later, when a blow made the
+    Bloodied effect: `applyDamage` without the change (dnd5e's own HP hook had not come yet),
+    then that hook as a change of its own. One blow, not a drift and a second blow."""
+    blow = record(3)  # 5 on Brakka, 12 -> 7
+    del blow["changes"]
+    late = {**record(3), "hook": "dnd5e.damageActor", "id": "env-late"}
+    del late["amount"], late["attacker"]
+    late["changes"] = {"hp": -5, "temp": 0, "total": -5}
+    first = convert_records("foundry", [RECORDS[0], blow], ruleset="dnd5e")
+    cursor = msgspec.json.decode(msgspec.json.encode(first.previous))  # the next POST
+    second = convert_records("foundry", [late], ruleset="dnd5e", previous=cursor,
+                             joined=[BRAKKA, GOBLIN_1, GOBLIN_2])  # fmt: skip
+    assert (first.warnings, second.warnings, second.events) == ([], [], [])
+    fight = dnd5e_fight(store)
+    fight.append(first.events)
+    assert fight.state().characters[BRAKKA].hp == 7  # type: ignore[attr-defined]
+
+
 def test_a_blow_at_zero_hp_with_no_hp_hook_is_a_hit(store: Store) -> None:
     events = convert_records("foundry", RECORDS, ruleset="dnd5e").events
     at_zero = next(e for e in events if e.id == f"foundry:env00010:{BRAKKA}:hit")
