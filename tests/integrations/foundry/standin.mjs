@@ -510,10 +510,14 @@ export class Combat {
     return this;
   }
 
+  // `#recordPreviousState`: v13 assigns the prior state into the one `previous` object; v12
+  // replaced it with the prior state when the state changed (as systems that copy v11/v12's
+  // Combat have it, e.g. a HeroSystem copy: `if (hasChanged) this.previous = priorState`).
   recordPrevious(prior) {
     const { round, turn, combatantId } = this.current;
     const changed = combatantId !== prior.combatantId || round !== prior.round || turn !== prior.turn;
-    Object.assign(this.previous, prior);
+    if (this.world.foundry >= 13) Object.assign(this.previous, prior);
+    else if (changed) this.previous = prior;
     return changed;
   }
 
@@ -521,8 +525,9 @@ export class Combat {
   // `await this.#triggerTurnEvents()` (its `_onStartTurn`, then
   // `_clearMovementHistoryOnStartTurn`, a token update to the server: a round trip), and
   // only then `combatTurnChange(this, previous, current)` there; other clients call it at
-  // once. v13 asks `game.user.isActiveGM`; v12's Combat asks `game.users.activeGM?.isSelf`
-  // (as the issue reads v12; not checked here beyond the User it has), the same GM.
+  // once. v13 asks `game.user.isActiveGM`; v12's asks `game.users.activeGM?.isSelf` (as
+  // systems copying v12's `_manageTurnEvents` have it), the same GM. When v12 calls the hook
+  // against its turn events was not found in a copy of its code: v13's order is used for both.
   async manageTurnEvents(c) {
     if (!this.started) return;
     const { current, previous } = this;
