@@ -106,15 +106,22 @@ function shown(actor) {
   return { hp: hp.value, state: hp.value === 0 ? down : "upright" };
 }
 
-async function character(t, gm, uuid) {
-  const state = await get(t.fight, gm, "/state");
-  return state.characters[uuid];
-}
+// The statuses a token of each state shows (the module's default table, dnd5e's names).
+const STATUSES = { upright: [], downed: ["unconscious"], dead: ["dead"] };
+const WRITTEN = new Set(["prone", "unconscious", "dead"]);
 
+// woundlog's state of the character is Foundry's, and, once the active GM's browser has read
+// the stream to its end, its token shows the statuses of that state.
 async function sameAsFoundry(t, gm, actor, uuid) {
-  const c = await character(t, gm, uuid);
+  const state = await get(t.fight, gm, "/state");
+  const c = state.characters[uuid];
   assert.ok(c, `${uuid} is in woundlog`);
-  assert.deepEqual({ hp: c.hp, state: c.state }, shown(actor));
+  const foundry = shown(actor);
+  assert.deepEqual({ hp: c.hp, state: c.state }, foundry);
+  const reader = () => t.w.clients.find((client, i) => client.connected && t.bridges[i].active);
+  const seen = () => reader()?.values.get("seen")?.[t.fight] ?? 0;
+  await until(() => seen() >= state.version, `the stream read to #${state.version}`);
+  assert.deepEqual([...actor.statuses].filter((s) => WRITTEN.has(s)).sort(), STATUSES[foundry.state]);
   return c;
 }
 
