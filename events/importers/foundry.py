@@ -5,51 +5,64 @@ The envelope is woundlog's own: the module (replays/integrations/foundry/woundlo
 from a hook's arguments in the client that made the change and hands it to the active GM's
 client, which sends it. Fields not listed are ignored. `hook` names the hook; `id` is the
 module's `foundry.utils.randomID()`, taken when the hook fires and kept on every resend.
-Shapes followed: dnd5e 5.3.3 `module/documents/actor/actor.mjs` (`applyDamage`,
-`rollDeathSave`), `module/data/actor/templates/attributes.mjs` (`onUpdateHP`), Foundry's
-`combatTurnChange(combat, prior, current)` with its `CombatHistoryData` and `Roll#dice`.
+Shapes followed: dnd5e 5.3.3 and 4.4.4 `module/documents/actor/actor.mjs` (`applyDamage`,
+`rollDeathSave`), 5.3.3 `module/data/actor/templates/attributes.mjs` (`prepareHitPoints`,
+`onUpdateHP`), Foundry v13's client `Combat` (`combatTurnChange(combat, prior, current)`,
+`CombatHistoryData`, `setupTurns`) and `Roll#dice`.
 
-A combatant is a token: `token.uuid` (`Scene.<scene>.Token.<token>`) is the character's id and
-`token.name` ("Goblin (2)") its name, because unlinked tokens (dnd5e's default for NPCs) share
-their base actor's `id`. `actor` gives `type` and `hp`, read by the module at the HP path its
+A character is who the module names: an unlinked token (dnd5e's default for NPCs) by its token
+document's uuid (`Scene.<scene>.Token.<token>`) and name ("Goblin (2)"), since unlinked tokens
+share their base actor's `id`; a linked actor (a player character) by its world actor's uuid
+(`Actor.<id>`) and name, the same with any token of it, or none, on any scene. `actor` gives
+`type` and `hp` (`value`, `max`, `temp`, `tempmax`), read by the module at the HP path its
 setting names (`system.attributes.hp` in dnd5e), as after the change.
 
     {"hook": "dnd5e.applyDamage", "id": "h7Qk2aZ0", "amount": 12,
      "token": {"uuid": "Scene.s1.Token.t1", "name": "Goblin (2)", "player": false},
-     "actor": {"id": "gob", "type": "npc", "hp": {"value": 0, "max": 7, "temp": 0}},
+     "actor": {"id": "gob", "type": "npc", "hp": {"value": 0, "max": 7, "temp": 0, "tempmax": 0}},
      "changes": {"hp": -7, "temp": 0, "total": -7},
      "attacker": "Scene.s1.Token.t0", "critical": false, "purpose": "location",
      "roll": {"formula": "2d6+3", "total": 12, "dice": [{"faces": 6, "results": [...]}]}}
 
 Hooks and mapping:
 - `dnd5e.applyDamage(actor, amount, options)`: `amount` is the whole damage after resistances
-  (healing below 0), which dnd5e does not keep past 0 HP; `changes` is what its own
-  `dnd5e.damageActor` or `healActor` said of the same update (absent when nothing changed: a
-  blow on a creature already at 0), and the module sends that hook no more. Damage is a hit for
-  all of `amount` in a ruleset that keeps temporary HP (dnd5e), else for `amount` less what
-  temporary HP took; healing is a heal of the HP gained. `critical` (the originating damage
-  roll's `isCritical`) is a dnd5e hit's `critical` fact; `attacker` (the speaker's token uuid)
-  is the hit's attacker.
+  (healing below 0), which dnd5e does not keep past 0 HP; `changes` is the HP change of its
+  update (the module reads it from the update `dnd5e.preApplyDamage` was given, since dnd5e
+  4.0 and later fire their own `damageActor` for it only after awaiting the Bloodied effect,
+  after `applyDamage`), and the module sends that hook no more. Damage is a hit for all of
+  `amount` in a ruleset that keeps temporary HP (dnd5e), else for `amount` less what temporary
+  HP took; healing is a heal of the HP gained. `critical` (the originating damage roll's
+  `isCritical`) is a dnd5e hit's `critical` fact; `attacker` is the hit's attacker.
 - `dnd5e.damageActor` / `dnd5e.healActor(actor, changes{hp, temp, total}, update, userId)`: an
   HP change by any other means (the sheet, the token HUD): HP and temporary HP before
   (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them.
-- `dnd5e.rollDeathSave(rolls, details)`: a dnd5e `check` (`death_save`, the natural d20 as its
-  die), for a fight with option `death_saves: "table"` (see `FIGHT_OPTIONS`). Other rulesets
-  roll their own: no event, a warning. A natural 20 brings dnd5e's creature back at 1 HP: the
-  module does not send the `healActor` that update fires, and the cursor counts the 1 HP.
+- `dnd5e.rollDeathSave`: a dnd5e `check` (`death_save`), for a fight with option
+  `death_saves: "table"` (see `FIGHT_OPTIONS`). Its outcome is Foundry's: the roll's `total`
+  (bonuses in) against its `target` (10), a natural 20 (`isCritical`) and 1 (`isFumble`)
+  aside; the check's die is the one that gives woundlog's rule the same outcome
+  (`death_save_die`). Other rulesets roll their own: no event, a warning. A critical success
+  brings dnd5e's creature back at 1 HP: the module does not send the `healActor` that update
+  fires, and the cursor counts the 1 HP.
 - `combatTurnChange(combat, prior, current)`: `prior` and `current` are Foundry's
   `CombatHistoryData` (`round`, `turn`, `combatantId`, `tokenId`), `combat` the combat's id
-  and `turns` the turn order (`combat.turns`: `combatantId`, `token`, `actor`). Each turn is
-  keyed by (combat, round, turn, combatant), so a rewind then a re-advance makes the same
-  events again, which the fight skips. Moving forward ends the prior turn, starts and ends
-  every turn it jumped over (Foundry's `skipped` turns), ends each round it leaves and starts
-  the current turn; moving back, or staying, makes nothing; round 0 is no round. Every
-  combatant in `turns` with HP joins at its first sight.
-- First sight of a token: it joins with `hp.max` as the ruleset's stat, as the player kind on
-  the players' side when `token.player` (the module sends `actor.hasPlayerOwner`; without it,
-  `actor.type == "character"`), else the other kind; `token.side` overrides the side. Below
-  its maximum before the change, it also takes a hit for the difference. A token with `hp.max`
-  below 1 is never tracked.
+  and `turns` the turn order (`combat.turns`: `combatantId`, `token`, `actor`). The move starts
+  where the last turn change of that combat left it (kept in the cursor), else at `prior`:
+  Foundry v13 can hand the active GM's client a `prior` the next update has overwritten. Each
+  turn is keyed by (combat, round, turn, combatant), so a rewind then a re-advance makes the
+  same events again, which the fight skips. Moving forward ends the prior turn, starts and
+  ends every turn it jumped over (Foundry's `skipped` turns), ends each round it leaves and
+  starts the current turn; the same place with another combatant (the one whose turn it was
+  deleted: Foundry hands its turn index to the next) ends one turn and starts the other;
+  moving back, or staying, makes nothing; round 0 is no round. Every combatant in `turns`
+  with HP joins at its first sight.
+- First sight of a character: it joins with dnd5e's effective maximum (`hp.max + hp.tempmax`,
+  Aid's +5 included) as the ruleset's stat, as the player kind on the players' side when
+  `token.player` (the module sends `actor.hasPlayerOwner`; without it, `actor.type ==
+  "character"`), else the other kind; `token.side` overrides the side. Below its maximum before
+  the change, it also takes a hit for the difference. A character with an effective maximum
+  below 1 is never tracked. woundlog keeps the maximum it joined with: a `tempmax` granted
+  later is taken in (HP up to `max + tempmax` is valid) as the heal Foundry reports, which
+  woundlog's rules cap at that maximum.
 - Dice: `roll` is a roll as `Roll#dice` gives its dice (parenthetical and pool terms already
   flattened), `purpose` the woundlog dice purpose they are given for; `rolls` gives several:
   `{purpose: [roll, ...]}`. A die counts when its result is `active` and not `discarded` (kept
@@ -66,7 +79,8 @@ that contradicts itself (an `applyDamage` that says more HP was lost than it dea
 Ids: `foundry:<id>:<token>:hit` / `:heal` / `:temp` / `:death_save` / `:drift`,
 `foundry:<combat>:<round>:<turn>:<combatant>:<token>:turn_started` / `turn_ended`,
 `foundry:<combat>:<round>:round_ended`, `foundry:<token>:joined` / `:hurt`. The cursor also
-keeps the last envelope ids seen, so a resend is recognised and makes nothing new.
+keeps the last envelope ids seen (looked up in a set: a batch is one pass), so a resend is
+recognised and makes nothing new.
 """
 
 from __future__ import annotations
@@ -104,6 +118,7 @@ FIGHT_OPTIONS: dict[str, dict[str, bool | int | str]] = {"dnd5e": {"death_saves"
 players roll their own death saves, so the dnd5e fight takes them as `check` events."""
 SEEN_KEPT = 500  # envelope ids the cursor remembers, for resends (the module resends its queue)
 MAX_ROUNDS = 10  # rounds one turn change may cross (a GM typing round 1000 is not 1000 rounds)
+UNHOOKED_KEPT = 4  # late HP hooks awaited per token (see `Conversion.unreported`)
 
 
 def fight_options(ruleset: str) -> dict[str, bool | int | str]:
@@ -129,11 +144,52 @@ class Roll(msgspec.Struct, frozen=True):
     formula: str = ""
     total: float | None = None
     is_critical: bool | None = msgspec.field(default=None, name="isCritical")
+    is_fumble: bool | None = msgspec.field(default=None, name="isFumble")
+    target: float | None = None  # a D20Roll's `options.target` (a death save's is 10)
 
 
 def dice(roll: Roll) -> list[int]:
     """Every die result that counts, in order: active and not discarded."""
     return [r.result for term in roll.dice for r in term.results if r.active and not r.discarded]
+
+
+NATURAL_20 = 20
+DEATH_SAVE_TARGET = 10
+
+
+def death_save_die(roll: Roll | None) -> tuple[int | None, str | None]:
+    """The d20 woundlog's dnd5e rule is given for a death save rolled in Foundry, and a note
+    when it is not the natural die.
+
+    dnd5e decides a death save by its total, bonuses included, against `roll.options.target`
+    (10): a success at or above it, a natural 20 (`isCritical`) among them bringing the creature
+    back at 1 HP; a failure below it, two failures on a natural 1 (`isFumble`) (dnd5e 5.3.3 and
+    4.4.4 `module/documents/actor/actor.mjs`, `rollDeathSave`; 3.3.1 the same). woundlog's rule
+    reads one d20 with no bonus (core/rulesets/dnd5e.py), so the die given is the one that
+    makes the same outcome there: the natural die when it does, else 10 for a success (a +3
+    save of 8), 19 for a success a natural 20 did not make critical, 9 for a failure (a -2 save
+    of 11), 2 for a natural 1 that is no fumble. No die is made up: the outcome is Foundry's."""
+    natural = dice(roll)[:1] if roll is not None else []
+    if roll is None or not natural:
+        return None, None
+    die = natural[0]
+    if roll.total is None:  # no total: the natural die is all there is
+        return die, None
+    target = DEATH_SAVE_TARGET if roll.target is None else roll.target
+    critical = roll.is_critical if roll.is_critical is not None else die == NATURAL_20
+    fumble = roll.is_fumble if roll.is_fumble is not None else die == 1
+    if roll.total >= target:
+        given = NATURAL_20 if critical else min(max(die, DEATH_SAVE_TARGET), NATURAL_20 - 1)
+    else:
+        given = 1 if fumble else max(min(die, DEATH_SAVE_TARGET - 1), 2)
+    if given == die:
+        return die, None
+    outcome = "success" if roll.total >= target else "failure"
+    total = int(roll.total) if float(roll.total).is_integer() else roll.total
+    return given, (
+        f"Foundry's death save {roll.formula or 'd20'}: natural {die}, total {total} against "
+        f"{target:g}, a {outcome}; given to woundlog's rule as a {given}"
+    )
 
 
 # --- the envelopes -------------------------------------------------------------------------------
@@ -143,7 +199,14 @@ class HitPoints(msgspec.Struct, frozen=True):
     max: Magnitude
     value: Magnitude | None = None
     temp: Magnitude | None = None
-    tempmax: Magnitude = 0  # dnd5e's temporary change of the maximum
+    tempmax: Magnitude = 0  # dnd5e's temporary change of the maximum (Aid: +5), may be negative
+
+    @property
+    def effective_max(self) -> int:
+        """dnd5e's `hp.effectiveMax`: `max + tempmax`, never below 0 (dnd5e 5.3.3
+        module/data/actor/templates/attributes.mjs, `prepareHitPoints`), which `hp.value`
+        never exceeds."""
+        return max(self.max + self.tempmax, 0)
 
 
 class Token(msgspec.Struct, frozen=True):
@@ -253,11 +316,24 @@ def envelope(record: object, index: int) -> Hook:
 # --- the cursor ----------------------------------------------------------------------------------
 
 
+class Place(msgspec.Struct, frozen=True, array_like=True):
+    """Where a combat was after the last turn change woundlog took in: round, turn, the
+    combatant whose turn it was and its token."""
+
+    round: int
+    turn: int | None = None
+    combatant: str | None = None
+    token: str | None = None
+
+
 class Cursor(msgspec.Struct, frozen=True):
-    """Each token's HP as the last envelope left it, and the envelope ids seen last."""
+    """Each token's HP as the last envelope left it, the envelope ids seen last, and each
+    combat's place after its last turn change."""
 
     hp: dict[str, int] = {}
     seen: list[str] = []
+    combats: dict[str, Place] = {}
+    unhooked: dict[str, list[tuple[int, int]]] = {}  # see `Conversion.unreported`
 
 
 def cursor_of(previous: object | None) -> Cursor:
@@ -275,17 +351,23 @@ class Conversion:
     def __init__(self, profile: Profile, joined: Collection[str], cursor: Cursor) -> None:
         self.batch = Batch(SOURCE, profile, joined)
         self.hp = dict(cursor.hp)
+        # Envelope ids in the order seen (the cursor keeps the last ones) and as a set, so a
+        # resend is recognised in one look-up, not a scan of every id before it.
         self.seen = list(cursor.seen)
+        self.seen_ids = set(self.seen)
+        self.combats = dict(cursor.combats)
+        self.unhooked = {token: list(pairs) for token, pairs in cursor.unhooked.items()}
 
     def sight(self, token: Token, actor: Actor, before: int | None = None) -> bool:
         """Join a token seen for the first time; False if it is never tracked (no HP)."""
-        if actor.hp.max < 1:
+        top = actor.hp.effective_max
+        if top < 1:
             return False
         hp = before if before is not None else actor.hp.value
-        hp = actor.hp.max if hp is None else hp
+        hp = top if hp is None else hp
         player = token.player if token.player is not None else actor.type == "character"
         name = token.name or actor.name or token.uuid
-        if self.batch.sight(Sighting(token.uuid, name, player, actor.hp.max, hp, token.side)):
+        if self.batch.sight(Sighting(token.uuid, name, player, top, hp, token.side)):
             self.hp.setdefault(token.uuid, hp)
         return True
 
@@ -295,8 +377,8 @@ class Conversion:
         token, value, hp = hook.token.uuid, hook.actor.hp.value, hook.actor.hp
         if value is None:
             return self.hp.get(token)
-        top = hp.max + hp.tempmax
-        if not 0 <= value <= top:  # dnd5e keeps hp.value in 0..max (with tempmax)
+        top = hp.effective_max
+        if not 0 <= value <= top:  # dnd5e keeps hp.value in 0..effectiveMax
             raise StructuralError(
                 f"hp.value {value} is outside 0 to {top}: no Foundry actor can be there",
                 field="$.actor.hp.value",
@@ -327,8 +409,31 @@ class Conversion:
                 )
         return before
 
+    def unreported(self, hook: ApplyDamage) -> Changes:
+        """The change of an `applyDamage` that carries none (the module of manifest 1.0.0 took
+        it from dnd5e's own HP hook): none when HP did not move. In dnd5e 4.0 and later that
+        hook came after `applyDamage` whenever the Bloodied effect was made, so HP lower than
+        the last envelope left it, by no more than the damage, is this blow's; the HP hook
+        that follows for the same move (`before`, `after`) is then the same update."""
+        known, value = self.hp.get(hook.token.uuid), hook.actor.hp.value
+        if known is None or value is None or not 0 < known - value <= hook.amount:
+            return Changes()
+        pairs = self.unhooked.setdefault(hook.token.uuid, [])
+        pairs[:] = [*pairs[-(UNHOOKED_KEPT - 1) :], (known, value)]
+        return Changes(hp=value - known, total=value - known)
+
+    def hooked_before(self, hook: DamageActor | HealActor) -> bool:
+        """The late HP hook of an `applyDamage` taken in by `unreported`."""
+        value, pairs = hook.actor.hp.value, self.unhooked.get(hook.token.uuid, [])
+        if value is None or (value - hook.changes.hp, value) not in pairs:
+            return False
+        pairs.remove((value - hook.changes.hp, value))
+        if not pairs:
+            del self.unhooked[hook.token.uuid]
+        return True
+
     def apply_damage(self, hook: ApplyDamage, rolls: dict[str, list[int]], index: int) -> None:
-        changes = hook.changes or Changes()
+        changes = hook.changes if hook.changes is not None else self.unreported(hook)
         if hook.amount > 0 and -changes.total > hook.amount:
             raise StructuralError(
                 f"`changes.total` {changes.total} takes more than the `amount` {hook.amount} "
@@ -362,6 +467,9 @@ class Conversion:
         self.left(hook)
 
     def hp_hook(self, hook: DamageActor | HealActor, index: int) -> None:
+        if self.hooked_before(hook):
+            self.left(hook)
+            return
         changes = hook.changes
         before = self.before(hook, changes.hp, index)
         if not self.sight(hook.token, hook.actor, before) or hook.actor.hp.value is None:
@@ -392,7 +500,7 @@ class Conversion:
             return
         if not self.sight(hook.token, hook.actor, self.before(hook, 0, index)):
             return
-        d20 = [v for r in ([hook.roll] if hook.roll else []) for v in dice(r)][:1]
+        die, note = death_save_die(hook.roll)
         who = hook.token.uuid
         self.batch.add(
             Check(
@@ -400,10 +508,11 @@ class Conversion:
                 by=SOURCE,
                 character=who,
                 check=DEATH_SAVE,
-                rolls={DEATH_SAVE: d20} if d20 else {},
+                rolls={DEATH_SAVE: [die]} if die is not None else {},
+                note=note,
             )
         )
-        if d20 == [20]:  # dnd5e's update to 1 HP, whose healActor the module does not send
+        if die == NATURAL_20:  # dnd5e's update to 1 HP, whose healActor the module does not send
             self.hp[who] = 1
 
     def left(self, hook: OnToken) -> None:
@@ -411,12 +520,29 @@ class Conversion:
             self.hp[hook.token.uuid] = hook.actor.hp.value
 
     def turn_change(self, hook: CombatTurnChange) -> None:
+        """The turns a move of the combat passes. The move starts where the last turn change
+        of this combat left it (the cursor), not at the hook's `prior`: Foundry v13 calls
+        `combatTurnChange` on the active GM's client only after awaiting the turn events, and
+        by then the next update has overwritten the `previous` object it passes (client
+        `Combat#_onUpdate` and `#recordPreviousState`, `Object.assign(this.previous, ...)`), so
+        two quick Next Turn clicks give a first hook whose `prior` is its own `current`."""
         for entry in hook.turns:
             if entry.token is not None and entry.actor is not None:
                 self.sight(entry.token, entry.actor)
         order = [e.combatant_id for e in hook.turns]
         tokens = {e.combatant_id: e.token.uuid for e in hook.turns if e.token is not None}
-        batch, rounds = self.batch, (hook.current.round or 0) - (hook.prior.round or 0)
+        prior, known = hook.prior, self.combats.get(hook.combat)
+        if known is not None:
+            prior = HistoryData(round=known.round, turn=known.turn, combatant_id=known.combatant)
+            if known.combatant is not None and known.token is not None:
+                tokens.setdefault(known.combatant, known.token)  # it may have left the combat
+        current = hook.current
+        if current.round is not None:
+            self.combats[hook.combat] = Place(
+                current.round, current.turn, current.combatant_id,
+                tokens.get(current.combatant_id or ""),
+            )  # fmt: skip
+        batch, rounds = self.batch, (current.round or 0) - (prior.round or 0)
         if rounds > MAX_ROUNDS:
             batch.warn(
                 f"turn change `{hook.id}` jumps {rounds} rounds: the turns and rounds in "
@@ -424,7 +550,7 @@ class Conversion:
                 "turn's start"
             )
             order = []
-        for step in crossed(hook.prior, hook.current, order):
+        for step in crossed(prior, current, order):
             if step.combatant is None:
                 batch.add(
                     TurnEnded(
@@ -441,13 +567,17 @@ class Conversion:
 
     def remember(self, hook: Hook) -> bool:
         """False for an envelope seen before (a resend): it makes nothing new."""
-        if hook.id in self.seen:
+        if hook.id in self.seen_ids:
             return False
+        self.seen_ids.add(hook.id)
         self.seen.append(hook.id)
         return True
 
     def cursor(self) -> object:
-        return msgspec.to_builtins(Cursor(hp=self.hp, seen=self.seen[-SEEN_KEPT:]))
+        kept = Cursor(
+            hp=self.hp, seen=self.seen[-SEEN_KEPT:], combats=self.combats, unhooked=self.unhooked
+        )
+        return msgspec.to_builtins(kept)
 
 
 class Step(msgspec.Struct, frozen=True):
@@ -466,11 +596,20 @@ def crossed(prior: HistoryData, current: HistoryData, order: list[str]) -> Itera
     turn order, only the prior turn, the rounds left and the current turn."""
     start = (prior.round or 0, -1 if prior.turn is None else prior.turn)
     end = (current.round or 0, -1 if current.turn is None else current.turn)
-    if end <= start or end[0] < 1 or end[1] < 0 or current.combatant_id is None:
+    # Deleting the combatant whose turn it is hands its turn index to the next one (client
+    # `Combat#setupTurns` keeps `turn` unless it is past the end): the same place, another
+    # combatant, is a move on.
+    handed_on = end == start and current.combatant_id != prior.combatant_id
+    if (end <= start and not handed_on) or end[0] < 1 or end[1] < 0:
+        return
+    if current.combatant_id is None:
         return
     round_, turn = start
     if round_ >= 1 and turn >= 0 and prior.combatant_id is not None:
         yield Step(round_, turn, prior.combatant_id)
+    if handed_on:
+        yield Step(end[0], end[1], current.combatant_id, starts=True)
+        return
     if end[1] >= len(order):  # an order that does not hold the current turn says nothing
         order = []
     if round_ >= 1 and order:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -28,23 +29,39 @@ def foundry_files() -> Traversable:
     return files("woundlog.replays") / "integrations" / "foundry"
 
 
+def woundlog_version() -> str:
+    """The installed woundlog's version: the module is woundlog's, so Foundry offers an update
+    when woundlog has one."""
+    try:
+        return version("woundlog")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0.0.0"
+
+
 def manifest(base: str) -> dict[str, Any]:
-    """The module's manifest with its `manifest` and `download` URLs under `base`."""
+    """The module's manifest with woundlog's version and its `manifest` and `download` URLs
+    under `base`."""
     data: dict[str, Any] = json.loads((foundry_files() / MANIFEST).read_text(encoding="utf-8"))
     root = base.rstrip("/") + FOUNDRY
+    data["version"] = woundlog_version()
     data["manifest"] = f"{root}/{MANIFEST}"
     data["download"] = f"{root}/{ZIP}"
     return data
 
 
+def module_files() -> list[str]:
+    """The module's ES modules: the entry module.json names imports the others."""
+    return sorted(f.name for f in foundry_files().iterdir() if f.name.endswith(".mjs"))
+
+
 def module_zip(base: str) -> bytes:
-    """The module as Foundry installs it: its manifest (as served) and every file it names, at
-    the zip's root."""
+    """The module as Foundry installs it: its manifest (as served) and its ES modules, at the
+    zip's root."""
     data = manifest(base)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(MANIFEST, json.dumps(data, indent=2) + "\n")
-        for name in data.get("esmodules", []):
+        for name in module_files():
             archive.writestr(name, (foundry_files() / name).read_bytes())
     return buffer.getvalue()
 

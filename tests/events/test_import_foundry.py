@@ -24,14 +24,14 @@ from woundlog.events import (
     TurnEnded,
     TurnStarted,
 )
-from woundlog.events.importers import convert_records
+from woundlog.events.importers import convert_records, foundry
 from woundlog.events.importers.foundry import fight_options
 from woundlog.events.stores import SQLiteStore, Store
 from woundlog.replays import Fight
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 RECORDS = [json.loads(line) for line in (DATA / "foundry_dnd5e.jsonl").read_text().splitlines()]
-BRAKKA = "Scene.sceneMain0000001.Token.tkBrakka00000001"
+BRAKKA = "Actor.actBrakka0000001"  # a linked actor: the world actor's uuid
 GOBLIN_1 = "Scene.sceneMain0000001.Token.tkGoblin00000001"
 GOBLIN_2 = "Scene.sceneMain0000001.Token.tkGoblin00000002"
 
@@ -61,7 +61,7 @@ def record(index: int, **changes: Any) -> dict[str, Any]:
 # --- tokens --------------------------------------------------------------------------------------
 
 
-def test_unlinked_tokens_of_one_actor_are_two_characters_named_by_their_token() -> None:
+def test_unlinked_tokens_of_one_actor_are_two_characters_and_a_linked_actor_one() -> None:
     joined = convert_records("foundry", RECORDS[:1], ruleset="dnd5e").events[:3]
     assert [(e.character, e.name) for e in joined] == [  # type: ignore[union-attr]
         (BRAKKA, "Brakka"),
@@ -90,6 +90,25 @@ def test_damage_past_zero_arrives_whole_and_decides_instant_death(store: Store) 
     killing = record(6, amount=19, changes={"hp": -7, "temp": 0, "total": -7})
     fight.append(convert_records("foundry", [*RECORDS[:6], killing], ruleset="dnd5e").events)
     assert states(fight)["Brakka"] == "dead"  # 12 past 0 on a 12-HP maximum
+
+
+def test_a_blow_whose_hp_hook_came_after_it_is_one_hit(store: Store) -> None:
+    """What the module of manifest 1.0.0 sent in dnd5e 4.0 and later, when a blow made the
+    Bloodied effect: `applyDamage` without the change (dnd5e's own HP hook had not come yet),
+    then that hook as a change of its own. One blow, not a drift and a second blow."""
+    blow = record(3)  # 5 on Brakka, 12 -> 7
+    del blow["changes"]
+    late = {**record(3), "hook": "dnd5e.damageActor", "id": "env-late"}
+    del late["amount"], late["attacker"]
+    late["changes"] = {"hp": -5, "temp": 0, "total": -5}
+    first = convert_records("foundry", [RECORDS[0], blow], ruleset="dnd5e")
+    cursor = msgspec.json.decode(msgspec.json.encode(first.previous))  # the next POST
+    second = convert_records("foundry", [late], ruleset="dnd5e", previous=cursor,
+                             joined=[BRAKKA, GOBLIN_1, GOBLIN_2])  # fmt: skip
+    assert (first.warnings, second.warnings, second.events) == ([], [], [])
+    fight = dnd5e_fight(store)
+    fight.append(first.events)
+    assert fight.state().characters[BRAKKA].hp == 7  # type: ignore[attr-defined]
 
 
 def test_a_blow_at_zero_hp_with_no_hp_hook_is_a_hit(store: Store) -> None:
@@ -132,6 +151,20 @@ def test_an_hp_change_the_hp_it_carries_contradicts_is_refused() -> None:
         convert_records("foundry", [RECORDS[0], heal_to(5, 10)], ruleset="dnd5e")
     assert caught.value.field == "$.changes.hp"
     assert convert_records("foundry", [RECORDS[0], heal_to(12, 10)], ruleset="dnd5e").events
+
+
+def test_hp_above_the_maximum_by_tempmax_is_taken_in(store: Store) -> None:
+    aided = record(3)  # Brakka under Aid (tempmax +5): 17 HP of 12, a blow of 5 leaves 12
+    aided["actor"]["hp"] |= {"value": 12, "tempmax": 5}
+    aided["changes"] = {"hp": -5, "temp": 0, "total": -5}
+    converted = convert_records("foundry", [aided], ruleset="dnd5e")
+    joined = next(
+        e for e in converted.events if isinstance(e, CharacterJoined) and e.character == BRAKKA
+    )
+    assert joined.stats == {"hp": 17}  # dnd5e's effectiveMax, max + tempmax
+    fight = dnd5e_fight(store)
+    fight.append(converted.events)
+    assert fight.state().characters[BRAKKA].hp == 12  # type: ignore[attr-defined]
 
 
 # --- drift ---------------------------------------------------------------------------------------
@@ -249,6 +282,38 @@ def test_a_turn_change_back_or_before_round_one_makes_no_tick() -> None:
     assert ticks(convert_records("foundry", [unstarted], ruleset="dnd5e").events) == []
 
 
+def test_deleting_the_combatant_whose_turn_it_is_starts_the_next_ones_turn() -> None:
+    converted = convert_records("foundry", RECORDS[13:15], ruleset="dnd5e")
+    assert ticks(converted.events)[-2:] == [
+        ("TurnEnded", GOBLIN_1, 3),
+        ("TurnStarted", GOBLIN_2, 3),  # the same turn index, Goblin (2)'s now
+    ]
+
+
+def test_a_turn_change_whose_prior_was_overwritten_starts_where_the_last_one_left() -> None:
+    # Foundry v13 fires the first of two quick changes late, its `prior` overwritten by the
+    # second update: it reads (1, 1) -> (1, 1). The move is taken from where record 0 left.
+    late = record(2, current={**RECORDS[2]["current"], "turn": 1, "combatantId": "cb-gob1"})
+    late["prior"] = dict(late["current"])
+    second = record(2, id="env-second", prior=dict(late["current"]))
+    converted = convert_records("foundry", [RECORDS[0], late, second], ruleset="dnd5e")
+    assert ticks(converted.events) == [
+        ("TurnStarted", BRAKKA, 1), ("TurnEnded", BRAKKA, 1),
+        ("TurnStarted", GOBLIN_1, 1), ("TurnEnded", GOBLIN_1, 1),
+        ("TurnStarted", GOBLIN_2, 1),
+    ]  # fmt: skip
+
+
+def test_where_a_combat_was_is_kept_across_imports() -> None:
+    first = convert_records("foundry", RECORDS[:1], ruleset="dnd5e")
+    cursor = msgspec.json.decode(msgspec.json.encode(first.previous))
+    late = record(2, current={**RECORDS[2]["current"], "turn": 1, "combatantId": "cb-gob1"})
+    late["prior"] = dict(late["current"])
+    later = convert_records("foundry", [late], ruleset="dnd5e", previous=cursor,
+                            joined=[BRAKKA, GOBLIN_1, GOBLIN_2])  # fmt: skip
+    assert ticks(later.events) == [("TurnEnded", BRAKKA, 1), ("TurnStarted", GOBLIN_1, 1)]
+
+
 def test_a_jump_of_many_rounds_ticks_only_its_ends() -> None:
     far = record(10, current={**RECORDS[10]["current"], "round": 500})
     converted = convert_records("foundry", [far], ruleset="dnd5e")
@@ -259,14 +324,45 @@ def test_a_jump_of_many_rounds_ticks_only_its_ends() -> None:
 # --- death saves ---------------------------------------------------------------------------------
 
 
-def test_a_death_save_rolled_in_foundry_is_a_dnd5e_check() -> None:
+def test_a_death_save_rolled_in_foundry_is_a_dnd5e_check_with_foundrys_outcome() -> None:
     events = convert_records("foundry", RECORDS[8:9], ruleset="dnd5e").events
     check = events[-1]
     assert isinstance(check, Check)
     assert msgspec.to_builtins(check) == {
         "type": "check", "id": f"foundry:env00009:{BRAKKA}:death_save", "by": "foundry",
-        "character": BRAKKA, "check": "death_save", "rolls": {"death_save": [14]},
+        "character": BRAKKA, "check": "death_save", "rolls": {"death_save": [10]},
+        "note": "Foundry's death save 1d20 + 3: natural 7, total 10 against 10, a success; "
+                "given to woundlog's rule as a 10",
     }  # fmt: skip
+
+
+def save(natural: int, bonus: int, **roll: Any) -> dict[str, Any]:
+    """Record 8 (Brakka's death save at 0 HP) with another roll."""
+    d20 = {"faces": 20, "results": [{"result": natural, "active": True}]}
+    rolled = {"formula": f"1d20 + {bonus}", "total": natural + bonus, "target": 10,
+              "isCritical": natural == 20, "isFumble": natural == 1, "dice": [d20]}  # fmt: skip
+    return record(8, roll=rolled | roll)
+
+
+@pytest.mark.parametrize(
+    ("natural", "bonus", "successes", "failures", "hp"),
+    [
+        (8, 3, 1, 0, 0),  # 11: a success, though the die is below 10
+        (12, -4, 0, 1, 0),  # 8: a failure, though the die is 10 or more
+        (1, 12, 1, 0, 0),  # 13: a natural 1 that succeeds is no fumble
+        (1, 0, 0, 2, 0),  # a fumble: two failures
+        (20, 0, 0, 0, 1),  # a critical: back at 1 HP
+    ],
+)
+def test_a_death_saves_outcome_is_its_total_against_10_with_natural_20_and_1_aside(
+    store: Store, natural: int, bonus: int, successes: int, failures: int, hp: int
+) -> None:
+    fight = dnd5e_fight(store)
+    fight.append(
+        convert_records("foundry", [*RECORDS[:8], save(natural, bonus)], ruleset="dnd5e").events
+    )
+    brakka = fight.state().characters[BRAKKA]
+    assert (brakka.successes, brakka.failures, brakka.hp) == (successes, failures, hp)  # type: ignore[attr-defined]
 
 
 def test_a_fight_made_from_foundry_in_dnd5e_takes_death_saves_from_the_table() -> None:
@@ -278,6 +374,50 @@ def test_a_death_save_in_another_ruleset_is_reported_not_recorded() -> None:
     converted = convert_records("foundry", RECORDS[8:9], ruleset="d26")
     assert not any(isinstance(e, Check) for e in converted.events)
     assert "a death save rolled in Foundry is a dnd5e rule" in converted.warnings[0]
+
+
+class Counted(str):
+    """An envelope id that counts the comparisons made with it."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        Counted.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_recognising_a_resend_is_one_look_up_not_a_scan_of_every_id(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted, not timed: each envelope's id is compared with the ids seen before it; a scan
+    of a list of them is n * n / 2 comparisons for n envelopes, a set's look-up about none."""
+    real = foundry.envelope
+
+    def counted(record: object, index: int) -> Any:
+        hook = real(record, index)
+        return msgspec.structs.replace(hook, id=Counted(hook.id))
+
+    real_cursor = foundry.Conversion.cursor
+
+    def plain_cursor(self: foundry.Conversion) -> object:  # the cursor holds plain strings
+        self.seen = [str(i) for i in self.seen]
+        return real_cursor(self)
+
+    monkeypatch.setattr(foundry, "envelope", counted)
+    monkeypatch.setattr(foundry.Conversion, "cursor", plain_cursor)
+    heal = next(r for r in RECORDS if r["hook"] == "dnd5e.healActor")
+    n = 2000
+    records = [
+        {**heal, "id": f"h{i}", "changes": {"hp": 0, "temp": 0, "total": 0}} for i in range(n)
+    ]
+    for r in records:
+        r["actor"] = {**heal["actor"], "hp": {**heal["actor"]["hp"], "value": 5}}
+    Counted.compared = 0
+    converted = convert_records("foundry", records + records[:10], ruleset="dnd5e")
+    assert len(converted.previous["seen"]) == foundry.SEEN_KEPT  # type: ignore[index]
+    assert Counted.compared < n  # a list's scan: about n * n / 2, 2 000 000 here
 
 
 def test_reimporting_the_whole_fight_is_a_no_op(store: Store) -> None:

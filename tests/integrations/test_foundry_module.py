@@ -15,6 +15,7 @@ import sys
 import time
 import zipfile
 from collections.abc import Iterator
+from importlib.metadata import version
 from importlib.resources import files
 from pathlib import Path
 
@@ -87,7 +88,8 @@ def test_the_manifest_names_itself_and_its_zip_by_the_address_asked(integrations
     manifest = httpx.get(f"{integrations_url}/integrations/foundry/module.json").json()
     assert manifest["manifest"] == f"{integrations_url}/integrations/foundry/module.json"
     assert manifest["download"] == f"{integrations_url}/integrations/foundry/woundlog.zip"
-    assert manifest["compatibility"] == {"minimum": "12", "verified": "13"}
+    # v12 and v13 are what the node tests' port of Foundry covers
+    assert manifest["compatibility"] == {"minimum": "12", "verified": "13", "maximum": "13"}
     assert manifest["esmodules"] == ["woundlog.mjs"]
     # a GM's browser that reaches the service by another name is told that name
     other = httpx.get(
@@ -97,12 +99,25 @@ def test_the_manifest_names_itself_and_its_zip_by_the_address_asked(integrations
     assert other["download"] == "http://woundlog.table.lan:8000/integrations/foundry/woundlog.zip"
 
 
-def test_the_zip_holds_the_served_manifest_and_the_module(integrations_url: str) -> None:
+def test_the_manifest_carries_woundlogs_version(integrations_url: str) -> None:
+    """Foundry offers an update when the manifest's version is newer than the one installed:
+    the module's version is the installed woundlog's."""
+    manifest = httpx.get(f"{integrations_url}/integrations/foundry/module.json").json()
+    assert manifest["version"] == version("woundlog")
+
+
+def test_the_zip_holds_the_served_manifest_and_every_module_file(integrations_url: str) -> None:
     manifest = httpx.get(f"{integrations_url}/integrations/foundry/module.json").json()
     download = httpx.get(manifest["download"])
     assert download.status_code == 200
     assert download.headers["content-type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(download.content))
-    assert sorted(archive.namelist()) == ["module.json", "woundlog.mjs"]
+    modules = ["damage.mjs", "outbox.mjs", "reading.mjs", "stream.mjs", "woundlog.mjs"]
+    assert sorted(archive.namelist()) == sorted(["module.json", *modules])
     assert json.loads(archive.read("module.json")) == manifest
-    assert archive.read("woundlog.mjs") == (MODULE / "woundlog.mjs").read_bytes()
+    for name in modules:
+        assert archive.read(name) == (MODULE / name).read_bytes()
+    # every module the entry imports is in the zip, so Foundry can load it
+    entry = archive.read("woundlog.mjs").decode()
+    for name in modules[:-1]:
+        assert f'from "./{name}"' in entry

@@ -50,8 +50,8 @@ def test_foundry_hooks_into_a_new_d26_fight() -> None:
     result = ok(run("import", "foundry", FOUNDRY, "--into", "ambush", "--ruleset", "d26"))
     assert "imported 16 events into fight `ambush`" in result.stdout
     token = "Scene.sceneMain0000001.Token."
-    assert brief("ambush", "hp", "fatigued", "injuries") == {  # a character is its token
-        f"{token}tkBrakka00000001": ("downed", 0, True, ["fatal internal"]),
+    assert brief("ambush", "hp", "fatigued", "injuries") == {  # a token, a linked actor
+        "Actor.actBrakka0000001": ("downed", 0, True, ["fatal internal"]),
         f"{token}tkGoblin00000001": ("upright", 4, False, []),  # two goblins of one actor
         f"{token}tkGoblin00000002": ("upright", 7, False, []),
     }

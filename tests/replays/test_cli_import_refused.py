@@ -12,7 +12,7 @@ from pathlib import Path
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 REFUSED = DATA / "foundry_dnd5e_refused.jsonl"
-BRAKKA = "Scene.sceneMain0000001.Token.tkBrakka00000001"
+BRAKKA = "Actor.actBrakka0000001"  # a linked actor: its world uuid
 GOBLIN_1 = "Scene.sceneMain0000001.Token.tkGoblin00000001"
 
 

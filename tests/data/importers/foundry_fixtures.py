@@ -5,16 +5,20 @@ woundlog's Foundry module sends for three made-up fights.
 
 The fight is made up; the shapes are not. Each builder names what it follows:
 - dnd5e 5.3.3 (foundryvtt/dnd5e, tag release-5.3.3): `module/documents/actor/actor.mjs`
-  `applyDamage` (the whole `amount`, HP clamped at 0, temporary HP first) and `rollDeathSave`
-  (`dnd5e.rollDeathSave(rolls, details)`, a natural 20 updates HP to 1);
-  `module/data/actor/templates/attributes.mjs` `onUpdateHP` (`changes = {hp, temp, total}`,
-  new minus old; no hook when nothing changed or on a rest).
-- Foundry VTT v12/v13 core: `combatTurnChange(combat, prior, current)` with
-  `CombatHistoryData` `{round, turn, combatantId, tokenId}`; `Roll#dice` (every `DiceTerm`,
-  those inside parenthetical and pool terms included) and `DiceTerm#results` entries
-  `{result, active, discarded?, rerolled?}`; a `TokenDocument#uuid` `Scene.<id>.Token.<id>`.
-- The envelope around them: replays/integrations/foundry/woundlog.mjs (`envelope()`), which
-  the node tests check against these same shapes.
+  `applyDamage` (the whole `amount`; temporary HP first; HP clamped to 0..effectiveMax,
+  `max + tempmax`) and `rollDeathSave` (the total against `options.target` 10, a natural 20
+  critical and back at 1 HP, a natural 1 two failures);
+  `module/data/actor/templates/attributes.mjs` `prepareHitPoints` (`effectiveMax`) and
+  `onUpdateHP` (`changes = {hp, temp, total}`, new minus old, fired only after awaiting
+  `updateBloodied`: when the Bloodied effect is made, after `dnd5e.applyDamage`).
+- Foundry VTT v13 client `Combat` (`combatTurnChange(combat, prior, current)` with
+  `CombatHistoryData` `{round, turn, combatantId, tokenId}`; deleting the current combatant
+  keeps the turn index, handing the turn to the next), `Roll#dice` and `DiceTerm#results`
+  (`{result, active, discarded?}`), `TokenDocument#uuid` `Scene.<id>.Token.<id>`.
+- The envelope around them: replays/integrations/foundry/woundlog.mjs, which sends for each
+  blow the change its `dnd5e.preApplyDamage` update makes, whenever dnd5e's own HP hook for it
+  comes (so the Bloodied order changes nothing in these records), and names a linked actor
+  (Brakka) `Actor.<id>`, an unlinked token by its token uuid.
 
 Run again after changing the fight; the file is committed.
 """
@@ -30,13 +34,18 @@ SCENE = "sceneMain0000001"
 COMBAT = "combat0000000001"
 
 
-def token(tid: str, name: str, actor: str, kind: str, hp: int, mx: int, *, player: bool) -> Any:
-    """What the module reads of a token: its document's uuid and name, `hasPlayerOwner`, and
-    the actor's HP at the HP path (dnd5e `system.attributes.hp`)."""
+def token(
+    tid: str, name: str, actor: str, kind: str, hp: int, mx: int, *, player: bool, linked: bool
+) -> Any:
+    """What the module reads of a token (reading.mjs `characterOf`, `hpOf`): a linked actor's
+    world uuid and name, or an unlinked token's uuid and name; `hasPlayerOwner`; the actor's HP
+    at the HP path (dnd5e `system.attributes.hp`) with `tempmax`."""
+    uuid = f"Actor.{actor}" if linked else f"Scene.{SCENE}.Token.{tid}"
     return {
-        "token": {"uuid": f"Scene.{SCENE}.Token.{tid}", "name": name, "player": player},
+        "token": {"uuid": uuid, "name": name, "player": player},
         "actor": {"id": actor, "name": name.split(" (")[0], "type": kind,
-                  "hp": {"value": hp, "max": mx, "temp": 0}},
+                  "hp": {"value": hp, "max": mx, "temp": 0, "tempmax": 0}},
+        "tokenId": tid,
     }  # fmt: skip
 
 
@@ -52,7 +61,18 @@ def die(faces: int, *results: int | tuple[int, str]) -> dict[str, Any]:
 
 
 def roll(formula: str, total: int, *dice: dict[str, Any], critical: bool = False) -> Any:
-    return {"formula": formula, "total": total, "dice": list(dice), "isCritical": critical}
+    return {"formula": formula, "total": total, "isCritical": critical, "dice": list(dice)}
+
+
+def death_save(natural: int, bonus: int = 0, *, dropped: int | None = None) -> Any:
+    """A D20Roll as dnd5e rolls a death save (reading.mjs `rollOf`): `1d20 + bonus`, or
+    `2d20kh` with advantage; `isCritical`/`isFumble` from the kept die; `target` 10."""
+    kept = die(20, natural) if dropped is None else die(20, (dropped, "discarded"), natural)
+    formula = ("1d20" if dropped is None else "2d20kh") + (f" + {bonus}" if bonus else "")
+    return {
+        "formula": formula, "total": natural + bonus, "isCritical": natural == 20,
+        "isFumble": natural == 1, "target": 10, "dice": [kept],
+    }  # fmt: skip
 
 
 class Table:
@@ -63,13 +83,34 @@ class Table:
         self.count = 0
         self.tokens = {
             "brakka": token(
-                "tkBrakka00000001", "Brakka", "actBrakka0000001", "character", 12, 12, player=True
+                "tkBrakka00000001",
+                "Brakka",
+                "actBrakka0000001",
+                "character",
+                12,
+                12,
+                player=True,
+                linked=True,
             ),
             "gob1": token(
-                "tkGoblin00000001", "Goblin (1)", "actGoblin0000001", "npc", 7, 7, player=False
+                "tkGoblin00000001",
+                "Goblin (1)",
+                "actGoblin0000001",
+                "npc",
+                7,
+                7,
+                player=False,
+                linked=False,
             ),
             "gob2": token(
-                "tkGoblin00000002", "Goblin (2)", "actGoblin0000001", "npc", 7, 7, player=False
+                "tkGoblin00000002",
+                "Goblin (2)",
+                "actGoblin0000001",
+                "npc",
+                7,
+                7,
+                player=False,
+                linked=False,
             ),
         }  # fmt: skip  (the goblins are unlinked: one base actor id)
         self.order = ["brakka", "gob1", "gob2"]
@@ -80,7 +121,9 @@ class Table:
         return f"env{self.count:05d}"
 
     def at(self, who: str) -> dict[str, Any]:
-        return json.loads(json.dumps(self.tokens[who]))
+        shown = json.loads(json.dumps(self.tokens[who]))
+        del shown["tokenId"]
+        return shown
 
     def history(self, round_: int, turn: int | None) -> dict[str, Any]:
         who = self.order[turn] if turn is not None else None
@@ -88,7 +131,7 @@ class Table:
             "round": round_,
             "turn": turn,
             "combatantId": f"cb-{who}" if who else None,
-            "tokenId": self.tokens[who]["token"]["uuid"].rsplit(".", 1)[1] if who else None,
+            "tokenId": self.tokens[who]["tokenId"] if who else None,
         }
 
     def turn(self, round_: int, turn: int) -> None:
@@ -101,21 +144,37 @@ class Table:
             "turns": [{"combatantId": f"cb-{w}", **self.at(w)} for w in self.order],
         })  # fmt: skip
 
+    def delete(self, who: str) -> None:
+        """Deleting a combatant (client `Combat#setupTurns`): the turn order loses it and the
+        turn index stays, so the next combatant has the turn; past the end, turn 0 of the
+        next round. The module sends the turn change that makes."""
+        prior = self.history(self.position["round"], self.position["turn"])
+        self.order.remove(who)
+        turn = self.position["turn"]
+        if turn is not None and turn >= len(self.order):
+            self.position = {"round": self.position["round"] + 1, "turn": 0}
+        self.records.append({
+            "hook": "combatTurnChange", "id": self.id(), "combat": COMBAT, "prior": prior,
+            "current": self.history(self.position["round"], self.position["turn"]),
+            "turns": [{"combatantId": f"cb-{w}", **self.at(w)} for w in self.order],
+        })  # fmt: skip
+
     def damage(
         self, who: str, amount: int, *, by: str, dealt: Any = None, purpose: str = ""
     ) -> None:
-        """`Actor5e#applyDamage`: temporary HP first, HP clamped at 0 (`deltaHP`), the
-        `damageActor` of the update (none when HP did not move) folded in."""
+        """`Actor5e#applyDamage`: temporary HP first, HP clamped to 0..effectiveMax
+        (`deltaHP`); the change is the update's (`preApplyDamage`'s `updates` less the HP
+        before), always sent, whether dnd5e's own HP hook for it came before or after."""
         hp = self.tokens[who]["actor"]["hp"]
         temp = min(hp["temp"], amount)
-        lost = min(amount - temp, hp["value"])
+        damage = hp["max"] + hp["tempmax"] - hp["value"]
+        lost = min(max(amount - temp, -damage), hp["value"])
         hp["temp"] -= temp
         hp["value"] -= lost
         record: dict[str, Any] = {"hook": "dnd5e.applyDamage", "id": self.id(),
                                   **self.at(who), "amount": amount,
                                   "attacker": self.tokens[by]["token"]["uuid"]}  # fmt: skip
-        if lost or temp:
-            record["changes"] = {"hp": -lost, "temp": -temp, "total": -lost - temp}
+        record["changes"] = {"hp": -lost, "temp": -temp, "total": -lost - temp}
         if dealt is not None and dealt["isCritical"]:
             record["critical"] = True  # the originating damage roll's `isCritical`
         if dealt is not None and purpose:  # the module's `purpose` setting (d26: location)
@@ -131,12 +190,11 @@ class Table:
                              "changes": {"hp": gained, "temp": 0, "total": gained}})  # fmt: skip
 
     def death_save(self, who: str, rolled: Any) -> None:
-        """`Actor5e#rollDeathSave`; a natural 20's update to 1 HP fires a `healActor` that the
-        module does not send (the death save says it)."""
+        """`Actor5e#rollDeathSave`; a critical success's update to 1 HP fires a `healActor`
+        that the module does not send (the death save says it)."""
         self.records.append({"hook": "dnd5e.rollDeathSave", "id": self.id(), **self.at(who),
                              "roll": rolled})  # fmt: skip
-        natural = [r["result"] for r in rolled["dice"][0]["results"] if r["active"]]
-        if natural == [20]:
+        if rolled["total"] >= rolled["target"] and rolled["isCritical"]:
             self.tokens[who]["actor"]["hp"]["value"] = 1
 
 
@@ -153,12 +211,14 @@ def dnd5e_fight() -> list[dict[str, Any]]:
     crit = roll("2d6+2", 14, die(6, 6, 6), critical=True)
     t.damage("brakka", 14, by="gob2", dealt=crit)  # 6: 7 -> 0, 7 past 0: downed, not dead
     t.turn(2, 0)  # 7: round 2, Brakka's turn: he rolls his death save himself
-    t.death_save("brakka", roll("1d20", 14, die(20, 14)))  # 8: a success
+    t.death_save("brakka", death_save(7, 3))  # 8: a natural 7 + 3: a success at 10
     t.damage("brakka", 3, by="gob2")  # 9: a blow at 0 HP: no HP hook, only applyDamage
     t.turn(3, 0)  # 10: on to round 3: Goblin (2)'s turn of round 2 crossed (skipped)
-    lucky = roll("2d20kh", 20, die(20, (4, "discarded"), 20), critical=True)  # advantage
-    t.death_save("brakka", lucky)  # 11: a natural 20: back at 1 HP
+    t.death_save("brakka", death_save(20, dropped=4))  # 11: with advantage, a 20: back at 1 HP
     t.heal("brakka", 4)  # 12: a potion by the sheet: 1 -> 5
+    t.turn(3, 1)  # 13: Goblin (1)'s turn (dead in woundlog, 0 HP in Foundry)
+    t.delete("gob1")  # 14: the GM deletes it: Goblin (2) has turn 1 now
+    t.turn(4, 0)  # 15: round 4
     return t.records
 
 

@@ -1,114 +1,210 @@
-// A minimal stand-in for the parts of Foundry VTT the woundlog module touches: `Hooks`,
-// `game` (user, settings, socket, combat), `foundry.utils`, `ChatMessage`, `fromUuidSync`,
-// tokens and actors. And a table that plays dnd5e 5.3.3's hook sequences on them, in the
-// order and shapes dnd5e and Foundry call them (see tests/data/importers/foundry_fixtures.py
-// for the source each follows).
+// A port, in our own words, of the parts of Foundry VTT (v12, v13) and dnd5e (3.3.1, 4.4.4,
+// 5.3.3) the woundlog module meets: their hook order and timing, their awaits, their user
+// objects. Each behaviour cites where it is from. dnd5e is read from foundryvtt/dnd5e at the
+// tags named; Foundry's client code from the copies of it found with the search tool:
+// - v13 client/documents/combat.mjs (`Combat`), a vendored copy of Foundry's own file;
+// - v13 client/documents/user.mjs (`get isActiveGM() { return this === game.users.activeGM }`);
+// - v12 User as League-of-Foundry-Developers/foundry-vtt-types types it
+//   (src/foundry/client/data/documents/user.d.mts: `isTrusted`, `isSelf`, no `isActiveGM`);
+// - client collections/users.js (`Users#activeGM`, `Users._handleUserActivity`).
+// What is not Foundry's here is said so: one shared copy of each document stands for every
+// client's copy (each client's copy sees the same updates in the same order), and the
+// server's answer is a timer (`latency`), which is what makes an `await` of a round trip
+// come after the microtasks that continue an awaited update.
 
 export const SCENE = "sceneMain0000001";
+const LATENCY_MS = 5;
+const BLOODIED = "dnd5ebloodied0000"; // dnd5e `ActiveEffect5e.ID.BLOODIED` (staticID("dnd5ebloodied"))
+const BLOODIED_THRESHOLD = 0.5; // dnd5e config.mjs `DND5E.bloodied.threshold` (4.4.4, 5.3.3)
+const HP = "system.attributes.hp";
 
+const later = (ms = LATENCY_MS) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function getProperty(object, path) {
+  return path.split(".").reduce((o, key) => o?.[key], object);
+}
+
+function expand(flat) {
+  const out = {};
+  for (const [path, value] of Object.entries(flat)) {
+    const keys = path.split(".");
+    let o = out;
+    keys.slice(0, -1).forEach((key) => (o = o[key] ??= {}));
+    o[keys.at(-1)] = value;
+  }
+  return out;
+}
+
+// Foundry's `Hooks`: `call` stops at a handler returning false, `callAll` does not;
+// `Hooks.events` lists the hooks something listens to (dnd5e 4.4.4 tests it).
 export class HookBus {
   constructor() {
-    this.handlers = new Map();
+    this.events = {};
   }
   on(name, fn) {
-    if (!this.handlers.has(name)) this.handlers.set(name, []);
-    this.handlers.get(name).push(fn);
+    (this.events[name] ??= []).push(fn);
   }
   once(name, fn) {
     const wrapped = (...args) => {
-      this.handlers.set(name, this.handlers.get(name).filter((f) => f !== wrapped));
+      this.events[name] = this.events[name].filter((f) => f !== wrapped);
       return fn(...args);
     };
     this.on(name, wrapped);
   }
-  // `Hooks.call` stops at a handler returning false; `callAll` does not.
+  // A handler that throws is reported and the others still run (client helpers/hooks.mjs
+  // `Hooks.#call`: the call is wrapped, the error handed to `Hooks.onError`).
+  run(name, fn, args) {
+    try {
+      return fn(...args);
+    } catch (error) {
+      (this.errors ??= []).push([name, error]);
+      return undefined;
+    }
+  }
   call(name, ...args) {
-    for (const fn of [...(this.handlers.get(name) ?? [])]) if (fn(...args) === false) return false;
+    for (const fn of [...(this.events[name] ?? [])]) if (this.run(name, fn, args) === false) return false;
     return true;
   }
   callAll(name, ...args) {
-    for (const fn of [...(this.handlers.get(name) ?? [])]) fn(...args);
+    for (const fn of [...(this.events[name] ?? [])]) this.run(name, fn, args);
     return true;
   }
 }
 
-// The socket: what one client emits, every other client receives (Foundry does not echo).
-export class SocketBus {
-  constructor() {
-    this.clients = [];
+// The socket: what one client emits, every other connected client receives (no echo).
+class SocketBus {
+  constructor(world) {
+    this.world = world;
+    this.handlers = new Map(); // userId -> [[name, fn]]
   }
-  join(client) {
+  join(userId) {
     const handlers = [];
-    this.clients.push(handlers);
+    this.handlers.set(userId, handlers);
     return {
       on: (name, fn) => handlers.push([name, fn]),
       emit: (name, data) => {
-        for (const other of this.clients) {
-          if (other === handlers) continue;
-          for (const [n, fn] of other) if (n === name) setTimeout(() => fn(structuredClone(data)));
+        for (const [other, list] of this.handlers) {
+          if (other === userId || !this.world.user(other)?.active) continue;
+          for (const [n, fn] of list) if (n === name) setTimeout(() => fn(structuredClone(data)), LATENCY_MS);
         }
       },
     };
   }
 }
 
+// A user as one client sees it. v13's User has `isActiveGM`; v12's has not.
+function userView(world, user, client) {
+  const view = {
+    get id() {
+      return user.id;
+    },
+    get isGM() {
+      return user.isGM;
+    },
+    get active() {
+      return user.active;
+    },
+    get role() {
+      return user.role;
+    },
+    get isSelf() {
+      return client.userId === user.id; // `User#isSelf`: game.userId === this.id
+    },
+  };
+  if (world.foundry >= 13) {
+    Object.defineProperty(view, "isActiveGM", { get: () => client.env.game.users.activeGM?.id === user.id });
+  }
+  return view;
+}
+
 let counter = 0;
 
-function getProperty(object, path) {
-  return path.split(".").reduce((o, key) => o?.[key], object);
+// The world's documents and its connected clients.
+export class World {
+  constructor({ foundry = 13, dnd5e = "5.3.3", bloodied = "player" } = {}) {
+    this.foundry = foundry;
+    this.dnd5e = dnd5e;
+    this.bloodied = bloodied; // dnd5e setting "bloodied", default "player" (4.4.4, 5.3.3)
+    this.users = [];
+    this.clients = [];
+    this.documents = new Map(); // uuid -> token or world actor
+    this.socket = new SocketBus(this);
+    this.combat = null;
+  }
+
+  user(id) {
+    return this.users.find((u) => u.id === id);
+  }
+
+  // `Users#activeGM`: the active GMs, highest role first, then the lowest id.
+  activeGM() {
+    const gms = this.users.filter((u) => u.active && u.isGM);
+    gms.sort((a, b) => b.role - a.role || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return gms[0] ?? null;
+  }
+
+  // A browser connecting: its user becomes active; every other client hears `userConnected`
+  // (`Users._handleUserActivity`: `user.active` set, then the hook; not on the user's own).
+  connect(options) {
+    const c = client(this, options);
+    this.clients.push(c);
+    const user = this.user(c.userId);
+    user.active = true;
+    for (const other of this.clients) {
+      if (other !== c && other.connected) other.env.Hooks.callAll("userConnected", other.view(user), true);
+    }
+    c.connected = true;
+    return c;
+  }
+
+  disconnect(c) {
+    c.connected = false;
+    const user = this.user(c.userId);
+    user.active = false;
+    for (const other of this.clients) {
+      if (other !== c && other.connected) other.env.Hooks.callAll("userConnected", other.view(user), false);
+    }
+  }
+
+  // The clients that get a document's update: the connected ones.
+  live() {
+    return this.clients.filter((c) => c.connected);
+  }
 }
 
-// An actor with dnd5e's HP, and its token. `linked`: the world's actor (a player character),
-// which knows no token; else the synthetic actor of an unlinked token, whose `id` is its base
-// actor's.
-export function makeToken(world, { tokenId, name, actorId, actorName, type, hp, player, linked }) {
-  const token = {
-    id: tokenId,
-    uuid: `Scene.${SCENE}.Token.${tokenId}`,
-    name,
-    flags: {},
-    getFlag(scope, key) {
-      return this.flags[scope]?.[key];
-    },
-    async setFlag(scope, key, value) {
-      (this.flags[scope] ??= {})[key] = value;
-    },
-  };
-  const actor = {
-    id: actorId,
-    uuid: linked ? `Actor.${actorId}` : `${token.uuid}.Actor.${actorId}`,
-    name: actorName,
-    type,
-    hasPlayerOwner: player,
-    system: { attributes: { hp: { value: hp, max: hp, temp: 0 } } },
-    statuses: new Set(),
-    token: linked ? null : token, // a linked actor is the world's, not its token's
-    toggled: [],
-    async toggleStatusEffect(status, { active }) {
-      this.toggled.push([status, active]);
-      if (active) this.statuses.add(status);
-      else this.statuses.delete(status);
-    },
-  };
-  token.actor = actor;
-  world.tokens.set(token.uuid, token);
-  return token;
-}
-
-// One connected client (a browser) of the same world.
-export function client(world, { userId, isGM, isActiveGM, settings, fetch, system = "dnd5e" }) {
+// One browser of the world.
+export function client(world, { userId, isGM = false, role, settings, fetch, system = "dnd5e", delays = 1 }) {
+  if (!world.user(userId)) world.users.push({ id: userId, isGM, role: role ?? (isGM ? 4 : 1), active: false });
   const values = new Map(Object.entries(settings ?? {}));
   const defaults = new Map();
   const chat = [];
-  const env = {
+  const c = { userId, chat, values, defaults, connected: false };
+  c.view = (user) => userView(world, user, c);
+  c.env = {
     Hooks: new HookBus(),
     game: {
-      user: { id: userId, isGM, isActiveGM },
+      get user() {
+        return c.view(world.user(userId));
+      },
+      get userId() {
+        return userId;
+      },
+      users: {
+        get activeGM() {
+          const gm = world.activeGM();
+          return gm ? c.view(gm) : null;
+        },
+        get: (id) => (world.user(id) ? c.view(world.user(id)) : undefined),
+      },
       system: { id: system },
       settings: {
         register: (module, key, data) => defaults.set(key, data),
-        get: (module, key) => (values.has(key) ? values.get(key) : defaults.get(key)?.default),
-        set: async (module, key, value) => void values.set(key, structuredClone(value)),
+        get: (module, key) => structuredClone(values.has(key) ? values.get(key) : defaults.get(key)?.default),
+        set: async (module, key, value) => {
+          values.set(key, structuredClone(value));
+          defaults.get(key)?.onChange?.(value);
+          return value;
+        },
       },
       socket: world.socket.join(userId),
       get combat() {
@@ -119,97 +215,359 @@ export function client(world, { userId, isGM, isActiveGM, settings, fetch, syste
       utils: { randomID: () => `rnd${userId}${String(++counter).padStart(8, "0")}`, getProperty },
     },
     ChatMessage: {
-      getWhisperRecipients: (who) => (who === "GM" ? [{ id: "gm" }] : []),
+      getWhisperRecipients: (who) => (who === "GM" ? world.users.filter((u) => u.isGM).map((u) => ({ id: u.id })) : []),
       create: async (data) => void chat.push(data),
     },
-    CONFIG: { specialStatusEffects: { DEFEATED: "dead" } },
-    fromUuidSync: (uuid) => world.tokens.get(uuid),
+    fromUuidSync: (uuid) => world.documents.get(uuid),
     fetch: fetch ?? globalThis.fetch,
-    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    // the module's retry waits, shortened by `delays` so a test does not sit through 30 s
+    setTimeout: (fn, ms) => setTimeout(fn, ms * delays),
   };
-  return { env, chat, values, defaults };
+  return c;
 }
 
-export function world() {
-  return { tokens: new Map(), socket: new SocketBus(), combat: null, clients: [] };
-}
+// --- dnd5e's actor ---------------------------------------------------------------------------
 
-// dnd5e's own sequences, played on every client as Foundry would.
-export class Table {
-  constructor(worldState) {
-    this.world = worldState;
+export class Actor5e {
+  constructor(world, { id, name, type, hp, player, tempmax = 0 }) {
+    this.world = world;
+    this.id = id;
+    this.name = name;
+    this.type = type;
+    this.hasPlayerOwner = player;
+    this.uuid = `Actor.${id}`;
+    this.token = null; // a world actor; a synthetic one knows its token
+    this.system = { attributes: { hp: { value: hp, max: hp, temp: 0, tempmax }, death: { success: 0, failure: 0 } } };
+    this.prepare();
+    this.effects = new Map();
+    this.statuses = new Set();
+    this.flags = {};
+    this.toggled = [];
   }
 
-  // `Actor5e#applyDamage` on the client of `by` (the user applying it): preApplyDamage there,
-  // the update (onUpdateHP's damageActor/healActor on every client, with that user's id),
-  // then applyDamage there.
-  applyDamage(on, actor, amount, options) {
-    const hp = actor.system.attributes.hp;
-    const deltaTemp = amount > 0 ? Math.min(hp.temp, amount) : 0;
-    const deltaHP = Math.max(Math.min(amount - deltaTemp, hp.value), -(hp.max - hp.value));
-    if (on.env.Hooks.call("dnd5e.preApplyDamage", actor, amount, {}, options) === false) return;
-    this.updateHP(on, actor, hp.value - deltaHP, hp.temp - deltaTemp);
-    on.env.Hooks.callAll("dnd5e.applyDamage", actor, amount, options);
+  get hp() {
+    return this.system.attributes.hp;
   }
 
-  // `onUpdateHP`: changes are new minus old; no hook when nothing changed.
-  updateHP(on, actor, value, temp = actor.system.attributes.hp.temp) {
-    const hp = actor.system.attributes.hp;
-    const changes = { hp: value - hp.value, temp: temp - hp.temp };
+  // dnd5e `AttributesFields.prepareHitPoints` (3.3.1, 4.4.4, 5.3.3): effectiveMax is max plus
+  // tempmax (5.3.3 never below 0), value never above it, damage what is missing.
+  prepare() {
+    const hp = this.hp;
+    hp.effectiveMax = Math.max(hp.max + (hp.tempmax ?? 0), 0);
+    hp.value = Math.min(hp.value, hp.effectiveMax);
+    hp.damage = hp.effectiveMax - hp.value;
+  }
+
+  getFlag(scope, key) {
+    return this.flags[scope]?.[key];
+  }
+
+  async setFlag(scope, key, value) {
+    (this.flags[scope] ??= {})[key] = value;
+  }
+
+  async toggleStatusEffect(status, { active }) {
+    this.toggled.push([status, active]);
+    if (active) this.statuses.add(status);
+    else this.statuses.delete(status);
+  }
+
+  // `Document#update` from client `by`: `_preUpdate` there (dnd5e `preUpdateHP` keeps the HP
+  // before in `options.dnd5e.hp`, 5.3.3 attributes.mjs; 4.4.4 and 3.3.1 actor.mjs the same),
+  // `preUpdateActor` there, the server's round trip, then on every client `_onUpdate` (not
+  // awaited: Foundry does not await a document's `_onUpdate`) and `updateActor`; the update's
+  // promise resolves on `by` after that.
+  async update(flat, options = {}, by) {
+    const changed = expand(flat);
+    options.dnd5e = { hp: { ...this.hp } };
+    by.env.Hooks.callAll("preUpdateActor", this, changed, options, by.userId);
+    await later();
+    for (const [path, value] of Object.entries(flat)) {
+      const keys = path.split(".");
+      keys.slice(0, -1).reduce((o, key) => o[key], this)[keys.at(-1)] = value;
+    }
+    this.prepare();
+    for (const c of this.world.live()) {
+      this.onUpdate(c, changed, options, by.userId);
+      c.env.Hooks.callAll("updateActor", this, changed, structuredClone(options), by.userId);
+    }
+    return this;
+  }
+
+  // The HP hook, as each release fires it after its awaits (on the updating client only).
+  async onUpdate(c, changed, options, userId) {
+    if (!changed.system?.attributes?.hp) return;
+    const mine = userId === c.userId;
+    if (this.world.dnd5e === "3.3.1") {
+      // 3.3.1 actor.mjs `Actor5e#_onUpdate`: `await this.updateEncumbrance(options)` first
+      if (mine) await undefined;
+    } else if (this.world.dnd5e === "4.4.4") {
+      // 4.4.4 actor.mjs `Actor5e#_onUpdate`: `await this.updateBloodied(options)`, then
+      // `await this.updateEncumbrance(options)`
+      if (mine) {
+        await this.updateBloodied(c);
+        await undefined;
+      }
+    } else if (mine) {
+      // 5.3.3 attributes.mjs `onUpdateHP` (called, not awaited, by CharacterData/NPCData
+      // `_onUpdate`): `await this.parent.updateBloodied(options)` first
+      await this.updateBloodied(c);
+    }
+    const before = options.dnd5e?.hp;
+    if (!before || options.isRest) return;
+    // the HP now, read after the await: a later update may already be in it
+    const changes = { hp: this.hp.value - before.value, temp: this.hp.temp - before.temp };
     changes.total = changes.hp + changes.temp;
-    hp.value = value;
-    hp.temp = temp;
-    if (changes.total === 0) return;
-    const name = `dnd5e.${changes.total > 0 ? "heal" : "damage"}Actor`;
-    for (const c of this.world.clients) c.env.Hooks.callAll(name, actor, changes, {}, on.env.game.user.id);
+    if (!Number.isInteger(changes.total) || changes.total === 0) return;
+    c.env.Hooks.callAll(`dnd5e.${changes.total > 0 ? "heal" : "damage"}Actor`, this, changes, changed, userId);
   }
 
-  // `Actor5e#rollDeathSave` on the roller's client; a natural 20 updates HP to 1.
-  rollDeathSave(on, actor, roll) {
-    if (on.env.Hooks.call("dnd5e.rollDeathSave", [roll], { subject: actor }) === false) return;
-    if (roll.isCritical) this.updateHP(on, actor, 1);
-  }
-
-  // `combatTurnChange(combat, prior, current)` on every client after the update.
-  turn(round, turn) {
-    const combat = this.world.combat;
-    const history = (r, t) => ({
-      round: r,
-      turn: t,
-      combatantId: t === null ? null : combat.turns[t].id,
-      tokenId: t === null ? null : combat.turns[t].tokenId,
+  // dnd5e 4.4.4/5.3.3 `Actor5e#updateBloodied`: nothing when the setting is "none"; above
+  // half the effective maximum the effect is deleted, at or below it created, each a round
+  // trip to the server that the caller awaits.
+  updateBloodied() {
+    const hp = this.hp;
+    if (!hp.effectiveMax || this.world.bloodied === "none") return undefined;
+    const effect = this.effects.get(BLOODIED);
+    if (hp.value > hp.effectiveMax * BLOODIED_THRESHOLD) {
+      if (!effect) return undefined;
+      return later().then(() => {
+        this.effects.delete(BLOODIED);
+        this.statuses.delete("bloodied");
+      });
+    }
+    if (effect) return undefined;
+    return later().then(() => {
+      this.effects.set(BLOODIED, { statuses: ["bloodied"] });
+      this.statuses.add("bloodied");
     });
-    const prior = history(combat.round, combat.turn);
-    combat.round = round;
-    combat.turn = turn;
-    const current = history(round, turn);
-    for (const c of this.world.clients) c.env.Hooks.callAll("combatTurnChange", combat, prior, current);
+  }
+
+  // dnd5e `Actor5e#applyDamage(damages, options)` with a number (`options.ignore`: no
+  // resistances), on client `by`: temporary HP first, HP clamped to 0..effectiveMax (5.3.3:
+  // `Math.clamp(amount - deltaTemp, -hp.damage + tempMax, hp.value - tempMax)`, and
+  // `tempmax` in the updates; 4.4.4 and 3.3.1 without tempMax), `preApplyDamage(actor,
+  // amount, updates, options)`, `await this.update(updates)`, `applyDamage(actor, amount,
+  // options)` with the same `options`.
+  async applyDamage(amount, options, by) {
+    const hp = this.hp;
+    const deltaTemp = amount > 0 ? Math.min(hp.temp, amount) : 0;
+    const deltaHP = Math.min(Math.max(amount - deltaTemp, -hp.damage), hp.value);
+    const updates = { [`${HP}.temp`]: hp.temp - deltaTemp, [`${HP}.value`]: hp.value - deltaHP };
+    if (this.world.dnd5e === "5.3.3") updates[`${HP}.tempmax`] = hp.tempmax;
+    if (by.env.Hooks.call("dnd5e.preApplyDamage", this, amount, updates, options) === false) return this;
+    if (by.env.Hooks.call("modifyTokenAttribute", { attribute: "attributes.hp", value: amount }, updates) === false) return this;
+    await this.update(updates, {}, by);
+    by.env.Hooks.callAll("dnd5e.applyDamage", this, amount, options);
+    return this;
+  }
+
+  // dnd5e `Actor5e#rollDeathSave` on the roller's client: only at 0 HP; the outcome is the
+  // roll's total against `options.target` (10): a success, a critical one (natural 20)
+  // bringing the creature back at 1 HP; a failure, two on a fumble (natural 1); then the hook
+  // in the release's signature, then `await this.update(details.updates)`.
+  async rollDeathSave(natural, bonus, by, { advantage } = {}) {
+    const death = this.system.attributes.death;
+    if (this.hp.value > 0 || death.failure >= 3 || death.success >= 3) return null;
+    const roll = d20Roll(natural, bonus, advantage, this.world.dnd5e === "3.3.1" ? "targetValue" : "target");
+    const rolls = [roll];
+    const details = this.world.dnd5e === "5.3.3" ? { subject: this } : {};
+    // 5.3.3 and 4.4.4: `roll.options.target ?? 10`; 3.3.1: `roll.options.targetValue ?? 10`
+    if (roll.total >= (roll.options.target ?? roll.options.targetValue ?? 10)) {
+      const successes = death.success + 1;
+      if (roll.isCritical) {
+        details.updates = { "system.attributes.death.success": 0, "system.attributes.death.failure": 0, [`${HP}.value`]: 1 };
+      } else if (successes === 3) {
+        details.updates = { "system.attributes.death.success": 0, "system.attributes.death.failure": 0 };
+      } else details.updates = { "system.attributes.death.success": Math.min(successes, 3) };
+    } else {
+      const failures = death.failure + (roll.isFumble ? 2 : 1);
+      details.updates = { "system.attributes.death.failure": Math.min(failures, 3) };
+    }
+    const Hooks = by.env.Hooks;
+    if (this.world.dnd5e === "5.3.3") {
+      // 5.3.3: `rollDeathSave(rolls, details)` then `rollDeathSaveV2(rolls, details)`
+      if (Hooks.call("dnd5e.rollDeathSave", rolls, details) === false) return rolls;
+      if (Hooks.call("dnd5e.rollDeathSaveV2", rolls, details) === false) return rolls;
+    } else if (this.world.dnd5e === "4.4.4") {
+      // 4.4.4: `rollDeathSaveV2(rolls, {...details, subject})`, then the deprecated
+      // `rollDeathSave(actor, rolls[0], details)` only if something listens to it
+      if (Hooks.call("dnd5e.rollDeathSaveV2", rolls, { ...details, subject: this }) === false) return rolls;
+      if ("dnd5e.rollDeathSave" in Hooks.events) {
+        if (Hooks.call("dnd5e.rollDeathSave", this, rolls[0], details) === false) return rolls;
+      }
+    } else if (Hooks.call("dnd5e.rollDeathSave", this, roll, details) === false) {
+      return roll; // 3.3.1: `rollDeathSave(actor, roll, details)`
+    }
+    await this.update(details.updates, {}, by);
+    return rolls;
   }
 }
 
-export function combat(id, tokens) {
-  const turns = tokens.map((token, i) => ({
-    id: token.combatantId,
-    tokenId: token.id,
-    token,
-    actor: token.actor,
-    actorId: token.actor.id,
-  }));
-  return { id, round: 0, turn: null, turns, combatants: turns };
+// A D20Roll as dnd5e makes a death save: `1d20 + bonus` (2d20kh with advantage), its
+// `isCritical`/`isFumble` from the kept d20 (dnd5e dice/d20-roll.mjs), its target 10 in
+// `options.target` (4.x, 5.x: `rollDeathSave`'s `{ target: 10 }`) or `options.targetValue`
+// (3.x).
+export function d20Roll(natural, bonus = 0, advantage, targetKey = "target") {
+  const results = advantage === undefined ? [{ result: natural, active: true }]
+    : [{ result: advantage, active: false, discarded: true }, { result: natural, active: true }]; // prettier-ignore
+  return {
+    formula: `${advantage === undefined ? "1d20" : "2d20kh"}${bonus ? ` + ${bonus}` : ""}`,
+    total: natural + bonus,
+    isCritical: natural >= 20,
+    isFumble: natural <= 1,
+    options: { [targetKey]: 10 },
+    dice: [{ faces: 20, results }],
+  };
+}
+
+// A Roll as `Roll#dice` shows it (a damage roll: its dice only).
+export function roll(formula, total, dice, isCritical = false) {
+  return { formula, total, isCritical, dice, options: {} };
+}
+
+// A token on the scene. `linked`: its actor is the world's (a player character; the token's
+// `actor` is that world actor, which knows no token); else the synthetic actor of an
+// unlinked token, whose `id` is its base actor's and whose `token` is this token.
+export function placeToken(world, { tokenId, name, actor, linked }) {
+  const token = { id: tokenId, uuid: `Scene.${SCENE}.Token.${tokenId}`, name, flags: {} };
+  token.getFlag = (scope, key) => token.flags[scope]?.[key];
+  token.setFlag = async (scope, key, value) => void ((token.flags[scope] ??= {})[key] = value);
+  if (linked) {
+    token.actor = actor;
+    world.documents.set(actor.uuid, actor);
+  } else {
+    const synthetic = new Actor5e(world, { id: actor.id, name: actor.name, type: actor.type,
+      hp: actor.hp.max, player: actor.hasPlayerOwner }); // prettier-ignore
+    synthetic.uuid = `${token.uuid}.Actor.${actor.id}`;
+    synthetic.token = token;
+    token.actor = synthetic;
+  }
+  world.documents.set(token.uuid, token);
+  return token;
+}
+
+// --- Foundry's combat ------------------------------------------------------------------------
+
+// v13 client/documents/combat.mjs `Combat`, on the shared copy.
+export class Combat {
+  constructor(world, id, tokens) {
+    this.world = world;
+    this.id = id;
+    this.round = 0;
+    this.turn = null;
+    this.combatants = tokens.map((token) => ({ id: token.combatantId, tokenId: token.id, token, actor: token.actor }));
+    this.turns = [...this.combatants];
+    this.current = this.state();
+    this.previous = undefined;
+  }
+
+  get started() {
+    return this.round > 0;
+  }
+
+  // `_getCurrentState`: a new object each time.
+  state(combatant = this.turn !== null ? this.turns[this.turn] : null) {
+    return { round: this.round, turn: this.turn ?? null, combatantId: combatant?.id || null, tokenId: combatant?.tokenId || null };
+  }
+
+  // `startCombat`, `nextTurn`, `nextRound`, `previousTurn` (skipDefeated off): an update.
+  startCombat(by) {
+    return this.update({ round: 1, turn: 0 }, by);
+  }
+  nextTurn(by) {
+    if (this.round === 0) return this.nextRound(by);
+    const next = (this.turn ?? -1) + 1;
+    if (next >= this.turns.length) return this.nextRound(by);
+    return this.update({ round: this.round, turn: next }, by);
+  }
+  nextRound(by) {
+    const turn = this.turn === null || this.turns.length === 0 ? null : 0;
+    return this.update({ round: this.round + 1, turn }, by);
+  }
+  previousTurn(by) {
+    if (this.round === 0) return this;
+    if (this.turn === 0 || this.turns.length === 0) return this; // previousRound: not used here
+    return this.update({ round: this.round, turn: (this.turn ?? this.turns.length) - 1 }, by);
+  }
+
+  // The server's round trip, then `_onUpdate` on every client's copy: the prior state
+  // cloned, `current` a new object, `#recordPreviousState` assigning the prior state INTO the
+  // `previous` object (`Object.assign(this.previous, priorState)`), `_manageTurnEvents` (not
+  // awaited) on each client.
+  async update(data, by) {
+    await later();
+    const prior = structuredClone(this.current);
+    this.previous ??= prior;
+    Object.assign(this, data);
+    this.current = this.state();
+    const changed = this.recordPrevious(prior);
+    for (const c of this.world.live()) {
+      if (changed) this.manageTurnEvents(c);
+      // the document's update hook, on every client right after its `_onUpdate`
+      c.env.Hooks.callAll("updateCombat", this, data, {}, by.userId);
+    }
+    return this;
+  }
+
+  // `#recordPreviousState`: v13 assigns the prior state into the one `previous` object; v12
+  // replaced it with the prior state when the state changed (as systems that copy v11/v12's
+  // Combat have it, e.g. a HeroSystem copy: `if (hasChanged) this.previous = priorState`).
+  recordPrevious(prior) {
+    const { round, turn, combatantId } = this.current;
+    const changed = combatantId !== prior.combatantId || round !== prior.round || turn !== prior.turn;
+    if (this.world.foundry >= 13) Object.assign(this.previous, prior);
+    else if (changed) this.previous = prior;
+    return changed;
+  }
+
+  // `_manageTurnEvents`: `{current, previous}` taken now; on the active GM's client only,
+  // `await this.#triggerTurnEvents()` (its `_onStartTurn`, then
+  // `_clearMovementHistoryOnStartTurn`, a token update to the server: a round trip), and
+  // only then `combatTurnChange(this, previous, current)` there; other clients call it at
+  // once. v13 asks `game.user.isActiveGM`; v12's asks `game.users.activeGM?.isSelf` (as
+  // systems copying v12's `_manageTurnEvents` have it), the same GM. When v12 calls the hook
+  // against its turn events was not found in a copy of its code: v13's order is used for both.
+  async manageTurnEvents(c) {
+    if (!this.started) return;
+    const { current, previous } = this;
+    if (this.world.activeGM()?.id === c.userId) await later(LATENCY_MS * 4);
+    c.env.Hooks.callAll("combatTurnChange", this, previous, current);
+  }
+
+  // Deleting a combatant: the server's round trip, then `_onDeleteDescendantDocuments` ->
+  // `#onModifyCombatants`: the prior state cloned, `setupTurns` (the turn index kept unless
+  // it is now past the end: then turn 0 of the next round), `#recordPreviousState`, and
+  // `_manageTurnEvents` when the combatant or the place changed.
+  async deleteCombatant(id) {
+    await later();
+    const prior = structuredClone(this.current);
+    this.combatants = this.combatants.filter((c) => c.id !== id);
+    this.turns = [...this.combatants];
+    if (this.turn !== null && this.turn >= this.turns.length) {
+      this.turn = 0;
+      this.round++;
+    }
+    this.current = this.state();
+    this.previous ??= prior;
+    const changed = this.recordPrevious(prior);
+    for (const c of this.world.live()) {
+      if (changed) this.manageTurnEvents(c);
+      // `deleteCombatant`, after the parent's descendant callbacks (the order assumed here:
+      // Foundry's database backend runs `_onDeleteDescendantDocuments`, then the hook)
+      c.env.Hooks.callAll("deleteCombatant", { id, parent: this }, {}, "gm");
+    }
+  }
 }
 
 // `Actor#update` of one value in another system: preUpdateActor on the updating client,
 // updateActor on every client, with the same options.
-export function updateActor(worldState, on, actor, path, value) {
-  const changed = {};
-  path.split(".").reduce((o, key, i, keys) => (o[key] = i === keys.length - 1 ? value : {}), changed);
+export async function updateOther(world, by, actor, path, value) {
+  const changed = expand({ [path]: value });
   const options = {};
-  on.env.Hooks.callAll("preUpdateActor", actor, changed, options, on.env.game.user.id);
-  path.split(".").reduce((o, key, i, keys) => (i === keys.length - 1 ? (o[key] = value) : o[key]), actor);
-  for (const c of worldState.clients) c.env.Hooks.callAll("updateActor", actor, changed, structuredClone(options), on.env.game.user.id);
-}
-
-// A Roll as `Roll#dice` shows it.
-export function roll(formula, total, dice, isCritical = false) {
-  return { formula, total, isCritical, dice };
+  by.env.Hooks.callAll("preUpdateActor", actor, changed, options, by.userId);
+  await later();
+  const keys = path.split(".");
+  keys.slice(0, -1).reduce((o, key) => o[key], actor)[keys.at(-1)] = value;
+  for (const c of world.live()) c.env.Hooks.callAll("updateActor", actor, changed, structuredClone(options), by.userId);
 }

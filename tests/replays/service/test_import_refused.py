@@ -18,7 +18,7 @@ DATA = Path(__file__).parents[2] / "data" / "importers"
 RECORDS = [
     json.loads(line) for line in (DATA / "foundry_dnd5e_refused.jsonl").read_text().splitlines()
 ]
-BRAKKA = "Scene.sceneMain0000001.Token.tkBrakka00000001"
+BRAKKA = "Actor.actBrakka0000001"  # a linked actor: its world uuid
 GOBLIN_1 = "Scene.sceneMain0000001.Token.tkGoblin00000001"
 
 
