@@ -74,6 +74,8 @@ ROLL_PURPOSES = 256
 """Purposes in one event's `rolls` (scoped ones count each: a tick for many characters)."""
 DICE_PER_PURPOSE = 1000
 """Dice given for one purpose."""
+CHECK_BONUS = 1000
+"""What a check's `bonus` may add to its die, either way (a d20's total past it is decided)."""
 TABLE_DEPTH = 16
 """Levels of nesting in one table of `tables` (the rulesets' own tables nest 5 deep)."""
 TABLE_VALUES = 10_000
@@ -340,6 +342,15 @@ class Check(EventBase, tag="check", frozen=True):
 
     character: CharacterId
     check: Annotated[str, Meta(min_length=1, max_length=64)]
+    bonus: Annotated[
+        int,
+        Meta(
+            ge=-CHECK_BONUS,
+            le=CHECK_BONUS,
+            description="What the table added to the die (a D&D Bless, a paladin's aura): the "
+            "check's total is the die plus this. A ruleset says which of its checks take one.",
+        ),
+    ] = 0
 
 
 class FightEnded(EventBase, tag="fight_ended", frozen=True):

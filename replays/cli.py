@@ -661,12 +661,16 @@ def check(
         str, typer.Argument(metavar="CHECK", help="The check the rules ask for: death_save.")
     ],
     roll: Rolls = None,
+    bonus: Annotated[
+        int, typer.Option("--bonus", help="What the table added to the die (Bless: the d4).")
+    ] = 0,
     event_id: EventId = None,
     as_json: AsJson = False,
     db: Db = None,
 ) -> None:
     """A character makes a roll the rules ask for, at the table (a D&D death save)."""
-    by_character(db, fight, "check", character, {"check": name}, roll, event_id, as_json)
+    fields: dict[str, object] = {"check": name, **({"bonus": bonus} if bonus else {})}
+    by_character(db, fight, "check", character, fields, roll, event_id, as_json)
 
 
 def by_character(
@@ -674,7 +678,7 @@ def by_character(
     fight: str,
     kind: str,
     character: str,
-    what: dict[str, str],
+    what: dict[str, object],
     roll: list[str] | None,
     event_id: str | None,
     as_json: bool,

@@ -23,7 +23,8 @@ maximum; never below 0), `temp_hp` (temporary hit points, 0 at first), `successe
 
 Dice: `death_save` (d20): 10 or more is a success, less a failure; a 1 is two failures; a 20
 brings the creature back to consciousness with 1 hit point. Three successes: stable. Three
-failures: dead.
+failures: dead. A death save rolled at the table (`check`) may carry `bonus`, what the table
+added to the d20 (Bless, a paladin's Aura of Protection); see the decisions below.
 
 Facts: on a hit, `critical` (the hit is a critical hit: two failures at 0 hit points) and
 `knock_out` (the attacker, with a melee attack, knocks the creature out rather than kill it);
@@ -64,6 +65,13 @@ Decisions where the text is silent or ambiguous:
   `turn` fight a `check` is refused; in a `table` fight a `turn_started` rolls nothing and a
   `check` is accepted from any dying creature (a virtual tabletop gives each its own id, so a
   resend is no second save).
+- A death save with a `bonus` (a `check` from the table: Bless, an Aura of Protection) is
+  decided by its total, d20 plus bonus, against 10; then a natural 20 among successes restores
+  1 hit point and a natural 1 among failures counts twice. The SRD speaks of rolling a 1 or a
+  20 "on the d20" and gives death saves no bonus of their own; this reading is Foundry dnd5e's
+  (5.3.3 and 4.4.4 `Actor5e#rollDeathSave`: the total first, `isCritical` within a success,
+  `isFumble` within a failure), so a save imported from a virtual tabletop ends as its sheet
+  shows. With no bonus the two readings agree. A save woundlog rolls itself has no bonus.
 - A natural 20 restores 1 hit point: the creature is conscious (upright), its death saves
   cleared. Successes and failures are also cleared by becoming stable and by regaining any hit
   points.
@@ -230,23 +238,26 @@ def add_failures(creature: Creature, count: int, ctx: Context) -> Creature:
 # --- death saving throws -----------------------------------------------------------------------
 
 
-def death_saving_throw(creature: Creature, ctx: Context) -> Creature:
-    """d20: 10 or more succeeds, less fails, a 1 fails twice, a 20 wakes with 1 hit point."""
+def death_saving_throw(creature: Creature, ctx: Context, bonus: int = 0) -> Creature:
+    """d20 plus any bonus: 10 or more succeeds, a natural 20 among successes waking with 1 hit
+    point; less fails, a natural 1 among failures failing twice."""
     roll = ctx.roll(DEATH_SAVE)
-    if roll == 20:
-        ctx.say(f"{creature.name}: death save 20: regains 1 hit point and consciousness")
-        return ctx.move(cleared(replace(creature, hp=1)), "regain_consciousness")
-    if roll == 1:
-        ctx.say(f"{creature.name}: death save 1: two failures")
-        return add_failures(creature, 2, ctx)
-    if roll < SUCCESS_FROM:
-        ctx.say(f"{creature.name}: death save {roll}: failure")
+    total = roll + bonus
+    said = f"{roll} {'+' if bonus > 0 else '-'} {abs(bonus)} = {total}" if bonus else f"{roll}"
+    if total < SUCCESS_FROM:
+        if roll == 1:
+            ctx.say(f"{creature.name}: death save {said}: a natural 1, two failures")
+            return add_failures(creature, 2, ctx)
+        ctx.say(f"{creature.name}: death save {said}: failure")
         return add_failures(creature, 1, ctx)
+    if roll == 20:
+        ctx.say(f"{creature.name}: death save {said}: regains 1 hit point and consciousness")
+        return ctx.move(cleared(replace(creature, hp=1)), "regain_consciousness")
     successes = creature.successes + 1
     if successes >= THREE:
-        ctx.say(f"{creature.name}: death save {roll}: third success: stable")
+        ctx.say(f"{creature.name}: death save {said}: third success: stable")
         return ctx.move(cleared(creature), "stabilise")
-    ctx.say(f"{creature.name}: death save {roll}: success")
+    ctx.say(f"{creature.name}: death save {said}: success")
     return replace(creature, successes=successes)
 
 
@@ -425,4 +436,4 @@ class Dnd5e(Ruleset):
                 f"{character.name} is {character.state} and makes no death saving throws",
                 "$.character",
             )
-        return death_saving_throw(character, ctx)
+        return death_saving_throw(character, ctx, check.bonus)

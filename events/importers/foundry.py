@@ -39,10 +39,10 @@ Hooks and mapping:
 - `dnd5e.rollDeathSave`: a dnd5e `check` (`death_save`), for a fight with option
   `death_saves: "table"` (see `FIGHT_OPTIONS`). Its outcome is Foundry's: the roll's `total`
   (bonuses in) against its `target` (10), a natural 20 (`isCritical`) and 1 (`isFumble`)
-  aside; the check's die is the one that gives woundlog's rule the same outcome
-  (`death_save_die`). Other rulesets roll their own: no event, a warning. A critical success
-  brings dnd5e's creature back at 1 HP: the module does not send the `healActor` that update
-  fires, and the cursor counts the 1 HP.
+  aside; the check's die is the natural d20 and its `bonus` the rest of the total, which
+  woundlog's rule reads the same way (`death_save`). Other rulesets roll their own: no event, a
+  warning. A critical success brings dnd5e's creature back at 1 HP: the module does not send
+  the `healActor` that update fires, and the cursor counts the 1 HP.
 - `combatTurnChange(combat, prior, current)`: `prior` and `current` are Foundry's
   `CombatHistoryData` (`round`, `turn`, `combatantId`, `tokenId`), `combat` the combat's id
   and `turns` the turn order (`combat.turns`: `combatantId`, `token`, `actor`). The move starts
@@ -85,12 +85,15 @@ recognised and makes nothing new.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterator, Sequence
+from typing import Annotated
 
 import msgspec
+from msgspec import Meta
 
 from ..errors import StructuralError
-from ..model import Check, Heal, Hit, Magnitude, TurnEnded, TurnStarted
+from ..model import CHECK_BONUS, MAGNITUDE, Check, Heal, Hit, Magnitude, TurnEnded, TurnStarted
 from .base import (
     PROFILES,
     Batch,
@@ -142,10 +145,10 @@ class DiceTerm(msgspec.Struct, frozen=True):
 class Roll(msgspec.Struct, frozen=True):
     dice: list[DiceTerm] = []
     formula: str = ""
-    total: float | None = None
+    total: Annotated[float, Meta(ge=-MAGNITUDE, le=MAGNITUDE)] | None = None
     is_critical: bool | None = msgspec.field(default=None, name="isCritical")
     is_fumble: bool | None = msgspec.field(default=None, name="isFumble")
-    target: float | None = None  # a D20Roll's `options.target` (a death save's is 10)
+    target: Annotated[float, Meta(ge=-MAGNITUDE, le=MAGNITUDE)] | None = None  # a death save's: 10
 
 
 def dice(roll: Roll) -> list[int]:
@@ -157,39 +160,37 @@ NATURAL_20 = 20
 DEATH_SAVE_TARGET = 10
 
 
-def death_save_die(roll: Roll | None) -> tuple[int | None, str | None]:
-    """The d20 woundlog's dnd5e rule is given for a death save rolled in Foundry, and a note
-    when it is not the natural die.
+def death_save(roll: Roll | None) -> tuple[list[int], int, str | None]:
+    """The natural d20 of a death save rolled in Foundry, what the table added to it, and a
+    note where Foundry decided otherwise than the die and bonus say.
 
     dnd5e decides a death save by its total, bonuses included, against `roll.options.target`
-    (10): a success at or above it, a natural 20 (`isCritical`) among them bringing the creature
-    back at 1 HP; a failure below it, two failures on a natural 1 (`isFumble`) (dnd5e 5.3.3 and
-    4.4.4 `module/documents/actor/actor.mjs`, `rollDeathSave`; 3.3.1 the same). woundlog's rule
-    reads one d20 with no bonus (core/rulesets/dnd5e.py), so the die given is the one that
-    makes the same outcome there: the natural die when it does, else 10 for a success (a +3
-    save of 8), 19 for a success a natural 20 did not make critical, 9 for a failure (a -2 save
-    of 11), 2 for a natural 1 that is no fumble. No die is made up: the outcome is Foundry's."""
+    (10): a success at or above it; a natural 20 (`isCritical`) brings the creature back at 1
+    HP, a natural 1 (`isFumble`) is two failures (dnd5e 5.3.3 and 4.4.4
+    `module/documents/actor/actor.mjs`, `rollDeathSave`; 3.3.1 the same). woundlog's dnd5e rule
+    reads the same: the d20 plus the check's `bonus` against 10, a natural 1 and 20 aside. So
+    the die recorded is the one rolled, and the bonus is the total less the die (a target other
+    than 10, a house rule, moves the bonus by the difference, which gives the same outcome). No
+    die is made up: a roll that names no die gives none, and woundlog draws it. Foundry's
+    critical and fumble follow the die unless a module moved their thresholds: that is noted,
+    and woundlog's rule goes by the die."""
     natural = dice(roll)[:1] if roll is not None else []
     if roll is None or not natural:
-        return None, None
+        return [], 0, None
     die = natural[0]
     if roll.total is None:  # no total: the natural die is all there is
-        return die, None
+        return natural, 0, None
     target = DEATH_SAVE_TARGET if roll.target is None else roll.target
-    critical = roll.is_critical if roll.is_critical is not None else die == NATURAL_20
-    fumble = roll.is_fumble if roll.is_fumble is not None else die == 1
-    if roll.total >= target:
-        given = NATURAL_20 if critical else min(max(die, DEATH_SAVE_TARGET), NATURAL_20 - 1)
-    else:
-        given = 1 if fumble else max(min(die, DEATH_SAVE_TARGET - 1), 2)
-    if given == die:
-        return die, None
-    outcome = "success" if roll.total >= target else "failure"
-    total = int(roll.total) if float(roll.total).is_integer() else roll.total
-    return given, (
-        f"Foundry's death save {roll.formula or 'd20'}: natural {die}, total {total} against "
-        f"{target:g}, a {outcome}; given to woundlog's rule as a {given}"
-    )
+    bonus = math.floor(roll.total) - die - (math.ceil(target) - DEATH_SAVE_TARGET)
+    bonus = max(-CHECK_BONUS, min(bonus, CHECK_BONUS))  # past it the outcome is the same
+    note = None
+    if roll.is_critical is not None and roll.is_critical != (die == NATURAL_20):
+        note = f"Foundry took the natural {die} as {'a' if roll.is_critical else 'no'} critical"
+    elif roll.is_fumble is not None and roll.is_fumble != (die == 1):
+        note = f"Foundry took the natural {die} as {'a' if roll.is_fumble else 'no'} fumble"
+    if note is not None:
+        note += f" ({roll.formula or 'd20'}, total {roll.total:g}); woundlog goes by the die"
+    return natural, bonus, note
 
 
 # --- the envelopes -------------------------------------------------------------------------------
@@ -500,7 +501,7 @@ class Conversion:
             return
         if not self.sight(hook.token, hook.actor, self.before(hook, 0, index)):
             return
-        die, note = death_save_die(hook.roll)
+        natural, bonus, note = death_save(hook.roll)
         who = hook.token.uuid
         self.batch.add(
             Check(
@@ -508,11 +509,12 @@ class Conversion:
                 by=SOURCE,
                 character=who,
                 check=DEATH_SAVE,
-                rolls={DEATH_SAVE: [die]} if die is not None else {},
+                bonus=bonus,
+                rolls={DEATH_SAVE: natural} if natural else {},
                 note=note,
             )
         )
-        if die == NATURAL_20:  # dnd5e's update to 1 HP, whose healActor the module does not send
+        if natural == [NATURAL_20]:  # dnd5e's update to 1 HP, whose healActor is not sent
             self.hp[who] = 1
 
     def left(self, hook: OnToken) -> None:

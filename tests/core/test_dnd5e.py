@@ -298,8 +298,8 @@ def test_a_death_save_not_given_is_drawn_for_that_character() -> None:
 # --- death saves rolled at the table --------------------------------------------------------------
 
 
-def table_check(roll: int, who: str = "mira") -> Check:
-    return Check(character=who, check="death_save", rolls={"death_save": [roll]})
+def table_check(roll: int, who: str = "mira", bonus: int = 0) -> Check:
+    return Check(character=who, check="death_save", rolls={"death_save": [roll]}, bonus=bonus)
 
 
 def test_at_a_table_that_rolls_its_own_saves_a_turn_rolls_nothing_and_a_check_rolls_it() -> None:
@@ -308,6 +308,40 @@ def test_at_a_table_that_rolls_its_own_saves_a_turn_rolls_nothing_and_a_check_ro
     assert mira(state).state == "downed" and "rolled at the table" in said
     state, _ = then(state, table_check(14))
     assert mira(state).successes == 1
+
+
+@pytest.mark.parametrize(
+    ("roll", "bonus", "successes", "failures"),
+    [
+        (8, 2, 1, 0),  # 10: a success, though the die is below 10
+        (7, 2, 0, 1),  # 9: a failure
+        (12, -3, 0, 1),  # 9: a failure, though the die is 10 or more
+        (1, 15, 1, 0),  # 16: a natural 1 that succeeds is a success (Foundry's reading)
+        (1, 5, 0, 2),  # 6: a natural 1 among failures is two
+    ],
+)
+def test_a_death_save_rolled_at_the_table_counts_its_bonus_against_10(
+    roll: int, bonus: int, successes: int, failures: int
+) -> None:
+    state, said = then(fight(*DYING, death_saves="table"), table_check(roll, bonus=bonus))
+    assert (mira(state).successes, mira(state).failures) == (successes, failures)
+    assert f"death save {roll}" in said
+
+
+def test_a_natural_20_that_succeeds_wakes_the_creature() -> None:
+    state, said = then(fight(*DYING, death_saves="table"), table_check(20, bonus=-5))
+    assert (mira(state).state, mira(state).hp) == ("upright", 1)
+    assert "regains 1 hit point" in said
+
+
+def test_a_natural_20_that_fails_is_one_failure() -> None:
+    state, _ = then(fight(*DYING, death_saves="table"), table_check(20, bonus=-11))
+    assert (mira(state).state, mira(state).failures) == ("downed", 1)
+
+
+def test_a_death_saves_explanation_shows_the_bonus_and_the_total() -> None:
+    _, said = then(fight(*DYING, death_saves="table"), table_check(8, bonus=3))
+    assert "death save 8 + 3 = 11: success" in said
 
 
 def test_a_check_in_a_fight_whose_turns_roll_the_saves_is_refused() -> None:

@@ -128,6 +128,18 @@ def test_check_records_a_death_save_rolled_at_the_table_once(run: Run) -> None:
     assert "Mira is upright and makes no death saving throws" in refused.output
 
 
+def test_check_takes_what_the_table_added_to_the_die(run: Run) -> None:
+    ok(run("new", "trail", "--ruleset", "dnd5e", "--option", "death_saves=table"))
+    ok(run("join", "trail", "mira", "--name", "Mira", "--stat", "hp=10"))
+    ok(run("hit", "trail", "mira", "10"))
+    blessed = ok(
+        run("check", "trail", "mira", "death_save", "--roll", "death_save=8", "--bonus", "3")
+    )
+    assert "Mira: death save 8 + 3 = 11: success" in blessed.stdout
+    state = json.loads(ok(run("state", "trail", "--json")).stdout)
+    assert state["characters"]["mira"]["successes"] == 1
+
+
 def test_odds_of_a_hit_from_a_stored_fight_as_fractions_and_json(run: Run, skirmish: str) -> None:
     text = ok(run("odds", skirmish, "--hit", "grim:2", "--character", "grim")).stdout
     assert "odds after 1 event, exact" in text
