@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from woundlog.events import FightStarted
+from woundlog.events.importers import IMPORTERS
+from woundlog.events.stores import SQLiteStore
 from woundlog.replays.cli import app
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
@@ -62,13 +65,43 @@ def test_improved_initiative_autosaves_into_a_new_fight_play_dnd5e_by_default() 
     assert "imported 23 events into fight `well`" in result.stdout
     state = json.loads(ok(run("state", "well", "--json")).stdout)
     assert state["ruleset"] == "dnd5e"
-    # Grim dropped to 0 in round 2 and rolled his round-3 death save (seed 7: a success)
-    assert brief("well", "hp", "successes", "kind") == {
-        "grim": ("downed", 0, 1, "pc"),
-        "gob1": ("dead", 0, 0, "monster"),  # a monster at 0 hit points
-        "gob2": ("upright", 7, 0, "monster"),
+    # Grim dropped to 0 in round 2; his round-3 death save is the table's, not woundlog's
+    assert brief("well", "hp", "successes", "failures", "kind") == {
+        "grim": ("downed", 0, 0, 0, "pc"),
+        "gob1": ("dead", 0, 0, 0, "monster"),  # a monster at 0 hit points
+        "gob2": ("upright", 7, 0, 0, "monster"),
     }
     assert "Lair Action (lair) has no hit points" in result.stderr
+
+
+def fight_started(db: Path, fight: str) -> FightStarted:
+    with SQLiteStore(db) as store:
+        first = next(store.read(fight)).event
+    assert isinstance(first, FightStarted)
+    return first
+
+
+@pytest.mark.parametrize(("fmt", "records"), [("improved-initiative", II), ("avrae", AVRAE)])
+def test_a_dnd5e_fight_made_for_an_import_leaves_death_saves_to_the_table(
+    db: Path, fmt: str, records: Path
+) -> None:
+    """Neither program puts a death save in its records: the fight an import makes must not
+    roll them at a turn (death_saves=turn), or a PC woundlog kills is healed at the table."""
+    ok(run("import", fmt, records, "--into", "table", "--seed", "7"))
+    assert fight_started(db, "table").options == {"death_saves": "table"}
+    for each in characters("table").values():
+        assert (each.get("successes", 0), each.get("failures", 0)) == (0, 0)
+
+
+def test_every_format_declares_the_options_of_the_fight_an_import_makes(db: Path) -> None:
+    assert {name: i.fight_options("dnd5e") for name, i in IMPORTERS.items()} == {
+        "foundry": {"death_saves": "table"},
+        "improved-initiative": {"death_saves": "table"},
+        "avrae": {"death_saves": "table"},
+    }
+    assert all(i.fight_options("d26") == {} for i in IMPORTERS.values())
+    ok(run("import", "foundry", FOUNDRY, "--into", "ambush", "--ruleset", "d26"))
+    assert fight_started(db, "ambush").options == {}  # nothing to leave to a d26 table
 
 
 def test_improved_initiative_autosaves_in_another_ruleset() -> None:
@@ -86,11 +119,13 @@ def test_improved_initiative_export_file_gives_where_everyone_ended() -> None:
     }
 
 
-def test_an_export_after_the_autosaves_says_it_cannot_compare_without_a_cursor() -> None:
+def test_an_export_after_the_autosaves_is_compared_with_the_last_one_taken_in() -> None:
+    """The export holds the last autosave: the CLI kept the cursor, so it is that state again."""
     ok(run("import", "improved-initiative", II, "--into", "well"))
     result = ok(run("import", "improved-initiative", II_EXPORT, "--into", "well"))
     assert "imported 0 events" in result.stdout
-    assert "no cursor" in result.stderr and "Grim 0/12 HP" in result.stderr
+    assert "the same as the last one taken in" in result.stderr
+    assert "no cursor" not in result.stderr
 
 
 def test_avrae_into_an_existing_fight_joins_only_the_newcomers() -> None:
@@ -112,7 +147,9 @@ def test_reimporting_the_same_file_adds_nothing() -> None:
     ok(run("import", "avrae", AVRAE, "--into", "moor"))
     before = characters("moor")
     result = ok(run("import", "avrae", AVRAE, "--into", "moor"))
-    assert "imported 0 events" in result.stdout and "already there" in result.stdout
+    assert "imported 0 events" in result.stdout
+    # the cursor kept from the first import: each record is one taken in already
+    assert "is the same as the last one taken in" in result.stderr
     assert characters("moor") == before
 
 
