@@ -19,6 +19,8 @@ DATA = Path(__file__).parent.parent / "data" / "importers"
 FOUNDRY = DATA / "foundry_d26.jsonl"
 II = DATA / "improved_initiative_autosaves.json"
 II_EXPORT = DATA / "improved_initiative_export.json"
+II_ROUND_1 = DATA / "improved_initiative_export_round1.json"
+II_ROUND_2 = DATA / "improved_initiative_export_round2.json"
 AVRAE = DATA / "avrae_combat.jsonl"
 TALI = "9e1d7c2a-0f4b-4a55-8a0e-1c2d3e4f5a6b"
 
@@ -62,16 +64,28 @@ def test_foundry_hooks_into_a_new_d26_fight() -> None:
 
 def test_improved_initiative_autosaves_into_a_new_fight_play_dnd5e_by_default() -> None:
     result = ok(run("import", "improved-initiative", II, "--into", "well", "--seed", "7"))
-    assert "imported 23 events into fight `well`" in result.stdout
+    assert "imported 39 events into fight `well`" in result.stdout
     state = json.loads(ok(run("state", "well", "--json")).stdout)
     assert state["ruleset"] == "dnd5e"
-    # Grim dropped to 0 in round 2; his round-3 death save is the table's, not woundlog's
     assert brief("well", "hp", "successes", "failures", "kind") == {
-        "grim": ("downed", 0, 0, 0, "pc"),
-        "gob1": ("dead", 0, 0, 0, "monster"),  # a monster at 0 hit points
-        "gob2": ("upright", 7, 0, 0, "monster"),
+        "grim-pc": ("upright", 4, 0, 0, "pc"),  # dropped in round 3, a potion in round 4
+        "k2gob": ("dead", 0, 0, 0, "monster"),  # a monster at 0 hit points
+        "k3gob": ("upright", 3, 0, 0, "monster"),
+        "k5gob": ("upright", 7, 0, 0, "monster"),
     }
-    assert "Lair Action (lair) has no hit points" in result.stderr
+    assert "Lair Action (k4lair) has no hit points" in result.stderr
+
+
+def dying(tmp_path: Path) -> Path:
+    """The autosaves up to Grim's round-4 turn, at 0 HP, before the potion."""
+    saves = json.loads(II.read_text())
+    last = next(
+        i for i, s in enumerate(saves)
+        if s["RoundCounter"] == 4 and s["ActiveCombatantId"] == "k1grim"
+    )  # fmt: skip
+    path = tmp_path / "dying.json"
+    path.write_text(json.dumps(saves[: last + 1]))
+    return path
 
 
 def fight_started(db: Path, fight: str) -> FightStarted:
@@ -81,16 +95,19 @@ def fight_started(db: Path, fight: str) -> FightStarted:
     return first
 
 
-@pytest.mark.parametrize(("fmt", "records"), [("improved-initiative", II), ("avrae", AVRAE)])
-def test_a_dnd5e_fight_made_for_an_import_leaves_death_saves_to_the_table(
-    db: Path, fmt: str, records: Path
+def test_a_dnd5e_fight_made_for_improved_initiative_rolls_no_death_save(
+    db: Path, tmp_path: Path
 ) -> None:
-    """Neither program puts a death save in its records: the fight an import makes must not
-    roll them at a turn (death_saves=turn), or a PC woundlog kills is healed at the table."""
-    ok(run("import", fmt, records, "--into", "table", "--seed", "7"))
+    """Improved Initiative has no death saves: the table rolls them. A fight made with
+    death_saves=turn rolls one at Grim's turn (a PC dead in woundlog, alive at the table)."""
+    ok(run("import", "improved-initiative", dying(tmp_path), "--into", "table", "--seed", "7"))
     assert fight_started(db, "table").options == {"death_saves": "table"}
-    for each in characters("table").values():
-        assert (each.get("successes", 0), each.get("failures", 0)) == (0, 0)
+    assert brief("table", "hp", "successes", "failures")["grim-pc"] == ("downed", 0, 0, 0)
+
+
+def test_a_dnd5e_fight_made_for_avrae_leaves_death_saves_to_the_table(db: Path) -> None:
+    ok(run("import", "avrae", AVRAE, "--into", "table", "--seed", "7"))
+    assert fight_started(db, "table").options == {"death_saves": "table"}
 
 
 def test_every_format_declares_the_options_of_the_fight_an_import_makes(db: Path) -> None:
@@ -106,17 +123,39 @@ def test_every_format_declares_the_options_of_the_fight_an_import_makes(db: Path
 
 def test_improved_initiative_autosaves_in_another_ruleset() -> None:
     ok(run("import", "improved-initiative", II, "--into", "well", "--ruleset", "d26"))
-    assert brief("well", "hp", "kind")["gob2"] == ("upright", 7, "npc")
+    assert brief("well", "hp", "kind")["k5gob"] == ("upright", 7, "npc")
 
 
 def test_improved_initiative_export_file_gives_where_everyone_ended() -> None:
     result = ok(run("import", "improved-initiative", II_EXPORT, "--into", "after"))
-    assert "imported 6 events" in result.stdout
+    assert "imported 6 events" in result.stdout  # fight_started, three joins, two hurt
     assert brief("after", "hp") == {
-        "grim": ("downed", 0),
-        "gob1": ("dead", 0),
-        "gob2": ("upright", 7),
+        "grim-pc": ("upright", 4),
+        "k3gob": ("upright", 3),
+        "k5gob": ("upright", 7),
     }
+
+
+def test_exports_imported_one_after_the_other_each_add_what_changed() -> None:
+    """A GM who exports after every round and imports each file: the CLI keeps the cursor, so
+    the second file's state is compared with the first's, and so on."""
+    first = ok(run("import", "improved-initiative", II_ROUND_1, "--into", "rounds"))
+    assert brief("rounds", "hp")["grim-pc"] == ("upright", 10)
+    second = ok(run("import", "improved-initiative", II_ROUND_2, "--into", "rounds"))
+    assert "imported 0 events" not in second.stdout, second.stdout + first.stdout
+    assert brief("rounds", "hp") == {
+        "grim-pc": ("upright", 4),  # 10, hit for 9, then 3 back after the GM went back
+        "k2gob": ("dead", 0),
+        "k3gob": ("upright", 3),
+        "k5gob": ("upright", 7),  # joins with the second file
+    }
+    ok(run("import", "improved-initiative", II_EXPORT, "--into", "rounds"))
+    assert brief("rounds", "hp") == brief_of_autosaves()
+
+
+def brief_of_autosaves() -> dict[str, tuple[Any, ...]]:
+    ok(run("import", "improved-initiative", II, "--into", "whole"))
+    return brief("whole", "hp")
 
 
 def test_an_export_after_the_autosaves_is_compared_with_the_last_one_taken_in() -> None:

@@ -48,6 +48,7 @@ def snapshot(round_: int, hp: int) -> dict[str, Any]:
                 "IndexLabel": 1,
                 "CurrentHP": hp,
                 "TemporaryHP": 0,
+                "RoundCounter": round_,  # alone, it has had a turn each round
             }
         ],
     }
