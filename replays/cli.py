@@ -1049,46 +1049,43 @@ def import_records(
     from .import_cursors import cursors_beside, import_lock
 
     records, lines = given.records_file(file)
-    with opened(db) as store, cursors_beside(store) as cursors:
-        with import_lock(store, fight, fmt):
-            version = store.version(fight)
-            started: list[Event] = []
-            joined: list[str] = []
-            previous = None
-            if version:
-                current = Fight(store, fight).state()
-                if ruleset is not None and ruleset != current.ruleset:
-                    raise UsageError(
-                        f"fight `{fight}` is played with `{current.ruleset}`, not `{ruleset}`"
-                    )
-                ruleset, joined = current.ruleset, list(current.characters)
-                previous = cursors.get(fight, fmt)
-            else:  # a seed chosen here is kept in fight_started, as `new` does
-                import secrets
-
-                ruleset = ruleset or DEFAULT_RULESET
-                chosen = secrets.randbelow(2**31) if seed is None else seed
-                options = IMPORTERS[fmt].fight_options(ruleset)  # no die the table did not roll
-                started.append(
-                    FightStarted(
-                        ruleset=ruleset, seed=chosen, options=options, version=WIRE_VERSION
-                    )
+    with opened(db) as store, cursors_beside(store) as cursors, import_lock(store, fight, fmt):
+        version = store.version(fight)
+        started: list[Event] = []
+        joined: list[str] = []
+        previous = None
+        if version:
+            current = Fight(store, fight).state()
+            if ruleset is not None and ruleset != current.ruleset:
+                raise UsageError(
+                    f"fight `{fight}` is played with `{current.ruleset}`, not `{ruleset}`"
                 )
-            try:
-                converted = convert_records(
-                    fmt, records, ruleset=ruleset, joined=joined, previous=previous
-                )
-            except WoundlogError as error:
-                raise on_records(error, lines) from None
-            from woundlog.events.importers import append_importing
+            ruleset, joined = current.ruleset, list(current.characters)
+            previous = cursors.get(fight, fmt)
+        else:  # a seed chosen here is kept in fight_started, as `new` does
+            import secrets
 
-            appended, refusals = append_importing(  # a record the rules refuse is left out, named
-                converted,
-                lambda events: Fight(store, fight).append(events, version),
-                before=started,
-                known=lambda ids: store.lookup(fight, ids),
+            ruleset = ruleset or DEFAULT_RULESET
+            chosen = secrets.randbelow(2**31) if seed is None else seed
+            options = IMPORTERS[fmt].fight_options(ruleset)  # no die the table did not roll
+            started.append(
+                FightStarted(ruleset=ruleset, seed=chosen, options=options, version=WIRE_VERSION)
             )
-            cursors.put(fight, fmt, converted.previous)
+        try:
+            converted = convert_records(
+                fmt, records, ruleset=ruleset, joined=joined, previous=previous
+            )
+        except WoundlogError as error:
+            raise on_records(error, lines) from None
+        from woundlog.events.importers import append_importing
+
+        appended, refusals = append_importing(  # a record the rules refuse is left out, named
+            converted,
+            lambda events: Fight(store, fight).append(events, version),
+            before=started,
+            known=lambda ids: store.lookup(fight, ids),
+        )
+        cursors.put(fight, fmt, converted.previous)
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
     for warning in [*converted.warnings, *(r.said() for r in refusals)]:  # left out, and why
