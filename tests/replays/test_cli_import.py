@@ -139,10 +139,13 @@ def test_improved_initiative_export_file_gives_where_everyone_ended() -> None:
 def test_exports_imported_one_after_the_other_each_add_what_changed() -> None:
     """A GM who exports after every round and imports each file: the CLI keeps the cursor, so
     the second file's state is compared with the first's, and so on."""
-    first = ok(run("import", "improved-initiative", II_ROUND_1, "--into", "rounds"))
-    assert brief("rounds", "hp")["grim-pc"] == ("upright", 10)
+    ok(run("import", "improved-initiative", II_ROUND_1, "--into", "rounds"))
+    hp = {c["name"]: c["hp"] for c in characters("rounds").values()}
+    assert hp == {"Grim": 10, "Goblin 1": 0, "Goblin 2": 7}
     second = ok(run("import", "improved-initiative", II_ROUND_2, "--into", "rounds"))
-    assert "imported 0 events" not in second.stdout, second.stdout + first.stdout
+    assert "no cursor" not in second.stderr
+    hp = {c["name"]: c["hp"] for c in characters("rounds").values()}
+    assert hp == {"Grim": 4, "Goblin 1": 0, "Goblin 2": 3, "Goblin 3": 7}
     assert brief("rounds", "hp") == {
         "grim-pc": ("upright", 4),  # 10, hit for 9, then 3 back after the GM went back
         "k2gob": ("dead", 0),
