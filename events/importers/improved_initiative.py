@@ -19,14 +19,28 @@ is one of:
   encounters, characters). Of it only the autosave is read, the one state the encounter was in
   when the file was exported; the saved encounters of the library are plans, not fights.
 
-So a file gives one state: importing it after a fight gives who ends where; to follow a fight,
-import each autosave in turn (a JSON array of them, or one by one through the service, which
-keeps the cursor), as they are written.
+So a file gives one state: importing it after a fight gives who ends where; exporting after
+each round and importing each file in turn follows the fight round by round (the CLI and the
+service keep the cursor between imports, in one place: replays/import_cursors.py); to follow
+it live, send each autosave as it is written (a JSON array of them, or one by one to the
+service).
 
-Mapping and decisions:
-- Character id: the combatant's `Id`. Name: its `Alias`; else its stat block's `Name`, with
-  the `IndexLabel` ("Goblin 2") only when another combatant of the state has the same name, as
-  Improved Initiative shows it.
+Mapping and decisions (each read from the 3.11.8 source):
+- Character id: the combatant's `PersistentCharacterId` for a character of the library
+  (Encounter.ts `AddCombatantFromPersistentCharacter`: removed and added back, it gets a new
+  `Id` each time, and its HP from the library), else its `Id`. Name, as Improved Initiative
+  shows it (Combatant.ts `DisplayName`, InitiativeList.tsx): its `Alias`; else its stat block's
+  `Name`, with the `IndexLabel` ("Goblin 2") once the encounter has had more than one of the
+  name: more than one in the state, or a label above 1 (the name's count, which drops only
+  with the last of the name, is not saved). After a reload of the page Improved Initiative
+  counts again from the combatants present, and a lone "Goblin 2" shows as "Goblin": the
+  label is kept here.
+- Joining: when the encounter starts (the first state with a turn), with the names it shows
+  then, since Improved Initiative renames "Goblin" to "Goblin 1" when a second one is added
+  (`UpdateIndexLabel`); before that only a combatant already hurt joins. A combatant being
+  added (`IndexLabel` 0: `AddCombatantFromState` autosaves before it labels it) joins with the
+  next state. A combatant added later joins when first seen; woundlog has no renaming, so a
+  lone "Goblin" of a running fight keeps that name when a second goblin makes it "Goblin 1".
 - Maximum HP: `StatBlock.HP.Value` (there is no `MaxHP` on a combatant since 2018). A
   combatant whose maximum is below 1 (a lair action) is never tracked, and said so once.
 - A player character is `StatBlock.Player == "player"`: the ruleset's player kind (dnd5e and
@@ -35,21 +49,35 @@ Mapping and decisions:
 - HP: `CurrentHP`; temporary HP: `TemporaryHP`, which Improved Initiative takes damage off
   first. In dnd5e, temporary HP gained is a heal with means `temporary`, and a hit counts the
   temporary HP it went through (`Batch.hp_and_temporary`); elsewhere only `CurrentHP` counts.
+  `ApplyDamage` writes `CurrentHP` before `TemporaryHP`, and the autosave between them shows
+  HP lost with the temporary HP still there: read as the temporary HP gone (`halfway`).
   Improved Initiative keeps `CurrentHP` at 0 or above unless its rule "AllowNegativeHP" is on:
   a blow on a creature already at 0 then changes nothing there and makes no event (in dnd5e,
-  no death save failure: record it in woundlog by hand).
+  no death save failure: record it in woundlog by hand). It rolls no death saves: a dnd5e
+  fight an import creates leaves them to the table (`Importer.options`).
 - Turns: `ActiveCombatantId` and `RoundCounter`, in the order of `Combatants` (initiative
   order). `ActiveCombatantId` null is no turn (before the encounter starts, or after it ends).
-- Late or twice: a state earlier in the fight than the last one taken in (an earlier round, an
-  earlier turn of the round, or fewer seconds into the same turn: `ElapsedSeconds`, the turn
-  timer), or the very same state again, is skipped and reported. Going back a turn in
-  Improved Initiative therefore takes nothing in until the turn is where it was; the HP changed
-  meanwhile arrives with the next state taken in.
+  `NextTurn` moves the round counter before the turn (`settled`): that autosave moves no turn.
+  A turn moving forward ends and starts every turn it crosses; one moving back (the GM's
+  Previous Turn) ticks nothing, since the end-of-turn rules cannot be run backwards, and on
+  again it ends and starts the same turns, under the same ids: nothing ticks twice. More than
+  `MAX_ROUNDS` rounds on in one state (states lost) starts the new turn without walking.
+- Order: a state is taken in in the order it arrives. Improved Initiative gives an autosave no
+  sequence, and no field orders them: the turn goes back with Previous Turn, and the turn
+  timer (`ElapsedSeconds`) restarts at every turn, on a reload, and is saved with the seconds
+  of the turn that just ended by the autosaves of Next Turn. So every state is the table's,
+  also one of a turn the GM went back to: the HP it shows are followed. A state taken in
+  before (among the last `SEEN_KEPT`: the same file imported again, a resend) changes nothing
+  and is reported. One truly late (sent after a newer one, never seen) is taken as the table
+  going back to it; the next state puts the HP right again.
 - Ids: `ii:r<round>.<digest>:<combatant>:hit` (and `:heal`, `:temp`), where `<digest>` is a
   16-hex-digit blake2b of the state's canonical JSON (the autosave has no id of its own);
   `ii:r<round>:<combatant>:turn_started`, `ii:r<round>:<combatant>:turn_ended`,
   `ii:r<round>:round_ended`; `ii:<combatant>:joined`, `:hurt` and `:temp` for a first sight.
-  The cursor (`previous`) is the last state's, as `snapshots.Cursor`.
+  An encounter ended and started again in one woundlog fight starts again at round 1, whose
+  turns are already there: import a new encounter into a new fight.
+  The cursor (`previous`) is `Kept`: the last state's `snapshots.Cursor` and the digests of
+  the states seen. A cursor of an earlier woundlog (a bare `Cursor`) is still read.
 """
 
 from __future__ import annotations

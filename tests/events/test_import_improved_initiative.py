@@ -452,3 +452,14 @@ def test_the_importer_works_in_proportion_to_the_autosaves() -> None:
     assert large_saves > 3.8 * small_saves
     # per autosave, the work stays flat (quadratic: about four times as much per autosave)
     assert large / large_saves < 1.25 * small / small_saves, work
+
+
+def test_a_cursor_kept_by_an_earlier_woundlog_is_still_read() -> None:
+    """Before the states seen were kept, the cursor was the last state's alone."""
+    first = convert_records(FMT, SAVES[:30], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    bare = first.previous["last"]
+    rest = convert_records(FMT, SAVES[29:], ruleset="dnd5e", joined=joined, previous=bare)
+    whole = convert_records(FMT, SAVES, ruleset="dnd5e")
+    assert first.events + rest.events == whole.events
+    assert any("the same as the last one taken in" in w for w in rest.warnings)
