@@ -164,7 +164,6 @@ class Batch:
         self.events: list[Event] = []
         self.warnings: list[str] = []
         self._warned: set[str] = set()  # a list's `in` would make many warnings quadratic
-        self._ticked: set[str] = set()
         self.records: list[int] = []
 
     def warn(self, message: str) -> None:
@@ -301,13 +300,9 @@ class Batch:
         if character not in self.joined:
             return
         suffix = "turn_started" if kind is TurnStarted else "turn_ended"
-        event_id = self.id(key, character, suffix)
-        if event_id in self._ticked:  # a turn gone back to and on again: the same tick
-            return
-        self._ticked.add(event_id)
         self.add(
             kind(
-                id=event_id,
+                id=self.id(key, character, suffix),
                 by=self.source,
                 round=round_,
                 character=character,

@@ -92,6 +92,7 @@ import msgspec
 from msgspec import Meta
 
 from ..errors import StructuralError
+from ..model import TurnEnded, TurnStarted
 from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
 from .snapshots import Cursor, Entry, Snapshot, read_cursor, step
 
@@ -361,6 +362,20 @@ def label(snapshot: Snapshot) -> str:
     return f"the Improved Initiative state of round {snapshot.round}, {turn}, {seconds} s into it"
 
 
+def once(batch: Batch, start: int, ticked: set[str]) -> None:
+    """Leave out of the events made since `start` each tick this conversion made already: a
+    turn gone back to and on again ends and starts the same turns, under the same ids (which
+    the store would skip anyway)."""
+    fresh = []
+    for event in batch.events[start:]:
+        if isinstance(event, TurnStarted | TurnEnded) and event.id is not None:
+            if event.id in ticked:
+                continue
+            ticked.add(event.id)
+        fresh.append(event)
+    batch.events[start:] = fresh
+
+
 def read_kept(previous: object | None) -> Kept | None:
     if previous is None:
         return None
@@ -382,6 +397,7 @@ def convert(
     kept = read_kept(previous)
     before = kept.last if kept is not None else None
     seen = dict.fromkeys(kept.seen if kept is not None else ())  # in the order taken in
+    ticked: set[str] = set()
     for index, record in enumerate(records):
         now = snapshot(record, index)
         if now.digest in seen:
@@ -394,6 +410,7 @@ def convert(
             del seen[next(iter(seen))]
         start = len(batch.events)
         before = take(batch, before, now)
+        once(batch, start, ticked)
         batch.check(start, index)
     if before is None:
         return Converted(batch.events, previous, batch.warnings, batch.records)
