@@ -257,3 +257,16 @@ def test_each_form_has_only_its_own_options() -> None:
 def test_records_need_the_fight_they_go_into() -> None:
     result = run("import", "avrae", AVRAE)
     assert result.exit_code == 2 and "missing option '--into'" in result.stderr
+
+
+def test_exports_one_after_the_other_into_a_postgresql_store(postgres_url: str) -> None:
+    """The cursor lives in the PostgreSQL database too, committed with the events."""
+    for export in (II_ROUND_1, II_ROUND_2, II_EXPORT):
+        ok(run("--db", postgres_url, "import", "improved-initiative", export, "--into", "pg"))
+    state = json.loads(ok(run("--db", postgres_url, "state", "pg", "--json")).stdout)
+    hp = {c["name"]: c["hp"] for c in state["characters"].values()}
+    assert hp == {"Grim": 4, "Goblin 1": 0, "Goblin 2": 3, "Goblin 3": 7}
+    again = ok(
+        run("--db", postgres_url, "import", "improved-initiative", II_EXPORT, "--into", "pg")
+    )
+    assert "imported 0 events" in again.stdout and "the same as the last one" in again.stderr
