@@ -188,16 +188,17 @@ def test_the_round_counter_moving_before_the_turn_ticks_nothing_ahead() -> None:
     ]
 
 
+def names(state: dict[str, Any]) -> list[str]:
+    """The names of those one state joins."""
+    events = convert_records(FMT, [state], ruleset="dnd5e").events
+    return [e.name for e in events if isinstance(e, CharacterJoined)]
+
+
 def test_a_lone_combatant_alone_of_its_name_since_another_left_keeps_its_label() -> None:
     """Goblin 1 removed, Goblin 2 stays "Goblin 2" (the name's count drops with the last)."""
     state = copy.deepcopy(SAVES[GONE_BACK + 3])
     assert [c["Id"] for c in state["Combatants"]] == ["k1grim", "k3gob", "k4lair"]
-    joined = [
-        e.name
-        for e in convert_records(FMT, [state], ruleset="dnd5e").events
-        if isinstance(e, CharacterJoined)
-    ]
-    assert joined == ["Grim", "Goblin 2"]
+    assert names(state) == ["Grim", "Goblin 2"]
 
 
 def test_a_persistent_character_removed_and_added_back_is_one_character() -> None:
@@ -266,12 +267,7 @@ def test_an_alias_names_the_combatant_and_a_lone_name_takes_no_label() -> None:
     assert state["ActiveCombatantId"] is not None  # the encounter has started: all join
     state["Combatants"][0]["Alias"] = "Grim the Bold"
     del state["Combatants"][2]  # one goblin left, labelled 1: no "Goblin 1"
-    joined = [
-        e.name
-        for e in convert_records(FMT, [state], ruleset="dnd5e").events
-        if isinstance(e, CharacterJoined)
-    ]
-    assert joined == ["Grim the Bold", "Goblin"]
+    assert names(state) == ["Grim the Bold", "Goblin"]
 
 
 def test_a_stat_block_player_other_than_player_is_a_monster() -> None:
