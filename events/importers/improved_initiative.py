@@ -307,6 +307,18 @@ def joining(batch: Batch, before: Cursor | None, now: Snapshot) -> Snapshot:
     return dataclasses.replace(now, combatants=ready)
 
 
+def waiting(batch: Batch, last: Snapshot | None) -> None:
+    """Say who has not joined yet when the last state taken in is before the start."""
+    if last is None or last.active is not None:
+        return
+    names = [who.name for who in last.combatants if who.id not in batch.joined]
+    if names:
+        batch.warn(
+            "the encounter has not started in Improved Initiative: "
+            f"{', '.join(names)} join when it starts, with the names it shows then"
+        )
+
+
 def halfway(before: Cursor, now: Snapshot) -> Snapshot:
     """`now` with the temporary HP a blow is taking off them.
 
@@ -398,6 +410,7 @@ def convert(
     before = kept.last if kept is not None else None
     seen = dict.fromkeys(kept.seen if kept is not None else ())  # in the order taken in
     ticked: set[str] = set()
+    last: Snapshot | None = None
     for index, record in enumerate(records):
         now = snapshot(record, index)
         if now.digest in seen:
@@ -408,10 +421,11 @@ def convert(
         seen[now.digest] = None
         if len(seen) > SEEN_KEPT:
             del seen[next(iter(seen))]
-        start = len(batch.events)
+        start, last = len(batch.events), now
         before = take(batch, before, now)
         once(batch, start, ticked)
         batch.check(start, index)
+    waiting(batch, last)
     if before is None:
         return Converted(batch.events, previous, batch.warnings, batch.records)
     cursor = Kept(before, list(seen))

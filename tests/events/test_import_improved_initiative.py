@@ -459,3 +459,17 @@ def test_a_cursor_kept_by_an_earlier_woundlog_is_still_read() -> None:
     whole = convert_records(FMT, SAVES, ruleset="dnd5e")
     assert first.events + rest.events == whole.events
     assert any("the same as the last one taken in" in w for w in rest.warnings)
+
+
+def test_a_state_before_the_start_says_who_joins_when_it_starts() -> None:
+    before = next(i for i, s in enumerate(SAVES) if s["RoundCounter"] == 1) - 1
+    converted = convert_records(FMT, SAVES[: before + 1], ruleset="dnd5e")
+    assert converted.events == []
+    assert converted.warnings[-1] == (
+        "the encounter has not started in Improved Initiative: Grim, Goblin 1, Goblin 2 join "
+        "when it starts, with the names it shows then"
+    )
+    started = convert_records(FMT, SAVES, ruleset="dnd5e", previous=converted.previous)
+    assert [e.name for e in started.events if isinstance(e, CharacterJoined)][:3] == [
+        "Grim", "Goblin 1", "Goblin 2"
+    ]  # fmt: skip
