@@ -39,8 +39,9 @@ Mapping and decisions (each read from the 3.11.8 source):
   then, since Improved Initiative renames "Goblin" to "Goblin 1" when a second one is added
   (`UpdateIndexLabel`); before that only a combatant already hurt joins. A combatant being
   added (`IndexLabel` 0: `AddCombatantFromState` autosaves before it labels it) joins with the
-  next state. A combatant added later joins when first seen; woundlog has no renaming, so a
-  lone "Goblin" of a running fight keeps that name when a second goblin makes it "Goblin 1".
+  next state. A combatant added later joins when first seen. A name changed after the join
+  (an alias set, a lone "Goblin" shown "Goblin 1" once a second one comes) amends the join,
+  the only renaming woundlog has (`renamed`: id `ii:<state key>:<combatant>:renamed`).
 - Maximum HP: `StatBlock.HP.Value` (there is no `MaxHP` on a combatant since 2018). A
   combatant whose maximum is below 1 (a lair action) is never tracked, and said so once.
 - A player character is `StatBlock.Player == "player"`: the ruleset's player kind (dnd5e and
@@ -92,7 +93,7 @@ import msgspec
 from msgspec import Meta
 
 from ..errors import StructuralError
-from ..model import TurnEnded, TurnStarted
+from ..model import Amend, CharacterJoined, TurnEnded, TurnStarted
 from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
 from .snapshots import Cursor, Entry, Snapshot, read_cursor, step
 
@@ -154,6 +155,9 @@ class Kept(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     last: Cursor
     seen: list[str]
+    joins: dict[str, CharacterJoined] = {}
+    """The joins this importer made, as the fight has them now (renamed since: amended), so
+    that a name changed in Improved Initiative is the fight's too."""
 
 
 # --- records -------------------------------------------------------------------------------------
@@ -388,6 +392,29 @@ def once(batch: Batch, start: int, ticked: set[str]) -> None:
     batch.events[start:] = fresh
 
 
+def renamed(batch: Batch, joins: dict[str, CharacterJoined], now: Snapshot) -> None:
+    """A name Improved Initiative shows now that is not the one the character joined with: an
+    `amend` of the join, under the state's key (the same state again: the same amend).
+
+    Improved Initiative renames: an alias set (CombatantViewModel.ts `SetAlias`), and a lone
+    "Goblin" shown "Goblin 1" once a second one is added (`UpdateIndexLabel`, `DisplayName`).
+    woundlog has no renaming but the amend of the join, which keeps everything else of it."""
+    for who in now.combatants:
+        join = joins.get(who.id)
+        if join is None or join.name == who.name or join.id is None:
+            continue
+        joins[who.id] = msgspec.structs.replace(join, name=who.name)
+        batch.add(
+            Amend(
+                id=batch.id(now.key, who.id, "renamed"),
+                by=batch.source,
+                event=join.id,
+                replacement=msgspec.structs.replace(join, id=None, name=who.name),
+                reason=f"renamed in Improved Initiative: {join.name} is {who.name} now",
+            )
+        )
+
+
 def read_kept(previous: object | None) -> Kept | None:
     if previous is None:
         return None
@@ -411,6 +438,7 @@ def convert(
     seen = dict.fromkeys(kept.seen if kept is not None else ())  # in the order taken in
     ticked: set[str] = set()
     last: Snapshot | None = None
+    joins = dict(kept.joins) if kept is not None else {}
     for index, record in enumerate(records):
         now = snapshot(record, index)
         if now.digest in seen:
@@ -422,11 +450,15 @@ def convert(
         if len(seen) > SEEN_KEPT:
             del seen[next(iter(seen))]
         start, last = len(batch.events), now
+        renamed(batch, joins, now)
         before = take(batch, before, now)
         once(batch, start, ticked)
+        joins.update(
+            (e.character, e) for e in batch.events[start:] if isinstance(e, CharacterJoined)
+        )
         batch.check(start, index)
     waiting(batch, last)
     if before is None:
         return Converted(batch.events, previous, batch.warnings, batch.records)
-    cursor = Kept(before, list(seen))
+    cursor = Kept(before, list(seen), joins)
     return Converted(batch.events, msgspec.to_builtins(cursor), batch.warnings, batch.records)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from woundlog.events import (
+    Amend,
     CharacterJoined,
     Event,
     FightStarted,
@@ -473,3 +474,38 @@ def test_a_state_before_the_start_says_who_joins_when_it_starts() -> None:
     assert [e.name for e in started.events if isinstance(e, CharacterJoined)][:3] == [
         "Grim", "Goblin 1", "Goblin 2"
     ]  # fmt: skip
+
+
+def test_a_name_improved_initiative_changes_mid_fight_changes_in_the_fight(
+    tmp_path: Path,
+) -> None:
+    """A lone "Goblin" becomes "Goblin 1" when a second is added (UpdateIndexLabel), and a
+    goblin given an alias takes it (SetAlias): the join is amended, once, however often the
+    autosaves are sent."""
+    port = fixtures()
+    table = port.Tracker()
+    table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    goblin = table.add("k2gob", port.GOBLIN, initiative=14)
+    table.start()
+    table.damage(goblin, 3)
+    table.add("k3gob", port.GOBLIN, initiative=12)  # reinforcements
+    table.next_turn()
+    table.rename(goblin, "Snaga")
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", seed=3))
+        converted = convert_records(FMT, table.saves, ruleset="dnd5e")
+        fight.append(converted.events)
+        names = {cid: c.name for cid, c in fight.state().characters.items()}
+        assert names == {"grim-pc": "Grim", "k2gob": "Snaga", "k3gob": "Goblin 2"}
+        assert fight.state().characters["k2gob"].hp == 4  # type: ignore[attr-defined]
+        amends = [e for e in converted.events if isinstance(e, Amend)]
+        assert [e.replacement.name for e in amends] == ["Goblin 1", "Snaga"]  # type: ignore[union-attr]
+        again = convert_records(
+            FMT, table.saves, ruleset="dnd5e", joined=list(names), previous=converted.previous
+        )
+        assert again.events == []
+        resent = convert_records(FMT, table.saves, ruleset="dnd5e")  # no cursor: same ids
+        assert fight.append(resent.events).changes == []
+    finally:
+        store.close()
