@@ -450,7 +450,8 @@ def long_fight(turns: int) -> list[dict[str, Any]]:
 
 def main() -> None:
     _, saves, exports = ambush()
-    (HERE / "improved_initiative_autosaves.json").write_text(json.dumps(saves, indent=1) + "\n")
+    lines = ",\n".join(json.dumps(save) for save in saves)  # one autosave a line: diffable
+    (HERE / "improved_initiative_autosaves.json").write_text(f"[\n{lines}\n]\n")
     *earlier, last = exports
     for n, each in enumerate(earlier, 1):
         (HERE / f"improved_initiative_export_round{n}.json").write_text(
