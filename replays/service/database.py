@@ -78,7 +78,7 @@ CREATE TABLE IF NOT EXISTS service_tickets (
 """
 
 
-FIGHT_TABLES = ("service_tokens", "service_cursors", "service_answers", "service_tickets")
+FIGHT_TABLES = ("service_tokens", cursors.TABLE, "service_answers", "service_tickets")
 """The tables whose rows are a fight's: deleting or renaming it in the store carries them
 (woundlog.events.stores.companions), in the store's own transaction."""
 
