@@ -1040,18 +1040,24 @@ def import_records(
     file: Path, fight: str, fmt: str, ruleset: str | None, seed: int | None, db: str | None
 ) -> None:
     """Convert another program's records and append them atomically; a new fight's
-    `fight_started` goes in the same batch, so a refused record leaves no empty fight behind."""
+    `fight_started` goes in the same batch, so a refused record leaves no empty fight behind.
+
+    The importer's cursor is the service's (import_cursors.py): records compared with the last
+    ones taken in (Improved Initiative's autosaves) continue from where the previous import of
+    this fight and format left off, whether the CLI or the service made it."""
     from woundlog.events.model import WIRE_VERSION, FightStarted
 
     from . import cli_input as given
     from .cli_output import console, say
     from .fight import Fight
+    from .import_cursors import cursors_beside, import_lock
 
     records, lines = given.records_file(file)
-    with opened(db) as store:
+    with opened(db) as store, cursors_beside(store) as cursors, import_lock(store, fight, fmt):
         version = store.version(fight)
         started: list[Event] = []
         joined: list[str] = []
+        previous = None
         if version:
             current = Fight(store, fight).state()
             if ruleset is not None and ruleset != current.ruleset:
@@ -1059,19 +1065,20 @@ def import_records(
                     f"fight `{fight}` is played with `{current.ruleset}`, not `{ruleset}`"
                 )
             ruleset, joined = current.ruleset, list(current.characters)
+            previous = cursors.get(fight, fmt)
         else:  # a seed chosen here is kept in fight_started, as `new` does
             import secrets
 
             ruleset = ruleset or DEFAULT_RULESET
             chosen = secrets.randbelow(2**31) if seed is None else seed
-            from woundlog.events.importers import foundry  # loads with the format, not before
-
-            options = foundry.fight_options(ruleset) if fmt == "foundry" else {}
+            options = IMPORTERS[fmt].fight_options(ruleset)  # no die the table did not roll
             started.append(
                 FightStarted(ruleset=ruleset, seed=chosen, options=options, version=WIRE_VERSION)
             )
         try:
-            converted = convert_records(fmt, records, ruleset=ruleset, joined=joined)
+            converted = convert_records(
+                fmt, records, ruleset=ruleset, joined=joined, previous=previous
+            )
         except WoundlogError as error:
             raise on_records(error, lines) from None
         from woundlog.events.importers import append_importing
@@ -1082,6 +1089,7 @@ def import_records(
             before=started,
             known=lambda ids: store.lookup(fight, ids),
         )
+        cursors.put(fight, fmt, converted.previous)
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
     for warning in [*converted.warnings, *(r.said() for r in refusals)]:  # left out, and why

@@ -24,6 +24,13 @@ if TYPE_CHECKING:
     from .base import PROFILES, Converted, Profile
     from .refusals import Refusal, append_importing
 
+Options = dict[str, bool | int | str]
+"""A fight's options (`fight_started.options`)."""
+
+TABLE_DEATH_SAVES: dict[str, Options] = {"dnd5e": {"death_saves": "table"}}
+"""dnd5e death saves left to the table, recorded as `check` events: for a program whose records
+never carry a death save woundlog could take as the table's roll."""
+
 DEFAULT_RULESET = "dnd5e"
 """The ruleset a fight created by an import plays when none is given: the programs that feed
 woundlog are used for Dungeons & Dragons 5th edition."""
@@ -37,15 +44,25 @@ class Importer:
     A plain class: a NamedTuple compiles its methods when it is made, at every start, and a
     dataclass would load `dataclasses`, which nothing else the CLI loads needs."""
 
-    __slots__ = ("module", "name", "summary")
+    __slots__ = ("module", "name", "options", "summary")
 
-    def __init__(self, name: str, summary: str, module: str) -> None:
+    def __init__(
+        self, name: str, summary: str, module: str, options: dict[str, Options] | None = None
+    ) -> None:
         self.name = name
         self.summary = summary
         self.module = module
+        self.options = options or {}
+        """Per ruleset, the options a fight created for this format's records starts with:
+        those that leave to the records what the other program's table decides, so that
+        woundlog never rolls a die that table did not (DESIGN, section 9)."""
 
     def __repr__(self) -> str:
-        return f"Importer({self.name!r}, {self.summary!r}, {self.module!r})"
+        return f"Importer({self.name!r}, {self.summary!r}, {self.module!r}, {self.options!r})"
+
+    def fight_options(self, ruleset: str) -> Options:
+        """The options of a new fight of `ruleset` made for this format's records (a copy)."""
+        return dict(self.options.get(ruleset, {}))
 
     @property
     def convert(self) -> Callable[..., Converted]:
@@ -63,18 +80,30 @@ IMPORTERS: dict[str, Importer] = {
             "Foundry VTT dnd5e hooks (damageActor, healActor, combatTurnChange) in a bridge "
             "envelope, dice from Roll.toJSON()",
             "foundry",
+            # dnd5e's own sheet rolls the save (Actor5e.rollDeathSave); the bridge sends its
+            # roll as a `check` (foundry.py), so woundlog must not roll it at a turn
+            TABLE_DEATH_SAVES,
         ),
         Importer(
             "improved-initiative",
             "Improved Initiative 3.x autosaves or its export data file, each compared with the "
             "last one taken in",
             "improved_initiative",
+            # Improved Initiative 3.11.8 has no death saves at all (client/Combatant/
+            # Combatant.ts: HP, temporary HP, tags; client/Rules/Rules.ts rolls initiative and
+            # ability checks only): the players roll them at the table
+            TABLE_DEATH_SAVES,
         ),
         Importer(
             "avrae",
             "Avrae combat recorder records (combat_state_update; the FIREBALL dataset's raw "
             "files), per combat_id",
             "avrae",
+            # Avrae v4.2.70 rolls one on `!game deathsave` (cogs5e/gametrack.py,
+            # `game_deathsave`), but keeps it on the character sheet and commits no combat:
+            # no `combat_state_update` carries it (the reply's embed is chat text), so the
+            # GM records it with `woundlog check`, and woundlog rolls none of its own
+            TABLE_DEATH_SAVES,
         ),
         Importer(
             "avrae-snapshot",
@@ -128,6 +157,7 @@ __all__ = [
     "PROFILES",
     "Converted",
     "Importer",
+    "Options",
     "Profile",
     "Refusal",
     "append_importing",

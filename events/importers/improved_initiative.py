@@ -19,14 +19,29 @@ is one of:
   encounters, characters). Of it only the autosave is read, the one state the encounter was in
   when the file was exported; the saved encounters of the library are plans, not fights.
 
-So a file gives one state: importing it after a fight gives who ends where; to follow a fight,
-import each autosave in turn (a JSON array of them, or one by one through the service, which
-keeps the cursor), as they are written.
+So a file gives one state: importing it after a fight gives who ends where; exporting after
+each round and importing each file in turn follows the fight round by round (the CLI and the
+service keep the cursor between imports, in one place: replays/import_cursors.py); to follow
+it live, send each autosave as it is written (a JSON array of them, or one by one to the
+service).
 
-Mapping and decisions:
-- Character id: the combatant's `Id`. Name: its `Alias`; else its stat block's `Name`, with
-  the `IndexLabel` ("Goblin 2") only when another combatant of the state has the same name, as
-  Improved Initiative shows it.
+Mapping and decisions (each read from the 3.11.8 source):
+- Character id: the combatant's `PersistentCharacterId` for a character of the library
+  (Encounter.ts `AddCombatantFromPersistentCharacter`: removed and added back, it gets a new
+  `Id` each time, and its HP from the library), else its `Id`. Name, as Improved Initiative
+  shows it (Combatant.ts `DisplayName`, InitiativeList.tsx): its `Alias`; else its stat block's
+  `Name`, with the `IndexLabel` ("Goblin 2") once the encounter has had more than one of the
+  name: more than one in the state, or a label above 1 (the name's count, which drops only
+  with the last of the name, is not saved). After a reload of the page Improved Initiative
+  counts again from the combatants present, and a lone "Goblin 2" shows as "Goblin": the
+  label is kept here.
+- Joining: when the encounter starts (the first state with a turn), with the names it shows
+  then, since Improved Initiative renames "Goblin" to "Goblin 1" when a second one is added
+  (`UpdateIndexLabel`); before that only a combatant already hurt joins. A combatant being
+  added (`IndexLabel` 0: `AddCombatantFromState` autosaves before it labels it) joins with the
+  next state. A combatant added later joins when first seen. A name changed after the join
+  (an alias set, a lone "Goblin" shown "Goblin 1" once a second one comes) amends the join,
+  the only renaming woundlog has (`renamed`: id `ii:<state key>:<combatant>:renamed`).
 - Maximum HP: `StatBlock.HP.Value` (there is no `MaxHP` on a combatant since 2018). A
   combatant whose maximum is below 1 (a lair action) is never tracked, and said so once.
 - A player character is `StatBlock.Player == "player"`: the ruleset's player kind (dnd5e and
@@ -35,37 +50,57 @@ Mapping and decisions:
 - HP: `CurrentHP`; temporary HP: `TemporaryHP`, which Improved Initiative takes damage off
   first. In dnd5e, temporary HP gained is a heal with means `temporary`, and a hit counts the
   temporary HP it went through (`Batch.hp_and_temporary`); elsewhere only `CurrentHP` counts.
+  `ApplyDamage` writes `CurrentHP` before `TemporaryHP`, and the autosave between them shows
+  HP lost with the temporary HP still there: read as the temporary HP gone (`halfway`).
   Improved Initiative keeps `CurrentHP` at 0 or above unless its rule "AllowNegativeHP" is on:
   a blow on a creature already at 0 then changes nothing there and makes no event (in dnd5e,
-  no death save failure: record it in woundlog by hand).
+  no death save failure: record it in woundlog by hand). It rolls no death saves: a dnd5e
+  fight an import creates leaves them to the table (`Importer.options`).
 - Turns: `ActiveCombatantId` and `RoundCounter`, in the order of `Combatants` (initiative
   order). `ActiveCombatantId` null is no turn (before the encounter starts, or after it ends).
-- Late or twice: a state earlier in the fight than the last one taken in (an earlier round, an
-  earlier turn of the round, or fewer seconds into the same turn: `ElapsedSeconds`, the turn
-  timer), or the very same state again, is skipped and reported. Going back a turn in
-  Improved Initiative therefore takes nothing in until the turn is where it was; the HP changed
-  meanwhile arrives with the next state taken in.
+  `NextTurn` moves the round counter before the turn (`settled`): that autosave moves no turn.
+  A turn moving forward ends and starts every turn it crosses; one moving back (the GM's
+  Previous Turn) ticks nothing, since the end-of-turn rules cannot be run backwards, and on
+  again it ends and starts the same turns, under the same ids: nothing ticks twice. More than
+  `MAX_ROUNDS` rounds on in one state (states lost) starts the new turn without walking.
+- Order: a state is taken in in the order it arrives. Improved Initiative gives an autosave no
+  sequence, and no field orders them: the turn goes back with Previous Turn, and the turn
+  timer (`ElapsedSeconds`) restarts at every turn, on a reload, and is saved with the seconds
+  of the turn that just ended by the autosaves of Next Turn. So every state is the table's,
+  also one of a turn the GM went back to: the HP it shows are followed. A state taken in
+  before (among the last `SEEN_KEPT`: the same file imported again, a resend) changes nothing
+  and is reported. One truly late (sent after a newer one, never seen) is taken as the table
+  going back to it; the next state puts the HP right again.
 - Ids: `ii:r<round>.<digest>:<combatant>:hit` (and `:heal`, `:temp`), where `<digest>` is a
   16-hex-digit blake2b of the state's canonical JSON (the autosave has no id of its own);
   `ii:r<round>:<combatant>:turn_started`, `ii:r<round>:<combatant>:turn_ended`,
   `ii:r<round>:round_ended`; `ii:<combatant>:joined`, `:hurt` and `:temp` for a first sight.
-  The cursor (`previous`) is the last state's, as `snapshots.Cursor`.
+  An encounter ended and started again in one woundlog fight starts again at round 1, whose
+  turns are already there: import a new encounter into a new fight.
+  The cursor (`previous`) is `Kept`: the last state's `snapshots.Cursor` and the digests of
+  the states seen. A cursor of an earlier woundlog (a bare `Cursor`) is still read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+from msgspec import Meta
 
 from ..errors import StructuralError
+from ..model import Amend, CharacterJoined, TurnEnded, TurnStarted
 from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
-from .snapshots import Cursor, Entry, Snapshot, read_cursor, take_in
+from .snapshots import Cursor, Entry, Snapshot, read_cursor, step
 
 SOURCE = "ii"
+SEEN_KEPT = 2000  # states the cursor remembers, to know one sent again (a long fight's worth)
+MAX_ROUND = 100_000
+MAX_ROUNDS = 10  # rounds one state may move on; past that, lost states: no turn walked
 PREFIX = "ImprovedInitiative."
 AUTOSAVES = "ImprovedInitiative.AutoSavedEncounters"
 AUTOSAVE = "ImprovedInitiative.AutoSavedEncounters.default"
@@ -84,6 +119,9 @@ class StatBlock(msgspec.Struct, frozen=True):
     player: str = msgspec.field(default="", name="Player")
 
 
+Rounds = Annotated[int, Meta(ge=0, le=MAX_ROUND)]
+
+
 class CombatantState(msgspec.Struct, frozen=True):
     id: SourceId = msgspec.field(name="Id")
     stat_block: StatBlock = msgspec.field(name="StatBlock")
@@ -91,13 +129,35 @@ class CombatantState(msgspec.Struct, frozen=True):
     temporary_hp: int = msgspec.field(default=0, name="TemporaryHP")
     alias: str = msgspec.field(default="", name="Alias")
     index_label: int | None = msgspec.field(default=None, name="IndexLabel")
+    persistent_character_id: SourceId | None = msgspec.field(
+        default=None, name="PersistentCharacterId"
+    )
+    round_counter: Rounds = msgspec.field(default=0, name="RoundCounter")  # its own turns
+
+    @property
+    def character(self) -> str:
+        """A persistent character (the character library's) is one character however often it
+        is removed and added back, each time under a new `Id` (Encounter.ts
+        `AddCombatantFromPersistentCharacter`, `probablyUniqueString()`)."""
+        return self.persistent_character_id or self.id
 
 
 class EncounterState(msgspec.Struct, frozen=True):
     combatants: list[CombatantState] = msgspec.field(name="Combatants")
     active_combatant_id: str | None = msgspec.field(default=None, name="ActiveCombatantId")
-    round_counter: int = msgspec.field(default=0, name="RoundCounter")
+    round_counter: Rounds = msgspec.field(default=0, name="RoundCounter")
     elapsed_seconds: int = msgspec.field(default=0, name="ElapsedSeconds")
+
+
+class Kept(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The cursor: the last state taken in, and the digests of the last `SEEN_KEPT` states
+    taken in, so that one sent again (a file imported twice) changes nothing."""
+
+    last: Cursor
+    seen: list[str]
+    joins: dict[str, CharacterJoined] = {}
+    """The joins this importer made, as the fight has them now (renamed since: amended), so
+    that a name changed in Improved Initiative is the fight's too."""
 
 
 # --- records -------------------------------------------------------------------------------------
@@ -142,12 +202,17 @@ def autosave_of(record: object, index: int) -> Any:
     return value
 
 
-def display_name(combatant: CombatantState, counts: Counter[str]) -> str:
-    """As Improved Initiative shows it: the alias, else the name, numbered when names collide."""
+def display_name(combatant: CombatantState, counts: Counter[str], labelled: set[str]) -> str:
+    """As Improved Initiative shows it (Combatant.ts `DisplayName`, InitiativeList.tsx): the
+    alias, else the stat block's name, with the `IndexLabel` once the encounter "has ever had
+    more than one creature with this name" (`CombatantCountsByName`, which the state does not
+    keep). Decided from the state: more than one of the name in it, or a label above 1 on one of
+    them (a label is the name's count when it was given, and the count drops only with the last
+    of the name)."""
     if combatant.alias:
         return combatant.alias
     name = combatant.stat_block.name
-    if counts[name] > 1 and combatant.index_label:
+    if combatant.index_label and (counts[name] > 1 or name in labelled):
         return f"{name} {combatant.index_label}"
     return name or combatant.id
 
@@ -161,22 +226,30 @@ def snapshot(record: object, index: int) -> Snapshot:
             error.field = f'$["{AUTOSAVE}"]{error.field[1:]}'
         raise
     counts = Counter(c.stat_block.name for c in state.combatants)
+    labelled = {c.stat_block.name for c in state.combatants if (c.index_label or 0) > 1}
     tracked, untracked = [], []
+    active, turns_had = None, -1
     for c in state.combatants:
-        name = display_name(c, counts)
+        if c.id == state.active_combatant_id:
+            active, turns_had = c.character, c.round_counter
+        if c.index_label == 0:
+            # being added: `AddCombatantFromState` pushes it (an autosave) before
+            # `UpdateIndexLabel` labels it (the next one); it is there from that one on
+            continue
+        name = display_name(c, counts, labelled)
         maximum = c.stat_block.hp.value
         if maximum < 1:
             untracked.append(
                 (
-                    c.id,
-                    f"{name} ({c.id}) has no hit points in Improved Initiative "
+                    c.character,
+                    f"{name} ({c.character}) has no hit points in Improved Initiative "
                     f"(StatBlock.HP.Value {maximum}): not tracked",
                 )
             )
             continue
         tracked.append(
             Sighting(
-                id=c.id,
+                id=c.character,
                 name=name,
                 player=c.stat_block.player == "player",
                 max_hp=maximum,
@@ -185,32 +258,116 @@ def snapshot(record: object, index: int) -> Snapshot:
             )
         )
     digest = content_key(raw)
-    active = state.active_combatant_id
-    order = tuple(Entry(c.id, (c.id,)) for c in state.combatants)
     return Snapshot(
         stream="",
         key=f"r{state.round_counter}.{digest}",
         digest=digest,
-        clock=(float(state.elapsed_seconds),),
+        clock=(float(state.elapsed_seconds), float(turns_had)),
         round=state.round_counter,
-        order=order,
-        active=active if any(e.id == active for e in order) else None,
+        order=tuple(Entry(c.character, (c.character,)) for c in state.combatants),
+        active=active,
         combatants=tracked,
         untracked=untracked,
     )
 
 
-def newer(before: Cursor, now: Snapshot) -> bool:
-    """Later in the fight: a later round, a later turn of the round, or more seconds into the
-    same turn (the same second: a change within it)."""
-    if now.round != before.round:
-        return now.round > before.round
-    if now.active == before.active:
-        return now.clock >= tuple(before.clock)
-    ids = [e.id for e in now.order]
-    if before.active is None or now.active is None or before.active not in ids:
-        return True
-    return ids.index(now.active) > ids.index(before.active)
+def turns_had(clock: Sequence[float]) -> float | None:
+    """The active combatant's own round counter, from a snapshot's or cursor's clock (None in
+    a cursor of woundlog 0.x, which kept the seconds alone)."""
+    return clock[1] if len(clock) > 1 else None
+
+
+def settled(before: Cursor, now: Snapshot) -> Snapshot:
+    """`now` with the round it is in, as far as the turns go.
+
+    EncounterFlow.ts moves the round counter before the turn: `NextTurn` past the last
+    combatant calls `CombatTimer.IncrementCombatRounds()` before `ActiveCombatant(next)`,
+    `PreviousTurn` before the first `DecrementCombatRounds()`, and `StartEncounter`
+    `SetElapsedRounds(1)` before it hands out the first turn; Knockout autosaves at each. A
+    state whose round moved while the same combatant still acts, with no turn of its own
+    counted (`Combatant.RoundCounter`), is that moment: its turn stays where it was, and the
+    round moves with the turn that follows. (Alone in the encounter, a combatant's next turn
+    adds to its own counter: that is a turn.)"""
+    if (
+        now.round != before.round
+        and now.active == before.active
+        and turns_had(now.clock) == turns_had(before.clock)
+    ):
+        return dataclasses.replace(now, round=before.round)
+    return now
+
+
+def joining(batch: Batch, before: Cursor | None, now: Snapshot) -> Snapshot:
+    """Before the encounter starts (no turn yet) a combatant joins only if already hurt: the
+    GM is still adding creatures, and Improved Initiative renames "Goblin" to "Goblin 1" when
+    the second one comes (`UpdateIndexLabel`). The others join with their names at the start."""
+    if now.active is not None or (before is not None and before.active is not None):
+        return now
+    ready = [
+        who
+        for who in now.combatants
+        if who.id in batch.joined or who.hp < who.max_hp or who.temp_hp > 0
+    ]
+    return dataclasses.replace(now, combatants=ready)
+
+
+def waiting(batch: Batch, last: Snapshot | None) -> None:
+    """Say who has not joined yet when the last state taken in is before the start."""
+    if last is None or last.active is not None:
+        return
+    names = [who.name for who in last.combatants if who.id not in batch.joined]
+    if names:
+        batch.warn(
+            "the encounter has not started in Improved Initiative: "
+            f"{', '.join(names)} join when it starts, with the names it shows then"
+        )
+
+
+def halfway(before: Cursor, now: Snapshot) -> Snapshot:
+    """`now` with the temporary HP a blow is taking off them.
+
+    Combatant.ts `ApplyDamage` takes damage off temporary HP first, then writes `CurrentHP`
+    and only then `TemporaryHP`: the autosave between shows HP lost and the temporary HP still
+    there. HP lost means the temporary HP went first, so they are 0 in that state already."""
+    return dataclasses.replace(
+        now,
+        combatants=[
+            dataclasses.replace(who, temp_hp=0)
+            if who.temp_hp
+            and who.hp < before.hp.get(who.id, who.hp)
+            and who.temp_hp == before.temp_hp.get(who.id, 0)
+            else who
+            for who in now.combatants
+        ],
+    )
+
+
+def take(batch: Batch, before: Cursor | None, now: Snapshot) -> Cursor:
+    """Take in one state: HP as it shows it, whatever the turn (a GM who went back a turn to
+    correct a blow corrects it there), and the turn, forward only."""
+    now = joining(batch, before, now)
+    if before is None:
+        return step(batch, None, now)
+    now = halfway(before, settled(before, now))
+    walked = before
+    if now.round > before.round + MAX_ROUNDS:
+        batch.warn(
+            f"{label(now)} is {now.round - before.round} rounds past the last one taken in: "
+            "the turns between are not ticked (states lost?)"
+        )
+        walked = msgspec.structs.replace(before, active=None, members=[])
+    cursor = step(batch, walked, now)
+    present = {who.id for who in now.combatants}
+    # a combatant off the board keeps its last HP: added back (a persistent character), its
+    # HP is compared with that
+    return msgspec.structs.replace(
+        cursor,
+        hp={**{k: v for k, v in before.hp.items() if k not in present}, **cursor.hp},
+        temp_hp={
+            **{k: v for k, v in before.temp_hp.items() if k not in present},
+            **cursor.temp_hp,
+        },
+    )
 
 
 def label(snapshot: Snapshot) -> str:
@@ -221,17 +378,87 @@ def label(snapshot: Snapshot) -> str:
     return f"the Improved Initiative state of round {snapshot.round}, {turn}, {seconds} s into it"
 
 
+def once(batch: Batch, start: int, ticked: set[str]) -> None:
+    """Leave out of the events made since `start` each tick this conversion made already: a
+    turn gone back to and on again ends and starts the same turns, under the same ids (which
+    the store would skip anyway)."""
+    fresh = []
+    for event in batch.events[start:]:
+        if isinstance(event, TurnStarted | TurnEnded) and event.id is not None:
+            if event.id in ticked:
+                continue
+            ticked.add(event.id)
+        fresh.append(event)
+    batch.events[start:] = fresh
+
+
+def renamed(batch: Batch, joins: dict[str, CharacterJoined], now: Snapshot) -> None:
+    """A name Improved Initiative shows now that is not the one the character joined with: an
+    `amend` of the join, under the state's key (the same state again: the same amend).
+
+    Improved Initiative renames: an alias set (CombatantViewModel.ts `SetAlias`), and a lone
+    "Goblin" shown "Goblin 1" once a second one is added (`UpdateIndexLabel`, `DisplayName`).
+    woundlog has no renaming but the amend of the join, which keeps everything else of it."""
+    for who in now.combatants:
+        join = joins.get(who.id)
+        if join is None or join.name == who.name or join.id is None:
+            continue
+        joins[who.id] = msgspec.structs.replace(join, name=who.name)
+        batch.add(
+            Amend(
+                id=batch.id(now.key, who.id, "renamed"),
+                by=batch.source,
+                event=join.id,
+                replacement=msgspec.structs.replace(join, id=None, name=who.name),
+                reason=f"renamed in Improved Initiative: {join.name} is {who.name} now",
+            )
+        )
+
+
+def read_kept(previous: object | None) -> Kept | None:
+    if previous is None:
+        return None
+    if isinstance(previous, dict) and "last" in previous:
+        try:
+            return msgspec.convert(previous, Kept)
+        except msgspec.ValidationError as exc:
+            raise StructuralError(
+                f"not a cursor this importer gave: {exc}", field="previous"
+            ) from None
+    last = read_cursor(previous)  # kept by woundlog before the states seen were
+    return Kept(last, [last.digest])
+
+
 def convert(
     records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
 ) -> Converted:
     batch = Batch(SOURCE, profile, joined)
-    cursors = {"": read_cursor(previous)} if previous is not None else {}
-    snapshots = [(index, snapshot(record, index)) for index, record in enumerate(records)]
-    take_in(batch, cursors, snapshots, newer, label)
-    cursor = cursors.get("")
-    return Converted(
-        batch.events,
-        msgspec.to_builtins(cursor) if cursor is not None else previous,
-        batch.warnings,
-        batch.records,
-    )
+    kept = read_kept(previous)
+    before = kept.last if kept is not None else None
+    seen = dict.fromkeys(kept.seen if kept is not None else ())  # in the order taken in
+    ticked: set[str] = set()
+    last: Snapshot | None = None
+    joins = dict(kept.joins) if kept is not None else {}
+    for index, record in enumerate(records):
+        now = snapshot(record, index)
+        if now.digest in seen:
+            again = before is not None and now.digest == before.digest
+            why = "the same as the last one taken in" if again else "one taken in already"
+            batch.warn(f"{label(now)} is {why}: skipped, it changes nothing")
+            continue
+        seen[now.digest] = None
+        if len(seen) > SEEN_KEPT:
+            del seen[next(iter(seen))]
+        start, last = len(batch.events), now
+        renamed(batch, joins, now)
+        before = take(batch, before, now)
+        once(batch, start, ticked)
+        joins.update(
+            (e.character, e) for e in batch.events[start:] if isinstance(e, CharacterJoined)
+        )
+        batch.check(start, index)
+    waiting(batch, last)
+    if before is None:
+        return Converted(batch.events, previous, batch.warnings, batch.records)
+    cursor = Kept(before, list(seen), joins)
+    return Converted(batch.events, msgspec.to_builtins(cursor), batch.warnings, batch.records)

@@ -17,31 +17,28 @@ damaged database stops `woundlog serve` at its start, with exit 2, instead of fa
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Protocol
 
-from woundlog.events.stores import JsonlStore, SQLiteStore, Store, companions
+from woundlog.events.stores import Store, companions
 from woundlog.events.stores.locate import OPEN_ERRORS, unusable
 from woundlog.events.stores.postgres import PostgresStore
 from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
 
-_SCHEMA = """
+from .. import import_cursors as cursors
+from ..import_cursors import create_private
+from ..import_cursors import tables_path as service_db_path
+
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS service_tokens (
     hash  TEXT PRIMARY KEY,
     fight TEXT NOT NULL,
     role  TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS service_cursors (
-    fight  TEXT NOT NULL,
-    format TEXT NOT NULL,
-    cursor BLOB NOT NULL,
-    PRIMARY KEY (fight, format)
-);
+);{cursors.SCHEMA};
 CREATE TABLE IF NOT EXISTS service_answers (
     key     TEXT PRIMARY KEY,
     fight   TEXT NOT NULL,
@@ -58,19 +55,13 @@ CREATE TABLE IF NOT EXISTS service_tickets (
 """
 
 
-_POSTGRES_SCHEMA = """
+_POSTGRES_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS service_tokens (
     hash  TEXT PRIMARY KEY,
     fight TEXT NOT NULL,
     role  TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS service_tokens_fight ON service_tokens (fight);
-CREATE TABLE IF NOT EXISTS service_cursors (
-    fight  TEXT NOT NULL,
-    format TEXT NOT NULL,
-    cursor BYTEA NOT NULL,
-    PRIMARY KEY (fight, format)
-);
+CREATE INDEX IF NOT EXISTS service_tokens_fight ON service_tokens (fight);{cursors.POSTGRES_SCHEMA};
 CREATE TABLE IF NOT EXISTS service_answers (
     key     TEXT PRIMARY KEY,
     fight   TEXT NOT NULL,
@@ -87,7 +78,7 @@ CREATE TABLE IF NOT EXISTS service_tickets (
 """
 
 
-FIGHT_TABLES = ("service_tokens", "service_cursors", "service_answers", "service_tickets")
+FIGHT_TABLES = ("service_tokens", cursors.TABLE, "service_answers", "service_tickets")
 """The tables whose rows are a fight's: deleting or renaming it in the store carries them
 (woundlog.events.stores.companions), in the store's own transaction."""
 
@@ -124,14 +115,6 @@ def open_service_db(store: Store, this_threads_store: Callable[[], Store]) -> Db
     return ServiceDb(service_db_path(store))
 
 
-def service_db_path(store: Store) -> Path:
-    if isinstance(store, SQLiteStore):
-        return store.path
-    if isinstance(store, JsonlStore):
-        return store.companion_db
-    raise TypeError(f"no place for the service's tables beside {store!r}")
-
-
 class ServiceDb:
     shares_transactions = False
 
@@ -139,7 +122,7 @@ class ServiceDb:
         self.path = path
         self._lock = threading.Lock()
         try:
-            _create_private(path)
+            create_private(path)
             # check_same_thread=False: the lock, not the thread, keeps statements apart.
             self._db = sqlite3.connect(
                 path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
@@ -228,25 +211,11 @@ class PostgresServiceDb:
         with self._this_threads().transaction() as connection:
             yield _Translated(connection)
 
-    @contextmanager
-    def import_lock(self, fight: str, fmt: str) -> Iterator[object]:
-        """One import per fight and format across every process on the database: a transaction
-        holding an advisory lock on the pair, in which the cursor is read, the events appended
-        and the new cursor written, all committed together."""
-        with self._this_threads().transaction() as connection:
-            connection.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{fight}\n{fmt}",)
-            )
-            yield connection
+    def import_lock(self, fight: str, fmt: str) -> AbstractContextManager[object]:
+        return cursors.import_lock(self._this_threads(), fight, fmt)  # the CLI takes it too
 
     def close(self) -> None:
         pass  # the connections are the stores' own, closed with them
 
 
-_SERVICE_LOCK = 0x776F756E64736576  # "woundsev": the advisory lock around the tables' creation
-
-
-def _create_private(path: Path) -> None:
-    """Create `path` empty with mode 0600 if it does not exist; SQLite then fills it in."""
-    with suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+_SERVICE_LOCK = cursors.TABLES_LOCK  # the advisory lock around the tables' creation

@@ -36,8 +36,8 @@ from woundlog.events.stores import Store, open_store
 
 from ..branch import branch, branch_events
 from ..fight import Appended, Fight, State
+from ..import_cursors import ImportCursors
 from ..whatif import Odds, hit_shorthand, odds, rounds
-from .cursors import ImportCursors
 from .database import Writer, open_service_db
 from .foldcache import FoldCache
 from .idempotency import Answers

@@ -1,16 +1,21 @@
 """Improved Initiative: autosaves and the export data file, in the shapes of release 3.11.8
-(tests/data/importers/make_fixtures.py), become the fight Improved Initiative showed."""
+(tests/data/importers/improved_initiative_fixtures.py, a port of its logic), become the fight
+Improved Initiative showed."""
 
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from woundlog.events import (
+    Amend,
     CharacterJoined,
     Event,
     FightStarted,
@@ -54,75 +59,178 @@ def states(events: list[Event], ruleset: str, seed: int = 1) -> dict[str, tuple[
 def test_autosaves_become_joins_hits_temporary_hp_and_every_turn_in_order() -> None:
     converted = convert_records(FMT, SAVES, ruleset="dnd5e")
     assert rows(converted.events) == [
-        ("joined", "grim", "Grim", "pc", "players", "{'hp': 12}"),  # StatBlock.HP.Value
-        ("joined", "gob1", "Goblin 1", "monster", "monsters", "{'hp': 7}"),  # names collide
-        ("joined", "gob2", "Goblin 2", "monster", "monsters", "{'hp': 7}"),
-        ("turn_started", "grim", "1"),
-        ("heal", "grim", "3", "temporary"),
-        ("hit", "gob1", "7"),
-        ("turn_ended", "grim", "1"),
-        ("turn_started", "gob1", "1"),
-        ("turn_ended", "gob1", "1"),
-        ("turn_started", "gob2", "1"),
-        ("hit", "grim", "5"),  # 3 off temporary HP, 2 off HP
-        ("turn_ended", "gob2", "1"),
+        # joined when the encounter starts, with the names it shows then
+        ("joined", "grim-pc", "Grim", "pc", "players", "{'hp': 12}"),  # StatBlock.HP.Value
+        ("joined", "k2gob", "Goblin 1", "monster", "monsters", "{'hp': 7}"),
+        ("joined", "k3gob", "Goblin 2", "monster", "monsters", "{'hp': 7}"),
+        ("turn_started", "grim-pc", "1"),
+        ("heal", "grim-pc", "3", "temporary"),
+        ("hit", "k2gob", "7"),
+        ("turn_ended", "grim-pc", "1"),
+        ("turn_started", "k2gob", "1"),  # Improved Initiative does not skip the fallen
+        ("turn_ended", "k2gob", "1"),
+        ("turn_started", "k3gob", "1"),
+        ("hit", "grim-pc", "5"),  # 3 off temporary HP, 2 off HP: one blow
+        ("turn_ended", "k3gob", "1"),
         ("turn_ended", "round", "1"),  # the lair action's turn ticks nobody
-        ("turn_started", "grim", "2"),
-        ("turn_ended", "grim", "2"),
-        ("turn_started", "gob1", "2"),
-        ("turn_ended", "gob1", "2"),
-        ("turn_started", "gob2", "2"),
-        ("hit", "grim", "10"),
-        ("turn_ended", "gob2", "2"),
+        ("turn_started", "grim-pc", "2"),
+        ("hit", "k3gob", "4"),
+        ("turn_ended", "grim-pc", "2"),
+        ("turn_started", "k2gob", "2"),
+        ("turn_ended", "k2gob", "2"),
+        ("turn_started", "k3gob", "2"),
+        ("hit", "grim-pc", "9"),
+        ("heal", "grim-pc", "3", ""),  # corrected after going back a turn
+        ("joined", "k5gob", "Goblin 3", "monster", "monsters", "{'hp': 7}"),
+        ("turn_ended", "k3gob", "2"),
+        ("turn_started", "k5gob", "2"),
+        ("turn_ended", "k5gob", "2"),
         ("turn_ended", "round", "2"),
-        ("turn_started", "grim", "3"),
+        ("turn_started", "grim-pc", "3"),
+        ("turn_ended", "grim-pc", "3"),
+        ("turn_started", "k3gob", "3"),
+        ("hit", "grim-pc", "4"),  # 8 on 4 HP: kept at 0 (AllowNegativeHP off)
+        ("turn_ended", "k3gob", "3"),
+        ("turn_started", "k5gob", "3"),
+        ("turn_ended", "k5gob", "3"),
+        ("turn_ended", "round", "3"),
+        ("turn_started", "grim-pc", "4"),
+        ("heal", "grim-pc", "4", ""),
+        ("turn_ended", "grim-pc", "4"),  # his turn passes before he is removed
+        ("turn_started", "k3gob", "4"),
     ]
-
-
-def test_a_combatant_without_hit_points_is_reported_once_and_not_tracked() -> None:
-    converted = convert_records(FMT, SAVES, ruleset="dnd5e")
-    lair = [w for w in converted.warnings if "Lair Action" in w]
-    assert lair == [
-        "Lair Action (lair) has no hit points in Improved Initiative (StatBlock.HP.Value 0): "
+    assert converted.warnings == [
+        "Lair Action (k4lair) has no hit points in Improved Initiative (StatBlock.HP.Value 0): "
         "not tracked"
     ]
-    assert "lair" not in {getattr(e, "character", None) for e in converted.events}
 
 
-def test_the_fight_in_dnd5e_has_the_goblin_dead_and_grim_dying_then_saving() -> None:
+def test_the_fight_in_dnd5e_ends_as_improved_initiative_shows_it() -> None:
     events = convert_records(FMT, SAVES, ruleset="dnd5e").events
     final = states(events, "dnd5e")
-    assert final["gob1"] == ("dead", 0)  # a monster at 0
-    assert final["gob2"] == ("upright", 7)
-    assert final["grim"][1] == 0 and final["grim"][0] in ("downed", "stabilised", "upright")
+    last = {c["Id"]: c for c in SAVES[-1]["Combatants"]}
+    assert final == {
+        "grim-pc": ("upright", last["k6grim"]["CurrentHP"]),  # 4: dropped, then a potion
+        "k2gob": ("dead", 0),  # a monster at 0 (removed from the board since)
+        "k3gob": ("upright", last["k3gob"]["CurrentHP"]),
+        "k5gob": ("upright", last["k5gob"]["CurrentHP"]),
+    }
 
 
 def test_the_same_autosaves_in_d26_map_hp_and_npc_kind_and_drop_temporary_hp() -> None:
     events = convert_records(FMT, SAVES, ruleset="d26").events
     kinds = [(e.character, e.kind) for e in events if isinstance(e, CharacterJoined)]
-    assert kinds == [("grim", "pc"), ("gob1", "npc"), ("gob2", "npc")]
+    assert kinds == [("grim-pc", "pc"), ("k2gob", "npc"), ("k3gob", "npc"), ("k5gob", "npc")]
     hits = [(e.target, e.damage) for e in events if isinstance(e, Hit)]
-    assert hits == [("gob1", 7), ("grim", 2), ("grim", 10)]  # only CurrentHP counts
-    assert not any(isinstance(e, Heal) for e in events)
-    replayed = states(events, "d26")
-    assert replayed["gob2"] == ("upright", 7)
+    assert hits == [("k2gob", 7), ("grim-pc", 2), ("k3gob", 4), ("grim-pc", 9), ("grim-pc", 4)]
+    assert not any(isinstance(e, Heal) and e.means == "temporary" for e in events)
+    assert states(events, "d26")["k5gob"] == ("upright", 7)
 
 
-def test_going_back_a_turn_takes_nothing_in_and_is_reported() -> None:
+def at(state: dict[str, Any], cid: str) -> dict[str, Any]:
+    combatant: dict[str, Any] = next(c for c in state["Combatants"] if c["Id"] == cid)
+    return combatant
+
+
+GONE_BACK = next(
+    i for i, s in enumerate(SAVES) if s["ActiveCombatantId"] == "k2gob" and s["RoundCounter"] == 2
+    and at(s, "k1grim")["CurrentHP"] == 4
+)  # fmt: skip
+"""The autosave of the HP corrected after the GM went back from Goblin 2's turn to Goblin 1's
+(EncounterFlow.ts `PreviousTurn`)."""
+
+
+def test_hp_corrected_after_going_back_a_turn_is_followed() -> None:
+    """Improved Initiative's HP is a fact of the table, in whichever turn the GM corrected it."""
+    converted = convert_records(FMT, SAVES[: GONE_BACK + 1], ruleset="dnd5e")
+    log: list[Event] = [FightStarted(ruleset="dnd5e", seed=1), *converted.events]
+    *_, (state, _) = replay(log, strict=True)
+    grim = next(c for c in state.characters.values() if c.name == "Grim")
+    assert (grim.state, grim.hp) == ("upright", 4)  # type: ignore[attr-defined]  # 10 - 9 + 3
+    assert not [w for w in converted.warnings if "older" in w or "skipped" in w]
+
+
+def test_going_back_a_turn_and_on_again_ticks_no_turn_twice() -> None:
+    events = convert_records(FMT, SAVES, ruleset="dnd5e").events
+    ids = [e.id for e in events]
+    assert len(ids) == len(set(ids))
+    round_2 = [r for r in rows(events) if r[0].startswith("turn") and r[2] == "2"]
+    assert round_2 == [
+        ("turn_started", "grim-pc", "2"),
+        ("turn_ended", "grim-pc", "2"),
+        ("turn_started", "k2gob", "2"),
+        ("turn_ended", "k2gob", "2"),
+        ("turn_started", "k3gob", "2"),
+        ("turn_ended", "k3gob", "2"),
+        ("turn_started", "k5gob", "2"),
+        ("turn_ended", "k5gob", "2"),
+        ("turn_ended", "round", "2"),
+    ]
+
+
+WRAP = next(
+    i for i, s in enumerate(SAVES) if s["RoundCounter"] == 2 and s["ActiveCombatantId"] == "k4lair"
+)  # fmt: skip
+"""The autosave `NextTurn` writes past the last combatant after `IncrementCombatRounds()` and
+before `ActiveCombatant(next)`: round 2, the lair action's turn still."""
+
+
+def test_the_round_counter_moving_before_the_turn_ticks_nothing_ahead() -> None:
+    converted = convert_records(FMT, SAVES[: WRAP + 1], ruleset="dnd5e")
+    assert not [r for r in rows(converted.events) if r[0].startswith("turn") and r[2] == "2"]
+    then = convert_records(
+        FMT, SAVES[WRAP + 1 : WRAP + 4], ruleset="dnd5e",
+        joined=["grim-pc", "k2gob", "k3gob"], previous=converted.previous,
+    )  # fmt: skip
+    assert rows(then.events) == [
+        ("turn_ended", "round", "1"),
+        ("turn_started", "grim-pc", "2"),
+        ("hit", "k3gob", "4"),  # in Grim's turn, not after the whole of round 2
+    ]
+
+
+def names(state: dict[str, Any]) -> list[str]:
+    """The names of those one state joins."""
+    events = convert_records(FMT, [state], ruleset="dnd5e").events
+    return [e.name for e in events if isinstance(e, CharacterJoined)]
+
+
+def test_a_lone_combatant_alone_of_its_name_since_another_left_keeps_its_label() -> None:
+    """Goblin 1 removed, Goblin 2 stays "Goblin 2" (the name's count drops with the last)."""
+    state = copy.deepcopy(SAVES[GONE_BACK + 3])
+    assert [c["Id"] for c in state["Combatants"]] == ["k1grim", "k3gob", "k4lair"]
+    assert names(state) == ["Grim", "Goblin 2"]
+
+
+def test_a_persistent_character_removed_and_added_back_is_one_character() -> None:
     converted = convert_records(FMT, SAVES, ruleset="dnd5e")
-    back = [w for w in converted.warnings if "older than the last one" in w]
-    assert len(back) == 2  # the step back, and the step on whose turn timer restarted
-    assert "round 2, Goblin 1's turn, 0 s into it" in back[0]
+    assert "k6grim" not in {e.id.split(":")[1] for e in converted.events if e.id}
+    assert [e.character for e in converted.events if isinstance(e, CharacterJoined)].count(
+        "grim-pc"
+    ) == 1
+
+
+def test_a_state_far_past_the_last_one_walks_no_turns_and_says_so() -> None:
+    first = convert_records(FMT, SAVES[:WRAP], ruleset="dnd5e")
+    far = copy.deepcopy(SAVES[WRAP + 2])
+    far["RoundCounter"] = 5000
+    jumped = convert_records(
+        FMT, [far], ruleset="dnd5e", joined=["grim-pc", "k2gob", "k3gob"], previous=first.previous
+    )
+    assert [r for r in rows(jumped.events) if r[0].startswith("turn")] == [
+        ("turn_started", "grim-pc", "5000")
+    ]
+    assert any("rounds past the last one taken in" in w for w in jumped.warnings)
 
 
 def test_the_export_data_file_reads_its_autosave_json_text() -> None:
     converted = convert_records(FMT, [EXPORT], ruleset="dnd5e")
     assert rows(converted.events) == [
-        ("joined", "grim", "Grim", "pc", "players", "{'hp': 12}"),
-        ("hit", "grim", "12"),  # down when the file was exported
-        ("joined", "gob1", "Goblin 1", "monster", "monsters", "{'hp': 7}"),
-        ("hit", "gob1", "7"),
-        ("joined", "gob2", "Goblin 2", "monster", "monsters", "{'hp': 7}"),
+        ("joined", "grim-pc", "Grim", "pc", "players", "{'hp': 12}"),
+        ("hit", "grim-pc", "8"),  # at 4 when the file was exported
+        ("joined", "k3gob", "Goblin 2", "monster", "monsters", "{'hp': 7}"),
+        ("hit", "k3gob", "4"),
+        ("joined", "k5gob", "Goblin 3", "monster", "monsters", "{'hp': 7}"),
     ]
     # the same state given directly makes the same events
     direct = convert_records(
@@ -156,19 +264,15 @@ def test_a_record_of_neither_shape_is_refused_naming_both() -> None:
 
 
 def test_an_alias_names_the_combatant_and_a_lone_name_takes_no_label() -> None:
-    state = copy.deepcopy(SAVES[0])
+    state = copy.deepcopy(SAVES[WRAP - 10])
+    assert state["ActiveCombatantId"] is not None  # the encounter has started: all join
     state["Combatants"][0]["Alias"] = "Grim the Bold"
-    del state["Combatants"][2]  # one goblin left: no "Goblin 1"
-    joined = [
-        e.name
-        for e in convert_records(FMT, [state], ruleset="dnd5e").events
-        if isinstance(e, CharacterJoined)
-    ]
-    assert joined == ["Grim the Bold", "Goblin"]
+    del state["Combatants"][2]  # one goblin left, labelled 1: no "Goblin 1"
+    assert names(state) == ["Grim the Bold", "Goblin"]
 
 
 def test_a_stat_block_player_other_than_player_is_a_monster() -> None:
-    state = copy.deepcopy(SAVES[0])
+    state = copy.deepcopy(SAVES[WRAP - 10])
     state["Combatants"][1]["StatBlock"]["Player"] = "npc"
     joined = [
         e
@@ -195,34 +299,35 @@ def test_reimporting_without_cursor_makes_the_same_ids() -> None:
     assert once.events == twice.events
 
 
-def test_a_late_autosave_deals_no_damage_again() -> None:
-    # 6 (Grim hit) arrives again after 8 (round 2): older, skipped; then 9 goes on
-    first = convert_records(FMT, SAVES[:9], ruleset="dnd5e")
-    joined = ["grim", "gob1", "gob2"]
+def test_an_autosave_sent_again_later_deals_no_damage_again() -> None:
+    # two autosaves of round 1 (Grim hit) arrive again in round 2: taken in already, skipped
+    first = convert_records(FMT, SAVES[:40], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
     late = convert_records(
-        FMT, [SAVES[6], SAVES[5]], ruleset="dnd5e", joined=joined, previous=first.previous
+        FMT, [SAVES[21], SAVES[15]], ruleset="dnd5e", joined=joined, previous=first.previous
     )
     assert late.events == []
-    assert len([w for w in late.warnings if "older" in w]) == 2
-    rest = convert_records(FMT, SAVES[9:], ruleset="dnd5e", joined=joined, previous=late.previous)
+    assert len([w for w in late.warnings if "taken in already" in w]) == 2
+    rest = convert_records(FMT, SAVES[40:], ruleset="dnd5e", joined=joined, previous=late.previous)
     whole = convert_records(FMT, SAVES, ruleset="dnd5e")
     assert first.events + rest.events == whole.events
 
 
 def test_a_turn_jump_over_lost_autosaves_ends_and_starts_every_turn_crossed() -> None:
-    # from round 1, Grim's turn (3) straight to round 2, Goblin 1's turn (9)
-    converted = convert_records(FMT, [SAVES[3], SAVES[9]], ruleset="dnd5e")
+    # from round 1, Grim's turn straight to round 2, Goblin 1's turn
+    start = next(i for i, s in enumerate(SAVES) if s["ActiveCombatantId"] == "k1grim")
+    converted = convert_records(FMT, [SAVES[start], SAVES[WRAP + 4]], ruleset="dnd5e")
     turns = [r for r in rows(converted.events) if r[0].startswith("turn")]
     assert turns == [
-        ("turn_ended", "grim", "1"),
-        ("turn_started", "gob1", "1"),
-        ("turn_ended", "gob1", "1"),
-        ("turn_started", "gob2", "1"),
-        ("turn_ended", "gob2", "1"),
+        ("turn_ended", "grim-pc", "1"),
+        ("turn_started", "k2gob", "1"),
+        ("turn_ended", "k2gob", "1"),
+        ("turn_started", "k3gob", "1"),
+        ("turn_ended", "k3gob", "1"),
         ("turn_ended", "round", "1"),
-        ("turn_started", "grim", "2"),
-        ("turn_ended", "grim", "2"),
-        ("turn_started", "gob1", "2"),
+        ("turn_started", "grim-pc", "2"),
+        ("turn_ended", "grim-pc", "2"),
+        ("turn_started", "k2gob", "2"),
     ]
     # and the turn events are those of the step-by-step import: a later resend is a no-op
     whole = {e.id for e in convert_records(FMT, SAVES, ruleset="dnd5e").events}
@@ -230,9 +335,11 @@ def test_a_turn_jump_over_lost_autosaves_ends_and_starts_every_turn_crossed() ->
 
 
 def test_already_joined_combatants_without_cursor_are_reported_not_compared() -> None:
-    converted = convert_records(FMT, [EXPORT], ruleset="dnd5e", joined=["grim", "gob1", "gob2"])
+    converted = convert_records(
+        FMT, [EXPORT], ruleset="dnd5e", joined=["grim-pc", "k3gob", "k5gob"]
+    )
     assert converted.events == []
-    assert any("Grim 0/12 HP" in w and "no cursor" in w for w in converted.warnings)
+    assert any("Grim 4/12 HP" in w and "no cursor" in w for w in converted.warnings)
 
 
 def test_a_bad_cursor_is_refused() -> None:
@@ -243,7 +350,7 @@ def test_a_bad_cursor_is_refused() -> None:
 
 def two_states(before: tuple[int, int], now: tuple[int, int]) -> list[Any]:
     """Grim's (CurrentHP, TemporaryHP) in two autosaves of the same turn."""
-    first, second = copy.deepcopy(SAVES[1]), copy.deepcopy(SAVES[1])
+    first, second = copy.deepcopy(SAVES[WRAP - 10]), copy.deepcopy(SAVES[WRAP - 10])
     for state, (hp, temp), seconds in ((first, before, 1), (second, now, 2)):
         state["Combatants"][0].update(CurrentHP=hp, TemporaryHP=temp)
         state["ElapsedSeconds"] = seconds
@@ -253,11 +360,11 @@ def two_states(before: tuple[int, int], now: tuple[int, int]) -> list[Any]:
 @pytest.mark.parametrize(
     ("before", "now", "made"),
     [
-        ((12, 5), (12, 2), [("hit", "grim", "3")]),  # temporary HP alone absorbed a blow
-        ((12, 5), (9, 0), [("hit", "grim", "8")]),  # through temporary HP into HP
-        ((12, 0), (9, 4), [("hit", "grim", "3"), ("heal", "grim", "4", "temporary")]),
-        ((9, 3), (12, 3), [("heal", "grim", "3", "")]),
-        ((12, 2), (12, 6), [("heal", "grim", "6", "temporary")]),  # the higher stands
+        ((12, 5), (12, 2), [("hit", "grim-pc", "3")]),  # temporary HP alone absorbed a blow
+        ((12, 5), (9, 0), [("hit", "grim-pc", "8")]),  # through temporary HP into HP
+        ((12, 0), (9, 4), [("hit", "grim-pc", "3"), ("heal", "grim-pc", "4", "temporary")]),
+        ((9, 3), (12, 3), [("heal", "grim-pc", "3", "")]),
+        ((12, 2), (12, 6), [("heal", "grim-pc", "6", "temporary")]),  # the higher stands
     ],
 )
 def test_hp_and_temporary_hp_changes_in_dnd5e(
@@ -273,7 +380,7 @@ def test_hp_and_temporary_hp_changes_in_dnd5e(
     # the fight ends as Improved Initiative shows it
     log: list[Event] = [FightStarted(ruleset="dnd5e"), *converted.events]
     *_, (state, _) = replay(log, strict=True)
-    grim = state.characters["grim"]
+    grim = state.characters["grim-pc"]
     assert (grim.hp, grim.temp_hp) == now  # type: ignore[attr-defined]
 
 
@@ -292,5 +399,113 @@ def test_importing_again_into_a_real_fight_is_a_no_op(tmp_path: Path) -> None:
         assert fight.append(again.events).changes == []
         third = fight.append(convert_records(FMT, SAVES, ruleset="dnd5e").events)
         assert third.version == first.version and fight.state() == before
+    finally:
+        store.close()
+
+
+def fixtures() -> Any:
+    """tests/data/importers/improved_initiative_fixtures.py, the port that wrote the files."""
+    path = DATA / "improved_initiative_fixtures.py"
+    spec = importlib.util.spec_from_file_location("improved_initiative_fixtures", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def lines_run(work: Callable[[], object]) -> int:
+    """Python lines executed by `work` (sys.settrace): its work, counted, never timed."""
+    count = [0]
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            count[0] += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count[0]
+
+
+def test_the_importer_works_in_proportion_to_the_autosaves() -> None:
+    """Four times the autosaves (of a fight of one length, with as many seen before) cost
+    about four times the work: no state is compared with every state before it."""
+    port = fixtures()
+    work = {}
+    for turns in (100, 400):
+        saves = port.long_fight(turns)
+        first = convert_records(FMT, saves, ruleset="dnd5e")
+        joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+
+        def both(saves: list[Any] = saves, first: Any = first, joined: list[str] = joined) -> None:
+            convert_records(FMT, saves, ruleset="dnd5e")  # every state taken in
+            convert_records(FMT, saves, ruleset="dnd5e", joined=joined, previous=first.previous)
+
+        work[turns] = lines_run(both), len(saves)
+    (small, small_saves), (large, large_saves) = work[100], work[400]
+    assert large_saves > 3.8 * small_saves
+    # per autosave, the work stays flat (quadratic: about four times as much per autosave)
+    assert large / large_saves < 1.25 * small / small_saves, work
+
+
+def test_a_cursor_kept_by_an_earlier_woundlog_is_still_read() -> None:
+    """Before the states seen were kept, the cursor was the last state's alone."""
+    first = convert_records(FMT, SAVES[:30], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    bare = first.previous["last"]
+    rest = convert_records(FMT, SAVES[29:], ruleset="dnd5e", joined=joined, previous=bare)
+    whole = convert_records(FMT, SAVES, ruleset="dnd5e")
+    assert first.events + rest.events == whole.events
+    assert any("the same as the last one taken in" in w for w in rest.warnings)
+
+
+def test_a_state_before_the_start_says_who_joins_when_it_starts() -> None:
+    before = next(i for i, s in enumerate(SAVES) if s["RoundCounter"] == 1) - 1
+    converted = convert_records(FMT, SAVES[: before + 1], ruleset="dnd5e")
+    assert converted.events == []
+    assert converted.warnings[-1] == (
+        "the encounter has not started in Improved Initiative: Grim, Goblin 1, Goblin 2 join "
+        "when it starts, with the names it shows then"
+    )
+    started = convert_records(FMT, SAVES, ruleset="dnd5e", previous=converted.previous)
+    assert [e.name for e in started.events if isinstance(e, CharacterJoined)][:3] == [
+        "Grim", "Goblin 1", "Goblin 2"
+    ]  # fmt: skip
+
+
+def test_a_name_improved_initiative_changes_mid_fight_changes_in_the_fight(
+    tmp_path: Path,
+) -> None:
+    """A lone "Goblin" becomes "Goblin 1" when a second is added (UpdateIndexLabel), and a
+    goblin given an alias takes it (SetAlias): the join is amended, once, however often the
+    autosaves are sent."""
+    port = fixtures()
+    table = port.Tracker()
+    table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    goblin = table.add("k2gob", port.GOBLIN, initiative=14)
+    table.start()
+    table.damage(goblin, 3)
+    table.add("k3gob", port.GOBLIN, initiative=12)  # reinforcements
+    table.next_turn()
+    table.rename(goblin, "Snaga")
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", seed=3))
+        converted = convert_records(FMT, table.saves, ruleset="dnd5e")
+        fight.append(converted.events)
+        names = {cid: c.name for cid, c in fight.state().characters.items()}
+        assert names == {"grim-pc": "Grim", "k2gob": "Snaga", "k3gob": "Goblin 2"}
+        assert fight.state().characters["k2gob"].hp == 4  # type: ignore[attr-defined]
+        amends = [e for e in converted.events if isinstance(e, Amend)]
+        assert [e.replacement.name for e in amends] == ["Goblin 1", "Snaga"]  # type: ignore[union-attr]
+        again = convert_records(
+            FMT, table.saves, ruleset="dnd5e", joined=list(names), previous=converted.previous
+        )
+        assert again.events == []
+        resent = convert_records(FMT, table.saves, ruleset="dnd5e")  # no cursor: same ids
+        assert fight.append(resent.events).changes == []
     finally:
         store.close()

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
+from typer.testing import CliRunner
+
+from woundlog.replays.cli import app
 
 from .server import ADMIN, Server, bearer
 
@@ -43,6 +48,7 @@ def snapshot(round_: int, hp: int) -> dict[str, Any]:
                 "IndexLabel": 1,
                 "CurrentHP": hp,
                 "TemporaryHP": 0,
+                "RoundCounter": round_,  # alone, it has had a turn each round
             }
         ],
     }
@@ -90,3 +96,31 @@ def test_the_importers_cursor_is_kept_between_requests(server: Server) -> None:
         assert [c["type"] for c in hurt.json()["changes"]] == ["hit"]
         state = client.get("/fights/ii-1/state", headers=gm).json()
         assert state["characters"]["gob1"]["hp"] == 1
+
+
+def cli_import(db: Path, fight: str, records: list[Any], file: Path) -> str:
+    """`woundlog --db DB import improved-initiative FILE --into FIGHT`, on the server's store."""
+    file.write_text(json.dumps(records))
+    args = ["--db", str(db), "import", "improved-initiative", str(file), "--into", fight]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    return done.stdout
+
+
+def test_a_cli_import_and_a_service_import_of_one_fight_share_the_cursor(
+    server: Server, tmp_path: Path
+) -> None:
+    """The CLI keeps the importer's cursor where the service keeps it: an autosave posted to the
+    service after a CLI import is compared with the CLI's last one, and the other way round."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        gm = fight_of(client, "ii-shared", "dnd5e")
+        cli_import(Path(server.db), "ii-shared", [snapshot(1, 3)], tmp_path / "first.json")
+        url = "/fights/ii-shared/import/improved-initiative"
+        hurt = client.post(url, json=snapshot(1, 1), headers=gm)
+        assert hurt.status_code == 200, hurt.text
+        assert [c["type"] for c in hurt.json()["changes"]] == ["hit"]  # 3 -> 1, from the CLI's
+        said = cli_import(Path(server.db), "ii-shared", [snapshot(2, 0)], tmp_path / "third.json")
+        # the blow of 1 measured from the service's state, and the turn into round 2
+        assert "imported 4 events" in said
+        state = client.get("/fights/ii-shared/state", headers=gm).json()
+        assert state["characters"]["gob1"]["hp"] == 0

@@ -70,22 +70,26 @@ def test_improved_initiative_restoring_a_dead_goblins_hp_does_not_stop_the_impor
     the goblin killed in round 1 (dead at 0 HP in dnd5e) is set back to 3 HP by the GM; each
     later snapshot still shows 3 HP. The heal is named and left out; Grim's wound and the turns
     of round 2 still arrive."""
-    saves = json.loads((DATA / "improved_initiative_autosaves.json").read_text())[:10]
-    for save in saves[5:]:
-        [goblin] = [c for c in save["Combatants"] if c["Id"] == "gob1"]
+    saves = json.loads((DATA / "improved_initiative_autosaves.json").read_text())[:30]
+    killed = next(
+        i for i, s in enumerate(saves)
+        if any(c["Id"] == "k2gob" and c["CurrentHP"] == 0 for c in s["Combatants"])
+    )  # fmt: skip
+    for save in saves[killed + 1 :]:
+        [goblin] = [c for c in save["Combatants"] if c["Id"] == "k2gob"]
         goblin["CurrentHP"] = 3
     with httpx.Client(base_url=server.url, timeout=30) as client:
         gm = foundry_fight(client, "refused-ii")
         url = "/fights/refused-ii/import/improved-initiative"
         answers = [client.post(url, json=save, headers=gm) for save in saves]
-        assert [a.status_code for a in answers] == [200] * len(saves), answers[5].text
-        [restored] = answers[5].json()["warnings"]
-        assert restored.startswith("record 0 (event `ii:") and "gob1:heal" in restored
+        assert [a.status_code for a in answers] == [200] * len(saves), answers[killed + 1].text
+        [restored] = answers[killed + 1].json()["warnings"]
+        assert restored.startswith("record 0 (event `ii:") and "k2gob:heal" in restored
         assert "left out: Goblin 1 is dead" in restored
         # the cursor moved past it: the next save, still at 3 HP, is no second heal to refuse
-        assert answers[6].json()["warnings"] == []
+        assert answers[killed + 2].json()["warnings"] == []
         state = client.get("/fights/refused-ii/state", headers=gm).json()
-        assert state["characters"]["gob1"]["state"] == "dead"
-        assert state["characters"]["grim"]["hp"] == 10  # the wound of save 6 arrived
+        assert state["characters"]["k2gob"]["state"] == "dead"
+        assert state["characters"]["grim-pc"]["hp"] == 10  # the wound of round 1 arrived
         events = client.get("/fights/refused-ii/events", headers=gm).json()["events"]
         assert any(e["event"].get("round") == 2 for e in events)  # and round 2's turns
