@@ -110,6 +110,9 @@ IMPORTERS: dict[str, Importer] = {
             "what the woundlog alias prints in Discord (!woundlog, a GM's own Avrae game), "
             "each snapshot compared with the last one taken in",
             "avrae_snapshot",
+            # the alias reads `combat()`, which holds no death saves either (aliasing/api/
+            # combat.py, SimpleCombatant): the same as the recorder's records
+            TABLE_DEATH_SAVES,
         ),
     )
 }

@@ -37,12 +37,13 @@ Hooks and mapping:
   HP change by any other means (the sheet, the token HUD): HP and temporary HP before
   (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them.
 - `dnd5e.rollDeathSave`: a dnd5e `check` (`death_save`), for a fight with option
-  `death_saves: "table"` (see `FIGHT_OPTIONS`). Its outcome is Foundry's: the roll's `total`
-  (bonuses in) against its `target` (10), a natural 20 (`isCritical`) and 1 (`isFumble`)
-  aside; the check's die is the natural d20 and its `bonus` the rest of the total, which
-  woundlog's rule reads the same way (`death_save`). Other rulesets roll their own: no event, a
-  warning. A critical success brings dnd5e's creature back at 1 HP: the module does not send
-  the `healActor` that update fires, and the cursor counts the 1 HP.
+  `death_saves: "table"` (the format's fight options, events/importers/__init__.py). Its
+  outcome is Foundry's: the roll's `total` (bonuses in) against its `target` (10), a natural
+  20 (`isCritical`) and 1 (`isFumble`) aside; the check's die is the natural d20 and its
+  `bonus` the rest of the total, which woundlog's rule reads the same way (`death_save`).
+  Other rulesets roll their own: no event, a warning. A critical success brings dnd5e's
+  creature back at 1 HP: the module does not send the `healActor` that update fires, and the
+  cursor counts the 1 HP.
 - `combatTurnChange(combat, prior, current)`: `prior` and `current` are Foundry's
   `CombatHistoryData` (`round`, `turn`, `combatantId`, `tokenId`), `combat` the combat's id
   and `turns` the turn order (`combat.turns`: `combatantId`, `token`, `actor`). The move starts
@@ -116,16 +117,9 @@ HOOKS = (
 )
 DND5E = PROFILES["dnd5e"]
 DEATH_SAVE = "death_save"
-FIGHT_OPTIONS: dict[str, dict[str, bool | int | str]] = {"dnd5e": {"death_saves": "table"}}
-"""Options a fight created from Foundry records should start with, per ruleset: Foundry's
-players roll their own death saves, so the dnd5e fight takes them as `check` events."""
 SEEN_KEPT = 500  # envelope ids the cursor remembers, for resends (the module resends its queue)
 MAX_ROUNDS = 10  # rounds one turn change may cross (a GM typing round 1000 is not 1000 rounds)
 UNHOOKED_KEPT = 4  # late HP hooks awaited per token (see `Conversion.unreported`)
-
-
-def fight_options(ruleset: str) -> dict[str, bool | int | str]:
-    return dict(FIGHT_OPTIONS.get(ruleset, {}))
 
 
 # --- a roll as Roll#dice gives it ----------------------------------------------------------------

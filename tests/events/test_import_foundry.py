@@ -24,10 +24,11 @@ from woundlog.events import (
     TurnEnded,
     TurnStarted,
 )
-from woundlog.events.importers import convert_records, foundry
-from woundlog.events.importers.foundry import fight_options
+from woundlog.events.importers import IMPORTERS, convert_records, foundry
 from woundlog.events.stores import SQLiteStore, Store
 from woundlog.replays import Fight
+
+FOUNDRY_OPTIONS = IMPORTERS["foundry"].fight_options("dnd5e")  # death saves from the table
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 RECORDS = [json.loads(line) for line in (DATA / "foundry_dnd5e.jsonl").read_text().splitlines()]
@@ -44,7 +45,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 def dnd5e_fight(store: Store) -> Fight:
-    started = FightStarted(ruleset="dnd5e", seed=1, options=fight_options("dnd5e"))
+    started = FightStarted(ruleset="dnd5e", seed=1, options=FOUNDRY_OPTIONS)
     return Fight.create(store, "f", started)
 
 
@@ -364,8 +365,8 @@ def test_a_death_saves_outcome_is_its_total_against_10_with_natural_20_and_1_asi
 
 
 def test_a_fight_made_from_foundry_in_dnd5e_takes_death_saves_from_the_table() -> None:
-    assert fight_options("dnd5e") == {"death_saves": "table"}
-    assert fight_options("d26") == {}
+    assert FOUNDRY_OPTIONS == {"death_saves": "table"}
+    assert IMPORTERS["foundry"].fight_options("d26") == {}
 
 
 def test_a_death_save_in_another_ruleset_is_reported_not_recorded() -> None:

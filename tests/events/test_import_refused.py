@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from woundlog.events import FightStarted, Heal, Hit, RefusedError, StructuralError, TurnStarted
-from woundlog.events.importers import Converted, append_importing, convert_records
-from woundlog.events.importers.foundry import fight_options
+from woundlog.events.importers import IMPORTERS, Converted, append_importing, convert_records
 from woundlog.events.stores import SQLiteStore, Store
 from woundlog.replays import Fight
+
+FOUNDRY_OPTIONS = IMPORTERS["foundry"].fight_options("dnd5e")  # death saves from the table
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 RECORDS = [
@@ -28,7 +29,7 @@ GOBLIN_1 = "Scene.sceneMain0000001.Token.tkGoblin00000001"
 @pytest.fixture
 def fight(tmp_path: Path) -> Iterator[Fight]:
     store: Store = SQLiteStore(tmp_path / "fights.db")
-    started = FightStarted(ruleset="dnd5e", seed=1, options=fight_options("dnd5e"))
+    started = FightStarted(ruleset="dnd5e", seed=1, options=FOUNDRY_OPTIONS)
     yield Fight.create(store, "f", started)
     store.close()
 

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import httpx
 
-from woundlog.events.importers.foundry import fight_options
+from woundlog.events.importers import IMPORTERS
 
 from .server import ADMIN, Server, bearer
+
+FOUNDRY_OPTIONS = IMPORTERS["foundry"].fight_options("dnd5e")  # death saves from the table
 
 DATA = Path(__file__).parents[2] / "data" / "importers"
 RECORDS = [
@@ -25,7 +27,12 @@ GOBLIN_1 = "Scene.sceneMain0000001.Token.tkGoblin00000001"
 def foundry_fight(client: httpx.Client, fight: str) -> dict[str, str]:
     created = client.post(
         "/fights",
-        json={"fight": fight, "ruleset": "dnd5e", "seed": 3, "options": fight_options("dnd5e")},
+        json={
+            "fight": fight,
+            "ruleset": "dnd5e",
+            "seed": 3,
+            "options": FOUNDRY_OPTIONS,
+        },
         headers=bearer(ADMIN),
     )
     assert created.status_code == 201, created.text
