@@ -26,13 +26,20 @@ import asyncio
 import logging
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio
+import anyio.to_thread
 import h11
+from litestar.exceptions import TooManyRequestsException
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from woundlog.events import UsageError
+
 log = logging.getLogger("woundlog.service")
+T = TypeVar("T")
 
 OVER_LIMIT_GRACE_S = 1.0
 WORKER_THREADS = 40  # anyio's default worker-thread limit: each may hold a store open
@@ -194,3 +201,66 @@ def quiet_accept_errors() -> None:
             )
 
     loop.set_exception_handler(handle)
+
+
+# --- odds: work that a viewer's question can make long --------------------------------------
+
+ODDS_PER_TOKEN = 2
+"""Odds requests one token may have running at once; past it, 429 with Retry-After."""
+ODDS_WORKERS = 2
+"""Odds requests worked on at once by the whole process (one per core of a small server): the
+rest wait their turn without a thread, so appends and reads keep anyio's other workers."""
+ODDS_TIME_S = 10.0
+"""How long an odds request may take, waiting for a worker included: past it, the work stops
+at its next check of the budget and the request is refused (its step budget is under a second
+on an idle server, so this is reached only when the server is overloaded)."""
+ODDS_RETRY_S = 1
+
+
+class OddsTimedOut(UsageError):
+    """An odds request past its time limit."""
+
+
+class OddsGate:
+    """Runs odds work off the request's event loop: at most ODDS_PER_TOKEN at once per token
+    (429 past it), at most ODDS_WORKERS at once in all, each stopped at its deadline."""
+
+    def __init__(self, per_token: int = ODDS_PER_TOKEN, workers: int = ODDS_WORKERS) -> None:
+        self.per_token = per_token
+        self.workers = workers
+        self.running: dict[str, int] = {}
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, token: str, work: Callable[[Callable[[], None]], T]) -> T:
+        """`work(stop)` in a worker thread, `stop` raising OddsTimedOut past ODDS_TIME_S."""
+        held = self.running.get(token, 0)
+        if held >= self.per_token:
+            raise TooManyRequestsException(
+                f"this token has {held} odds requests running, the most it may: send the next "
+                "when one has answered",
+                headers={"Retry-After": str(ODDS_RETRY_S)},
+            )
+        if self._limiter is None:  # made in the event loop that uses it
+            self._limiter = anyio.CapacityLimiter(self.workers)
+        self.running[token] = held + 1
+        deadline = time.monotonic() + ODDS_TIME_S
+
+        def stop() -> None:
+            if time.monotonic() > deadline:
+                raise OddsTimedOut(
+                    f"this what-if ran past its {ODDS_TIME_S:g} s limit (the server is busy): "
+                    "ask again in a while, or ask a smaller question (fewer events or samples)"
+                )
+
+        def guarded() -> T:
+            stop()  # waited its whole time for a worker: no work started
+            return work(stop)
+
+        try:
+            return await anyio.to_thread.run_sync(guarded, limiter=self._limiter)
+        finally:
+            left = self.running[token] - 1
+            if left:
+                self.running[token] = left
+            else:
+                del self.running[token]
