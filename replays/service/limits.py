@@ -12,7 +12,16 @@ body, disarmed as soon as the request is complete. So a slow or stalled client i
 every other is served, and a response that takes long (a live stream) is never cut.
 
 A connection opened while the server already holds its limit gets `OVER_LIMIT_GRACE_S` to send
-its request (answered 503 by uvicorn), so connections past the limit cannot pile up either.
+its request (answered 503 by uvicorn), so connections past the limit cannot pile up either. And
+one client address holds at most a tenth of the connections unfinished (`SLOW_SHARE`): past
+that, a new connection from it is answered 429 and closed at once, so one client reopening slow
+connections as fast as they are dropped cannot take the rest from everyone else. (Behind a
+proxy every client has the proxy's address; a proxy that buffers whole requests, as nginx does
+by default, sends none slowly.)
+
+Odds (`OddsGate`): a viewer's question is work on the server's cores, so it runs in a worker
+thread of its own pool (ODDS_WORKERS at once), at most ODDS_PER_TOKEN at once per token (429
+past it), and stops at ODDS_TIME_S through its step budget (`core.odds.Budget.stop`).
 
 File descriptors: the connection limit is kept within what the process may open (`ulimit -n`,
 raised to its hard limit at start), leaving room for the store's files, so the server never
@@ -28,7 +37,7 @@ import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -75,14 +84,27 @@ def fd_budget() -> int:
     return max(room // 2, 1)
 
 
-def protocol_class(limits: Limits) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with these limits' request deadlines."""
+def protocol_class(limits: Limits, connections: int | None = None) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with these limits' request deadlines, and at most a tenth of the
+    `connections` the server holds (default: `limits.max_connections`) still sending their
+    request from any one client address."""
 
     class Limited(Deadlines):
         header_timeout_s = limits.header_timeout_s
         body_timeout_s = limits.body_timeout_s
+        slow_per_client = max(
+            MIN_SLOW_PER_CLIENT, (connections or limits.max_connections) // SLOW_SHARE
+        )
+        slow: ClassVar[dict[str, int]] = {}
 
     return Limited
+
+
+SLOW_SHARE = 10
+"""One client address may hold at most 1/SLOW_SHARE of the server's connections unfinished
+(its request's head or body not all sent): so a client reopening a thousand slow connections
+as fast as they are dropped (issue 24) leaves the rest for everyone else, `/health` included."""
+MIN_SLOW_PER_CLIENT = 4
 
 
 class Deadlines(H11Protocol):
@@ -92,14 +114,24 @@ class Deadlines(H11Protocol):
 
     header_timeout_s = 10.0
     body_timeout_s = 30.0
+    slow_per_client = 100
+    slow: ClassVar[dict[str, int]] = {}
+    """Per client address, its connections whose request is not all there yet (event loop only)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_for: object = None  # h11.IDLE: the head; h11.SEND_BODY: the body
+        self._address = ""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._address = self.client[0] if self.client else ""
+        if self.slow.get(self._address, 0) >= self.slow_per_client:
+            _DROPS.count(self.loop, "refused: their address held too many unfinished requests")
+            transport.write(_BUSY_RESPONSE)
+            transport.close()
+            return
         over = self.limit_concurrency is not None and len(self.connections) > self.limit_concurrency
         self._arm(h11.IDLE, OVER_LIMIT_GRACE_S if over else self.header_timeout_s)
 
@@ -134,18 +166,29 @@ class Deadlines(H11Protocol):
         self._disarm()
         self._waiting_for = waiting_for
         self._deadline = self.loop.call_later(seconds, self._expired)
+        self.slow[self._address] = self.slow.get(self._address, 0) + 1
 
     def _disarm(self) -> None:
         if self._deadline is not None:
             self._deadline.cancel()
+            self._slow_done()
         self._deadline = None
         self._waiting_for = None
 
+    def _slow_done(self) -> None:
+        left = self.slow.get(self._address, 0) - 1
+        if left > 0:
+            self.slow[self._address] = left
+        else:
+            self.slow.pop(self._address, None)
+
     def _expired(self) -> None:
         self._deadline = None
+        self._slow_done()
         if self.transport.is_closing():
             return
-        _DROPS.count(self.loop, "head" if self._waiting_for is h11.IDLE else "body")
+        what = "head" if self._waiting_for is h11.IDLE else "body"
+        _DROPS.count(self.loop, f"too slow to send a request's {what}")
         if self.cycle is None or not self.cycle.response_started:
             self.transport.write(_TIMEOUT_RESPONSE)
         self.transport.close()
@@ -166,7 +209,7 @@ class _Drops:
 
     def say(self) -> None:
         counts, self.counts, self.pending = self.counts, {}, None
-        said = ", ".join(f"{n} too slow to send a request's {what}" for what, n in counts.items())
+        said = ", ".join(f"{n} {what}" for what, n in counts.items())
         log.warning("closed connections in the last %s s: %s", ACCEPT_ERROR_EVERY_S, said)
 
 
@@ -177,6 +220,17 @@ _TIMEOUT_RESPONSE = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
     b"connection: close\r\ncontent-length: " + str(len(_TIMEOUT_BODY)).encode() + b"\r\n\r\n"
     + _TIMEOUT_BODY
+)  # fmt: skip
+
+
+_BUSY_BODY = (
+    b'{"error":"TooManyRequests","message":"this address has too many connections still '
+    b'sending their request: finish or close one first"}'
+)
+_BUSY_RESPONSE = (
+    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
+    b"connection: close\r\ncontent-length: " + str(len(_BUSY_BODY)).encode() + b"\r\n\r\n"
+    + _BUSY_BODY
 )  # fmt: skip
 
 
