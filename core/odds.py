@@ -140,17 +140,17 @@ def branches(state: State, event: Event, budget: Budget) -> list[Branch]:
         try:
             after = advance(state, event, missing=path)
         except _NeedDie as need:
-            budget.spend(1 + path.taken)
             share = chance / need.sides
             waiting.extend(((*faces, face), share) for face in range(1, need.sides + 1))
             budget.hold(len(waiting) + len(found))
             continue
         except RuleError as refused:
-            budget.spend(1 + path.taken)
             found.append((faces, (_void(state), chance, refused.message)))
             continue
-        budget.spend(1 + path.taken)
-        found.append((faces, (after, chance, None)))
+        else:
+            found.append((faces, (after, chance, None)))
+        finally:
+            budget.spend(1 + path.taken)  # the evaluation, and each die it was handed
     found.sort(key=lambda pair: pair[0])  # no path is another's prefix: the faces' order
     return [each for _, each in found]
 
