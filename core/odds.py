@@ -3,19 +3,29 @@ fight can end in, found by enumerating every face of every die the pure reducer 
 
 The reducer is pure and asks for its dice one at a time, so every outcome is found by running
 each event once per sequence of faces its missing dice can show: a die the event does not give is
-chosen in turn from 1 to its sides (a depth-first walk over the dice the reducer asks for), and
-paths that reach the same fight state are merged, so a long what-if stays as small as the set of
-states it can reach. Chances are exact fractions. Dice the what-if gives are fixed. An event the
-rules refuse on some path is void on it, as in a replay.
+chosen in turn from 1 to its sides, and paths that reach the same fight state are merged, so a
+long what-if stays as small as the set of states it can reach. Chances are exact fractions. Dice
+the what-if gives are fixed. An event the rules refuse on some path is void on it, as in a replay.
 
-A question too large to enumerate (past `limit` evaluations of an event) is refused with
-`TooLarge`; `estimate` then samples it instead, drawing each missing die with the fight's own
-dice rule keyed by the sample's number, so the same question always gets the same estimate.
+The paths of one event are walked breadth-first, shortest first: an event is rerun from its
+start for every longer path, so a walk that went deep first (a hit of 600 wounds past zero, its
+first path 600 dice long) paid for each path as many steps as it was deep, the square of the
+damage. Shortest first, a question too large runs out of its budget while its paths are still a
+few dice long.
+
+Every question has a `Budget`: reducer steps (each evaluation of an event, and each die handed
+to it) and live paths and states held at once, spent as the work goes, so a question too large
+is refused with `TooLarge` as soon as it gets there, saying which bound and how far it got;
+`estimate` then samples it instead, drawing each missing die with the fight's own dice rule
+keyed by the sample's number, so the same question always gets the same estimate. The budget's
+`stop`, when given, is called now and then and may raise to end the work (a caller's deadline:
+this module keeps no clock).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -28,15 +38,59 @@ from .reducer import advance
 from .state import Character, FightState
 
 State = FightState[Any]
-LIMIT = 200_000
-"""Evaluations of one event, summed over the what-if, before a question is too large."""
+LIMIT = 500_000
+"""Reducer steps (an evaluation of an event, or a die handed to it) one question may take."""
+LIVE = 200_000
+"""Dice paths waiting and fight states held at once, before a question is too large to hold."""
+STOP_EVERY = 4096
+"""Steps between two calls of a budget's `stop`."""
 
 _SHOWN_ALWAYS = frozenset({"state", "name", "side", "kind", "stats", "gear"})
 """Character fields that are no outcome: who the character is, not what happened to him."""
 
 
 class TooLarge(UsageError):
-    """A what-if with more dice paths than the limit allows: estimate it instead."""
+    """A what-if past its budget: which bound (`steps` or `live`), its limit, and what the work
+    had reached when it stopped (`reached`, at what-if event `event` of `events`, 1-based);
+    `figure` says it in words."""
+
+    def __init__(self, bound: str, limit: int, reached: int, event: int, events: int) -> None:
+        self.bound, self.limit, self.reached = bound, limit, reached
+        what = "reducer steps" if bound == "steps" else "dice paths and states held at once"
+        self.figure = (
+            f"more than {limit:,} {what} (reached {reached:,} at event {event} of {events})"
+        )
+        super().__init__(
+            f"this what-if takes {self.figure}; ask about fewer events, or estimate it by "
+            "sampling (--samples N)"
+        )
+
+
+class Budget:
+    """What one question may cost: `steps` reducer steps and `live` paths or states held at
+    once. `stop`, called every STOP_EVERY steps, may raise to end the work early."""
+
+    __slots__ = ("_stop_at", "event", "events", "live", "spent", "steps", "stop")
+
+    def __init__(
+        self, steps: int = LIMIT, *, live: int = LIVE, stop: Callable[[], None] | None = None
+    ) -> None:
+        self.steps, self.live, self.stop = steps, live, stop
+        self.spent = 0
+        self.event = self.events = 0  # where the work is, for the refusal's figure
+        self._stop_at = STOP_EVERY
+
+    def spend(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > self.steps:
+            raise TooLarge("steps", self.steps, self.spent, self.event, self.events)
+        if self.stop is not None and self.spent >= self._stop_at:
+            self._stop_at = self.spent + STOP_EVERY
+            self.stop()
+
+    def hold(self, count: int) -> None:
+        if count > self.live:
+            raise TooLarge("live", self.live, count, self.event, self.events)
 
 
 class _NeedDie(Exception):
@@ -75,29 +129,30 @@ Branch = tuple[State, Fraction, str | None]
 """A state one event leads to, its chance, and why the rules refused the event there (void)."""
 
 
-def branches(state: State, event: Event, budget: list[int]) -> list[Branch]:
-    """Every state one event can lead to, with its chance; `budget` counts evaluations down."""
-    found: list[Branch] = []
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        faces, chance = stack.pop()
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise TooLarge(
-                f"this what-if has more than {LIMIT:,} dice paths to enumerate exactly; "
-                "ask about fewer events, or estimate it by sampling (--samples N)"
-            )
+def branches(state: State, event: Event, budget: Budget) -> list[Branch]:
+    """Every state one event can lead to, with its chance, in the order of the dice faces that
+    lead there; walked shortest path first (see the module's docstring), spending `budget`."""
+    found: list[tuple[tuple[int, ...], Branch]] = []
+    waiting: deque[tuple[tuple[int, ...], Fraction]] = deque([((), Fraction(1))])
+    while waiting:
+        faces, chance = waiting.popleft()
+        path = _Path(faces)
         try:
-            after = advance(state, event, missing=_Path(faces))
+            after = advance(state, event, missing=path)
         except _NeedDie as need:
             share = chance / need.sides
-            stack.extend(((*faces, face), share) for face in range(need.sides, 0, -1))
+            waiting.extend(((*faces, face), share) for face in range(1, need.sides + 1))
+            budget.hold(len(waiting) + len(found))
             continue
         except RuleError as refused:
-            found.append((_void(state), chance, refused.message))
+            found.append((faces, (_void(state), chance, refused.message)))
             continue
-        found.append((after, chance, None))
-    return found
+        else:
+            found.append((faces, (after, chance, None)))
+        finally:
+            budget.spend(1 + path.taken)  # the evaluation, and each die it was handed
+    found.sort(key=lambda pair: pair[0])  # no path is another's prefix: the faces' order
+    return [each for _, each in found]
 
 
 class Voids(dict[tuple[int, str], Fraction]):
@@ -105,13 +160,19 @@ class Voids(dict[tuple[int, str], Fraction]):
 
 
 def exact(
-    state: State, whatif: Sequence[Event], *, limit: int = LIMIT, voids: Voids | None = None
+    state: State,
+    whatif: Sequence[Event],
+    *,
+    budget: Budget | None = None,
+    voids: Voids | None = None,
 ) -> list[tuple[State, Fraction]]:
     """Every state the fight can be in after `whatif`, with its exact chance (summing to 1), in
     the order first reached. `voids` gathers the chance of each event being refused."""
-    budget = [limit]
+    budget = budget or Budget()
+    budget.events = len(whatif)
     frontier: dict[bytes, tuple[State, Fraction]] = {_key(state): (state, Fraction(1))}
     for index, event in enumerate(whatif):
+        budget.event = index + 1
         reached: dict[bytes, tuple[State, Fraction]] = {}
         for now, chance in frontier.values():
             for after, share, void in branches(now, event, budget):
@@ -120,47 +181,62 @@ def exact(
                 key = _key(after)
                 seen = reached.get(key)
                 reached[key] = (after, share * chance + (seen[1] if seen else 0))
+            budget.hold(len(reached) + len(frontier))
         frontier = reached
     return list(frontier.values())
 
 
 def estimate(
-    state: State, whatif: Sequence[Event], samples: int, *, voids: Voids | None = None
+    state: State,
+    whatif: Sequence[Event],
+    samples: int,
+    *,
+    budget: Budget | None = None,
+    voids: Voids | None = None,
 ) -> list[tuple[State, Fraction]]:
     """`samples` replays of `whatif`, each missing die drawn by the fight's own dice rule from
     (seed, the event's name and the sample's number, purpose, character, index): the share of
     samples that reached each state."""
     if samples < 1:
         raise UsageError("an estimate needs at least one sample")
+    budget = budget or Budget()
+    budget.events = len(whatif)
     counts: dict[bytes, tuple[State, int]] = {}
     for sample in range(samples):
         now = state
         for index, event in enumerate(whatif):
+            budget.event = index + 1
             name = f"{event_ref(event, now.seq + 1)}~{sample}"
+            drawn = _Drawn(now.seed, name)
             try:
-                now = advance(now, event, missing=_Drawn(now.seed, name))
+                now = advance(now, event, missing=drawn)
             except RuleError as refused:
                 if voids is not None:
                     why = (index, refused.message)
                     voids[why] = voids.get(why, Fraction(0)) + Fraction(1, samples)
                 now = _void(now)
+            finally:
+                budget.spend(1 + drawn.taken)
         reached = _key(now)
         seen = counts.get(reached)
         counts[reached] = (now, 1 + (seen[1] if seen else 0))
+        budget.hold(len(counts))
     return [(s, Fraction(n, samples)) for s, n in counts.values()]
 
 
 class _Drawn:
     """Draws a sample's missing dice, each (purpose, character) counted on its own."""
 
-    __slots__ = ("counted", "name", "seed")
+    __slots__ = ("counted", "name", "seed", "taken")
 
     def __init__(self, seed: int, name: str) -> None:
         self.seed = seed
         self.name = name
         self.counted: dict[tuple[str, str | None], int] = {}
+        self.taken = 0
 
     def __call__(self, purpose: str, sides: int, character: str | None) -> int:
+        self.taken += 1
         index = self.counted.get((purpose, character), 0)
         self.counted[(purpose, character)] = index + 1
         return draw(self.seed, self.name, purpose, index, sides, character)

@@ -10,6 +10,7 @@ from typing import IO, Any
 
 import msgspec
 
+from . import bounded
 from .errors import StructuralError
 from .model import KNOWN_IDS, Amend, Event, EventBase, misnamed
 
@@ -264,7 +265,7 @@ def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int,
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, Event]]:
     """Stream the events of a `.jsonl` file; memory does not grow with the file."""
     with open(path, "rb") as f:
-        yield from iter_jsonl(f)
+        yield from iter_jsonl(bounded.lines(f, path))
 
 
 def write_jsonl(out: IO[bytes], events: Iterable[EventBase]) -> None:

@@ -1205,6 +1205,7 @@ def odds(
 
     The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
     in that order. Dice the what-if gives are fixed; every other die is enumerated."""
+    from woundlog.events import bounded
     from woundlog.events.codec import iter_jsonl
 
     from .cli_output import print_json, print_odds
@@ -1215,7 +1216,7 @@ def odds(
     whatif = [*then_events(then or [])]
     if then_file is not None:
         with open(then_file, "rb") as lines:
-            whatif += [event for _, event in iter_jsonl(lines)]
+            whatif += [event for _, event in iter_jsonl(bounded.lines(lines, then_file))]
     whatif += [hit_shorthand(text) for text in hit_ or []]
     whatif += rounds(state, ticks)
     if not whatif:
@@ -1430,6 +1431,8 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
 
     Never printed, not even in an error; a token typed on the command line is taken, with a
     warning, since every user of the machine can read it in `ps`."""
+    from woundlog.events import bounded
+
     from .cli_output import console, say
 
     typed_here = getattr(ctx.get_parameter_source("admin_token"), "name", "") == "COMMANDLINE"
@@ -1443,7 +1446,8 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
         return typed
     if typed and typed_here:  # the file wins over the variable, as any option does
         raise UsageError("give the admin token once: --admin-token or --admin-token-file")
-    token = file.read_text(encoding="utf-8").strip()
+    kept = bounded.read(file, limit=bounded.MAX_SECRET, what="a token file")
+    token = kept.decode("utf-8").strip()
     if not token:
         raise UsageError(f"--admin-token-file {file} is empty")
     return token

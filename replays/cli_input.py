@@ -20,6 +20,7 @@ from woundlog.events import (
     Hit,
     StructuralError,
     UsageError,
+    bounded,
     convert,
     decode_document,
     decode_json,
@@ -103,7 +104,9 @@ def json_object(text: str, option: str) -> Any:
 
 def toml_file(path: Path) -> dict[str, Any]:
     try:
-        data = msgspec.toml.decode(path.read_bytes())
+        data = msgspec.toml.decode(
+            bounded.read(path, limit=bounded.MAX_TABLES, what="a tables file")
+        )
     except msgspec.DecodeError as exc:
         raise UsageError(f"{path} is not TOML: {exc}") from None
     assert isinstance(data, dict)  # a TOML document is always a table
@@ -116,7 +119,7 @@ def jsonl_file(path: Path) -> tuple[list[Event | StructuralError], list[int]]:
     items: list[Event | StructuralError] = []
     lines: list[int] = []
     with open(path, "rb") as f:
-        for number, raw in enumerate(f, start=1):
+        for number, raw in enumerate(bounded.lines(f, path), start=1):
             if not raw.strip():
                 continue
             try:
@@ -130,7 +133,7 @@ def jsonl_file(path: Path) -> tuple[list[Event | StructuralError], list[int]]:
 def records_file(path: Path) -> tuple[list[object], list[int | None]]:
     """Another program's records: a JSON array (or one object), else JSON Lines, one record per
     line. Also the line each record came from (None inside a JSON document)."""
-    data = path.read_bytes()
+    data = bounded.read(path, what="a file of records")
     if data.startswith(b"\x1f\x8b"):
         raise UsageError(f"{path} is gzip-compressed: gunzip it first")
     try:

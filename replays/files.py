@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, WoundlogError, decode_json, iter_jsonl
+from woundlog.events import Event, WoundlogError, bounded, decode_json, iter_jsonl
 from woundlog.events.stores import Stored
 
 from .fold import fold, fold_state
@@ -32,18 +32,10 @@ _BLANK_START = re.compile(rb"\n[ \t\r\n\x0b\x0c]")
 
 
 def _blocks(path: Path) -> Iterator[bytes]:
-    """The file in blocks of whole lines (the last line may lack its newline)."""
+    """The file in blocks of whole lines (the last line may lack its newline), each line
+    bounded."""
     with open(path, "rb") as f:
-        pending: list[bytes] = []  # the start of a line the next read ends
-        while data := f.read(BLOCK):
-            end = data.rfind(b"\n") + 1
-            if not end:
-                pending.append(data)
-                continue
-            yield b"".join([*pending, data[:end]])
-            pending = [data[end:]]
-        if last := b"".join(pending):
-            yield last
+        yield from bounded.blocks(f, path, BLOCK)
 
 
 def _undo_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
@@ -179,7 +171,7 @@ class _Events:
             return
         with open(self.path, "rb") as f:
             # returns right after event `at`, so no line past it is even decoded
-            for seq, (line, event) in enumerate(iter_jsonl(f), start=1):
+            for seq, (line, event) in enumerate(iter_jsonl(bounded.lines(f, self.path)), start=1):
                 self.line = line
                 yield Stored(seq, event)
                 if seq == at:

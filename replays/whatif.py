@@ -9,6 +9,7 @@ percentages and, for an estimate, a 95% confidence interval.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import msgspec
 
 from woundlog.core import FightState
-from woundlog.core.odds import LIMIT, Voids, estimate, exact, per_character, states_of
+from woundlog.core.odds import Budget, Voids, estimate, exact, per_character, states_of
 from woundlog.events import (
     Event,
     Hit,
@@ -27,6 +28,7 @@ from woundlog.events import (
     convert,
     decode_document,
 )
+from woundlog.events.model import MAGNITUDE
 
 State = FightState[Any]
 MAX_SAMPLES = 1_000_000
@@ -34,12 +36,25 @@ MAX_TICKS = 20
 
 
 def hit_shorthand(text: str) -> Hit:
-    """`grim:2` or `grim:2:orc`: a hit on grim for 2 (by orc)."""
+    """`grim:2` or `grim:2:orc`: a hit on grim for 2 (by orc), bounded and checked as the same
+    hit on the wire is (damage at most `MAGNITUDE`)."""
     target, _, rest = text.partition(":")
     damage, _, attacker = rest.partition(":")
-    if not target or not damage.isdigit():
+    if not target or not _DIGITS.fullmatch(damage):
         raise UsageError(f"--hit takes TARGET:DAMAGE[:ATTACKER], not {text!r}")
-    return Hit(target=target, damage=int(damage), attacker=attacker or None)
+    if len(damage) > len(str(MAGNITUDE)) or int(damage) > MAGNITUDE:
+        raise UsageError(f"--hit {text!r}: damage is at most {MAGNITUDE:,}, as in any event")
+    fields = {"type": "hit", "target": target, "damage": int(damage)}
+    try:
+        hit = convert(fields | ({"attacker": attacker} if attacker else {}))
+    except StructuralError as exc:
+        raise UsageError(f"--hit {text!r}: {exc.message}") from None
+    assert isinstance(hit, Hit)
+    return hit
+
+
+_DIGITS = re.compile("[0-9]+")
+"""ASCII digits only: `int` also takes `1_000`, `²` and spaces."""
 
 
 def rounds(state: State, count: int) -> list[Event]:
@@ -117,9 +132,10 @@ def odds(
     *,
     characters: Sequence[str] = (),
     samples: int | None = None,
-    limit: int = LIMIT,
+    budget: Budget | None = None,
 ) -> Odds:
-    """The odds of `whatif` from `state`, for `characters` (default: everyone)."""
+    """The odds of `whatif` from `state`, for `characters` (default: everyone), within `budget`
+    (default: `core.odds.LIMIT` steps)."""
     unknown = [c for c in characters if c not in state.characters]
     if unknown:
         joined = ", ".join(state.characters) or "nobody yet"
@@ -128,9 +144,9 @@ def odds(
         raise UsageError(f"--samples takes 1 to {MAX_SAMPLES:,}, not {samples}")
     voids = Voids()
     if samples is None:
-        found = exact(state, whatif, limit=limit, voids=voids)
+        found = exact(state, whatif, budget=budget, voids=voids)
     else:
-        found = estimate(state, whatif, samples, voids=voids)
+        found = estimate(state, whatif, samples, budget=budget, voids=voids)
     wanted = list(characters) or list(state.characters)
     table = per_character(found, wanted)
     return Odds(

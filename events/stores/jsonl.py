@@ -32,6 +32,7 @@ from typing import Any, BinaryIO
 
 import msgspec
 
+from .. import bounded
 from ..codec import canonical, decode_json
 from ..errors import ConflictError, StructuralError, UsageError
 from ..fight_ids import check_fight_id, is_fight_id
@@ -259,7 +260,7 @@ def _end_of_last_line(f: BinaryIO) -> int:
 
 def _event_lines(f: BinaryIO, limit: int) -> Iterator[tuple[int, int, bytes]]:
     seq = offset = 0
-    for number, raw in enumerate(f, start=1):
+    for number, raw in enumerate(bounded.lines(f, f.name), start=1):
         offset += len(raw)
         if offset > limit:
             return
@@ -274,7 +275,7 @@ def _scan_for_append(fd: int, ids: set[str]) -> tuple[int, int, dict[str, tuple[
     version = end = 0
     stored: dict[str, tuple[int, bytes]] = {}
     with open(fd, "rb", closefd=False) as f:
-        for number, raw in enumerate(f, start=1):
+        for number, raw in enumerate(bounded.lines(f, f"fight file (descriptor {fd})"), start=1):
             if not raw.endswith(b"\n"):
                 break  # a torn last line: not part of the log
             end += len(raw)

@@ -229,6 +229,19 @@ class PostgresStore(ClosesOnExit):
             self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} {new_version}"))
             return new_version
 
+    @contextmanager
+    def writing(self, fight: str) -> Iterator[None]:
+        """A transaction in which this connection alone, of every process on the database,
+        appends to `fight`: an advisory lock on the fight, held to the end of the transaction
+        (of the outermost, when an import's is around it), so a writer that reads the version,
+        validates against it and appends waits for the writer before it to commit instead of
+        losing the race to it (hashed with seed 1: the service's import locks use seed 0).
+        Appends that do not use it are still serialised by the fight's
+        row lock and checked against their expected version."""
+        with self.transaction() as connection:
+            connection.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (fight,))
+            yield
+
     def delete_fight(self, fight: str) -> bool:
         with self.transaction():
             # events and snapshots go with their fight's row (ON DELETE CASCADE)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
@@ -37,11 +38,12 @@ from litestar.response import ServerSentEvent
 from woundlog.core import FightState
 from woundlog.events import UsageError, WoundlogError, decode_document
 from woundlog.events.fight_ids import check_fight_id
+from woundlog.events.model import SAFE_INT
 from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
-from ..whatif import Odds
+from ..whatif import MAX_TICKS, Odds
 from .errors import (
     database_unavailable,
     http_error,
@@ -53,6 +55,7 @@ from .errors import (
 from .fights import LIST_MAX, Fights, Keyed
 from .idempotency import HEADER, MAX_KEY, check_key, request_digest
 from .integrations import integrations
+from .limits import OddsGate
 from .openapi import (
     BRANCHED_AGAIN,
     CREATED_AGAIN,
@@ -93,6 +96,7 @@ EventsBody = dict[str, Any] | list[Any]
 class Service:
     fights: Fights
     notifier: Notifier
+    odds: OddsGate = field(default_factory=OddsGate)
 
 
 def service(connection: ASGIConnection[Any, Any, Any, Any]) -> Service:
@@ -439,15 +443,16 @@ async def fight_odds(
         str | None, Parameter(description="The what-if's events: a JSON list.")
     ] = None,
     hit: Annotated[list[str] | None, Parameter(description="TARGET:DAMAGE[:ATTACKER]")] = None,
-    ticks: Annotated[int, Parameter(ge=0)] = 0,
+    ticks: Annotated[int, Parameter(ge=0, le=MAX_TICKS)] = 0,
     character: list[str] | None = None,
-    samples: Annotated[int | None, Parameter(ge=1)] = None,
-    at: Annotated[int | None, Parameter(ge=1)] = None,
+    samples: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
+    at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
 ) -> Odds:
     """The exact chance of every outcome of a what-if (viewer): `events`, then each `hit`, then
     `ticks` rounds of turns, from now or event `at`; estimated from `samples` replays if asked.
     In the query, or as the same fields in a JSON body (not both). A question too large to
-    answer is 422, saying what would be answered."""
+    answer is 422 as soon as the work reaches its bound, saying which bound and what would be
+    answered; more than two at once for one token is 429 (Retry-After)."""
     body = await request.body()
     query = {
         "events": events, "hit": hit, "ticks": ticks or None, "character": character,
@@ -467,7 +472,8 @@ async def fight_odds(
             asked = msgspec.convert(given, OddsRequest)
         except msgspec.ValidationError as error:  # past a bound: the asker's to change
             raise UsageError(f"the query: {error}") from None
-    return await run(service(request).fights.odds, fight, asked)
+    work = partial(service(request).fights.odds, fight, asked)
+    return await service(request).odds.run(bearer(request), lambda stop: work(stop=stop))
 
 
 def decoded(raw: bytes, kind: type[T], what: str) -> T:

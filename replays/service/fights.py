@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from woundlog.core.odds import LIMIT as ODDS_LIMIT
+from woundlog.core.odds import Budget
 from woundlog.core.odds import TooLarge as OddsTooLarge
 from woundlog.events import (
     WIRE_VERSION,
@@ -55,10 +56,17 @@ from .tokens import Tokens
 
 log = logging.getLogger("woundlog.service")
 
-WORK_LIMIT = ODDS_LIMIT // 4
-"""The most evaluations of an event one odds request may cost, exact or estimated: a quarter of
-what the CLI allows, about a second of one worker thread, so that no viewer holds the server
-for long. A larger question is refused with what would be answered."""
+WORK_LIMIT = ODDS_LIMIT // 10
+"""The most reducer steps (an evaluation of an event, or a die handed to it) one odds request may
+take, exact or estimated: a tenth of what the CLI allows, under a second of one worker thread,
+so that no viewer holds the server for long. A larger question is refused, as soon as the work
+gets there, with the figure and what would be answered."""
+ODDS_LIVE = WORK_LIMIT
+"""The most dice paths and fight states one odds request holds at once (each a few hundred
+bytes: tens of MiB at most)."""
+SAMPLE_STEPS = 2
+"""What a sampled event costs at least (its evaluation and one die): `samples` past
+WORK_LIMIT // (SAMPLE_STEPS * events) is refused before any work."""
 PAGE_MAX = 5000
 LIST_MAX = 200
 """The most fights one `GET /fights` lists (each costs two small reads)."""
@@ -449,10 +457,11 @@ class Fights:
     def version(self, fight: str) -> int:
         return self.fight(fight).version
 
-    def odds(self, fight: str, asked: OddsRequest) -> Odds:
-        """The odds of a what-if from the fight now (or at `asked.at`), bounded: an exact answer
-        enumerates at most `core.odds.LIMIT` evaluations, an estimate as many (samples times
-        events); a question past either is refused (422) saying what would be answered."""
+    def odds(self, fight: str, asked: OddsRequest, stop: Callable[[], None] | None = None) -> Odds:
+        """The odds of a what-if from the fight now (or at `asked.at`), within WORK_LIMIT reducer
+        steps and ODDS_LIVE paths held, exact or estimated; a question past either is refused
+        (422) when the work reaches it, saying what would be answered. `stop` is called as the
+        work goes and may raise to end it (the request's deadline)."""
         state = self.state(fight, asked.at)
         whatif = [convert(item, index=index) for index, item in enumerate(asked.events)]
         whatif += [hit_shorthand(text) for text in asked.hit]
@@ -460,21 +469,25 @@ class Fights:
         if not whatif:
             raise UsageError("say what happens: `events`, `hit` or `ticks`")
         self.check_batch_size(len(whatif))
-        most = max(1, WORK_LIMIT // len(whatif))
+        most = max(1, WORK_LIMIT // (SAMPLE_STEPS * len(whatif)))
         if asked.samples is not None and asked.samples > most:
             raise UsageError(
                 f"samples={asked.samples}: a what-if of {len(whatif)} events is estimated from "
                 f"at most {most:,} samples here (ask for fewer, or about fewer events)"
             )
+        budget = Budget(WORK_LIMIT, live=ODDS_LIVE, stop=stop)
         try:
             return odds(
-                state, whatif, characters=asked.character, samples=asked.samples, limit=WORK_LIMIT
+                state, whatif, characters=asked.character, samples=asked.samples, budget=budget
             )
-        except OddsTooLarge:
-            raise UsageError(
-                f"this what-if has more than {WORK_LIMIT:,} dice paths to enumerate exactly: ask "
-                f"about fewer events, or estimate it with samples=N (at most {most:,} here)"
-            ) from None
+        except OddsTooLarge as too_large:
+            way_out = (
+                "ask for fewer samples, or about fewer events"
+                if asked.samples is not None
+                else f"ask about fewer events, or estimate it with samples=N (at most {most:,} "
+                "here)"
+            )
+            raise UsageError(f"this what-if takes {too_large.figure}: {way_out}") from None
 
 
 def _differences(stored: Event, asked: FightStarted) -> str:

@@ -12,7 +12,16 @@ body, disarmed as soon as the request is complete. So a slow or stalled client i
 every other is served, and a response that takes long (a live stream) is never cut.
 
 A connection opened while the server already holds its limit gets `OVER_LIMIT_GRACE_S` to send
-its request (answered 503 by uvicorn), so connections past the limit cannot pile up either.
+its request (answered 503 by uvicorn), so connections past the limit cannot pile up either. And
+one client address holds at most a tenth of the connections unfinished (`SLOW_SHARE`): past
+that, a new connection from it is answered 429 and closed at once, so one client reopening slow
+connections as fast as they are dropped cannot take the rest from everyone else. (Behind a
+proxy every client has the proxy's address; a proxy that buffers whole requests, as nginx does
+by default, sends none slowly.)
+
+Odds (`OddsGate`): a viewer's question is work on the server's cores, so it runs in a worker
+thread of its own pool (ODDS_WORKERS at once), at most ODDS_PER_TOKEN at once per token (429
+past it), and stops at ODDS_TIME_S through its step budget (`core.odds.Budget.stop`).
 
 File descriptors: the connection limit is kept within what the process may open (`ulimit -n`,
 raised to its hard limit at start), leaving room for the store's files, so the server never
@@ -26,13 +35,20 @@ import asyncio
 import logging
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
+import anyio
+import anyio.to_thread
 import h11
+from litestar.exceptions import TooManyRequestsException
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from woundlog.events import UsageError
+
 log = logging.getLogger("woundlog.service")
+T = TypeVar("T")
 
 OVER_LIMIT_GRACE_S = 1.0
 WORKER_THREADS = 40  # anyio's default worker-thread limit: each may hold a store open
@@ -68,14 +84,27 @@ def fd_budget() -> int:
     return max(room // 2, 1)
 
 
-def protocol_class(limits: Limits) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with these limits' request deadlines."""
+def protocol_class(limits: Limits, connections: int | None = None) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with these limits' request deadlines, and at most a tenth of the
+    `connections` the server holds (default: `limits.max_connections`) still sending their
+    request from any one client address."""
 
     class Limited(Deadlines):
         header_timeout_s = limits.header_timeout_s
         body_timeout_s = limits.body_timeout_s
+        slow_per_client = max(
+            MIN_SLOW_PER_CLIENT, (connections or limits.max_connections) // SLOW_SHARE
+        )
+        slow: ClassVar[dict[str, int]] = {}
 
     return Limited
+
+
+SLOW_SHARE = 10
+"""One client address may hold at most 1/SLOW_SHARE of the server's connections unfinished
+(its request's head or body not all sent): so a client reopening a thousand slow connections
+as fast as they are dropped (issue 24) leaves the rest for everyone else, `/health` included."""
+MIN_SLOW_PER_CLIENT = 4
 
 
 class Deadlines(H11Protocol):
@@ -85,14 +114,24 @@ class Deadlines(H11Protocol):
 
     header_timeout_s = 10.0
     body_timeout_s = 30.0
+    slow_per_client = 100
+    slow: ClassVar[dict[str, int]] = {}
+    """Per client address, its connections whose request is not all there yet (event loop only)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_for: object = None  # h11.IDLE: the head; h11.SEND_BODY: the body
+        self._address = ""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._address = self.client[0] if self.client else ""
+        if self.slow.get(self._address, 0) >= self.slow_per_client:
+            _DROPS.count(self.loop, "refused: their address held too many unfinished requests")
+            transport.write(_BUSY_RESPONSE)
+            transport.close()
+            return
         over = self.limit_concurrency is not None and len(self.connections) > self.limit_concurrency
         self._arm(h11.IDLE, OVER_LIMIT_GRACE_S if over else self.header_timeout_s)
 
@@ -127,18 +166,29 @@ class Deadlines(H11Protocol):
         self._disarm()
         self._waiting_for = waiting_for
         self._deadline = self.loop.call_later(seconds, self._expired)
+        self.slow[self._address] = self.slow.get(self._address, 0) + 1
 
     def _disarm(self) -> None:
         if self._deadline is not None:
             self._deadline.cancel()
+            self._slow_done()
         self._deadline = None
         self._waiting_for = None
 
+    def _slow_done(self) -> None:
+        left = self.slow.get(self._address, 0) - 1
+        if left > 0:
+            self.slow[self._address] = left
+        else:
+            self.slow.pop(self._address, None)
+
     def _expired(self) -> None:
         self._deadline = None
+        self._slow_done()
         if self.transport.is_closing():
             return
-        _DROPS.count(self.loop, "head" if self._waiting_for is h11.IDLE else "body")
+        what = "head" if self._waiting_for is h11.IDLE else "body"
+        _DROPS.count(self.loop, f"too slow to send a request's {what}")
         if self.cycle is None or not self.cycle.response_started:
             self.transport.write(_TIMEOUT_RESPONSE)
         self.transport.close()
@@ -159,7 +209,7 @@ class _Drops:
 
     def say(self) -> None:
         counts, self.counts, self.pending = self.counts, {}, None
-        said = ", ".join(f"{n} too slow to send a request's {what}" for what, n in counts.items())
+        said = ", ".join(f"{n} {what}" for what, n in counts.items())
         log.warning("closed connections in the last %s s: %s", ACCEPT_ERROR_EVERY_S, said)
 
 
@@ -170,6 +220,17 @@ _TIMEOUT_RESPONSE = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
     b"connection: close\r\ncontent-length: " + str(len(_TIMEOUT_BODY)).encode() + b"\r\n\r\n"
     + _TIMEOUT_BODY
+)  # fmt: skip
+
+
+_BUSY_BODY = (
+    b'{"error":"TooManyRequests","message":"this address has too many connections still '
+    b'sending their request: finish or close one first"}'
+)
+_BUSY_RESPONSE = (
+    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
+    b"connection: close\r\ncontent-length: " + str(len(_BUSY_BODY)).encode() + b"\r\n\r\n"
+    + _BUSY_BODY
 )  # fmt: skip
 
 
@@ -194,3 +255,66 @@ def quiet_accept_errors() -> None:
             )
 
     loop.set_exception_handler(handle)
+
+
+# --- odds: work that a viewer's question can make long --------------------------------------
+
+ODDS_PER_TOKEN = 2
+"""Odds requests one token may have running at once; past it, 429 with Retry-After."""
+ODDS_WORKERS = 2
+"""Odds requests worked on at once by the whole process (one per core of a small server): the
+rest wait their turn without a thread, so appends and reads keep anyio's other workers."""
+ODDS_TIME_S = 10.0
+"""How long an odds request may take, waiting for a worker included: past it, the work stops
+at its next check of the budget and the request is refused (its step budget is under a second
+on an idle server, so this is reached only when the server is overloaded)."""
+ODDS_RETRY_S = 1
+
+
+class OddsTimedOut(UsageError):
+    """An odds request past its time limit."""
+
+
+class OddsGate:
+    """Runs odds work off the request's event loop: at most ODDS_PER_TOKEN at once per token
+    (429 past it), at most ODDS_WORKERS at once in all, each stopped at its deadline."""
+
+    def __init__(self, per_token: int = ODDS_PER_TOKEN, workers: int = ODDS_WORKERS) -> None:
+        self.per_token = per_token
+        self.workers = workers
+        self.running: dict[str, int] = {}
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, token: str, work: Callable[[Callable[[], None]], T]) -> T:
+        """`work(stop)` in a worker thread, `stop` raising OddsTimedOut past ODDS_TIME_S."""
+        held = self.running.get(token, 0)
+        if held >= self.per_token:
+            raise TooManyRequestsException(
+                f"this token has {held} odds requests running, the most it may: send the next "
+                "when one has answered",
+                headers={"Retry-After": str(ODDS_RETRY_S)},
+            )
+        if self._limiter is None:  # made in the event loop that uses it
+            self._limiter = anyio.CapacityLimiter(self.workers)
+        self.running[token] = held + 1
+        deadline = time.monotonic() + ODDS_TIME_S
+
+        def stop() -> None:
+            if time.monotonic() > deadline:
+                raise OddsTimedOut(
+                    f"this what-if ran past its {ODDS_TIME_S:g} s limit (the server is busy): "
+                    "ask again in a while, or ask a smaller question (fewer events or samples)"
+                )
+
+        def guarded() -> T:
+            stop()  # waited its whole time for a worker: no work started
+            return work(stop)
+
+        try:
+            return await anyio.to_thread.run_sync(guarded, limiter=self._limiter)
+        finally:
+            left = self.running[token] - 1
+            if left:
+                self.running[token] = left
+            else:
+                del self.running[token]

@@ -2,9 +2,11 @@
 
 The pages are static files (`replays/web/`: HTML, CSS, ES modules, no build step) that read the
 same JSON as any other client, with the token the person gives them (kept in the tab's
-`sessionStorage`, never in a URL the server sees). The one thing the API lacked is a fight's whole
-history in one answer, each event beside what it did and what undid it: `GET
-/fights/{fight}/timeline` (viewer).
+`sessionStorage`, never in a URL the server sees). The one thing the API lacked is a fight's
+history, each event beside what it did and what undid it: `GET /fights/{fight}/timeline`
+(viewer), a window of at most TIMELINE_MAX events at a time (issue 24: the whole of a 200,000-event
+fight in one answer took 14 s and 316 MiB of the server's memory), its `next` saying where the
+next window starts.
 
 `pages_router(guards)` takes the API's own guards from `create_app`, so the timeline endpoint is
 checked exactly as the others are and this module need not import app.py (which imports it).
@@ -14,17 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from anyio import to_thread
 from litestar import Request, Router, get
+from litestar.params import Parameter
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import Guard
 
 from woundlog.core import Changes
 from woundlog.events import Event
+from woundlog.events.model import SAFE_INT
 
 from .fights import Fights
 from .schemas import FightId
@@ -43,20 +47,37 @@ class Moment(msgspec.Struct, frozen=True, kw_only=True):
     changes: Changes
 
 
+TIMELINE_MAX = 1000
+"""The most events one `GET /timeline` answers (each with its changes: a few KiB)."""
+
+
 class TimelinePage(msgspec.Struct, frozen=True, kw_only=True):
+    """Events `from` to `next - 1` of a fight of `version` events; `next` None: the last window."""
+
     version: int
     moments: list[Moment]
+    next: int | None = None
 
 
-def history(fights: Fights, fight: str) -> TimelinePage:
+def history(fights: Fights, fight: str, first: int = 1, limit: int = TIMELINE_MAX) -> TimelinePage:
+    """A window of the timeline: events `first` on, at most `limit`, each with its changes as
+    it was appended (from the state before `first`: a snapshot and its tail, never the whole
+    log) and, if a later undo took it back, what did."""
     opened = fights.fight(fight)
     version = opened.version
-    events = opened.events(1, version)
-    moments = [
-        Moment(seq=stored.seq, event=stored.event, changes=changes)
-        for stored, changes in zip(events, opened.history(version), strict=True)
-    ]
-    return TimelinePage(version=version, moments=moments)
+    last = min(version, first + min(limit, TIMELINE_MAX) - 1)
+    if first > last:
+        return TimelinePage(version=version, moments=[])
+    final = opened.undo_resolution(version)
+    moments = []
+    for stored, changes in zip(
+        opened.events(first, last), opened.changes_from(first, last), strict=True
+    ):
+        fate = final.fate(stored.seq, stored.event)
+        if fate is not None:
+            changes = msgspec.structs.replace(changes, undone=fate.describe())
+        moments.append(Moment(seq=stored.seq, event=stored.event, changes=changes))
+    return TimelinePage(version=version, moments=moments, next=last + 1 if last < version else None)
 
 
 PAGE_HEADERS = {
@@ -101,11 +122,17 @@ def pages_router(guards: Sequence[Guard]) -> Router:
         security=[{"bearer": []}],
         tags=["fights"],
     )
-    async def timeline(request: Request[Any, Any, Any], fight: FightId) -> TimelinePage:
-        """Every event with what it did as it happened (viewer): each undo with its
-        consequences, each undone event with what undid it. What the timeline page draws."""
+    async def timeline(
+        request: Request[Any, Any, Any],
+        fight: FightId,
+        from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
+        limit: Annotated[int, Parameter(ge=1, le=TIMELINE_MAX)] = TIMELINE_MAX,
+    ) -> TimelinePage:
+        """Events from seq `from`, at most `limit` (1000), each with what it did as it happened
+        (viewer): each undo with its consequences, each undone event with what undid it; page
+        on with `next`. What the timeline page draws."""
         fights: Fights = request.app.state.service.fights
-        return await to_thread.run_sync(history, fights, fight)
+        return await to_thread.run_sync(history, fights, fight, from_, limit)
 
     static = create_static_files_router(
         path=STATIC, directories=[WEB], include_in_schema=False, name="web"

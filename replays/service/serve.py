@@ -152,7 +152,7 @@ def serve(
     say(f"API docs (Swagger UI, served from this package): http://{shown}:{bound_port}{DOCS_PATH}")
     config = uvicorn.Config(
         app,
-        http=protocol_class(limits),
+        http=protocol_class(limits, connections),
         limit_concurrency=connections,
         timeout_keep_alive=limits.keep_alive_s,
         h11_max_incomplete_event_size=limits.max_header_bytes,

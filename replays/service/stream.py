@@ -19,6 +19,7 @@ import logging
 from collections.abc import AsyncIterator
 
 import msgspec
+import psycopg
 from anyio import to_thread
 from litestar.response import ServerSentEventMessage
 
@@ -30,6 +31,7 @@ log = logging.getLogger("woundlog.service")
 
 POLL_S = 1.0
 RECONNECT_S = 1.0  # a lost LISTEN connection is opened again after this
+RECONNECT_MS = 1000  # what a stream ended by a lost database tells a client to wait
 HEARTBEAT_S = 15.0  # a comment now and then, so proxies and clients see the line is alive
 CHUNK = 200  # events' changes computed per read
 
@@ -107,7 +109,8 @@ async def changes_stream(
 ) -> AsyncIterator[ServerSentEventMessage]:
     """SSE messages from seq `first` on, until the client goes away, or the fight is deleted:
     then a `deleted` message ends the stream (a client must not reconnect to a fight that is no
-    more, nor to another one made later under its id)."""
+    more, nor to another one made later under its id); or until the database is lost (a
+    PostgreSQL restart): then the stream ends whole, for the client to reconnect."""
     quiet = 0.0
     while True:
         wake = notifier.waiter(fight)
@@ -116,6 +119,19 @@ async def changes_stream(
         except FightNotFound:
             yield ServerSentEventMessage(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="deleted"
+            )
+            return
+        except psycopg.OperationalError as error:
+            # The database restarted (AdminShutdown) or is out of reach: the response's head is
+            # long sent, so no 503 can be answered; the stream ends whole instead of with its
+            # body cut mid-chunk, and the client reconnects (EventSource by itself, after
+            # `retry` ms, with Last-Event-ID; any client with `from`), missing nothing.
+            log.warning("a stream of `%s` ended: the database is out of reach (%s)", fight,
+                        str(error).strip())  # fmt: skip
+            yield ServerSentEventMessage(
+                comment=f"the database is out of reach: reconnect from {first}",
+                retry=RECONNECT_MS,
+                data=None,
             )
             return
         for changes in batch:

@@ -22,7 +22,10 @@ async function call(url, token, init = {}) {
   return body;
 }
 
-export const getTimeline = (fight, token) => call(`${fightPath(fight)}/timeline`, token);
+export const TIMELINE_WINDOW = 500; // the server answers at most 1000 events at a time
+/** One window of the timeline: events `from` on, at most `limit`; `next` starts the next one. */
+export const getTimeline = (fight, token, from = 1, limit = TIMELINE_WINDOW) =>
+  call(`${fightPath(fight)}/timeline?from=${from}&limit=${limit}`, token);
 
 export function getState(fight, token, at) {
   const query = at ? `?at=${at}` : "";

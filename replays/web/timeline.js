@@ -43,8 +43,21 @@ function failed(error) {
 
 // --- loading and live -----------------------------------------------------------------------
 
+/** The timeline, window by window, up to the version the first window answered for: events
+ * appended meanwhile come by the stream, which asks for a reload. */
+async function timeline() {
+  const first = await getTimeline(fight, tokens(fight).read, 1);
+  const moments = [...first.moments];
+  for (let from = first.next; from != null && from <= first.version; ) {
+    const part = await getTimeline(fight, tokens(fight).read, from);
+    moments.push(...part.moments.filter((m) => m.seq <= first.version));
+    from = part.next;
+  }
+  return { version: first.version, moments };
+}
+
 async function load() {
-  const answer = await getTimeline(fight, tokens(fight).read);
+  const answer = await timeline();
   page.moments = answer.moments;
   document.title = `${fight} · woundlog`;
   $("title").textContent = answer.moments[0]?.event.name || `Fight ${fight}`;

@@ -69,9 +69,11 @@ export function chanceText(state) {
   return `${base}, 95% between ${state.low.toFixed(1)}% and ${state.high.toFixed(1)}%`;
 }
 
-/** Whether a refusal of the service is the one for a question too large to enumerate, which
- * an estimate by sampling answers instead. */
-export const tooLarge = (error) => error?.status === 422 && /dice paths/.test(error.message);
+/** Whether a refusal of the service is the one for a question past its work budget (its
+ * reducer steps, or the dice paths and states it may hold), which an estimate by sampling
+ * answers instead. */
+export const tooLarge = (error) =>
+  error?.status === 422 && /^this what-if takes more than /.test(error.message);
 
 /** An event typed as JSON, as a step; or why it is not one (the service checks the rest). */
 export function eventStep(text) {

@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from woundlog.core import FightState
-from woundlog.core.odds import TooLarge, Voids, estimate, exact, per_character, states_of
+from woundlog.core.odds import (
+    Budget,
+    TooLarge,
+    Voids,
+    estimate,
+    exact,
+    per_character,
+    states_of,
+)
 from woundlog.core.reducer import advance
 from woundlog.events import CharacterJoined, Event, FightStarted, Hit, TurnEnded, TurnStarted
 
@@ -111,7 +119,83 @@ def test_an_event_the_rules_refuse_on_a_path_is_void_there_and_counted() -> None
 def test_a_question_too_large_is_refused_with_the_way_out() -> None:
     whatif: list[Event] = [Hit(target="grim", damage=1)] * 1
     with pytest.raises(TooLarge, match="estimate it by sampling"):
-        exact(MORDHEIM, whatif, limit=3)
+        exact(MORDHEIM, whatif, budget=Budget(3))
+
+
+class Counted(Budget):
+    """A budget that remembers the most it held at once."""
+
+    most_held = 0
+
+    def hold(self, count: int) -> None:
+        self.most_held = max(self.most_held, count)
+        super().hold(count)
+
+
+@pytest.mark.parametrize("damage", [600, 10**6])
+def test_a_huge_hit_is_refused_at_the_step_budget_its_cost_bounded_by_the_budget(
+    damage: int,
+) -> None:
+    """Issue 24: a hit of 600 wounds past zero ran 170 s, depth first (each path rerun from its
+    first die, the first path 600 dice long). Now it stops at the budget, having spent only
+    the budget, with its paths held a few thousand at most."""
+    budget = Counted(20_000, live=50_000)
+    with pytest.raises(TooLarge, match=r"more than 20,000 reducer steps \(reached 20,0\d\d at "
+                       r"event 1 of 1\)") as refused:  # fmt: skip
+        exact(MORDHEIM, [Hit(target="grim", damage=damage)], budget=budget)
+    assert refused.value.bound == "steps"
+    assert budget.spent <= 20_000 + 20  # one evaluation past the bound, a few dice long
+    assert budget.most_held < 50_000
+
+
+def test_shortest_paths_first_keeps_each_path_as_short_as_the_tree_is_wide() -> None:
+    """Breadth first, the steps a path costs grow with the log of the budget, not the budget:
+    the same budget answers as many evaluations as before, whatever the damage."""
+    evaluations = []
+    for damage in (50, 5000):
+        budget = Budget(30_000)
+        with pytest.raises(TooLarge):
+            exact(MORDHEIM, [Hit(target="grim", damage=damage)], budget=budget)
+        evaluations.append(budget.spent)
+    assert evaluations[0] == evaluations[1]
+
+
+def test_too_many_paths_held_at_once_is_refused_naming_the_bound() -> None:
+    with pytest.raises(TooLarge, match="dice paths and states held at once") as refused:
+        exact(MORDHEIM, [Hit(target="grim", damage=40)], budget=Budget(10**9, live=500))
+    assert refused.value.bound == "live" and refused.value.reached > 500
+
+
+def test_the_budget_calls_stop_as_it_goes_so_a_deadline_can_end_the_work() -> None:
+    class Late(Exception):
+        pass
+
+    calls = []
+
+    def stop() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise Late
+
+    budget = Budget(10**9, live=10**9, stop=stop)
+    with pytest.raises(Late):
+        exact(MORDHEIM, [Hit(target="grim", damage=60)], budget=budget)
+    assert 2 * 4096 <= budget.spent <= 3 * 4096 + 100
+
+
+def test_an_estimate_spends_the_budget_per_die_drawn() -> None:
+    budget = Budget(1000)
+    with pytest.raises(TooLarge, match="reducer steps"):
+        estimate(MORDHEIM, [Hit(target="grim", damage=600)], 10_000, budget=budget)
+    assert budget.spent <= 1000 + 600
+
+
+def test_breadth_first_answers_in_the_same_order_as_the_faces_chosen() -> None:
+    """Outcomes come in the order of their faces (as the depth-first walk gave them), so the
+    answer's order of equally likely outcomes did not change."""
+    found = exact(MORDHEIM, [Hit(target="grim", damage=3)])
+    states = [s.characters["grim"].state for s, _ in found]
+    assert states == ["knocked_down", "stunned", "out_of_action"]
 
 
 def test_an_estimate_is_reproducible_and_near_the_exact_odds() -> None:

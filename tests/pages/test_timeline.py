@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Request, expect
 
 from tests.replays.service.server import bearer
 
@@ -257,3 +257,50 @@ def test_odds_from_here_shows_the_exact_chances_the_api_gives(
         assert character["name"] in row
         for state in character["states"]:
             assert f"{state['state']} {one_place(state['percent'])}% ({state['chance']})" in row
+
+
+def test_the_timeline_answers_a_window_at_a_time_and_says_where_the_next_starts(
+    server: Any, client: httpx.Client, undo_fight: Tokens
+) -> None:
+    """Issue 24: 200,000 events in one answer took 14 s and 316 MiB. Windows of `limit` events
+    from `from`, at most 1000, pieced together, are the whole timeline, undone marks included."""
+    viewer = bearer(undo_fight.viewer)
+    path = f"/fights/{undo_fight.fight}/timeline"
+    whole = client.get(path, params={"limit": 1000}, headers=viewer).json()
+    assert whole["next"] is None and len(whole["moments"]) == whole["version"]
+    pieced, start = [], 1
+    while start is not None:
+        window = client.get(path, params={"from": start, "limit": 3}, headers=viewer).json()
+        assert len(window["moments"]) <= 3
+        assert [m["seq"] for m in window["moments"]] == list(
+            range(start, start + len(window["moments"]))
+        )
+        pieced += window["moments"]
+        start = window["next"]
+    assert pieced == whole["moments"]
+    assert any(m["changes"].get("undone") for m in pieced)  # a later undo's mark, in any window
+    for bad in ({"limit": 1001}, {"limit": 0}, {"from": 0}, {"from": 2**60}):
+        refused = client.get(path, params=bad, headers=viewer)
+        assert refused.status_code in (400, 422), (bad, refused.text)
+
+
+def test_the_page_asks_for_the_timeline_in_windows_and_draws_them_all(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "long-fight", UNDO_LOG)
+    ticks = [{"type": "turn_started", "round": n} for n in range(1, 521)]
+    appended = client.post(f"/fights/{tokens.fight}/events", json=ticks, headers=bearer(tokens.gm))
+    assert appended.status_code == 200, appended.text
+    version = appended.json()["version"]
+    asked: list[str] = []
+
+    def seen(request: Request) -> None:
+        if "/timeline?" in request.url:
+            asked.append(request.url)
+
+    watched.page.on("request", seen)
+    open_timeline(watched, server.url, tokens)
+    expect(watched.page.locator("#grid thead th[data-seq]")).to_have_count(version)
+    froms = [re.search(r"from=(\d+)", url).group(1) for url in asked]  # type: ignore[union-attr]
+    assert froms == ["1", "501"]
+    assert all("limit=500" in url for url in asked)

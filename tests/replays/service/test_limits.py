@@ -125,3 +125,33 @@ def test_a_request_head_growing_past_max_header_bytes_is_400_at_once(tmp_path: P
             assert answer_of(big).startswith(b"HTTP/1.1 400 ")
             assert time.monotonic() - started < 1  # not left to the head's timeout
         assert httpx.get(f"{running.url}/health", timeout=5).status_code == 200
+
+
+def test_one_client_holding_many_slow_connections_cannot_make_health_answer_503(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: one client reopening 1,000 slow connections took every connection the server
+    had, and `/health` answered 503. A client address now holds at most a tenth of them
+    unfinished (here 4 of 40: the least is 4); past that it is answered 429 at once, and
+    everyone else is served. The slow client is 127.0.0.2, another address of loopback."""
+    args = ("--max-connections", "40", "--header-timeout", "30")
+    with Server(tmp_path / "greedy.db", args=args) as running:
+        greedy = []
+        try:
+            for _ in range(60):
+                # a connection that sends nothing is as slow as one that sends half a head,
+                # and one that sends nothing gets its 429 whole (no reset for unread bytes)
+                sock = socket.create_connection(
+                    ("127.0.0.1", running.port), timeout=10, source_address=("127.0.0.2", 0)
+                )
+                greedy.append(sock)
+            time.sleep(0.3)  # let the server accept them all
+            with httpx.Client(base_url=running.url, timeout=5) as others:
+                for _ in range(5):
+                    assert others.get("/health").status_code == 200
+            refused = [answer_of(sock) for sock in greedy[4:]]
+            assert all(answer.startswith(b"HTTP/1.1 429 ") for answer in refused), refused[0]
+        finally:
+            for sock in greedy:
+                sock.close()
+        assert "Traceback" not in running.log.read_text()

@@ -87,7 +87,7 @@ def test_a_question_too_large_is_422_with_the_way_out_not_a_500(server: Server) 
             headers=fight.viewer,
         )
         assert too_many_samples.status_code == 422, too_many_samples.text
-        assert "at most 50,000 samples" in too_many_samples.json()["message"]
+        assert "at most 25,000 samples" in too_many_samples.json()["message"]
         nothing = client.get("/fights/odds-4/odds", headers=fight.viewer)
         assert nothing.status_code == 422
         assert "say what happens" in nothing.json()["message"]

@@ -1,0 +1,114 @@
+"""Issue 24: a viewer's odds question is bounded by its work, not by how it is asked: a hit's
+damage as the wire bounds it, reducer steps and paths held as the work goes, a time limit, and
+at most two at once per token."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import anyio
+import httpx
+import pytest
+from litestar.exceptions import TooManyRequestsException
+
+from woundlog.replays.service import limits
+from woundlog.replays.service.limits import OddsGate, OddsTimedOut
+
+from .conftest import new_fight
+from .server import Server
+
+
+def test_a_hit_past_the_wire_bound_is_422_at_once(server: Server) -> None:
+    """The reproduction: `hit=grim:99999999999` on grim of 2 wounds ran 4 minutes, 3.1 GB."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        fight = new_fight(client, "bound-1", wounds=2)
+        answer = client.get(
+            "/fights/bound-1/odds", params={"hit": "grim:99999999999"}, headers=fight.viewer
+        )
+        assert answer.status_code == 422, answer.text
+        assert "damage is at most 1,000,000" in answer.json()["message"]
+        for bad in ("grim:1_000", "grim:²", "grim: 5"):
+            odd = client.get("/fights/bound-1/odds", params={"hit": bad}, headers=fight.viewer)
+            assert odd.status_code == 422, (bad, odd.text)
+
+
+def test_a_huge_hit_in_a_json_body_is_refused_at_the_step_budget_with_the_figure(
+    server: Server,
+) -> None:
+    """Damage 600 in a JSON body took 170 s before its 422: now the step budget stops it while
+    its dice paths are a few dice long, and says how far it got and what would be answered."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        fight = new_fight(client, "bound-2", wounds=2)
+        for damage in (600,):
+            body = {"events": [{"type": "hit", "target": "grim", "damage": damage}]}
+            answer = client.request("GET", "/fights/bound-2/odds", json=body, headers=fight.viewer)
+            assert answer.status_code == 422, answer.text
+            message = answer.json()["message"]
+            assert "more than 50,000 reducer steps (reached 50," in message
+            assert "estimate it with samples=N" in message
+        sampled = client.request(
+            "GET",
+            "/fights/bound-2/odds",
+            json={"hit": ["grim:600"], "samples": 2000},
+            headers=fight.viewer,
+        )
+        assert sampled.status_code == 200, sampled.text  # the way out it names works
+        assert sampled.json()["samples"] == 2000
+
+
+def run_gate(gate: OddsGate, token: str, work: Callable[[Callable[[], None]], int]) -> int:
+    async def main() -> int:
+        return await gate.run(token, work)
+
+    return anyio.run(main)
+
+
+def test_a_third_odds_request_of_one_token_is_429_with_retry_after() -> None:
+    gate = OddsGate(per_token=2, workers=4)
+    release = threading.Event()
+    started = threading.Barrier(3)
+
+    def slow(stop: Callable[[], None]) -> int:
+        started.wait(timeout=10)
+        release.wait(timeout=10)
+        return 1
+
+    async def main() -> tuple[list[int], TooManyRequestsException | None, int]:
+        answers: list[int] = []
+        refused: TooManyRequestsException | None = None
+
+        async def one() -> None:
+            answers.append(await gate.run("viewer-a", slow))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(one)
+            group.start_soon(one)
+            await anyio.to_thread.run_sync(started.wait, 10)  # both are running
+            try:
+                await gate.run("viewer-a", slow)
+            except TooManyRequestsException as exc:
+                refused = exc
+            other = await gate.run("viewer-b", lambda stop: 2)  # another token is not held up
+            release.set()
+        return answers, refused, other
+
+    answers, refused, other = anyio.run(main)
+    assert answers == [1, 1] and other == 2
+    assert refused is not None and refused.headers == {"Retry-After": "1"}
+    assert gate.running == {}  # every slot given back
+
+
+def test_odds_work_past_its_time_limit_is_stopped_by_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(limits, "ODDS_TIME_S", -1.0)  # already past
+    ran = []
+
+    def work(stop: Callable[[], None]) -> int:
+        ran.append(1)
+        return 1
+
+    with pytest.raises(OddsTimedOut, match="ran past its -1 s limit"):
+        run_gate(OddsGate(), "viewer-a", work)
+    assert ran == []  # waited its whole time for a worker: never started
