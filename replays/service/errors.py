@@ -31,6 +31,7 @@ from woundlog.events import (
     WoundlogError,
 )
 from woundlog.events.stores.locate import StoreUnusable
+from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from .fights import FightNotFound, TooLarge, UnknownFormat
 from .schemas import ErrorBody, Refusal, refusal
@@ -91,6 +92,10 @@ def problem(
 
 
 def woundlog_error(request: Request[Any, Any, Any], error: WoundlogError) -> Response[Any]:
+    if isinstance(error, DatabaseUnreachable):
+        # a worker with no connection yet, opening one while the server is away (a restart):
+        # the same as losing the connection mid-request, not a refusal of the request
+        return database_unavailable(request, error)
     status = status_of(error)
     if status >= 500:
         return internal_error(request, error)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -155,3 +156,36 @@ def test_a_postgresql_restart_under_a_running_service_loses_nothing_and_it_recon
             assert len(writer.acknowledged) > after_restart[writer.name], writer.name
         assert service.process is not None and service.process.poll() is None
         check_log(client, fight.viewer, crowd)
+
+
+def test_while_postgresql_is_down_every_request_is_a_503_to_retry_never_a_refusal(
+    postgres_cluster: Cluster, tmp_path: Path
+) -> None:
+    """A request that finds its connection gone and one that must open a new connection (the
+    server not there at all) are both the database out of reach: 503 with Retry-After, which a
+    client sends again. A 422 would tell it the request itself was wrong, and it would drop it."""
+    url = fresh_database(postgres_cluster.url)
+    with (
+        Server(url, logs=tmp_path) as service,
+        httpx.Client(base_url=service.url, timeout=DEADLINE_S) as client,
+    ):
+        fight = new_fight(client, FIGHT)
+        postgres_cluster.stop()
+        try:
+            # at once, so that the service's worker threads that have no connection yet must
+            # open one: the server is not there for it
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                answers = list(pool.map(lambda n: send(client, fight.gm, f"down-{n}"), range(8)))
+            answers.append(client.get(f"/fights/{FIGHT}/state", headers=fight.viewer))
+        finally:
+            postgres_cluster.start()
+        assert [(a.status_code, a.headers.get("Retry-After")) for a in answers] == [
+            (503, "1")
+        ] * len(answers), [a.text for a in answers]
+        again = send(client, fight.gm, "down-0")
+        assert again.status_code in (200, 503), again.text  # back, or still reconnecting
+
+
+def send(client: httpx.Client, gm: dict[str, str], event_id: str) -> httpx.Response:
+    hit = {"type": "hit", "id": event_id, "target": "grim", "damage": 0}
+    return client.post(f"/fights/{FIGHT}/events", json=hit, headers=gm)
