@@ -25,12 +25,14 @@ from woundlog.events import (
     GameEvent,
     RefusedError,
     Retract,
+    StructuralError,
     UsageError,
     canonical,
     decode_json,
     encode_json,
     event_ref,
 )
+from woundlog.events.model import misnamed
 from woundlog.events.stores import Store, Stored
 
 from . import snapshots
@@ -222,13 +224,23 @@ class Fight:
     ) -> Appended:
         """Retract `event` (default: the newest live one); the changes carry its consequences.
 
-        With `undo_id` the retract carries that id, so a retried undo undoes once: when an
-        event of that id is already in the fight, nothing more is done (not even the newest
-        live event, which is now another, is retracted)."""
-        if undo_id is not None and self.store.lookup(self.id, [undo_id]):
-            return Appended(self.version, [], [undo_id])
+        With `undo_id` the retract carries that id, so a retried undo undoes once: when that
+        retract is already in the fight, nothing more is done (not even the newest live event,
+        which is now another, is retracted); when the id is another event's, or a retract of
+        another event, it is a conflict, as for any event."""
+        if event is None and undo_id is not None:
+            # a retry of "the newest live": its target is the one the first try took (if the
+            # id is another event's, the retract below differs from it: a conflict)
+            kept = self.store.lookup(self.id, [undo_id]).get(undo_id)
+            if kept is not None and isinstance(kept.event, Retract):
+                event = kept.event.event
         target = event if event is not None else self.newest_live()
-        return self.append([Retract(id=undo_id, event=target, reason=reason, by=by)])
+        retract = Retract(id=undo_id, event=target, reason=reason, by=by)
+        bad = misnamed(retract)
+        if bad is not None:
+            raise StructuralError(bad[1], event=undo_id, field=bad[0])
+        # an undo id already in the fight: the same retract is skipped, another event is 409
+        return self.append([retract])
 
     def amend(
         self, event: str, replacement: GameEvent, reason: str = "", by: str | None = None

@@ -306,7 +306,9 @@ async def stream_ticket(request: Request[Any, Any, Any], fight: FightId) -> Stre
 async def as_sent(request: Request[Any, Any, Any]) -> None:
     """Refuse what the body's own decoding lets through: a key given twice (JSON keeps the last
     one silently) or a byte order mark, as `woundlog` refuses them in a file."""
-    decode_document(await request.body())
+    body = await request.body()
+    if body.strip():  # an undo may send none
+        decode_document(body)
 
 
 def after_commit(call: Callable[..., object], fight: str) -> None:
@@ -361,6 +363,7 @@ async def undo(
 ) -> Appended:
     """Retract an event (default: the newest live one) (gm); the changes carry its
     consequences."""
+    await as_sent(request)
     asked = data or UndoRequest()
     appended = await run(
         service(request).fights.undo, fight, asked.event, asked.reason, asked.by, asked.id
@@ -455,6 +458,7 @@ async def fight_odds(
     }  # fmt: skip
     given: dict[str, object] = {name: value for name, value in query.items() if value is not None}
     if body.strip():
+        decode_document(body)  # a key given twice, a byte order mark: refused as everywhere
         if given:
             raise UsageError(
                 f"the what-if is in the body and in the query ({', '.join(given)}): send one"
@@ -491,10 +495,13 @@ async def branch_fight(
     request: Request[Any, Any, Any], fight: FightId, data: BranchRequest
 ) -> Response[Created]:
     """A new fight `as` (gm of this one): this fight's log up to event `at` (default: all),
-    then the events `then`; the answer holds its gm and viewer tokens, shown once. Safe to
-    retry as `POST /fights` is: 200 with a new pair for a branch already made the same way."""
+    then the events `then`; the answer holds its gm and viewer tokens, shown once. A fight
+    already there under that name is 409, its tokens untouched: a branch never replaces or
+    re-tokens a fight it does not own (the admin's token may: 200 with a new pair for a branch
+    already made the same way, a retry)."""
     await as_sent(request)
-    created, new = await run(service(request).fights.branch, fight, data)
+    owner = grant_of(request).covers(data.as_)  # the admin's token; a gm's covers its own
+    created, new = await run(service(request).fights.branch, fight, data, owner)
     if new:
         after_commit(service(request).notifier.notify, data.as_)
     return Response(created, status_code=201 if new else 200)

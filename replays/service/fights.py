@@ -221,11 +221,12 @@ class Fights:
             return None  # another process created it in between
         return gm, viewer, version
 
-    def branch(self, fight: str, asked: BranchRequest) -> tuple[Created, bool]:
+    def branch(self, fight: str, asked: BranchRequest, owner: bool = False) -> tuple[Created, bool]:
         """The new fight `asked.as_`: `fight`'s log up to `asked.at`, then `asked.then`, with
-        its own tokens (`replays.branch`). Safe to retry as `create` is: a branch already there
-        with exactly the log this one would write gets new tokens (200); another fight of that
-        name is 409."""
+        its own tokens (`replays.branch`). A fight already there under that name is 409 unless
+        the caller's token covers it (`owner`: the admin's): then, as `create`, a branch there
+        with exactly the log this one would write gets new tokens (200), another log is 409.
+        A gm of `fight` may not re-token a fight of the same log the admin gave to others."""
         check_fight_id(asked.as_)
         if asked.then:
             self.check_batch_size(len(asked.then))
@@ -242,6 +243,13 @@ class Fights:
                 if made is not None:
                     gm, viewer, version = made
                     return self._answer(asked.as_, version, gm, viewer), True
+            if not owner:
+                raise ConflictError(
+                    f"fight `{asked.as_}` already exists: a branch never replaces or re-tokens "
+                    "another fight; branch into a new name (a branch of yours whose answer was "
+                    "lost: the admin can give it new tokens)",
+                    current_version=store.version(asked.as_),
+                )
             existing = [stored.event for stored in store.read(asked.as_)]
             if [canonical(e) for e in existing] != [canonical(e) for e in wanted]:
                 raise ConflictError(
