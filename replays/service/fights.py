@@ -40,7 +40,7 @@ from ..whatif import Odds, hit_shorthand, odds, rounds
 from .cursors import ImportCursors
 from .database import Writer, open_service_db
 from .foldcache import FoldCache
-from .idempotency import Answers
+from .idempotency import Answers, AnswerTaken, server_secret
 from .schemas import (
     BranchRequest,
     Created,
@@ -102,7 +102,7 @@ class Fights:
         self.db = open_service_db(self.store(), self.store)  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
         self.cursors = ImportCursors(self.db)
-        self.answers = Answers(self.db)
+        self.answers = Answers(self.db, server_secret(admin_token))
         self.tickets = Tickets(self.db)
 
     def store(self) -> Store:
@@ -144,26 +144,46 @@ class Fights:
         started = self._started(new)
         with self._creation_lock(new.fight):
             store = self.store()
-            if key is not None:
-                there = bool(store.version(new.fight))
-                kept = self.answers.recall(key.key, key.request, fight_there=there)
+            kept = self._recall(key, new.fight)
+            if kept is not None:
+                return kept
+            try:
+                if not store.version(new.fight):
+                    made = self._made_with_tokens(
+                        new.fight,
+                        lambda: Fight.create(self.store(), new.fight, started).version,
+                        keep=self._keeper(key, new.fight, started.seed, CREATED),
+                    )
+                    if made is not None:
+                        gm, viewer, version = made
+                        answer = Created(
+                            fight=new.fight, version=version, seed=started.seed, gm_token=gm,
+                            viewer_token=viewer,
+                        )  # fmt: skip
+                        return answer, True
+                # The fight is there. Made in between by a request with this key (another
+                # process, on PostgreSQL)? Then its answer, committed with the fight, is ours.
+                kept = self._recall(key, new.fight)
                 if kept is not None:
-                    status, first = kept
-                    return msgspec.json.decode(first, type=Created), status == CREATED
-            if not store.version(new.fight):
-                made = self._made_with_tokens(
-                    new.fight,
-                    lambda: Fight.create(self.store(), new.fight, started).version,
-                    keep=self._keeper(key, new.fight, started.seed, CREATED),
-                )
-                if made is not None:
-                    gm, viewer, version = made
-                    answer = Created(
-                        fight=new.fight, version=version, seed=started.seed, gm_token=gm,
-                        viewer_token=viewer,
-                    )  # fmt: skip
-                    return answer, True
-            return self._recreate(new, started, key), False
+                    return kept
+                return self._recreate(new, started, key), False
+            except AnswerTaken:  # answered for this key in between: that answer, not new tokens
+                kept = self._recall(key, new.fight)
+                if kept is None:
+                    raise
+                return kept
+
+    def _recall(self, key: Keyed | None, fight: str) -> tuple[Created, bool] | None:
+        """The answer kept for `key` (and whether it was a creation), or None."""
+        if key is None:
+            return None
+        kept = self.answers.recall(
+            key.key, key.request, fight_there=lambda: bool(self.store().version(fight))
+        )
+        if kept is None:
+            return None
+        status, first = kept
+        return msgspec.json.decode(first, type=Created), status == CREATED
 
     def _keeper(self, key: Keyed | None, fight: str, seed: int, status: int) -> Keep | None:
         """What keeps the answer of a new fight (version 1: its `fight_started`) for `key`."""
