@@ -32,7 +32,7 @@ from woundlog.events import (
     encode_json,
     event_ref,
 )
-from woundlog.events.model import misnamed
+from woundlog.events.model import misnamed, unprintable
 from woundlog.events.stores import Store, Stored
 
 from . import snapshots
@@ -172,6 +172,7 @@ class Fight:
 
         Without `report`, the result holds no changes: an import of a million events that only
         counts them need not keep a million explanations."""
+        _refuse_unprintable(events)
         for _ in range(RETRIES):
             version = self.version
             fresh, skipped = self._fresh(list(enumerate(events)), version)
@@ -442,6 +443,20 @@ def _check_structure(event: Event) -> None:
     """Refuse an event that would not read back (a Struct built in Python skips the decoder's
     checks: a negative damage), so it is named with the batch's other refusals, not alone."""
     decode_json(encode_json(event))
+
+
+def _refuse_unprintable(events: Sequence[Event]) -> None:
+    """Refuse the events whose ids or names hold control or invisible characters (issue 24):
+    checked on every write, before the store is asked about their ids (PostgreSQL cannot hold
+    a NUL), so no store answers them differently."""
+    errors: list[RefusedError] = []
+    for index, event in enumerate(events):
+        bad = unprintable(event)
+        if bad is not None:
+            name = event.id if event.id is None or event.id.isprintable() else None
+            errors.append(StructuralError(bad[1], event=name, field=bad[0], index=index))
+    if errors:
+        _raise_all(errors)
 
 
 def _raise_all(errors: list[RefusedError]) -> NoReturn:

@@ -8,7 +8,6 @@ import httpx
 import pytest
 
 from .conftest import new_fight
-from .server import ADMIN, bearer
 
 HIT = {"type": "hit", "target": "grim", "damage": 1, "rolls": {"injury": [1]}}
 
