@@ -42,6 +42,7 @@ from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
 from ..whatif import Odds
+from .access_log import TOKEN_PARAMS
 from .errors import (
     database_unavailable,
     http_error,
@@ -122,7 +123,6 @@ TOKEN_IN_URL = (
     "`Authorization: Bearer TOKEN`; a browser's EventSource opens the stream with a ticket, "
     "from POST /fights/{fight}/stream-ticket, as `?ticket=...`"
 )
-TOKEN_PARAMS = ("token", "access_token", "gm_token", "viewer_token")
 
 
 async def credentials(
@@ -130,7 +130,7 @@ async def credentials(
 ) -> Grant:
     """What the request may do: by its bearer token, or on the stream by its ticket."""
     fights = service(connection).fights
-    if any(name in connection.query_params for name in TOKEN_PARAMS):
+    if any(name.lower() in TOKEN_PARAMS for name in connection.query_params):
         raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
     ticket = connection.query_params.get("ticket")
     if ticket and handler.opt.get("ticket") and "authorization" not in connection.headers:

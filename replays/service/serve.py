@@ -14,6 +14,7 @@ import uvicorn
 from woundlog.events import UsageError
 from woundlog.events.stores import is_postgres, open_store
 
+from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
 from .database import service_db_path
 from .limits import Limits, fd_budget, protocol_class, quiet_accept_errors
@@ -160,6 +161,7 @@ def serve(
         backlog=BACKLOG,
         log_level="info",
     )
+    keep_secrets_out_of_the_access_log()
     uvicorn.Server(config).run(sockets=[sock])
 
 
