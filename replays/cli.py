@@ -376,10 +376,12 @@ def fail(error: WoundlogError, ctx: Context) -> NoReturn:
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[Store]:
+def opened(db: str | None, *, create: bool = True) -> Iterator[Store]:
+    """The store `db` names; a command that only reads (or needs a fight already there) passes
+    `create=False`, and a store not there yet is an error, never made (issue 24)."""
     from woundlog.events.stores import open_store
 
-    store = open_store(db)
+    store = open_store(db, create=create)
     try:
         yield store
     finally:
@@ -390,7 +392,7 @@ def opened(db: str | None) -> Iterator[Store]:
 def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
     from .fight import Fight
 
-    with opened(db) as store:
+    with opened(db, create=False) as store:
         try:
             found = Fight.open(store, fight)
         except UsageError as error:
@@ -758,7 +760,7 @@ def fights(as_json: AsJson = False, db: Db = None) -> None:
     """The fights in the store: ruleset, name, events, and when the last one was recorded."""
     from .cli_output import console, fights_table, print_json, say
 
-    with opened(db) as store:
+    with opened(db, create=False) as store:
         found = [summary_of(store, fight) for fight in store.fights()]
     if as_json:
         print_json(found)
@@ -1263,7 +1265,7 @@ def diff_fights(
     from .cli_output import print_json, say
     from .fight import Fight
 
-    with opened(db) as store:
+    with opened(db, create=False) as store:
         differences = compare(Fight.open(store, first).state(), Fight.open(store, second).state())
     if as_json:
         print_json(differences)
@@ -1431,9 +1433,20 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
         return typed
     if typed and typed_here:  # the file wins over the variable, as any option does
         raise UsageError("give the admin token once: --admin-token or --admin-token-file")
-    token = file.read_text(encoding="utf-8").strip()
+    from .service.serve import private_token_file
+
+    private_token_file(file)
+    try:
+        token = file.read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError:
+        raise UsageError(f"--admin-token-file {file} is not text (UTF-8): a token is") from None
     if not token:
         raise UsageError(f"--admin-token-file {file} is empty")
+    if not token.isascii() or not token.isprintable():
+        raise UsageError(
+            f"--admin-token-file {file} holds more than one line of printable ASCII: a token "
+            "is sent in an HTTP header"
+        )
     return token
 
 
