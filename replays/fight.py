@@ -15,7 +15,7 @@ from typing import Any, NoReturn, Protocol
 
 import msgspec
 
-from woundlog.core import Changes, FightState
+from woundlog.core import Changes, FightState, refuse_strangers_dice
 from woundlog.events import (
     Amend,
     BatchRefused,
@@ -342,6 +342,8 @@ class Fight:
                 if isinstance(item, RefusedError):
                     raise item
                 _check_structure(item)
+                if timeline.state is not None:
+                    refuse_strangers_dice(timeline.state, item)
                 if changes is None:
                     timeline.advance(Stored(seq, item))
                 else:

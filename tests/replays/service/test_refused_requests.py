@@ -80,3 +80,20 @@ def test_an_undo_with_no_body_still_undoes_the_newest_live_event(client: httpx.C
     assert client.post("/fights/undo-bare/undo", headers=fight.gm).status_code == 200
     state = client.get("/fights/undo-bare/state", headers=fight.viewer).json()
     assert list(state["characters"]) == ["grim"]
+
+
+def test_a_die_scoped_to_a_character_not_in_the_fight_is_refused_with_the_nearest(
+    client: httpx.Client,
+) -> None:
+    fight = new_fight(client, "stranger-die")
+    blow = {**HIT, "rolls": {"injury@gim": [6]}}
+    refused = client.post("/fights/stranger-die/events", json=blow, headers=fight.gm)
+    assert refused.status_code == 422, refused.text
+    [error] = refused.json()["errors"]
+    assert error["field"] == "$.rolls.injury@gim"
+    assert "did you mean `grim`?" in error["message"]
+    tick = {"type": "turn_started", "side": "reavers", "rolls": {"recovery@snikit": [1]}}
+    refused = client.post("/fights/stranger-die/events", json=tick, headers=fight.gm)
+    assert refused.status_code == 422 and "did you mean `snikkit`?" in refused.text
+    own = {**HIT, "rolls": {"injury@grim": [1]}}
+    assert client.post("/fights/stranger-die/events", json=own, headers=fight.gm).status_code == 200
