@@ -529,12 +529,23 @@ def join(
 # --- what happens in the fight -------------------------------------------------------------------
 
 
+def whole_number(text: str) -> int:
+    """DAMAGE and AMOUNT as written in a log: digits 0-9 only. click's INT is Python's `int`,
+    which takes `1_000`, `+5`, ` 7 ` and other scripts' digits as numbers (issue 24)."""
+    if not (text.isascii() and text.isdigit()):
+        raise typer.BadParameter(f"{text!r} is not a whole number (digits 0-9 only)")
+    return int(text)
+
+
 @command()
 def hit(
     fight: FightId,
     target: Annotated[str, typer.Argument(metavar="TARGET", help="The character hit.")],
     damage: Annotated[
-        int, typer.Argument(metavar="DAMAGE", help="Damage (wounds, hit points...).")
+        int,
+        typer.Argument(
+            metavar="DAMAGE", help="Damage (wounds, hit points...).", parser=whole_number
+        ),
     ],
     attacker: Annotated[str | None, typer.Option(help="Who struck.")] = None,
     roll: Rolls = None,
@@ -565,7 +576,9 @@ def hit(
 def heal(
     fight: FightId,
     target: Annotated[str, typer.Argument(metavar="TARGET", help="The character healed.")],
-    amount: Annotated[int, typer.Argument(metavar="AMOUNT", help="How much is healed.")],
+    amount: Annotated[
+        int, typer.Argument(metavar="AMOUNT", help="How much is healed.", parser=whole_number)
+    ],
     means: Annotated[str | None, typer.Option(help="Ruleset-defined: bandage, spell...")] = None,
     healer: Annotated[str | None, typer.Option(help="Who healed.")] = None,
     roll: Rolls = None,

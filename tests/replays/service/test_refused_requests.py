@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from .conftest import new_fight
+from .server import ADMIN, bearer
 
 HIT = {"type": "hit", "target": "grim", "damage": 1, "rolls": {"injury": [1]}}
 
@@ -97,3 +98,69 @@ def test_a_die_scoped_to_a_character_not_in_the_fight_is_refused_with_the_neares
     assert refused.status_code == 422 and "did you mean `snikkit`?" in refused.text
     own = {**HIT, "rolls": {"injury@grim": [1]}}
     assert client.post("/fights/stranger-die/events", json=own, headers=fight.gm).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/fights", {"fight": "strict-1", "ruleset": "mordheim", "seed": "7"}, "$.seed"),
+        ("/fights/strict-0/branch", {"as": "strict-2", "at": "3"}, "$.at"),
+    ],
+)
+def test_a_number_sent_as_a_string_is_refused(
+    client: httpx.Client, path: str, body: dict[str, object], field: str
+) -> None:
+    if "strict-0" in path:
+        new_fight(client, "strict-0")
+    answer = client.post(path, json=body, headers=bearer(ADMIN))
+    assert answer.status_code == 422, answer.text
+    assert "Expected `int" in answer.json()["message"] and field in answer.json()["message"]
+    listed = client.get("/fights", headers=bearer(ADMIN)).json()["fights"]
+    assert {"strict-1", "strict-2"}.isdisjoint(each["fight"] for each in listed)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "events?from=1000000000000000000000000000000",
+        "state?at=1000000000000000000000000000000",
+        "stream?from=9007199254740992",
+        "events?expected_version=1",  # not a parameter of a read: ignored, answered 200
+    ],
+)
+def test_a_number_past_javascripts_integers_in_the_query_is_422(
+    client: httpx.Client, query: str
+) -> None:
+    fight = new_fight(client, f"huge-{len(query)}")
+    answer = client.get(f"/fights/{fight.fight}/{query}", headers=fight.viewer)
+    if "expected_version" in query:
+        assert answer.status_code == 200, answer.text
+        return
+    assert answer.status_code == 422, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+
+
+def test_a_byte_order_mark_over_http_is_named(client: httpx.Client) -> None:
+    fight = new_fight(client, "bom-http")
+    raw = b'\xef\xbb\xbf{"fight": "bom-new", "ruleset": "mordheim"}'
+    for path, headers in (("/fights", bearer(ADMIN)), ("/fights/bom-http/events", fight.gm)):
+        answer = client.post(
+            path, content=raw, headers={**headers, "Content-Type": "application/json"}
+        )
+        assert answer.status_code == 422, answer.text
+        assert "byte order mark" in answer.json()["message"], answer.text
+
+
+def test_a_routing_miss_is_the_one_problem_body_saying_what_was_missed(
+    client: httpx.Client,
+) -> None:
+    missed = client.get("/fightz/f/state")
+    assert missed.status_code == 404
+    assert missed.headers["content-type"] == "application/problem+json"
+    body = missed.json()
+    assert body["title"] == "Not Found" and body["status"] == 404
+    assert body["message"] == body["detail"]
+    assert "no such path: GET /fightz/f/state" in body["detail"] and "/schema" in body["detail"]
+    wrong = client.put("/health")
+    assert wrong.status_code == 405
+    assert "PUT /health: this path takes GET" in wrong.json()["detail"], wrong.text
