@@ -158,13 +158,22 @@ def _store_path(url: str | None) -> Path:
 def _opened(kind: Callable[[Path], Store], path: Path, create: bool = True) -> Store:
     """`kind(path)`, with what goes wrong on opening said as a StoreUnusable (exit 2); without
     `create`, a store not there yet is one too, before anything is made."""
-    if not create and not path.exists():
+    if not create and _could_be_made(path):
         # read as the empty store it would be, making nothing: no file, no directory
         return SQLiteStore(":memory:")
     try:
         return kind(path)
     except OPEN_ERRORS as error:
         raise unusable(path, error) from None
+
+
+def _could_be_made(path: Path) -> bool:
+    """Whether `path` is not there yet but could be made: the nearest of its folders that is
+    there is a folder (under a plain file, opening says why it cannot be a store)."""
+    if path.exists():
+        return False
+    there = next((parent for parent in path.absolute().parents if parent.exists()), None)
+    return there is not None and there.is_dir()
 
 
 def _url_path(url: str, rest: str) -> Path:

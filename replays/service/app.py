@@ -35,7 +35,7 @@ from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
 from woundlog.core import FightState
-from woundlog.events import UsageError, WoundlogError, decode_document
+from woundlog.events import StructuralError, UsageError, WoundlogError, decode_document
 from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.model import SAFE_INT
 from woundlog.events.stores import is_postgres
@@ -311,8 +311,17 @@ async def as_sent(request: Request[Any, Any, Any]) -> None:
     file: a key given twice (JSON keeps the last one silently), a byte order mark (which the
     decoder calls "invalid character (byte 0)"), JSON nested too deep. A 422 naming it."""
     body = await request.body()
-    if body.strip():  # an undo may send none
+    if not body.strip():  # an undo may send none
+        return
+    try:
         decode_document(body)
+    except StructuralError as error:
+        if error.field is None and not body.startswith(BOM):
+            return  # not JSON at all: Litestar's own decoding answers it, 400
+        raise
+
+
+BOM = b"\xef\xbb\xbf"
 
 
 def strictly(body: bytes, kind: type[T]) -> T:
