@@ -3,7 +3,16 @@
 from .changes import Changes, CharacterChange, show
 from .dice import Dice, DieRoll, draw
 from .machine import Graph, IllegalTransition
-from .reducer import advance, advance_or_void, apply, apply_or_void, diff, skip, start
+from .reducer import (
+    advance,
+    advance_or_void,
+    apply,
+    apply_or_void,
+    diff,
+    refuse_strangers_dice,
+    skip,
+    start,
+)
 from .ruleset import Context, Ruleset
 from .rulesets import RULESETS, get_ruleset
 from .state import Character, FightState
@@ -32,6 +41,7 @@ __all__ = [
     "diff",
     "draw",
     "get_ruleset",
+    "refuse_strangers_dice",
     "show",
     "skip",
     "start",

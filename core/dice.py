@@ -14,7 +14,7 @@ still handed out in the order the rules ask (join order), as logs of version 1 w
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 import msgspec
 
@@ -219,6 +219,27 @@ class Dice:
             if rest:
                 left[key] = list(rest)
         return left
+
+
+def check_owners(given: Mapping[str, list[int]], characters: Collection[str]) -> str | None:
+    """The first key of `given` scoped to someone not among `characters` (`injury@gim`), or
+    None. Such a die would be left unused and the die drawn instead: a typo, refused on append
+    (`core.reducer.refuse_strangers_dice`) as a purpose the rules never roll is."""
+    for key in given:
+        _, character = split_scope(key)
+        if character is not None and character not in characters:
+            return key
+    return None
+
+
+def unknown_character(character: str, characters: Collection[str]) -> str:
+    """`a die for `gim`, who is not in this fight; did you mean `grim`?`"""
+    import difflib  # here, not at the top: only a mistyped character needs it
+
+    near = difflib.get_close_matches(character, list(characters), n=1)
+    return f"a die for `{character}`, who is not in this fight" + (
+        f"; did you mean `{near[0]}`?" if near else ""
+    )
 
 
 def unknown_purpose(purpose: str, sides: Mapping[str, int]) -> str:

@@ -39,7 +39,7 @@ from woundlog.events import (
 )
 
 from .changes import Changes, CharacterChange
-from .dice import Dice
+from .dice import SCOPED_DRAW, Dice, check_owners, split_scope, unknown_character
 from .machine import IllegalTransition
 from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
@@ -439,6 +439,27 @@ def _unstated(kind: type[Hit | Heal], used: frozenset[str], name: str) -> Callab
 
 def _no_dice() -> Dice:
     raise AssertionError("a quick step's Context is made the event's before it rolls")
+
+
+def refuse_strangers_dice(state: State, event: Event) -> None:
+    """Refuse, on append, a die given for a character who is not in the fight (`injury@gim`
+    in a fight of `grim`), naming the nearest, as a purpose the rules never roll is refused.
+    Not on replay: a log recorded before this check drew the die instead, and still does."""
+    if state.version < SCOPED_DRAW:
+        return
+    replaced = event.replacement if isinstance(event, Amend) else event
+    joining = replaced.character if isinstance(replaced, CharacterJoined) else None
+    known = state.characters if joining is None else {**state.characters, joining: None}
+    key = check_owners(replaced.rolls, known)
+    if key is not None:
+        _, character = split_scope(key)
+        assert character is not None
+        field = f"$.replacement.rolls.{key}" if replaced is not event else f"$.rolls.{key}"
+        raise RuleError(
+            unknown_character(character, state.characters),
+            event=event_ref(event, state.seq + 1),
+            field=field,
+        )
 
 
 def _concerns(event: Event) -> str | None:

@@ -40,7 +40,8 @@ def check_fight_id(fight: str) -> str:
         allowed = _FIRST if position == 0 else _REST
         if not allowed.fullmatch(char):
             raise BadFightId(
-                f"fight id {fight!r} has {_describe(char)} at position {position + 1}: use {RULE}"
+                f"fight id {fight!r} has {describe_char(char)} at position {position + 1}: "
+                f"use {RULE}"
             )
     if len(fight) > MAX_CHARS:
         raise BadFightId(f"fight id of {len(fight)} characters is too long: use {RULE}")
@@ -62,11 +63,15 @@ def is_fight_id(name: str) -> bool:
     return True
 
 
-def _describe(char: str) -> str:
+_CONTROLS = {"\0": "NUL", "\a": "BEL (bell)", "\x1b": "ESC (escape)", "\x7f": "DEL"}
+"""The control characters an attack on a terminal uses, which Unicode gives no name."""
+
+
+def describe_char(char: str) -> str:
     """`U+202E RIGHT-TO-LEFT OVERRIDE`, `'/'`: a character a person can find again."""
     import unicodedata  # here: only a refused id needs Unicode's names (a large table)
 
-    name = unicodedata.name(char, "")
+    name = unicodedata.name(char, "") or _CONTROLS.get(char, "")
     code = f"U+{ord(char):04X}"
     if char.isprintable() and not char.isspace() and unicodedata.category(char)[0] != "M":
         return f"{char!r} ({code}{' ' + name if name else ''})"

@@ -483,3 +483,54 @@ def misnamed(event: EventBase, path: str = "$") -> tuple[str, str] | None:
     if type(event) is Amend:
         return misnamed(event.replacement, f"{path}.replacement")
     return None
+
+
+# --- what a terminal would obey (issue 24) -----------------------------------------------------
+# Ids and names are printed by the CLI and shown by pages: a control character (ESC, BEL, NUL,
+# DEL, C1), a bidirectional override, a zero-width character or a byte order mark in one can
+# rewrite a terminal or hide what is shown. `str.isprintable` refuses exactly those (and other
+# separators than the space), in C. Checked on every append, not on reading: a log written
+# before the rule stays readable, and every output escapes it (replays/cli_output.py).
+_SHOWN_COMMON = ("id", "by")
+SHOWN: dict[type[EventBase], tuple[str, ...]] = {
+    FightStarted: (*_SHOWN_COMMON, "ruleset", "name"),
+    CharacterJoined: (*_SHOWN_COMMON, "character", "name", "side", "kind"),
+    Hit: (*_SHOWN_COMMON, "target", "attacker"),
+    Heal: (*_SHOWN_COMMON, "target", "healer", "means", "wound"),
+    TurnStarted: (*_SHOWN_COMMON, "side", "character"),
+    TurnEnded: (*_SHOWN_COMMON, "side", "character"),
+    Choice: (*_SHOWN_COMMON, "character", "option"),
+    Check: (*_SHOWN_COMMON, "character", "check"),
+    FightEnded: _SHOWN_COMMON,
+    Retract: (*_SHOWN_COMMON, "event"),
+    Amend: (*_SHOWN_COMMON, "event"),
+}
+"""Per event type, its ids and names: the strings a person is shown as they are."""
+INVISIBLE = (
+    "control and invisible characters (NUL, ESC, BEL, DEL, bidirectional overrides, "
+    "zero-width characters, a byte order mark) are refused in ids and names"
+)
+
+
+def unprintable(event: EventBase, path: str = "$") -> tuple[str, str] | None:
+    """The first id or name of `event` (or of an amend's replacement, or a key of its `rolls`)
+    holding a control or invisible character, as (field path, message); None if none does."""
+    for name in SHOWN[type(event)]:
+        value = getattr(event, name)
+        if value is not None and not value.isprintable():
+            return f"{path}.{name}", _unprintable_said(value)
+    for key in event.rolls:
+        if not key.isprintable():
+            return f"{path}.rolls", _unprintable_said(key)
+    if type(event) is Amend:
+        return unprintable(event.replacement, f"{path}.replacement")
+    return None
+
+
+def _unprintable_said(value: str) -> str:
+    from .fight_ids import describe_char  # here: only a refused string needs Unicode's names
+
+    position, char = next((i, c) for i, c in enumerate(value) if not c.isprintable())
+    return (
+        f"{value[:position]!r}... has {describe_char(char)} at position {position + 1}: {INVISIBLE}"
+    )

@@ -376,10 +376,12 @@ def fail(error: WoundlogError, ctx: Context) -> NoReturn:
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[Store]:
+def opened(db: str | None, *, create: bool = True) -> Iterator[Store]:
+    """The store `db` names; a command that only reads (or needs a fight already there) passes
+    `create=False`, and a store not there yet is an error, never made (issue 24)."""
     from woundlog.events.stores import open_store
 
-    store = open_store(db)
+    store = open_store(db, create=create)
     try:
         yield store
     finally:
@@ -390,7 +392,7 @@ def opened(db: str | None) -> Iterator[Store]:
 def existing_fight(db: str | None, fight: str) -> Iterator[Fight]:
     from .fight import Fight
 
-    with opened(db) as store:
+    with opened(db, create=False) as store:
         try:
             found = Fight.open(store, fight)
         except UsageError as error:
@@ -527,12 +529,23 @@ def join(
 # --- what happens in the fight -------------------------------------------------------------------
 
 
+def whole_number(text: str) -> int:
+    """DAMAGE and AMOUNT as written in a log: digits 0-9 only. click's INT is Python's `int`,
+    which takes `1_000`, `+5`, ` 7 ` and other scripts' digits as numbers (issue 24)."""
+    if not (text.isascii() and text.isdigit()):
+        raise typer.BadParameter(f"{text!r} is not a whole number (digits 0-9 only)")
+    return int(text)
+
+
 @command()
 def hit(
     fight: FightId,
     target: Annotated[str, typer.Argument(metavar="TARGET", help="The character hit.")],
     damage: Annotated[
-        int, typer.Argument(metavar="DAMAGE", help="Damage (wounds, hit points...).")
+        int,
+        typer.Argument(
+            metavar="DAMAGE", help="Damage (wounds, hit points...).", parser=whole_number
+        ),
     ],
     attacker: Annotated[str | None, typer.Option(help="Who struck.")] = None,
     roll: Rolls = None,
@@ -563,7 +576,9 @@ def hit(
 def heal(
     fight: FightId,
     target: Annotated[str, typer.Argument(metavar="TARGET", help="The character healed.")],
-    amount: Annotated[int, typer.Argument(metavar="AMOUNT", help="How much is healed.")],
+    amount: Annotated[
+        int, typer.Argument(metavar="AMOUNT", help="How much is healed.", parser=whole_number)
+    ],
     means: Annotated[str | None, typer.Option(help="Ruleset-defined: bandage, spell...")] = None,
     healer: Annotated[str | None, typer.Option(help="Who healed.")] = None,
     roll: Rolls = None,
@@ -762,7 +777,7 @@ def fights(as_json: AsJson = False, db: Db = None) -> None:
     """The fights in the store: ruleset, name, events, and when the last one was recorded."""
     from .cli_output import console, fights_table, print_json, say
 
-    with opened(db) as store:
+    with opened(db, create=False) as store:
         found = [summary_of(store, fight) for fight in store.fights()]
     if as_json:
         print_json(found)
@@ -1276,7 +1291,7 @@ def diff_fights(
     from .cli_output import print_json, say
     from .fight import Fight
 
-    with opened(db) as store:
+    with opened(db, create=False) as store:
         differences = compare(Fight.open(store, first).state(), Fight.open(store, second).state())
     if as_json:
         print_json(differences)
@@ -1446,10 +1461,21 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
         return typed
     if typed and typed_here:  # the file wins over the variable, as any option does
         raise UsageError("give the admin token once: --admin-token or --admin-token-file")
+    from .service.serve import private_token_file
+
+    private_token_file(file)
     kept = bounded.read(file, limit=bounded.MAX_SECRET, what="a token file")
-    token = kept.decode("utf-8").strip()
+    try:
+        token = kept.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise UsageError(f"--admin-token-file {file} is not text (UTF-8): a token is") from None
     if not token:
         raise UsageError(f"--admin-token-file {file} is empty")
+    if not token.isascii() or not token.isprintable():
+        raise UsageError(
+            f"--admin-token-file {file} holds more than one line of printable ASCII: a token "
+            "is sent in an HTTP header"
+        )
     return token
 
 

@@ -60,12 +60,30 @@ _RICH_STRIPS = dict.fromkeys((0x07, 0x08, 0x0B, 0x0C, 0x0D))
 feed, carriage return): a plain line drops them too, and prints what it printed through rich."""
 
 
+_LAYOUT = "\n\t"
+"""The only control characters a line of woundlog's own may hold."""
+
+
+def shown(text: str) -> str:
+    """`text` safe for a terminal: every control or invisible character (ESC, BEL, NUL, DEL, C1,
+    bidirectional overrides, zero-width ones, a byte order mark) written as its Python escape
+    (`\\x1b`, `\\u202e`), so an id or name from a log written before the wire refused them
+    (issue 24) is shown, never obeyed. Newlines and tabs are the CLI's own layout."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() or char in _LAYOUT else repr(char)[1:-1] for char in text
+    )
+
+
 def say(text: str | Text, *, out: Console | None = None) -> None:
     """Print one line as it is: no markup (event text has brackets), never wrapped.
 
     A plain string to stdout is written directly, exactly as rich would print it (its control
     characters dropped, tabs expanded to 8 columns), so that printing an event never loads rich.
     """
+    if isinstance(text, str):
+        text = shown(text)
     if out is None and isinstance(text, str):
         sys.stdout.write(text.translate(_RICH_STRIPS).expandtabs(8) + "\n")
         sys.stdout.flush()  # as rich does: a line is out before whatever goes to stderr next
@@ -88,9 +106,9 @@ def print_error(error: WoundlogError | str, *, hint: str | None = None) -> None:
     """`error: ...` on stderr, then each line of `hint` as `hint: ...`: the one shape of every
     error, woundlog's own and the command line's."""
     err = console(stderr=True)
-    err.print(f"error: {error}", markup=False, soft_wrap=True, style="red")
+    err.print(shown(f"error: {error}"), markup=False, soft_wrap=True, style="red")
     for line in (hint or "").splitlines():
-        err.print(f"hint: {line}", markup=False, soft_wrap=True)
+        err.print(shown(f"hint: {line}"), markup=False, soft_wrap=True)
 
 
 def report_voids(voids: Sequence[Any]) -> None:
@@ -100,7 +118,7 @@ def report_voids(voids: Sequence[Any]) -> None:
         return
     err = console(stderr=True)
     for void in voids:
-        err.print(f"warning: {void}", markup=False, soft_wrap=True, style="yellow")
+        err.print(shown(f"warning: {void}"), markup=False, soft_wrap=True, style="yellow")
     count = f"{len(voids)} event{'s' if len(voids) > 1 else ''}"
     err.print(
         f"warning: {count} void: the rules refuse them, so they did nothing "
@@ -176,7 +194,7 @@ def counter_names(characters: Iterable[Character]) -> list[str]:
 def cell(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "-"
-    return show(value)
+    return shown(show(value))
 
 
 class StateColumns(msgspec.Struct, frozen=True):
@@ -205,9 +223,9 @@ def state_columns(state: FightState[Any], title: str) -> StateColumns:
     heading = f"{title}: {state.ruleset}, seq {state.seq}" + (", ended" if state.ended else "")
     rows: list[list[str | Text]] = [
         [
-            cid,
-            character.name,
-            character.side,
+            shown(cid),
+            shown(character.name),
+            shown(character.side),
             Text(character.state, style=STATE_STYLES.get(character.state, "")),
             *(cell(getattr(character, name)) for name in counters),
             cell(character.stats),  # as joined; what the rules changed is in its own column
@@ -215,7 +233,7 @@ def state_columns(state: FightState[Any], title: str) -> StateColumns:
         for cid, character in state.characters.items()
     ]
     return StateColumns(
-        heading, ["id", "name", "side", "state", *counters, "stats"], rows, composite
+        shown(heading), ["id", "name", "side", "state", *counters, "stats"], rows, composite
     )
 
 
@@ -379,7 +397,11 @@ def fights_table(found: Sequence[Any]) -> Table:
         table.add_column(column, justify="right" if column == "events" else "left")
     for each in found:
         table.add_row(
-            each.fight, each.ruleset, each.name or "-", str(each.events), each.last_change or "-"
+            shown(each.fight),
+            shown(each.ruleset),
+            shown(each.name or "-"),
+            str(each.events),
+            shown(each.last_change or "-"),
         )
     return table
 
@@ -402,11 +424,11 @@ def print_odds(answer: Odds) -> None:
         say(f"  what-if event {void.event} is void on {void.percent:.2f}% of paths: {void.reason}")
     for cid, character in answer.characters.items():
         varying = _varying(character)
-        table = Table(title=f"{character.name} ({cid})", title_justify="left")
+        table = Table(title=shown(f"{character.name} ({cid})"), title_justify="left")
         for column in ("state", *varying, "chance", "%"):
             table.add_column(column, justify="right" if column in ("chance", "%") else "left")
         for outcome in character.outcomes:
-            cells = [show(outcome.outcome.get(field)) for field in varying]
+            cells = [shown(show(outcome.outcome.get(field))) for field in varying]
             table.add_row(
                 outcome.outcome["state"], *cells, outcome.chance, f"{outcome.percent:.2f}"
             )

@@ -16,7 +16,7 @@ from typing import Any, NoReturn, Protocol
 
 import msgspec
 
-from woundlog.core import Changes, FightState
+from woundlog.core import Changes, FightState, refuse_strangers_dice
 from woundlog.events import (
     Amend,
     BatchRefused,
@@ -26,12 +26,14 @@ from woundlog.events import (
     GameEvent,
     RefusedError,
     Retract,
+    StructuralError,
     UsageError,
     canonical,
     decode_json,
     encode_json,
     event_ref,
 )
+from woundlog.events.model import misnamed, unprintable
 from woundlog.events.stores import Store, Stored
 
 from . import snapshots
@@ -171,6 +173,7 @@ class Fight:
 
         Without `report`, the result holds no changes: an import of a million events that only
         counts them need not keep a million explanations."""
+        _refuse_unprintable(events)
         for _ in range(RETRIES):
             with one_writer(self.store, self.id):
                 version = self.version
@@ -224,13 +227,23 @@ class Fight:
     ) -> Appended:
         """Retract `event` (default: the newest live one); the changes carry its consequences.
 
-        With `undo_id` the retract carries that id, so a retried undo undoes once: when an
-        event of that id is already in the fight, nothing more is done (not even the newest
-        live event, which is now another, is retracted)."""
-        if undo_id is not None and self.store.lookup(self.id, [undo_id]):
-            return Appended(self.version, [], [undo_id])
+        With `undo_id` the retract carries that id, so a retried undo undoes once: when that
+        retract is already in the fight, nothing more is done (not even the newest live event,
+        which is now another, is retracted); when the id is another event's, or a retract of
+        another event, it is a conflict, as for any event."""
+        if event is None and undo_id is not None:
+            # a retry of "the newest live": its target is the one the first try took (if the
+            # id is another event's, the retract below differs from it: a conflict)
+            kept = self.store.lookup(self.id, [undo_id]).get(undo_id)
+            if kept is not None and isinstance(kept.event, Retract):
+                event = kept.event.event
         target = event if event is not None else self.newest_live()
-        return self.append([Retract(id=undo_id, event=target, reason=reason, by=by)])
+        retract = Retract(id=undo_id, event=target, reason=reason, by=by)
+        bad = misnamed(retract)
+        if bad is not None:
+            raise StructuralError(bad[1], event=undo_id, field=bad[0])
+        # an undo id already in the fight: the same retract is skipped, another event is 409
+        return self.append([retract])
 
     def amend(
         self, event: str, replacement: GameEvent, reason: str = "", by: str | None = None
@@ -331,6 +344,8 @@ class Fight:
                 if isinstance(item, RefusedError):
                     raise item
                 _check_structure(item)
+                if timeline.state is not None:
+                    refuse_strangers_dice(timeline.state, item)
                 if changes is None:
                     timeline.advance(Stored(seq, item))
                 else:
@@ -441,6 +456,20 @@ def one_writer(store: Store, fight: str) -> AbstractContextManager[object]:
     up after RETRIES tries on 2.4% of their appends). Elsewhere a lost race is retried."""
     writing = getattr(store, "writing", None)
     return writing(fight) if writing is not None else nullcontext()
+
+
+def _refuse_unprintable(events: Sequence[Event]) -> None:
+    """Refuse the events whose ids or names hold control or invisible characters (issue 24):
+    checked on every write, before the store is asked about their ids (PostgreSQL cannot hold
+    a NUL), so no store answers them differently."""
+    errors: list[RefusedError] = []
+    for index, event in enumerate(events):
+        bad = unprintable(event)
+        if bad is not None:
+            name = event.id if event.id is None or event.id.isprintable() else None
+            errors.append(StructuralError(bad[1], event=name, field=bad[0], index=index))
+    if errors:
+        _raise_all(errors)
 
 
 def _raise_all(errors: list[RefusedError]) -> NoReturn:

@@ -96,7 +96,10 @@ class JsonlStore(ClosesOnExit):
             if not planned:
                 return 0
         with _locked(path) as fd:
-            version, end, stored = _scan_for_append(fd, {e.id for e in events if e.id is not None})
+            with _naming(path):
+                version, end, stored = _scan_for_append(
+                    fd, {e.id for e in events if e.id is not None}
+                )
             if end < os.fstat(fd).st_size:
                 os.ftruncate(fd, end)  # a torn last line, left by a crash mid-write
             fresh = plan_append(fight, events, version, expected_version, lambda ids: stored)
@@ -192,23 +195,27 @@ class JsonlStore(ClosesOnExit):
         by_seq, ids = split_refs(refs)
         found: dict[str, Stored] = {}
         wanted = len(by_seq) + len(ids)
-        for seq, number, raw in _lines(self.path(fight)):
-            if len(found) == wanted:
-                break
-            if seq in by_seq:
-                found[by_seq[seq]] = _stored(seq, number, raw)
-            event_id = _head(raw, number).id
-            if event_id in ids:
-                found[event_id] = _stored(seq, number, raw)
+        path = self.path(fight)
+        with _naming(path):
+            for seq, number, raw in _lines(path):
+                if len(found) == wanted:
+                    break
+                if seq in by_seq:
+                    found[by_seq[seq]] = _stored(seq, number, raw)
+                event_id = _head(raw, number).id
+                if event_id in ids:
+                    found[event_id] = _stored(seq, number, raw)
         return found
 
     def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
         undos: list[Stored] = []
-        for seq, number, raw in _lines(self.path(fight)):
-            if to_seq is not None and seq > to_seq:
-                break
-            if _head(raw, number).type in _UNDO_TYPES:
-                undos.append(_stored(seq, number, raw))
+        path = self.path(fight)
+        with _naming(path):
+            for seq, number, raw in _lines(path):
+                if to_seq is not None and seq > to_seq:
+                    break
+                if _head(raw, number).type in _UNDO_TYPES:
+                    undos.append(_stored(seq, number, raw))
         return undos
 
     def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
@@ -216,11 +223,23 @@ class JsonlStore(ClosesOnExit):
 
 
 def _read(path: Path, from_seq: int, to_seq: int | None) -> Iterator[Stored]:
-    for seq, number, raw in _lines(path):
-        if to_seq is not None and seq > to_seq:
-            return
-        if seq >= from_seq:
-            yield _stored(seq, number, raw)
+    with _naming(path):
+        for seq, number, raw in _lines(path):
+            if to_seq is not None and seq > to_seq:
+                return
+            if seq >= from_seq:
+                yield _stored(seq, number, raw)
+
+
+@contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """A line of the fight's file that does not read names the file (issue 24): a person who
+    edited it by hand, in a store of many fights, must find which one to mend."""
+    try:
+        yield
+    except StructuralError as error:
+        error.add_note(f"in {path}: mend or remove that line")
+        raise
 
 
 def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:

@@ -7,6 +7,7 @@ Local stores (SQLite, JSON Lines) are named by a path; PostgreSQL by its own con
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -20,8 +21,9 @@ ENV_VAR = "WOUNDLOG_DB"
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 ACCEPTED = (
     "sqlite:///ABSOLUTE/PATH.db, sqlite:RELATIVE/PATH.db, a path ending in "
-    f"{', '.join(SQLITE_SUFFIXES)} (SQLite); jsonl:DIR, jsonl:///ABSOLUTE/DIR or an existing "
-    "directory (JSON Lines); postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE (PostgreSQL)"
+    f"{', '.join(SQLITE_SUFFIXES)} (SQLite); jsonl:DIR, jsonl:///ABSOLUTE/DIR or a directory "
+    "that already holds a JSON Lines store (JSON Lines); "
+    "postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE (PostgreSQL)"
 )
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
@@ -60,30 +62,55 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("woundlog", appauthor=False)) / "woundlog.db"
 
 
-def open_store(url: str | None = None) -> Store:
+def open_store(url: str | None = None, *, create: bool = True) -> Store:
     """Open the store `url` names; None opens the default SQLite store (`default_db_path()`).
 
     Accepted: `sqlite:///ABSOLUTE/PATH.db` or `sqlite:RELATIVE/PATH.db`, or a plain path ending in
-    `.db`, `.sqlite` or `.sqlite3`; `jsonl:DIR` or `jsonl:///ABSOLUTE/DIR`, or the path of an
-    existing directory; `postgresql://...` (or `postgres://...`), a PostgreSQL database. None
-    also takes a PostgreSQL URL from `$WOUNDLOG_DB`. Anything else is a UsageError that lists
-    these forms.
+    `.db`, `.sqlite` or `.sqlite3`; `jsonl:DIR` or `jsonl:///ABSOLUTE/DIR`, or the path of a
+    directory that already holds a JSON Lines store (a bare path to any directory, `.` or an
+    empty `--db` among them, would silently become one); `postgresql://...` (or
+    `postgres://...`), a PostgreSQL database. None also takes a PostgreSQL URL from
+    `$WOUNDLOG_DB`. Anything else is a UsageError that lists these forms.
+
+    Without `create` (a command that only reads), a local store that is not there yet reads as
+    the empty store it would be, and nothing is made: no file, no directory.
     """
     if url is None:
         configured = os.environ.get(ENV_VAR, "")
         if not is_postgres(configured):
-            return _opened(SQLiteStore, default_db_path())
+            return _opened(SQLiteStore, default_db_path(), create)
         url = configured
+    if not url.strip():
+        raise UsageError(f"--db (or ${ENV_VAR}) is empty: name a store; accepted: {ACCEPTED}")
     if is_postgres(url):
         from .postgres import PostgresStore  # psycopg loads only for a PostgreSQL store
 
+        _check_postgres_url(url)
         return PostgresStore(url)
     scheme, colon, rest = url.partition(":")
     if colon and scheme.lower() in _SCHEMES:
-        return _opened(_SCHEMES[scheme.lower()], _url_path(url, rest))
+        return _opened(_SCHEMES[scheme.lower()], _url_path(url, rest), create)
     if "://" in url:
         raise UsageError(f"unknown kind of store {scheme!r} in {url!r}; accepted: {ACCEPTED}")
-    return _open_path(url)
+    return _open_path(url, create)
+
+
+def _check_postgres_url(url: str) -> None:
+    """A URL libpq cannot parse (`postgresql://%%%`, `postgresql://[::1`) is a usage error, not
+    a traceback; the password it may hold is not repeated."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        conninfo_to_dict(url)
+    except psycopg.ProgrammingError as error:
+        said = str(error).strip().splitlines()[0] if str(error).strip() else "unreadable"
+        said = re.sub(r'"[^"]{2,}"', '"..."', said)  # libpq quotes the part: a password?
+        raise UsageError(
+            f"--db (or ${ENV_VAR}) is not a PostgreSQL connection URL that can be read "
+            f"({said}); accepted: postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE, with "
+            "any `%`, `@`, `/` or `:` in a part written %XX"
+        ) from None
 
 
 def is_postgres(url: str | None) -> bool:
@@ -128,12 +155,25 @@ def _store_path(url: str | None) -> Path:
     return Path(url).expanduser()
 
 
-def _opened(kind: Callable[[Path], Store], path: Path) -> Store:
-    """`kind(path)`, with what goes wrong on opening said as a StoreUnusable (exit 2)."""
+def _opened(kind: Callable[[Path], Store], path: Path, create: bool = True) -> Store:
+    """`kind(path)`, with what goes wrong on opening said as a StoreUnusable (exit 2); without
+    `create`, a store not there yet is one too, before anything is made."""
+    if not create and _could_be_made(path):
+        # read as the empty store it would be, making nothing: no file, no directory
+        return SQLiteStore(":memory:")
     try:
         return kind(path)
     except OPEN_ERRORS as error:
         raise unusable(path, error) from None
+
+
+def _could_be_made(path: Path) -> bool:
+    """Whether `path` is not there yet but could be made: the nearest of its folders that is
+    there is a folder (under a plain file, opening says why it cannot be a store)."""
+    if path.exists():
+        return False
+    there = next((parent for parent in path.absolute().parents if parent.exists()), None)
+    return there is not None and there.is_dir()
 
 
 def _url_path(url: str, rest: str) -> Path:
@@ -151,13 +191,28 @@ def _url_path(url: str, rest: str) -> Path:
     return Path(rest).expanduser()
 
 
-def _open_path(text: str) -> Store:
+def _open_path(text: str, create: bool = True) -> Store:
     path = Path(text).expanduser()
     if path.suffix.lower() in SQLITE_SUFFIXES:
-        return _opened(SQLiteStore, path)
+        return _opened(SQLiteStore, path, create)
     if path.is_dir():
-        return _opened(_jsonl_store, path)
+        if _holds_jsonl_store(path):
+            return _opened(_jsonl_store, path, create)
+        raise UsageError(
+            f"{text!r} is a directory that holds no JSON Lines store (no FIGHT.jsonl): write "
+            f"jsonl:{text} to make it one; accepted: {ACCEPTED}"
+        )
     raise UsageError(
-        f"cannot tell what kind of store {text!r} is (not an existing directory, and no SQLite "
-        f"suffix); accepted: {ACCEPTED}"
+        f"cannot tell what kind of store {text!r} is (not a JSON Lines store's directory, and no "
+        f"SQLite suffix); accepted: {ACCEPTED}"
     )
+
+
+def _holds_jsonl_store(directory: Path) -> bool:
+    """Whether `directory` is a JSON Lines store already: a fight's file, or the service's
+    tables that one keeps beside its fights."""
+    from .jsonl import COMPANION_DB, SUFFIX
+
+    if (directory / COMPANION_DB).is_file():
+        return True
+    return any(entry.is_file() for entry in directory.glob(f"*{SUFFIX}"))

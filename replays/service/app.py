@@ -19,7 +19,6 @@ import psycopg
 from anyio import to_thread
 from litestar import Litestar, Request, Response, delete, get, post
 from litestar._openapi.plugin import OpenAPIPlugin
-from litestar.config.allowed_hosts import AllowedHostsConfig
 from litestar.config.cors import CORSConfig
 from litestar.connection import ASGIConnection
 from litestar.datastructures import State
@@ -30,13 +29,14 @@ from litestar.exceptions import (
     PermissionDeniedException,
 )
 from litestar.handlers import BaseRouteHandler
+from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
 from woundlog.core import FightState
-from woundlog.events import UsageError, WoundlogError, decode_document
+from woundlog.events import StructuralError, UsageError, WoundlogError, decode_document
 from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.model import SAFE_INT
 from woundlog.events.stores import is_postgres
@@ -44,6 +44,7 @@ from woundlog.events.stores.locate import ENV_VAR
 
 from ..fight import Appended
 from ..whatif import MAX_TICKS, Odds
+from .access_log import TOKEN_PARAMS
 from .errors import (
     database_unavailable,
     http_error,
@@ -53,6 +54,7 @@ from .errors import (
     woundlog_error,
 )
 from .fights import LIST_MAX, Fights, Keyed
+from .hosts import HostCheck
 from .idempotency import HEADER, MAX_KEY, check_key, request_digest
 from .integrations import integrations
 from .limits import OddsGate
@@ -126,7 +128,6 @@ TOKEN_IN_URL = (
     "`Authorization: Bearer TOKEN`; a browser's EventSource opens the stream with a ticket, "
     "from POST /fights/{fight}/stream-ticket, as `?ticket=...`"
 )
-TOKEN_PARAMS = ("token", "access_token", "gm_token", "viewer_token")
 
 
 async def credentials(
@@ -134,7 +135,7 @@ async def credentials(
 ) -> Grant:
     """What the request may do: by its bearer token, or on the stream by its ticket."""
     fights = service(connection).fights
-    if any(name in connection.query_params for name in TOKEN_PARAMS):
+    if any(name.lower() in TOKEN_PARAMS for name in connection.query_params):
         raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
     ticket = connection.query_params.get("ticket")
     if ticket and handler.opt.get("ticket") and "authorization" not in connection.headers:
@@ -225,7 +226,7 @@ async def create_fight(
     was (same status, same tokens). Without one, the same request for a fight already there with
     the same settings answers 200 with a new pair of tokens, which replaces the pair of any
     earlier answer."""
-    await as_sent(request)
+    data = strictly(await request.body(), NewFight)
     key = None
     if idempotency_key is not None:
         key = Keyed(check_key(idempotency_key), request_digest(msgspec.json.encode(data)))
@@ -308,9 +309,28 @@ async def stream_ticket(request: Request[Any, Any, Any], fight: FightId) -> Stre
 
 
 async def as_sent(request: Request[Any, Any, Any]) -> None:
-    """Refuse what the body's own decoding lets through: a key given twice (JSON keeps the last
-    one silently) or a byte order mark, as `woundlog` refuses them in a file."""
-    decode_document(await request.body())
+    """Before any handler reads its body (Litestar's `before_request`, after the guards): refuse
+    what the body's own decoding lets through or words badly, as `woundlog` refuses it in a
+    file: a key given twice (JSON keeps the last one silently), a byte order mark (which the
+    decoder calls "invalid character (byte 0)"), JSON nested too deep. A 422 naming it."""
+    body = await request.body()
+    if not body.strip():  # an undo may send none
+        return
+    try:
+        decode_document(body)
+    except StructuralError as error:
+        if error.field is None and not body.startswith(BOM):
+            return  # not JSON at all: Litestar's own decoding answers it, 400
+        raise
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def strictly(body: bytes, kind: type[T]) -> T:
+    """The body as `kind`, with JSON's own types: Litestar converts a body leniently (a
+    `"seed": "7"` would be taken as 7), woundlog takes numbers as numbers, as on every route."""
+    return decoded(body, kind, "the body")
 
 
 def after_commit(call: Callable[..., object], fight: str) -> None:
@@ -327,11 +347,10 @@ async def append_events(
     request: Request[Any, Any, Any],
     fight: FightId,
     data: EventsBody,
-    expected_version: Annotated[int | None, Parameter(ge=0)] = None,
+    expected_version: Annotated[int | None, Parameter(ge=0, le=SAFE_INT)] = None,
 ) -> Appended:
     """Append one event or a list, atomically (gm). Events already there (same id, same content)
     are skipped, so a resend is harmless."""
-    await as_sent(request)
     appended = await run(service(request).fights.append, fight, data, expected_version)
     if appended.changes:
         after_commit(service(request).notifier.notify, fight)
@@ -342,7 +361,7 @@ async def append_events(
 async def fight_state(
     request: Request[Any, Any, Any],
     fight: FightId,
-    at: Annotated[int | None, Parameter(ge=1)] = None,
+    at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
 ) -> FightState[Any]:
     """Every character's state, now or as the fight stood at event `at` (viewer)."""
     return await run(service(request).fights.state, fight, at)
@@ -352,7 +371,7 @@ async def fight_state(
 async def fight_events(
     request: Request[Any, Any, Any],
     fight: FightId,
-    from_: Annotated[int, Parameter(query="from", ge=1)] = 1,
+    from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
     limit: Annotated[int, Parameter(ge=1, le=5000)] = 1000,
 ) -> EventsPage:
     """The events from seq `from`, with their seq (viewer); page on with `next`."""
@@ -392,8 +411,10 @@ async def stream(
             max_length=200,
         ),
     ] = None,
-    from_: Annotated[int | None, Parameter(query="from", ge=1)] = None,
-    last_event_id: Annotated[int | None, Parameter(header="Last-Event-ID", ge=0)] = None,
+    from_: Annotated[int | None, Parameter(query="from", ge=1, le=SAFE_INT)] = None,
+    last_event_id: Annotated[
+        int | None, Parameter(header="Last-Event-ID", ge=0, le=SAFE_INT)
+    ] = None,
 ) -> ServerSentEvent:
     """Server-sent events (viewer, or a stream ticket): one `changes` message per event, its
     `id` the event's seq, in order. From `from`, else after `Last-Event-ID`, else from the next
@@ -428,7 +449,6 @@ async def import_records(
     (its record, its event, the rules' reason), and the rest is appended, so the records after
     it still arrive; a blow or heal refused only for its attacker or healer is kept without
     them (id `...:unattributed`). Sending the same records again adds nothing."""
-    await as_sent(request)
     appended = await run(service(request).fights.import_records, fight, format, data)
     if appended.changes:
         after_commit(service(request).notifier.notify, fight)
@@ -497,10 +517,13 @@ async def branch_fight(
     request: Request[Any, Any, Any], fight: FightId, data: BranchRequest
 ) -> Response[Created]:
     """A new fight `as` (gm of this one): this fight's log up to event `at` (default: all),
-    then the events `then`; the answer holds its gm and viewer tokens, shown once. Safe to
-    retry as `POST /fights` is: 200 with a new pair for a branch already made the same way."""
-    await as_sent(request)
-    created, new = await run(service(request).fights.branch, fight, data)
+    then the events `then`; the answer holds its gm and viewer tokens, shown once. A fight
+    already there under that name is 409, its tokens untouched: a branch never replaces or
+    re-tokens a fight it does not own (the admin's token may: 200 with a new pair for a branch
+    already made the same way, a retry)."""
+    data = strictly(await request.body(), BranchRequest)
+    owner = grant_of(request).covers(data.as_)  # the admin's token; a gm's covers its own
+    created, new = await run(service(request).fights.branch, fight, data, owner)
     if new:
         after_commit(service(request).notifier.notify, data.as_)
     return Response(created, status_code=201 if new else 200)
@@ -606,15 +629,14 @@ def create_app(
             HTTPException: http_error,
             Exception: internal_error,
         },
-        allowed_hosts=AllowedHostsConfig(allowed_hosts=list(allowed_hosts))
-        if allowed_hosts
-        else None,
+        middleware=[DefineMiddleware(HostCheck, allowed=allowed_hosts)] if allowed_hosts else [],
         on_startup=[
             *on_startup,
             *(listener.start for listener in listeners),
             complete_openapi,
         ],
         request_max_body_size=max_body,
+        before_request=as_sent,
         openapi_config=openapi,
         on_shutdown=[*(listener.stop for listener in listeners), fights.close],
         cors_config=cors,

@@ -34,6 +34,7 @@ from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from .fights import FightNotFound, TooLarge, UnknownFormat
+from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
 
 log = logging.getLogger("woundlog.service")
@@ -145,8 +146,22 @@ def http_error(request: Request[Any, Any, Any], error: HTTPException) -> Respons
         # a body or parameter that does not fit its declared type: refused, like a bad event
         status = 422
         errors = [_validation_item(item) for item in _items(error.extra)]
-    body = ErrorBody(error=type(error).__name__, message=error.detail, errors=errors)
+    message = _routing_miss(request, error) or error.detail
+    body = ErrorBody(error=type(error).__name__, message=message, errors=errors)
     return problem(request, body, status, error.headers)
+
+
+def _routing_miss(request: Request[Any, Any, Any], error: HTTPException) -> str | None:
+    """What to say for a path or method no route has, where Litestar says only `Not Found`."""
+    if error.detail != HTTPStatus(error.status_code).phrase:
+        return None  # a message of our own (no fight `f`), or Litestar's with more to it
+    where = f"{request.method} {request.url.path}"
+    if error.status_code == 404:
+        return f"no such path: {where} (every path is in the API description, {SCHEMA_PATH})"
+    if error.status_code == 405:
+        allowed = (error.headers or {}).get("allow", "")
+        return f"{where}: this path takes {allowed or 'other methods'}, not {request.method}"
+    return None
 
 
 def _items(extra: Any) -> list[dict[str, Any]]:

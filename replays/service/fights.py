@@ -41,7 +41,7 @@ from ..import_cursors import ImportCursors
 from ..whatif import Odds, hit_shorthand, odds, rounds
 from .database import Writer, open_service_db
 from .foldcache import FoldCache
-from .idempotency import Answers
+from .idempotency import Answers, AnswerTaken, server_secret
 from .schemas import (
     BranchRequest,
     Created,
@@ -110,7 +110,7 @@ class Fights:
         self.db = open_service_db(self.store(), self.store)  # opening also checks the URL
         self.tokens = Tokens(self.db, admin_token)
         self.cursors = ImportCursors(self.db)
-        self.answers = Answers(self.db)
+        self.answers = Answers(self.db, server_secret(admin_token))
         self.tickets = Tickets(self.db)
 
     def store(self) -> Store:
@@ -152,26 +152,46 @@ class Fights:
         started = self._started(new)
         with self._creation_lock(new.fight):
             store = self.store()
-            if key is not None:
-                there = bool(store.version(new.fight))
-                kept = self.answers.recall(key.key, key.request, fight_there=there)
+            kept = self._recall(key, new.fight)
+            if kept is not None:
+                return kept
+            try:
+                if not store.version(new.fight):
+                    made = self._made_with_tokens(
+                        new.fight,
+                        lambda: Fight.create(self.store(), new.fight, started).version,
+                        keep=self._keeper(key, new.fight, started.seed, CREATED),
+                    )
+                    if made is not None:
+                        gm, viewer, version = made
+                        answer = Created(
+                            fight=new.fight, version=version, seed=started.seed, gm_token=gm,
+                            viewer_token=viewer,
+                        )  # fmt: skip
+                        return answer, True
+                # The fight is there. Made in between by a request with this key (another
+                # process, on PostgreSQL)? Then its answer, committed with the fight, is ours.
+                kept = self._recall(key, new.fight)
                 if kept is not None:
-                    status, first = kept
-                    return msgspec.json.decode(first, type=Created), status == CREATED
-            if not store.version(new.fight):
-                made = self._made_with_tokens(
-                    new.fight,
-                    lambda: Fight.create(self.store(), new.fight, started).version,
-                    keep=self._keeper(key, new.fight, started.seed, CREATED),
-                )
-                if made is not None:
-                    gm, viewer, version = made
-                    answer = Created(
-                        fight=new.fight, version=version, seed=started.seed, gm_token=gm,
-                        viewer_token=viewer,
-                    )  # fmt: skip
-                    return answer, True
-            return self._recreate(new, started, key), False
+                    return kept
+                return self._recreate(new, started, key), False
+            except AnswerTaken:  # answered for this key in between: that answer, not new tokens
+                kept = self._recall(key, new.fight)
+                if kept is None:
+                    raise
+                return kept
+
+    def _recall(self, key: Keyed | None, fight: str) -> tuple[Created, bool] | None:
+        """The answer kept for `key` (and whether it was a creation), or None."""
+        if key is None:
+            return None
+        kept = self.answers.recall(
+            key.key, key.request, fight_there=lambda: bool(self.store().version(fight))
+        )
+        if kept is None:
+            return None
+        status, first = kept
+        return msgspec.json.decode(first, type=Created), status == CREATED
 
     def _keeper(self, key: Keyed | None, fight: str, seed: int, status: int) -> Keep | None:
         """What keeps the answer of a new fight (version 1: its `fight_started`) for `key`."""
@@ -229,11 +249,12 @@ class Fights:
             return None  # another process created it in between
         return gm, viewer, version
 
-    def branch(self, fight: str, asked: BranchRequest) -> tuple[Created, bool]:
+    def branch(self, fight: str, asked: BranchRequest, owner: bool = False) -> tuple[Created, bool]:
         """The new fight `asked.as_`: `fight`'s log up to `asked.at`, then `asked.then`, with
-        its own tokens (`replays.branch`). Safe to retry as `create` is: a branch already there
-        with exactly the log this one would write gets new tokens (200); another fight of that
-        name is 409."""
+        its own tokens (`replays.branch`). A fight already there under that name is 409 unless
+        the caller's token covers it (`owner`: the admin's): then, as `create`, a branch there
+        with exactly the log this one would write gets new tokens (200), another log is 409.
+        A gm of `fight` may not re-token a fight of the same log the admin gave to others."""
         check_fight_id(asked.as_)
         if asked.then:
             self.check_batch_size(len(asked.then))
@@ -250,6 +271,13 @@ class Fights:
                 if made is not None:
                     gm, viewer, version = made
                     return self._answer(asked.as_, version, gm, viewer), True
+            if not owner:
+                raise ConflictError(
+                    f"fight `{asked.as_}` already exists: a branch never replaces or re-tokens "
+                    "another fight; branch into a new name (a branch of yours whose answer was "
+                    "lost: the admin can give it new tokens)",
+                    current_version=store.version(asked.as_),
+                )
             existing = [stored.event for stored in store.read(asked.as_)]
             if [canonical(e) for e in existing] != [canonical(e) for e in wanted]:
                 raise ConflictError(

@@ -4,10 +4,24 @@ and all (issue 13; the header of draft-ietf-httpapi-idempotency-key-header).
 The first answer holds the fight's only copy of its tokens, and the service keeps tokens only as
 hashes; so the answer is kept with its key, for `KEEP_S`, and is written in the same transaction
 as the tokens (section "Writing" of fights.py says how that makes it exactly the answer of the
-fight the store holds). It is kept encrypted under the key itself: the row is found by a hash of
-the key, and its answer is XORed with a SHAKE-256 stream drawn from the key, a one-time pad
-since each key encrypts one answer. Someone who reads the database without knowing a key learns
-no token from it; which is why a key should be random (a UUID), as the draft asks.
+fight the store holds).
+
+Kept encrypted, authenticated, under a secret the database does not hold (issue 24; the
+README's "Reliability" section says why this way and not another):
+
+- the server's secret is derived (HKDF-SHA256) from the admin token, which every process of a
+  deployment holds (a file 0600 beside a SQLite store, or given to each PostgreSQL process) and
+  which is never written to the database;
+- the row is found by an HMAC of the key under that secret, so a guessable key cannot be
+  tried against a stolen database;
+- the answer is sealed with AES-256-GCM (`cryptography`), its key derived from the secret and
+  the Idempotency-Key, a fresh random nonce on every write (a row rewritten, reissued tokens,
+  a fight deleted and made again: never one key stream twice), and the row's other columns
+  (fight, request, status, expiry) bound to it as associated data.
+
+A row that does not open (changed bytes, another admin token, rows of the unauthenticated
+format before issue 24, whose lookup hash is another anyway) is never served: it is logged,
+dropped, and the request is answered as one that came with no key kept.
 
 The same key with another request is refused (422, as the draft says); a key whose fight is no
 longer there (deleted; or a creation that crashed before its events were written), or whose
@@ -17,9 +31,18 @@ tokens were reissued or revoked since, is forgotten and the request is made anew
 from __future__ import annotations
 
 import hashlib
+import hmac
+import logging
+import os
 import time
+from collections.abc import Callable
 
-from woundlog.events import UsageError
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from woundlog.events import ConflictError, UsageError
 
 from .database import Db, Writer
 
@@ -27,10 +50,19 @@ KEEP_S = 24 * 3600
 """How long a first answer is kept for its retries."""
 MAX_KEY = 255
 HEADER = "Idempotency-Key"
+NONCE_BYTES = 12  # AES-GCM's own nonce size: random, 2**-32 collision odds after 2**32 writes
+SEALED = b"\x02"  # the format byte of a sealed answer (the unsealed rows before it had none)
+
+log = logging.getLogger("woundlog.service")
 
 
 class KeyReused(UsageError):
     """An Idempotency-Key sent again with another request (422)."""
+
+
+class AnswerTaken(ConflictError):
+    """Another request with this key was answered in between (another process): its answer,
+    now kept, is the one to give."""
 
 
 def check_key(key: str) -> str:
@@ -45,51 +77,97 @@ def request_digest(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
-def _key_hash(key: str) -> str:
-    return hashlib.sha256(b"woundlog idempotency key\0" + key.encode()).hexdigest()
+def server_secret(admin_token: str) -> bytes:
+    """The secret the kept answers are sealed and found under, the same in every process that
+    holds the admin token."""
+    return _hkdf(admin_token.encode(), b"woundlog kept answers: server secret")
 
 
-def _pad(key: str, data: bytes) -> bytes:
-    stream = hashlib.shake_256(b"woundlog idempotency answer\0" + key.encode()).digest(len(data))
-    return bytes(a ^ b for a, b in zip(data, stream, strict=True))
+def _hkdf(material: bytes, info: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(material)
 
 
 class Answers:
-    def __init__(self, db: Db) -> None:
+    def __init__(self, db: Db, secret: bytes) -> None:
         self._db = db
+        self._secret = secret
 
-    def recall(self, key: str, request: str, fight_there: bool) -> tuple[int, bytes] | None:
-        """(status, answer) first given to this key's request, or None if none is kept (or
-        the one kept no longer holds: `fight_there` is whether its fight is in the store)."""
+    def _row(self, key: str) -> str:
+        return hmac.new(self._secret, b"row\0" + key.encode(), hashlib.sha256).hexdigest()
+
+    def _aead(self, key: str) -> AESGCM:
+        return AESGCM(_hkdf(self._secret, b"woundlog kept answer\0" + key.encode()))
+
+    @staticmethod
+    def _bound(row: str, fight: str, request: str, status: int, expires: float) -> bytes:
+        """What the seal covers besides the answer: the row's other columns."""
+        return "\0".join([row, fight, request, str(int(status)), repr(float(expires))]).encode()
+
+    def recall(
+        self, key: str, request: str, fight_there: Callable[[], bool]
+    ) -> tuple[int, bytes] | None:
+        """(status, answer) first given to this key's request, or None if none is kept (or the
+        one kept no longer holds: `fight_there` says whether its fight is in the store, asked
+        after the row is read, since the row commits with the fight)."""
+        row = self._row(key)
         rows = self._db.execute(
-            "SELECT request, status, answer FROM service_answers WHERE key = ? AND expires > ?",
-            (_key_hash(key), time.time()),
+            "SELECT fight, request, status, answer, expires FROM service_answers"
+            " WHERE key = ? AND expires > ?",
+            (row, time.time()),
         )
         if not rows:
             return None
-        sent, status, answer = rows[0]
+        fight, sent, status, sealed, expires = rows[0]
+        answer = self._open(key, row, str(fight), str(sent), int(status), float(expires), sealed)
+        if answer is None:
+            log.warning("a kept answer for an %s does not open: dropped, never served", HEADER)
+            self._forget(row)
+            return None
         if sent != request:
             raise KeyReused(
                 f"this {HEADER} was sent with another request: a key stands for one request; "
                 "send a new key for a new request"
             )
-        if not fight_there:  # a creation that never finished, or a fight deleted since
-            self._db.execute("DELETE FROM service_answers WHERE key = ?", (_key_hash(key),))
+        if not fight_there():  # a creation that never finished, or a fight deleted since
+            self._forget(row)
             return None
-        return int(status), _pad(key, bytes(answer))
+        return int(status), answer
+
+    def _open(
+        self, key: str, row: str, fight: str, sent: str, status: int, expires: float, sealed: bytes
+    ) -> bytes | None:
+        sealed = bytes(sealed)
+        if len(sealed) <= 1 + NONCE_BYTES or sealed[:1] != SEALED:
+            return None
+        nonce, ciphertext = sealed[1 : 1 + NONCE_BYTES], sealed[1 + NONCE_BYTES :]
+        try:
+            return self._aead(key).decrypt(
+                nonce, ciphertext, self._bound(row, fight, sent, status, expires)
+            )
+        except InvalidTag:
+            return None
+
+    def _forget(self, row: str) -> None:
+        self._db.execute("DELETE FROM service_answers WHERE key = ?", (row,))
 
     def keep_in(
         self, db: Writer, key: str, request: str, fight: str, status: int, answer: bytes
     ) -> None:
         """Keep `answer` for the key's retries, in the caller's transaction `db`; drop what has
-        expired on the way, so the table holds a day of keys at most."""
+        expired on the way, so the table holds a day of keys at most. A row already kept for
+        the key (another process answered it in between) is left as it is: AnswerTaken, so the
+        caller rolls back and gives that answer."""
         now = time.time()
+        row, expires = self._row(key), now + KEEP_S
         db.execute("DELETE FROM service_answers WHERE expires <= ?", (now,))
-        db.execute(
-            "INSERT INTO service_answers (key, fight, request, status, answer, expires)"
-            " VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET fight = excluded.fight,"
-            " request = excluded.request, status = excluded.status,"
-            " answer = excluded.answer, expires = excluded.expires",
-            (_key_hash(key), fight, request, status, _pad(key, answer), now + KEEP_S),
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = self._aead(key).encrypt(
+            nonce, answer, self._bound(row, fight, request, status, expires)
         )
+        written = db.execute(
+            "INSERT INTO service_answers (key, fight, request, status, answer, expires)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+            (row, fight, request, status, SEALED + nonce + sealed, expires),
+        )
+        if written.rowcount != 1:
+            raise AnswerTaken(f"this {HEADER} was answered by another request in between")

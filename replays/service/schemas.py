@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from woundlog.events import WoundlogError
 from woundlog.events.fight_ids import FIGHT_ID_PATTERN, MAX_CHARS, RULE
-from woundlog.events.model import Id
+from woundlog.events.model import EventRef, Id, Name, Text
 from woundlog.events.stores import Stored
 
 from ..whatif import MAX_TICKS
@@ -88,9 +88,9 @@ class StreamTicket(msgspec.Struct, kw_only=True):
 class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """`POST /fights/{fight}/undo`: the event to retract (id or `#N`); none: the newest live."""
 
-    event: str | None = None
-    reason: str = ""
-    by: str | None = None
+    event: EventRef | None = None
+    reason: Text = ""
+    by: Name | None = None
     id: Id | None = None  # the retract's own id: a retried undo with it undoes once
 
 

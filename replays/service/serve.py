@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ import uvicorn
 from woundlog.events import UsageError
 from woundlog.events.stores import is_postgres, open_store
 
+from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
 from .database import service_db_path
 from .limits import Limits, fd_budget, protocol_class, quiet_accept_errors
@@ -43,6 +45,24 @@ def admin_token(token_file: Path, given: str | None) -> tuple[str, bool]:
     token = new_token()
     write_private(token_file, token + "\n")
     return token, True
+
+
+def private_token_file(path: Path) -> None:
+    """Refuse an admin token file that another user can read or write, as ssh refuses such a
+    private key (`Permissions 0644 ... are too open`): the token opens every fight, and a
+    warning scrolls by unread in a service's log. Only a regular file has a mode to check (a
+    pipe, `<(pass show woundlog)`, is the reader's own)."""
+    try:
+        found = path.stat()
+    except OSError:
+        return  # reading it says what is wrong, as for any file named on the command line
+    if os.name == "posix" and stat.S_ISREG(found.st_mode) and found.st_mode & 0o077:
+        mode = stat.S_IMODE(found.st_mode)
+        raise UsageError(
+            f"--admin-token-file {path} can be read or written by other users (mode "
+            f"{mode:04o}): `chmod 600 {path}`; like ssh with a private key, woundlog will not "
+            "use a secret others can read"
+        )
 
 
 def shared_admin_token(given: str | None) -> str:
@@ -160,6 +180,7 @@ def serve(
         backlog=BACKLOG,
         log_level="info",
     )
+    keep_secrets_out_of_the_access_log()
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -6,8 +6,15 @@ import hashlib
 
 import pytest
 
-from woundlog.core import Dice, DieRoll, apply, draw
-from woundlog.events import CharacterJoined, FightStarted, Hit, RuleError, StructuralError
+from woundlog.core import Dice, DieRoll, apply, draw, refuse_strangers_dice
+from woundlog.events import (
+    CharacterJoined,
+    FightStarted,
+    Hit,
+    RuleError,
+    StructuralError,
+    TurnStarted,
+)
 
 BIG = 2**32
 """A die so large that two independent draws agree by chance about once in four billion."""
@@ -287,3 +294,21 @@ def test_a_version_1_fight_keeps_a_die_mordheim_never_rolls_as_unused() -> None:
 def test_a_die_reads_with_its_character_sides_value_and_source() -> None:
     assert DieRoll("downed", 6, 1, "given", "brakk").label() == "downed@brakk d6=1 given"
     assert DieRoll("injury", 6, 3, "drawn").label() == "injury d6=3 drawn"
+
+
+# --- dice scoped to someone not in the fight (issue 24) ----------------------------------------
+
+
+def test_a_die_scoped_to_a_character_not_in_the_fight_is_refused_naming_the_nearest() -> None:
+    state, _ = apply(None, FightStarted(ruleset="mordheim", version=2))
+    state, _ = apply(state, CharacterJoined(character="grim", side="reavers", stats={"wounds": 2}))
+    refuse_strangers_dice(state, Hit(target="grim", damage=1, rolls={"injury@grim": [6]}))
+    with pytest.raises(RuleError, match="a die for `gim`, who is not in this fight") as err:
+        refuse_strangers_dice(state, Hit(target="grim", damage=1, rolls={"injury@gim": [6]}))
+    assert "did you mean `grim`?" in err.value.message
+    assert err.value.field == "$.rolls.injury@gim"
+
+
+def test_a_log_of_version_1_keeps_its_scoped_dice_as_they_were() -> None:
+    state, _ = apply(None, FightStarted(ruleset="mordheim"))
+    refuse_strangers_dice(state, TurnStarted(rolls={"downed@anyone": [1]}))  # not refused

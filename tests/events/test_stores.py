@@ -722,6 +722,7 @@ def test_open_store_understands_each_accepted_form(
     url: str, kind: type, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.jsonl").write_bytes(b"")  # a bare directory must hold a store already
     opened = open_store(url.format(tmp=tmp_path))
     try:
         assert isinstance(opened, kind)

@@ -19,11 +19,12 @@ _pause = threading.Event()  # never set
 
 
 def store_url(kind: str, directory: Path) -> str:
-    """The store a race runs on: an SQLite file, or a JSON Lines directory (created)."""
+    """The store a race runs on: an SQLite file, or a JSON Lines directory (created; named
+    `jsonl:DIR`, since a bare directory that holds no store yet is none)."""
     if kind == "sqlite":
         return str(directory / "fights.db")
     (directory / "log").mkdir(exist_ok=True)
-    return str(directory / "log")
+    return f"jsonl:{directory / 'log'}"
 
 
 @contextmanager
@@ -42,7 +43,7 @@ def write_lock_held(kind: str, url: str, fight: str) -> Iterator[None]:
         finally:
             db.close()
     else:
-        with open(Path(url) / f"{fight}.jsonl", "rb") as f:
+        with open(Path(url.removeprefix("jsonl:")) / f"{fight}.jsonl", "rb") as f:
             fcntl.flock(f, fcntl.LOCK_SH)
             yield  # closing the file releases the lock
 

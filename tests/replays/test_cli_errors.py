@@ -82,3 +82,11 @@ def test_a_refused_event_has_the_same_error_line_and_its_own_exit_code(
     refused = run("hit", skirmish, "grim", "1", "--roll", "injury=9")
     assert refused.exit_code == 3
     assert refused.stderr.startswith("error: ") and "injury" in refused.stderr
+
+
+@pytest.mark.parametrize("written", ["1_000", "+5", "\u0661", " 7"])
+def test_damage_and_amount_take_digits_only(run: Run, skirmish: str, written: str) -> None:
+    """Issue 24: click's INT is Python's int(), which takes `1_000` as 1000."""
+    for command in ("hit", "heal"):
+        error, _ = error_and_hint(run(command, skirmish, "grim", written))
+        assert "is not a whole number" in error

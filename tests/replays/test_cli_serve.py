@@ -31,6 +31,7 @@ def preflight(url: str, origin: str) -> httpx.Response:
 def test_the_admin_token_is_read_from_admin_token_file(tmp_path: Path) -> None:
     file = tmp_path / "admin-token"
     file.write_text(TOKEN + "\n")
+    file.chmod(0o600)  # a token file others can read is refused, as ssh refuses a key
     with Server(tmp_path / "f.db", admin=None, args=("--admin-token-file", str(file))) as running:
         body = {"fight": "f-1", "ruleset": "mordheim"}
         made = httpx.post(f"{running.url}/fights", json=body, headers=bearer(TOKEN))
@@ -66,6 +67,7 @@ def test_a_short_admin_token_is_refused_with_exit_2_and_not_echoed(
     short = "hunter2x"
     file = tmp_path / "token"
     file.write_text(short)
+    file.chmod(0o600)
     how = ["--admin-token", short] if given == "option" else ["--admin-token-file", str(file)]
     served = woundlog("--db", str(tmp_path / "f.db"), "serve", "--port", "0", *how, env={})
     assert served.returncode == 2, served.stderr
@@ -81,3 +83,39 @@ def test_admin_token_and_admin_token_file_together_are_refused(tmp_path: Path) -
     served = woundlog("--db", str(tmp_path / "f.db"), "serve", *both, env={})
     assert served.returncode == 2 and "give the admin token once" in served.stderr
     assert TOKEN not in served.stderr
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o660])
+def test_an_admin_token_file_others_can_read_is_refused_as_ssh_refuses_a_key(
+    tmp_path: Path, mode: int
+) -> None:
+    """Issue 24: accepted without a word before."""
+    file = tmp_path / "token"
+    file.write_text(TOKEN)
+    file.chmod(mode)
+    served = woundlog(
+        "--db", str(tmp_path / "f.db"), "serve", "--port", "0", "--admin-token-file", str(file),
+        env={},
+    )  # fmt: skip
+    assert served.returncode == 2, served.stderr
+    assert f"mode {mode:04o}" in served.stderr and "chmod 600" in served.stderr
+    assert TOKEN not in served.stderr and "Traceback" not in served.stderr
+    assert not (tmp_path / "f.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [(b"\xff\xfe\x00\x01binary", "is not text"), (b"tok\x1ben-1234567890abcdef", "printable")],
+)
+def test_an_admin_token_file_that_is_no_token_is_a_clear_error(
+    tmp_path: Path, content: bytes, said: str
+) -> None:
+    file = tmp_path / "token"
+    file.write_bytes(content)
+    file.chmod(0o600)
+    served = woundlog(
+        "--db", str(tmp_path / "f.db"), "serve", "--port", "0", "--admin-token-file", str(file),
+        env={},
+    )  # fmt: skip
+    assert served.returncode == 2, served.stderr
+    assert said in served.stderr and "Traceback" not in served.stderr

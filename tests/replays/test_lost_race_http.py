@@ -33,7 +33,10 @@ def test_over_http_the_hit_that_lost_the_race_is_refused_against_the_winners(
     kind: str, tmp_path: Path
 ) -> None:
     url = store_url(kind, tmp_path)
-    with Server(Path(url)) as server, httpx.Client(base_url=server.url, timeout=60) as client:
+    with (
+        Server(url, logs=tmp_path) as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
         created = client.post(
             "/fights", json={"fight": FIGHT, "ruleset": "mordheim"}, headers=bearer(ADMIN)
         )

@@ -87,3 +87,22 @@ def test_a_version_1_log_replays_as_it_did_before_dice_were_scoped(log: Path) ->
         if (log.stem, seq) in RULE_FIXES:
             continue
         assert not held(was, now), (seq, held(was, now))
+
+
+def test_a_recorded_die_for_someone_not_in_the_fight_still_replays_as_it_did(
+    tmp_path: Path,
+) -> None:
+    """Issue 24 refuses `injury@gim` on append; a log recorded before keeps it as an unused die
+    and draws the injury die, as it always did."""
+    log = tmp_path / "stranger.jsonl"
+    events = [
+        {"type": "fight_started", "ruleset": "mordheim", "seed": 7, "version": 2},
+        {"type": "character_joined", "character": "grim", "side": "a", "stats": {"wounds": 1}},
+        {"type": "hit", "id": "h1", "target": "grim", "damage": 1, "rolls": {"injury@gim": [6]}},
+    ]
+    log.write_text("".join(json.dumps(event) + "\n" for event in events))
+    result = CliRunner().invoke(app, ["replay", str(log), "--trace", "--json"])
+    assert result.exit_code == 0, result.output
+    hit = [json.loads(line) for line in result.stdout.splitlines()][2]
+    assert hit["void"] is None and hit["unused"] == {"injury@gim": [6]}
+    assert [die["source"] for die in hit["dice"]] == ["drawn"]

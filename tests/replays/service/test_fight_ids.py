@@ -74,7 +74,10 @@ def test_the_cli_import_refuses_a_file_whose_stem_is_no_fight_id(tmp_path: Path)
 def test_the_service_refuses_a_bad_fight_id_with_422_on_every_store(tmp_path: Path) -> None:
     store = tmp_path / "jsonl-store"
     store.mkdir()
-    with Server(store) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+    with (
+        Server(f"jsonl:{store}", logs=tmp_path) as running,
+        httpx.Client(base_url=running.url, timeout=30) as client,
+    ):
         admin = bearer(ADMIN)
         long = client.post(
             "/fights", json={"fight": "é" * 127, "ruleset": "mordheim"}, headers=admin

@@ -4,11 +4,14 @@ behaviour (200, a new pair: test_create.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+import threading
 import uuid
 from pathlib import Path
 
 import httpx
+import pytest
 
 from .server import ADMIN, Server, bearer
 
@@ -140,3 +143,98 @@ def test_a_retry_through_another_process_on_postgresql_gets_the_same_answer(
         assert first.status_code == again.status_code == 201
         assert again.json() == first.json()
         assert reads(b, "keyed-pg", first.json()["gm_token"])
+
+
+PAIRS = 10
+
+
+def at_once(clients: list[httpx.Client], fight: str, key: str) -> list[httpx.Response]:
+    """The same keyed request through each client, released together."""
+    together = threading.Barrier(len(clients))
+    answers: dict[int, httpx.Response] = {}
+
+    def send(index: int) -> None:
+        together.wait()
+        answers[index] = create(clients[index], fight, key, seed=3)
+
+    racers = [threading.Thread(target=send, args=(i,)) for i in range(len(clients))]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join(60)
+    return [answers[i] for i in range(len(clients))]
+
+
+def test_one_key_sent_to_two_postgresql_processes_at_once_gets_one_answer_and_live_tokens(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Issue 24: the loser of the race reads the kept answer again; before, 14 of 15 pairs got
+    201 and 200 with different tokens, and the 201's gm token was already dead."""
+    with (
+        Server(postgres_url, logs=tmp_path) as one,
+        Server(postgres_url, logs=tmp_path) as other,
+        httpx.Client(base_url=one.url, timeout=30) as a,
+        httpx.Client(base_url=other.url, timeout=30) as b,
+    ):
+        for pair in range(PAIRS):
+            fight = f"raced-{pair}"
+            answers = at_once([a, b], fight, str(uuid.uuid4()))
+            assert answers[0].status_code == answers[1].status_code == 201, answers
+            assert answers[0].json() == answers[1].json()
+            assert reads(a, fight, answers[0].json()["gm_token"])
+            assert reads(b, fight, answers[1].json()["viewer_token"])
+
+
+def test_a_kept_answer_cannot_be_read_by_one_who_knows_the_key_and_not_the_server(
+    tmp_path: Path,
+) -> None:
+    """Before issue 24 the answer was XORed with SHAKE-256 of a constant and the key: the
+    database and a guessed key gave the gm token back."""
+    db = tmp_path / "guessed.db"
+    key = "order-1"  # a guessable key
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        first = create(client, "keyed-guessed", key).json()
+    with sqlite3.connect(db) as raw:
+        [(row, sealed)] = raw.execute("SELECT key, answer FROM service_answers").fetchall()
+    assert row != hashlib.sha256(b"woundlog idempotency key\0" + key.encode()).hexdigest()
+    stream = hashlib.shake_256(b"woundlog idempotency answer\0" + key.encode()).digest(len(sealed))
+    for start in range(len(sealed)):  # the old pad, tried at every offset
+        opened = bytes(x ^ y for x, y in zip(sealed[start:], stream, strict=False))
+        assert first["gm_token"].encode() not in opened
+
+
+def test_a_rewritten_answer_is_sealed_under_a_fresh_nonce(tmp_path: Path) -> None:
+    db = tmp_path / "nonce.db"
+    key = str(uuid.uuid4())
+    sealed: list[bytes] = []
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        for _ in range(2):  # a fight deleted and made again under the same key and body
+            assert create(client, "keyed-nonce", key, seed=2).status_code == 201
+            with sqlite3.connect(db) as raw:
+                sealed.append(raw.execute("SELECT answer FROM service_answers").fetchone()[0])
+            client.delete("/fights/keyed-nonce", headers=bearer(ADMIN)).raise_for_status()
+    assert sealed[0][1:13] != sealed[1][1:13]  # the nonces
+    assert sealed[0][13:] != sealed[1][13:]
+
+
+@pytest.mark.parametrize("column", ["answer", "status", "fight"])
+def test_a_tampered_kept_answer_is_never_served_nor_a_500(tmp_path: Path, column: str) -> None:
+    db = tmp_path / "tampered.db"
+    key = str(uuid.uuid4())
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        first = create(client, "keyed-tampered", key).json()
+        with sqlite3.connect(db) as raw:
+            if column == "answer":  # one flipped bit, in the middle of the sealed answer
+                (sealed,) = raw.execute("SELECT answer FROM service_answers").fetchone()
+                middle = len(sealed) // 2
+                flipped = sealed[:middle] + bytes([sealed[middle] ^ 1]) + sealed[middle + 1 :]
+                raw.execute("UPDATE service_answers SET answer = ?", (flipped,))
+            elif column == "status":
+                raw.execute("UPDATE service_answers SET status = 200")
+            else:
+                raw.execute("UPDATE service_answers SET fight = 'elsewhere'")
+        again = create(client, "keyed-tampered", key)
+        assert again.status_code == 200, again.text  # answered as a retry with no answer kept
+        assert again.json()["gm_token"] != first["gm_token"]
+        assert reads(client, "keyed-tampered", again.json()["gm_token"])
+        assert "does not open" in running.log.read_text()

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 from .conftest import new_fight
-from .server import Server, bearer
+from .server import ADMIN, Server, bearer
 
 HAND_DERIVED = {"out_of_action": "5/9", "stunned": "1/3", "knocked_down": "1/9"}
 """A 2-wound hit on a 1-wound Mordheim fighter: two injury dice, the worse counts."""
@@ -129,12 +129,14 @@ def test_a_branch_is_a_new_fight_with_its_own_tokens_and_the_original_is_untouch
         )
 
 
-def test_a_branch_is_safe_to_retry_and_another_fight_of_its_name_is_409(server: Server) -> None:
+def test_a_branch_retried_by_the_admin_gets_a_new_pair_and_another_log_of_its_name_is_409(
+    server: Server,
+) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as client:
         fight = new_fight(client, "trunk-2")
         asked = {"as": "twig-2", "then": [{"type": "hit", "target": "grim", "damage": 1}]}
         first = client.post("/fights/trunk-2/branch", json=asked, headers=fight.gm)
-        again = client.post("/fights/trunk-2/branch", json=asked, headers=fight.gm)
+        again = client.post("/fights/trunk-2/branch", json=asked, headers=bearer(ADMIN))
         assert (first.status_code, again.status_code) == (201, 200), again.text
         assert again.json()["version"] == first.json()["version"] == 4
         old = bearer(first.json()["viewer_token"])
@@ -142,10 +144,30 @@ def test_a_branch_is_safe_to_retry_and_another_fight_of_its_name_is_409(server: 
         new = bearer(again.json()["viewer_token"])
         assert client.get("/fights/twig-2/state", headers=new).status_code == 200
         other = {"as": "twig-2", "then": [{"type": "hit", "target": "grim", "damage": 2}]}
-        clash = client.post("/fights/trunk-2/branch", json=other, headers=fight.gm)
+        clash = client.post("/fights/trunk-2/branch", json=other, headers=bearer(ADMIN))
         assert clash.status_code == 409, clash.text
         assert "is not this branch" in clash.json()["message"]
         refused = {"as": "twig-3", "then": [{"type": "hit", "target": "nobody", "damage": 1}]}
         bad = client.post("/fights/trunk-2/branch", json=refused, headers=fight.gm)
         assert bad.status_code == 422
         assert client.get("/fights/twig-3/state", headers=fight.gm).status_code in (401, 403, 404)
+
+
+def test_a_gm_cannot_branch_onto_an_existing_fight_and_its_tokens_stay_as_they_were(
+    server: Server,
+) -> None:
+    """Issue 24: A's gm branching `as` C, a fight the admin gave to another group with the very
+    log the branch would write, is 409; C keeps its tokens (before: 200, C re-tokened)."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        fight = new_fight(client, "trunk-4")
+        asked = {"as": "given-4", "then": [{"type": "hit", "target": "grim", "damage": 1}]}
+        given = client.post("/fights/trunk-4/branch", json=asked, headers=bearer(ADMIN))
+        assert given.status_code == 201, given.text
+        theirs = bearer(given.json()["gm_token"])
+        for body in (asked, {"as": "given-4"}):
+            taken = client.post("/fights/trunk-4/branch", json=body, headers=fight.gm)
+            assert taken.status_code == 409, taken.text
+            assert "never replaces or re-tokens" in taken.json()["message"]
+            assert "gm_token" not in taken.json()
+        assert client.get("/fights/given-4/state", headers=theirs).status_code == 200
+        assert client.get("/fights/given-4/events", headers=theirs).json()["version"] == 4

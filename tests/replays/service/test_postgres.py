@@ -216,7 +216,9 @@ def test_a_branch_made_through_one_process_is_served_by_the_other_with_its_token
         asked = {"as": "twig-pg", "then": [{"type": "hit", "target": "grim", "damage": 1}]}
         made = a.post("/fights/trunk-pg/branch", json=asked, headers=fight.gm)
         assert made.status_code == 201, made.text
-        again = b.post("/fights/trunk-pg/branch", json=asked, headers=fight.gm)
+        taken = b.post("/fights/trunk-pg/branch", json=asked, headers=fight.gm)
+        assert taken.status_code == 409, taken.text  # a gm never re-tokens a fight (issue 24)
+        again = b.post("/fights/trunk-pg/branch", json=asked, headers=bearer(ADMIN))
         assert again.status_code == 200, again.text
         viewer = bearer(again.json()["viewer_token"])
         assert a.get("/fights/twig-pg/state", headers=viewer).json()["seq"] == 4
