@@ -5,7 +5,9 @@ at most two at once per token."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import anyio
 import httpx
@@ -17,6 +19,15 @@ from woundlog.replays.service.limits import OddsGate, OddsTimedOut
 
 from .conftest import new_fight
 from .server import Server
+
+T = TypeVar("T")
+
+
+def run_apart(main: Callable[[], Awaitable[T]]) -> T:
+    """`anyio.run(main)` in a thread of its own: the session's Playwright (the pages' tests)
+    keeps an event loop running in the main thread, where a second one cannot start."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(anyio.run, main).result()
 
 
 def test_a_hit_past_the_wire_bound_is_422_at_once(server: Server) -> None:
@@ -61,7 +72,7 @@ def run_gate(gate: OddsGate, token: str, work: Callable[[Callable[[], None]], in
     async def main() -> int:
         return await gate.run(token, work)
 
-    return anyio.run(main)
+    return run_apart(main)
 
 
 def test_a_third_odds_request_of_one_token_is_429_with_retry_after() -> None:
@@ -93,7 +104,7 @@ def test_a_third_odds_request_of_one_token_is_429_with_retry_after() -> None:
             release.set()
         return answers, refused, other
 
-    answers, refused, other = anyio.run(main)
+    answers, refused, other = run_apart(main)
     assert answers == [1, 1] and other == 2
     assert refused is not None and refused.headers == {"Retry-After": "1"}
     assert gate.running == {}  # every slot given back
