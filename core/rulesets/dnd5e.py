@@ -109,6 +109,7 @@ from ..machine import Graph
 from ..ruleset import Acting, Context, Options, Ruleset
 from ..state import Character, FightState, TickConcern
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
+from ..turns import starts_the_round_only
 
 TRANSITIONS = [
     ("fall_unconscious", UPRIGHT, DOWNED),  # a pc dropped to 0: dying
@@ -399,11 +400,11 @@ class Dnd5e(Ruleset):
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context
     ) -> dict[str, Creature]:
-        if turn.side is None and turn.character is None:
+        if starts_the_round_only(turn, ctx.pulse):
             ctx.say("a round begins: death saves come at the start of a creature's own turn")
             return {}
         updated: dict[str, Creature] = {}
-        for cid, creature in self.ticked(fight, "turn_started", turn).items():
+        for cid, creature in self.turns(fight, "turn_started", turn, ctx).items():
             if creature.state != DOWNED:
                 continue
             if fight.options["death_saves"] == TABLE:

@@ -552,3 +552,29 @@ def test_a_dying_character_left_alone_is_settled_within_five_of_its_turns(
     assert states[-1] in ("stabilised", "upright", "dead")
     settled = states.index(next(s for s in states if s != "downed"))
     assert all(s == states[settled] for s in states[settled:])  # nothing moves once settled
+
+
+# --- one turn start a round, whichever scope says so first (issue 27, section 1) ---------------
+
+
+@pytest.mark.parametrize("numbered", [True, False], ids=["with round", "without round"])
+def test_a_turn_started_by_side_then_by_character_is_one_death_save(numbered: bool) -> None:
+    round_ = {"round": 1} if numbered else {}
+    state = fight(
+        *DYING,
+        TurnStarted(side="party", rolls={"death_save@mira": [5]}, **round_),
+        TurnStarted(character="mira", rolls={"death_save@mira": [5]}, **round_),
+    )
+    assert (mira(state).failures, mira(state).successes) == (1, 0)
+    # her next round's turn is a turn of its own
+    state = advance(state, TurnStarted(character="mira", round=2, rolls={"death_save@mira": [5]}))
+    assert mira(state).failures == 2
+
+
+def test_the_second_scope_s_die_is_reported_unused() -> None:
+    state = fight(*DYING, TurnStarted(side="party", round=1, rolls={"death_save@mira": [5]}))
+    after, changes = apply(
+        state, TurnStarted(character="mira", round=1, rolls={"death_save@mira": [15]})
+    )
+    assert mira(after).successes == 0
+    assert changes.unused == {"death_save@mira": [15]}
