@@ -9,6 +9,7 @@ A handler the game has no rule for refuses the event with a RuleError that says 
 from __future__ import annotations
 
 import difflib
+import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
@@ -30,6 +31,7 @@ from .dice import Dice
 from .machine import Graph
 from .state import Character, FightState, Roster, TickConcern
 from .states import State
+from .turns import RULE as TURNS_RULE
 from .turns import Pulse
 
 Options = dict[str, bool | int | str]
@@ -173,7 +175,8 @@ class Ruleset:
     def documentation(cls) -> str:
         import inspect
 
-        return inspect.getdoc(inspect.getmodule(cls)) or ""
+        own = inspect.getdoc(inspect.getmodule(cls)) or ""
+        return f"{own}\n\n{textwrap.fill(TURNS_RULE, 96)}" if own else textwrap.fill(TURNS_RULE, 96)
 
     # --- setting up -------------------------------------------------------------------------
 

@@ -28,6 +28,18 @@ import msgspec
 
 from woundlog.events import TurnEnded, TurnStarted
 
+RULE = (
+    "Turns (every ruleset): each character's turn starts and ends at most once a round, "
+    "whichever scope (round, side, character) says so first, using the `round` field when the "
+    "log has one; a round's end is recognised from the `round` field moving on when the log "
+    "never ticks the round itself. A tick with no `round` begins the next round when the last "
+    "was ended as a whole or when its scope has ticked already this round. From version 3 on a "
+    "whole round's `turn_started` starts every turn no smaller scope has started; in a log of "
+    "version 1 or 2 it is the round's start alone, as this ruleset read it then."
+)
+"""The rule in the words of DESIGN.md section 3, printed by `woundlog rules NAME` for every
+ruleset (`Ruleset.documentation`)."""
+
 PULSE_VERSION = 3
 """The first version of the wire format whose whole-round `turn_started` starts every turn."""
 
