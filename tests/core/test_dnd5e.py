@@ -578,3 +578,23 @@ def test_the_second_scope_s_die_is_reported_unused() -> None:
     )
     assert mira(after).successes == 0
     assert changes.unused == {"death_save@mira": [15]}
+
+
+# --- a rest, as the documentation records it (issue 27, section 2) -----------------------------
+
+
+def test_a_rest_before_the_fight_ends_wakes_a_stable_creature_on_1_hit_point() -> None:
+    stable = fight(*DYING, medicine(10))
+    state, _ = then(stable, Heal(target="mira", amount=1, means="rest"))
+    assert (mira(state).state, mira(state).hp) == ("upright", 1)
+
+
+def test_a_rest_after_the_fight_ends_is_refused_as_the_documentation_says() -> None:
+    from woundlog.core import get_ruleset
+    from woundlog.events import FightEnded
+
+    ended = fight(*DYING, medicine(10), FightEnded())
+    with pytest.raises(RuleError, match="the fight has ended; undo `fight_ended`"):
+        apply(ended, Heal(target="mira", amount=1, means="rest"))
+    doc = " ".join(get_ruleset("dnd5e").documentation().split())
+    assert "recorded as a heal with means `rest` (amount 1), before `fight_ended`" in doc
