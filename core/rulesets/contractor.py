@@ -66,7 +66,8 @@ number, or `gear:SLOT`, for the oldest pending location-10 wound; `prosthetic_lo
 prosthetic is stolen, broken or destroyed.
 Options: `gear_absorbs` (default true): gear covering the location takes the wound unless the
 hit says `gear_absorbs: false`. Set it false to make gear take a wound only when the hit says
-`gear_absorbs: true`.
+`gear_absorbs: true`. `prosthetics_anywhere` (default false): a fitted prosthetic takes a wound
+at its own location wherever it is fitted, not only at the text's gear locations.
 
 Decisions where the text is silent or ambiguous:
 - Damage beyond 0 HP is lost at the reset: a hit that takes a contractor to 0 HP (exactly 0
@@ -97,9 +98,11 @@ Decisions where the text is silent or ambiguous:
   A Maimed result destroys it (it leaves `gear`); any other result is kept in `gear_damage` with
   the wound type, and the Foreman narrates the consequence (dropped weapon, torn pack ...).
   Either way: no counter, no penalty, no effect.
-- A fitted prosthetic is gear ("Prosthetics are gear"): it covers its own location (any of the
-  nine: the gear rule's three names are where carried gear sits, a prosthetic sits where it is
-  fitted), after the item in a slot covering that location. It takes the wound by the gear
+- A fitted prosthetic is gear ("Prosthetics are gear"), and gear takes a wound only "if the
+  wound location is Back/Pack, Shield Arm, or Weapon Arm": a prosthetic covers its own location
+  when that is one of them (a location whose row names gear slots), after the item in a slot
+  covering it. A prosthetic leg (location 8) takes nothing: the wound is the body's. Option
+  `prosthetics_anywhere` widens the text's list to wherever a prosthetic is fitted. It takes the wound by the gear
   rule, by the same option and fact `gear_absorbs`: no counter, no penalty, no effect. A Maimed
   result destroys it: the Maimed wound it offset keeps its counter and has its penalties back,
   as with `prosthetic_lost`, and a new prosthetic may be fitted. Any other result damages it
@@ -552,14 +555,16 @@ def land_wound(
     kind: WoundType,
     place: Location,
     gear_absorbs: bool,
+    prosthetics_anywhere: bool,
 ) -> tuple[ContractorSheet, str]:
     """At a body location: on the gear covering it (if it may absorb: the item in its slot
-    first, then a prosthetic fitted there), else on the body."""
+    first, then a prosthetic fitted there, at a gear location unless the option widens the
+    text's list), else on the body."""
     if gear_absorbs:
         slot = exposed_gear(sheet, place)
         if slot is not None:
             return gear_takes_wound(sheet, wound_id, kind, slot)
-        fitted = fitted_prosthetic(sheet, place)
+        fitted = fitted_prosthetic(sheet, place) if place.gear or prosthetics_anywhere else None
         if fitted is not None:
             return prosthetic_takes_wound(sheet, wound_id, kind, fitted)
     return body_takes_wound(sheet, wound_id, roll, kind, place)
@@ -755,7 +760,10 @@ def on_body_location(
             f"`{GEAR_CHOICE}SLOT` for exposed gear",
             "$.option",
         )
-    placed, said = land_wound(sheet, waiting.id, waiting.roll, kind, place, waiting.gear_absorbs)
+    anywhere = bool(ctx.options["prosthetics_anywhere"])
+    placed, said = land_wound(
+        sheet, waiting.id, waiting.roll, kind, place, waiting.gear_absorbs, anywhere
+    )
     ctx.say(f"the Foreman places {named(kind)} {waiting.id} on the {named(place)}: {said}")
     return placed
 
@@ -786,7 +794,10 @@ class Contractor(Ruleset):
     kinds = ("contractor",)
     hit_facts = frozenset({"ignores_ap", "gear_absorbs"})
     heal_facts = frozenset({"wound"})
-    options: ClassVar[dict[str, bool | int | str]] = {"gear_absorbs": True}
+    options: ClassVar[dict[str, bool | int | str]] = {
+        "gear_absorbs": True,
+        "prosthetics_anywhere": False,
+    }
     tables: ClassVar[dict[str, Any]] = {"wound_types": WOUND_TYPES, "locations": LOCATIONS}
 
     def why_attacker_cannot(
@@ -869,7 +880,10 @@ class Contractor(Ruleset):
             sheet = counted
         else:
             place = self.table(fight, "locations").number(number)
-            sheet, landed = land_wound(sheet, ctx.event_id, roll, kind, place, bool(absorbs))
+            anywhere = bool(ctx.options["prosthetics_anywhere"])
+            sheet, landed = land_wound(
+                sheet, ctx.event_id, roll, kind, place, bool(absorbs), anywhere
+            )
             said = f"{named(kind)} to location {number}, {named(place)}: {landed}"
         ctx.say(f"wound roll {roll}: {said}; HP reset to {max(sheet.max_hp, 0)}")
         return settle(msgspec.structs.replace(sheet, hp=sheet.max_hp), ctx)

@@ -628,8 +628,23 @@ def test_a_maimed_result_destroys_the_prosthetic_and_the_maimed_penalties_are_ba
     assert refit.injuries[0].prosthetic and refit.penalties == {}
 
 
-def test_a_prosthetic_covers_its_own_location_even_outside_the_gear_rules_three() -> None:
-    sheet = cinder(apply(fitted(98), to_zero(38))[0])  # 8: the left leg
+def test_a_prosthetic_outside_back_shield_arm_and_weapon_arm_takes_no_wound() -> None:
+    """Gear takes a wound only "if the wound location is Back/Pack, Shield Arm, or Weapon Arm"
+    (issue 27): a Fracture to a prosthetic left leg (8) is the body's."""
+    sheet = cinder(apply(fitted(98), to_zero(38, id="h2"))[0])  # 8: the left leg
+    assert sheet.gear_damage == ()
+    assert (sheet.wound_counter, sheet.constitution) == (2, 12)
+    assert [w.id for w in sheet.injuries] == ["m1", "h2"]
+
+
+def test_the_option_widens_the_list_to_wherever_a_prosthetic_is_fitted() -> None:
+    state = fight(
+        to_zero(98, id="m1"),
+        treat("m1", "prosthetic"),
+        constitution=20,
+        options={"prosthetics_anywhere": True},
+    )
+    sheet = cinder(apply(state, to_zero(38))[0])
     assert sheet.gear_damage[0].item == "prosthetic left leg"
     assert sheet.wound_counter == 1
 
