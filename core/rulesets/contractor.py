@@ -102,12 +102,12 @@ Decisions where the text is silent or ambiguous:
   wound location is Back/Pack, Shield Arm, or Weapon Arm": a prosthetic covers its own location
   when that is one of them (a location whose row names gear slots), after the item in a slot
   covering it. A prosthetic leg (location 8) takes nothing: the wound is the body's. Option
-  `prosthetics_anywhere` widens the text's list to wherever a prosthetic is fitted. It takes the wound by the gear
-  rule, by the same option and fact `gear_absorbs`: no counter, no penalty, no effect. A Maimed
-  result destroys it: the Maimed wound it offset keeps its counter and has its penalties back,
-  as with `prosthetic_lost`, and a new prosthetic may be fitted. Any other result damages it
-  (kept in `gear_damage`, slot `prosthetic:WOUND`): it stays fitted, and if the Foreman's
-  consequence breaks it, `prosthetic_lost:WOUND` says so.
+  `prosthetics_anywhere` widens the text's list to wherever a prosthetic is fitted. It takes the
+  wound by the gear rule, by the same option and fact `gear_absorbs`: no counter, no penalty, no
+  effect. A Maimed result destroys it: the Maimed wound it offset keeps its counter and has its
+  penalties back, as with `prosthetic_lost`, and a new prosthetic may be fitted. Any other
+  result damages it (kept in `gear_damage`, slot `prosthetic:WOUND`): it stays fitted, and if
+  the Foreman's consequence breaks it, `prosthetic_lost:WOUND` says so.
 - A wound's id is the id of the hit that dealt it (`#N` when the hit has none), so undoing
   another event never renames it.
 - Treatment (`mend`, `treat_wound`, `clinic`) removes one named non-Maimed wound: all three
