@@ -299,6 +299,19 @@ class Hit(EventBase, tag="hit", frozen=True):
         ]
         | None
     ) = None
+    location: (
+        Annotated[
+            str,
+            Meta(
+                min_length=1,
+                max_length=NAME_LENGTH,
+                description="Contractor: where a location-10 wound lands, the Foreman's choice "
+                "given with the hit (a body location, by name or number 1-9, or `gear:SLOT`), "
+                "resolved before the Wound Counter counts; unused if the roll names a location.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class Heal(EventBase, tag="heal", frozen=True):

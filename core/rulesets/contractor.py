@@ -56,8 +56,9 @@ A replacement must cover 11-90 (wound types) or 1-9 (locations) exactly once; an
 refused as a structural error when the fight starts. Lucky, Maimed and location 10 are the
 text's own rules and are not replaced.
 
-Facts: on a hit, `ignores_ap` (true: AP does not reduce it) and `gear_absorbs` (whether gear
-covering the location takes the wound). On a heal, `wound`: the id of the wound.
+Facts: on a hit, `ignores_ap` (true: AP does not reduce it), `gear_absorbs` (whether gear
+covering the location takes the wound) and `location` (the Foreman's choice for a location-10
+wound, given with the hit). On a heal, `wound`: the id of the wound.
 Heal means: `mend` (Mend + Vitality, in combat), `treat_wound` (camp), `clinic` (town leave)
 treat a wound; `prosthetic` and `coiltech` are for Maimed wounds; any other means is ordinary
 HP healing.
@@ -81,18 +82,23 @@ Decisions where the text is silent or ambiguous:
 - A roll of exactly 10 is Lucky: Lucky covers 1-10. "Location 10 is never Lucky by itself" means
   20, 30 ... 90 follow their type; a Lucky result cancels the wound wherever it would land.
   Lucky's +5 Motivation stays for the rest of the fight.
-- Location 10 (a non-Lucky roll ending in 0, 100 included): the wound waits in `pending` for the
-  Foreman's `choice`: a body location (name or number 1-9; gear covering it takes the wound as
-  for a rolled location, by the hit's `gear_absorbs`) or `gear:SLOT` (that gear, whatever the
-  slot, takes it). What the roll already says takes effect at the roll: the counter
-  (Constitution and Maximum HP -4, so HP resets to the lower Maximum HP and a hit before the
-  choice meets it) and whether the type prevents acting; the location's penalty and the
-  effect wait for the choice. If the Foreman points it at gear, the counter comes off again and
-  current HP gains the 4 the reset fell short by; a location with a Constitution penalty caps
-  current HP at the new Maximum HP. Several pending wounds are placed oldest first; a pending
-  wound cannot be treated.
-- A location-10 wound that takes Constitution to 0 kills at the roll: "no automatic
-  last-second save", so the Foreman's choice cannot come after death to send it to gear.
+- Location 10 (a non-Lucky roll ending in 0, 100 included) "points to exposed gear or lets the
+  Foreman choose the most exposed body location", and "when gear absorbs the wound: the Wound
+  Counter does not increase": where the wound lands is part of resolving it, so it is resolved
+  before the counter counts. The Foreman's choice given with the hit (fact `location`: a body
+  location, by name or number 1-9, or `gear:SLOT`) places it at once; a `location` on a hit
+  whose roll names a location is unused. Without it the wound waits in `pending` for the
+  Foreman's `choice`: a body location (gear covering it takes the wound as for a rolled
+  location, by the hit's `gear_absorbs`) or `gear:SLOT` (that gear, whatever the slot, takes
+  it). Its counter counts from the roll only when nothing could take it (no gear carried, no
+  prosthetic fitted: the body takes it wherever it lands, and a last wound kills at the roll,
+  "no automatic last-second save"); otherwise it counts once the choice puts it on the body, and
+  gear that takes it keeps a contractor on his last wound alive. Whether its type prevents
+  acting counts from the roll; the location's penalty and the effect wait for the choice. A
+  counter that counted from the roll and comes off when the Foreman points it at gear gives
+  current HP back the 4 the reset fell short by; a wound placed on the body later caps current
+  HP at the new Maximum HP. Several pending wounds are placed oldest first; a pending wound
+  cannot be treated.
 - Gear takes the wound by default (the text's "when gear absorbs" reads as the rule); option
   and fact `gear_absorbs` change it. Relevant gear is an item in a slot covering the location.
   A Maimed result destroys it (it leaves `gear`); any other result is kept in `gear_damage` with
@@ -146,7 +152,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from woundlog.events import CharacterJoined, Choice, Heal, Hit
+from woundlog.events import CharacterJoined, Choice, Heal, Hit, RuleError
 
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
@@ -366,14 +372,17 @@ class Wound(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
-    """A location-10 wound waiting for the Foreman to choose where it lands. Its counter (and
-    whether its type prevents acting) already counts: only its location waits."""
+    """A location-10 wound waiting for the Foreman to choose where it lands. Whether its type
+    prevents acting counts already; its counter counts already only if nothing the contractor
+    has could take it (no gear, no prosthetic: the body takes it wherever it lands), else
+    (`counted` false) once the Foreman places it on the body."""
 
     id: str
     roll: int
     type: str
     gear_absorbs: bool
     prevents_acting: bool = False
+    counted: bool = True
 
     def __str__(self) -> str:
         return f"{self.id} {self.type}, roll {self.roll}: location 10, the Foreman chooses"
@@ -440,7 +449,7 @@ def with_layers(
             for stat, value in wound.penalty.items():
                 penalties[stat] = penalties.get(stat, 0) + value
     penalties = {stat: value for stat, value in penalties.items() if value}
-    counter = len(injuries) + len(pending)
+    counter = len(injuries) + sum(1 for waiting in pending if waiting.counted)
     constitution = (
         sheet.stats["constitution"]
         - CONSTITUTION_PER_WOUND * counter
@@ -700,10 +709,23 @@ def place_pending(
             f"`{PROSTHETIC_LOST}WOUND` records a lost prosthetic",
             "$.option",
         )
-    waiting = sheet.pending[0]
+    return place(sheet, 0, option, fight, rules, ctx)
+
+
+def place(
+    sheet: ContractorSheet,
+    index: int,
+    option: str,
+    fight: FightState[Any],
+    rules: Contractor,
+    ctx: Context,
+) -> ContractorSheet:
+    """The Foreman places pending wound `index`: the layers are worked out again once it is."""
+    waiting = sheet.pending[index]
     kind = wound_table(rules.table(fight, "wound_types"))[waiting.roll]
-    # its counter counted from the roll: the layers are worked out again once it is placed
-    unplaced = msgspec.structs.replace(sheet, pending=sheet.pending[1:])
+    unplaced = msgspec.structs.replace(
+        sheet, pending=sheet.pending[:index] + sheet.pending[index + 1 :]
+    )
     if option.startswith(GEAR_CHOICE):
         placed = on_exposed_gear(unplaced, waiting, kind, option.removeprefix(GEAR_CHOICE), ctx)
     else:
@@ -792,7 +814,7 @@ class Contractor(Ruleset):
     dice_hints: ClassVar[dict[str, str]] = {"wound": "a d100's 00 is read as 100: give 100"}
     stats: ClassVar[dict[str, int | None]] = {"constitution": None, "ap": 0, "motivation": 0}
     kinds = ("contractor",)
-    hit_facts = frozenset({"ignores_ap", "gear_absorbs"})
+    hit_facts = frozenset({"ignores_ap", "gear_absorbs", "location"})
     heal_facts = frozenset({"wound"})
     options: ClassVar[dict[str, bool | int | str]] = {
         "gear_absorbs": True,
@@ -864,20 +886,7 @@ class Contractor(Ruleset):
             sheet = with_current(lucky)
             said = f"Lucky: the wound is cancelled, Motivation +{LUCKY_MOTIVATION}"
         elif number == EXPOSED:
-            waiting = Pending(
-                id=ctx.event_id,
-                roll=roll,
-                type=kind.name,
-                gear_absorbs=bool(absorbs),
-                prevents_acting=kind.prevents_acting,
-            )
-            counted = with_layers(sheet, sheet.injuries, (*sheet.pending, waiting))
-            said = (
-                f"{named(kind)} to location 10: Constitution {sheet.constitution} -> "
-                f"{counted.constitution} now; exposed gear or the most exposed location, the "
-                "Foreman chooses (`choice`)"
-            )
-            sheet = counted
+            return self.location_10(fight, sheet, hit, roll, kind, bool(absorbs), ctx)
         else:
             place = self.table(fight, "locations").number(number)
             anywhere = bool(ctx.options["prosthetics_anywhere"])
@@ -887,6 +896,52 @@ class Contractor(Ruleset):
             said = f"{named(kind)} to location {number}, {named(place)}: {landed}"
         ctx.say(f"wound roll {roll}: {said}; HP reset to {max(sheet.max_hp, 0)}")
         return settle(msgspec.structs.replace(sheet, hp=sheet.max_hp), ctx)
+
+    def location_10(
+        self,
+        fight: FightState[Any],
+        sheet: ContractorSheet,
+        hit: Hit,
+        roll: int,
+        kind: WoundType,
+        absorbs: bool,
+        ctx: Context,
+    ) -> ContractorSheet:
+        """Exposed gear, or the body location the Foreman chooses: where the wound lands is
+        resolved before the Wound Counter counts, so gear that takes it keeps a contractor on
+        his last wound alive. The Foreman's choice given with the hit (`location`) places it
+        now; else it waits for his `choice`, counted at once only if nothing could take it."""
+        could_absorb = bool(sheet.gear) or any(w.offset() for w in sheet.injuries)
+        waiting = Pending(
+            id=ctx.event_id,
+            roll=roll,
+            type=kind.name,
+            gear_absorbs=absorbs,
+            prevents_acting=kind.prevents_acting,
+            counted=hit.location is None and not could_absorb,
+        )
+        held = with_layers(sheet, sheet.injuries, (*sheet.pending, waiting))
+        if hit.location is not None:
+            ctx.say(f"wound roll {roll}: {named(kind)} to location 10")
+            try:
+                placed = place(held, len(held.pending) - 1, hit.location, fight, self, ctx)
+            except RuleError as exc:
+                raise ctx.refuse(exc.message, "$.location") from None
+            if placed.state == DEAD:
+                return placed
+            ctx.say(f"HP reset to {placed.max_hp}")
+            return settle(msgspec.structs.replace(placed, hp=placed.max_hp), ctx)
+        counted = (
+            f"Constitution {sheet.constitution} -> {held.constitution} now (nothing could take it)"
+            if waiting.counted
+            else "its counter counts once it lands on the body"
+        )
+        ctx.say(
+            f"wound roll {roll}: {named(kind)} to location 10: exposed gear or the most "
+            f"exposed location, the Foreman chooses (`choice`); {counted}; HP reset to "
+            f"{max(held.max_hp, 0)}"
+        )
+        return settle(msgspec.structs.replace(held, hp=held.max_hp), ctx)
 
     def on_heal(
         self, fight: FightState[Any], target: ContractorSheet, heal: Heal, ctx: Context

@@ -598,3 +598,9 @@ def test_a_rest_after_the_fight_ends_is_refused_as_the_documentation_says() -> N
         apply(ended, Heal(target="mira", amount=1, means="rest"))
     doc = " ".join(get_ruleset("dnd5e").documentation().split())
     assert "recorded as a heal with means `rest` (amount 1), before `fight_ended`" in doc
+
+
+def test_a_revival_that_gives_no_hit_points_brings_back_the_dead_on_1() -> None:
+    """Issue 27 (a surviving mutant): brought back "with the hit points it gives, at least 1"."""
+    state, _ = then(fight(hit(20), revival=True), Heal(target="mira", amount=0, means="revivify"))
+    assert (mira(state).state, mira(state).hp) == ("upright", 1)

@@ -586,3 +586,21 @@ def test_a_side_s_recovery_then_his_own_in_one_round_is_one_recovery(numbered: b
     assert grim(state).state == "knocked_down"  # he stands in his next recovery phase
     state, _ = apply(state, TurnStarted(character="grim", round=2))
     assert grim(state).state == "upright"
+
+
+# --- what the explanation says of the rolls a blow makes (issue 27, a surviving mutant) ----------
+
+
+def test_a_blow_whose_every_roll_was_needed_does_not_say_the_first_settled_it() -> None:
+    # two wounds past zero, two rolls, neither out of action: both were needed
+    state = fight(wounds=1)
+    _, changes = apply(state, hit(3, 1, 2))  # 1 -> 0, then 2 past zero: knocked down twice
+    assert "injury roll 1 knocked down, 2 knocked down" in changes.explanation
+    assert "settles it" not in changes.explanation
+
+
+def test_a_blow_settled_by_its_first_roll_says_so() -> None:
+    state = fight(wounds=1)
+    _, changes = apply(state, hit(3, 6))  # out of action on the first of two rolls
+    assert "injury roll 6 out of action" in changes.explanation
+    assert "(which settles it: the other rolls could change nothing)" in changes.explanation
