@@ -67,8 +67,9 @@ def test_warhammer_quest_a_stabilised_warrior_drinks_a_potion_himself_and_nothin
     drunk = accepted(stable, Heal(target="grim", amount=4, means="potion", healer="grim"))
     assert drunk.characters["grim"].state == "upright"
     words = "may do nothing except drink a healing potion"
-    refused(stable, Heal(target="ulf", amount=2, means="potion", healer="grim"), words, "$.healer")
-    refused(stable, Heal(target="grim", amount=2, means="bandage", healer="grim"), words, "$.healer")
+    for target, means in (("ulf", "potion"), ("grim", "bandage")):
+        heal = Heal(target=target, amount=2, means=means, healer="grim")
+        refused(stable, heal, words, "$.healer")
     refused(stable, Hit(target="orc", damage=1, attacker="grim"), "is stabilised", "$.attacker")
 
 
