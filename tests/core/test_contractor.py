@@ -251,9 +251,12 @@ def test_each_row_of_the_wound_table_gives_its_type_across_its_range(
     assert wound_type_rolled(low) == wound_type_rolled(high) == name
 
 
-def test_the_wound_table_rows_cover_1_to_100_once() -> None:
-    rolls = [roll for low, high, _ in WOUND_TABLE_ROWS for roll in range(low, high + 1)]
-    assert rolls == list(range(1, 101))
+def test_the_wound_table_answers_every_roll_from_1_to_100_with_the_texts_ends() -> None:
+    """The text: 1-10 Lucky, 91-100 Maimed (00 read as 100); the stand-in's rows between."""
+    table = contractor.wound_table(contractor.WOUND_TYPES)
+    names = [table[roll].name for roll in range(1, 101)]
+    assert names[:10] == ["Lucky"] * 10 and names[90:] == ["Maimed"] * 10
+    assert "Lucky" not in names[10:90] and "Maimed" not in names[10:90]
 
 
 @pytest.mark.parametrize("roll", range(91, 100))
