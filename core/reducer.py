@@ -44,6 +44,7 @@ from .machine import IllegalTransition
 from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
 from .state import INDEX_FROM, Character, FightState, Roster, setup_of
+from .turns import Rounds, pulse
 
 State = FightState[Any]
 _UNDO = (Retract, Amend)
@@ -148,18 +149,21 @@ def _advance(
 ) -> tuple[State, Ruleset, Context | None, Mapping[str, Character]]:
     """The fight after the event, its ruleset, the event's Context (None for an undo event,
     which changes nothing here), and the characters the event updated."""
-    rules, ctx, updated, ended = _effect(state, event, missing)
+    rules, ctx, updated, ended, rounds = _effect(state, event, missing)
     characters = {**state.characters, **updated} if updated else state.characters
     seq = state.seq + 1
-    new_state = msgspec.structs.replace(state, seq=seq, characters=characters, ended=ended)
+    new_state = msgspec.structs.replace(
+        state, seq=seq, characters=characters, ended=ended, rounds=rounds
+    )
     return new_state, rules, ctx, updated
 
 
 def _effect(
     state: State, event: Event, missing: Missing | None = None, *, explains: bool = True
-) -> tuple[Ruleset, Context | None, Mapping[str, Character], bool]:
+) -> tuple[Ruleset, Context | None, Mapping[str, Character], bool, Rounds]:
     """What the event does to the fight, leaving `state` as it is: its ruleset, its Context
-    (None for an undo event), the characters it updates, and whether the fight has ended."""
+    (None for an undo event), the characters it updates, whether the fight has ended, and
+    where its rounds stand (a tick's `core.turns.pulse`)."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
     if isinstance(event, FightStarted):
@@ -186,13 +190,16 @@ def _effect(
         given = dice() if event.rolls else dice
         ctx = Context(eid, given, rules.graph, state.options, explains=explains)
         if isinstance(event, _UNDO):
-            return rules, None, {}, state.ended
+            return rules, None, {}, state.ended, state.rounds
         if state.ended:
             raise ctx.refuse("the fight has ended; undo `fight_ended` to go on")
+        rounds = state.rounds
+        if isinstance(event, TurnStarted | TurnEnded):
+            ctx.pulse, rounds = pulse(rounds, event, state.version)
         updated, ended = _resolve(rules, state, event, ctx)
     except WoundlogError as exc:
         raise exc.located(event=eid) from None
-    return rules, ctx, updated, ended
+    return rules, ctx, updated, ended, rounds
 
 
 class Fold:
@@ -245,18 +252,24 @@ class Fold:
             self._take_up(start(_first(event))[0])
             return
         assert self._steps is not None
-        step = self._steps.quick.get(type(event))
+        steps = self._steps
+        step = steps.quick.get(type(event))
         if step is None or state.ended or not step(state, event):
             state = self._generic(state, event)
+        elif steps.rounds is not None:  # a tick: where the rounds stand now
+            state = msgspec.structs.replace(state, rounds=steps.rounds)
+            steps.rounds = None
         self._state = msgspec.structs.replace(state, seq=state.seq + 1)
 
     def _generic(self, state: State, event: Event) -> State:
         """The event folded as `advance` folds it: the fight, with `ended` as the event left it."""
-        rules, ctx, updated, ended = _effect(state, event, explains=False)
+        rules, ctx, updated, ended, rounds = _effect(state, event, explains=False)
         if ctx is not None and updated:
             _check_moves(rules, self._characters, updated)
             self._characters.update(updated)
-        return state if ended == state.ended else msgspec.structs.replace(state, ended=ended)
+        if ended == state.ended and rounds is state.rounds:
+            return state
+        return msgspec.structs.replace(state, ended=ended, rounds=rounds)
 
     def skip(self) -> None:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
@@ -288,6 +301,7 @@ class _Steps:
             hints=rules.dice_hints,
         )
         self.event: Event | None = None
+        self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
         self.hit_facts_unstated = _unstated(Hit, rules.hit_facts, "hit")
         self.heal_facts_unstated = _unstated(Heal, rules.heal_facts, "heal")
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
@@ -320,6 +334,7 @@ class _Steps:
         ctx.event_id = event.id if event.id is not None else f"#{seq}"
         self.event = event
         ctx._dice = self._dice() if event.rolls else self.make_dice
+        ctx.pulse = None
         return ctx
 
     def _dice(self) -> Dice:
@@ -415,9 +430,11 @@ class _Steps:
             return False
         try:
             ctx = self._context(event, state.seq + 1)
+            ctx.pulse, rounds = pulse(state.rounds, event, state.version)
             self._ticked(handler(state, event, ctx))
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, state.seq + 1)) from None
+        self.rounds = rounds
         return True
 
 

@@ -9,6 +9,7 @@ A handler the game has no rule for refuses the event with a RuleError that says 
 from __future__ import annotations
 
 import difflib
+import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
@@ -30,6 +31,8 @@ from .dice import Dice
 from .machine import Graph
 from .state import Character, FightState, Roster, TickConcern
 from .states import State
+from .turns import RULE as TURNS_RULE
+from .turns import Pulse
 
 Options = dict[str, bool | int | str]
 CharacterT = TypeVar("CharacterT", bound=Character)
@@ -63,7 +66,16 @@ class Context:
     `dice` may be given as a function that makes them: most events roll nothing, so their
     Dice are made only when a rule first asks for one."""
 
-    __slots__ = ("_dice", "character", "event_id", "explains", "graph", "options", "said")
+    __slots__ = (
+        "_dice",
+        "character",
+        "event_id",
+        "explains",
+        "graph",
+        "options",
+        "pulse",
+        "said",
+    )
 
     def __init__(
         self,
@@ -83,11 +95,13 @@ class Context:
         self.character = character
         self.said: list[str] = [] if said is None else said
         self.explains = explains
+        self.pulse: Pulse | None = None
+        """Of a tick: whose turn it starts or ends, and whether a round ends (`core.turns`)."""
 
     def for_character(self, character: str) -> Context:
         """This event as it concerns `character` alone: dice rolled through it are that
         character's (`downed@brakk`), so nobody else's dice move when the others change."""
-        return Context(
+        ctx = Context(
             self.event_id,
             self.dice,
             self.graph,
@@ -96,6 +110,8 @@ class Context:
             said=self.said,
             explains=self.explains,
         )
+        ctx.pulse = self.pulse
+        return ctx
 
     @property
     def dice(self) -> Dice:
@@ -159,7 +175,8 @@ class Ruleset:
     def documentation(cls) -> str:
         import inspect
 
-        return inspect.getdoc(inspect.getmodule(cls)) or ""
+        own = inspect.getdoc(inspect.getmodule(cls)) or ""
+        return f"{own}\n\n{textwrap.fill(TURNS_RULE, 96)}" if own else textwrap.fill(TURNS_RULE, 96)
 
     # --- setting up -------------------------------------------------------------------------
 
@@ -291,6 +308,25 @@ class Ruleset:
         if roster is not None:
             return roster.concerned(kind, side)
         return characters if side is None else fight.on_side(side)
+
+    def turns(
+        self, fight: FightState[Any], kind: str, turn: TurnStarted | TurnEnded, ctx: Context
+    ) -> Mapping[str, Any]:
+        """Those of the tick's scope (as `ticked` finds them) whose turn it starts or ends now:
+        each character's turn starts and ends at most once a round, whichever scope says so
+        first (`core.turns`). A whole round's `turn_started` before version 3 starts nobody's."""
+        scope = self.ticked(fight, kind, turn)
+        pulse = ctx.pulse
+        if pulse is None:
+            return scope
+        if turn.side is None and turn.character is None and not pulse.everyone:
+            return {}
+        done = pulse.done
+        if done.everyone:
+            return {}
+        if not done.sides and not done.characters:
+            return scope
+        return {cid: c for cid, c in scope.items() if not done.covers(cid, c.side)}
 
     # --- the handlers: by default the game has no such rule -----------------------------------
 

@@ -16,6 +16,7 @@ import msgspec
 from woundlog.events import FightStarted
 
 from .states import State
+from .turns import Rounds
 
 
 class Character(msgspec.Struct, frozen=True, kw_only=True):
@@ -33,8 +34,10 @@ C = TypeVar("C", bound=Character)
 
 
 class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_defaults=True):
-    """A fight as it stands. Only `version` has a default (the draw of logs that name none), so
-    only it is left out of the encoding: state JSON of a version 1 log is what it always was."""
+    """A fight as it stands. Only `version` (the draw of logs that name none) and `rounds` have
+    defaults, left out of the encoding: state JSON of a version 1 log is what it always was until
+    its first tick, from which `rounds` says which round the ticks are in and whose turns have
+    started and ended in it (`core.turns`)."""
 
     ruleset: str
     seq: int
@@ -45,6 +48,7 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
     tables: dict[str, Any]
     ended: bool
     version: int = 1
+    rounds: Rounds = Rounds()
 
     def character(self, character_id: str) -> C | None:
         return self.characters.get(character_id)

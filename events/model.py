@@ -20,11 +20,12 @@ from typing import Annotated, Any, Literal, TypeAlias
 import msgspec
 from msgspec import Meta
 
-WIRE_VERSION = 2
+WIRE_VERSION = 3
 """The newest wire format, which new fights record in `fight_started.version`. A log that names
 no version is version 1: its dice are drawn as they were when it was written, so an old log
 replays exactly as it did. Version 2 adds dice scoped to a character (`downed@brakk`) and draws
-them so."""
+them so. Version 3: a whole round's `turn_started` starts every character's turn, as a side's
+or a character's does (`core.turns`); before, some rulesets read it as the round's start alone."""
 
 ID_PATTERN = r"^[^#\s][^\s]*$"
 EVENT_REF_PATTERN = r"^(#[1-9][0-9]*|[^#\s][^\s]*)$"
@@ -294,6 +295,19 @@ class Hit(EventBase, tag="hit", frozen=True):
                 description="With `magic`: the spell is purely magical energy (default true, "
                 "past armour); false: its damage comes from changes in the physical surroundings "
                 "(windstorms, falling rocks), absorbed by armour.",
+            ),
+        ]
+        | None
+    ) = None
+    location: (
+        Annotated[
+            str,
+            Meta(
+                min_length=1,
+                max_length=NAME_LENGTH,
+                description="Contractor: where a location-10 wound lands, the Foreman's choice "
+                "given with the hit (a body location, by name or number 1-9, or `gear:SLOT`), "
+                "resolved before the Wound Counter counts; unused if the roll names a location.",
             ),
         ]
         | None

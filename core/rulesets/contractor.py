@@ -56,8 +56,9 @@ A replacement must cover 11-90 (wound types) or 1-9 (locations) exactly once; an
 refused as a structural error when the fight starts. Lucky, Maimed and location 10 are the
 text's own rules and are not replaced.
 
-Facts: on a hit, `ignores_ap` (true: AP does not reduce it) and `gear_absorbs` (whether gear
-covering the location takes the wound). On a heal, `wound`: the id of the wound.
+Facts: on a hit, `ignores_ap` (true: AP does not reduce it), `gear_absorbs` (whether gear
+covering the location takes the wound) and `location` (the Foreman's choice for a location-10
+wound, given with the hit). On a heal, `wound`: the id of the wound.
 Heal means: `mend` (Mend + Vitality, in combat), `treat_wound` (camp), `clinic` (town leave)
 treat a wound; `prosthetic` and `coiltech` are for Maimed wounds; any other means is ordinary
 HP healing.
@@ -66,7 +67,8 @@ number, or `gear:SLOT`, for the oldest pending location-10 wound; `prosthetic_lo
 prosthetic is stolen, broken or destroyed.
 Options: `gear_absorbs` (default true): gear covering the location takes the wound unless the
 hit says `gear_absorbs: false`. Set it false to make gear take a wound only when the hit says
-`gear_absorbs: true`.
+`gear_absorbs: true`. `prosthetics_anywhere` (default false): a fitted prosthetic takes a wound
+at its own location wherever it is fitted, not only at the text's gear locations.
 
 Decisions where the text is silent or ambiguous:
 - Damage beyond 0 HP is lost at the reset: a hit that takes a contractor to 0 HP (exactly 0
@@ -80,31 +82,38 @@ Decisions where the text is silent or ambiguous:
 - A roll of exactly 10 is Lucky: Lucky covers 1-10. "Location 10 is never Lucky by itself" means
   20, 30 ... 90 follow their type; a Lucky result cancels the wound wherever it would land.
   Lucky's +5 Motivation stays for the rest of the fight.
-- Location 10 (a non-Lucky roll ending in 0, 100 included): the wound waits in `pending` for the
-  Foreman's `choice`: a body location (name or number 1-9; gear covering it takes the wound as
-  for a rolled location, by the hit's `gear_absorbs`) or `gear:SLOT` (that gear, whatever the
-  slot, takes it). What the roll already says takes effect at the roll: the counter
-  (Constitution and Maximum HP -4, so HP resets to the lower Maximum HP and a hit before the
-  choice meets it) and whether the type prevents acting; the location's penalty and the
-  effect wait for the choice. If the Foreman points it at gear, the counter comes off again and
-  current HP gains the 4 the reset fell short by; a location with a Constitution penalty caps
-  current HP at the new Maximum HP. Several pending wounds are placed oldest first; a pending
-  wound cannot be treated.
-- A location-10 wound that takes Constitution to 0 kills at the roll: "no automatic
-  last-second save", so the Foreman's choice cannot come after death to send it to gear.
+- Location 10 (a non-Lucky roll ending in 0, 100 included) "points to exposed gear or lets the
+  Foreman choose the most exposed body location", and "when gear absorbs the wound: the Wound
+  Counter does not increase": where the wound lands is part of resolving it, so it is resolved
+  before the counter counts. The Foreman's choice given with the hit (fact `location`: a body
+  location, by name or number 1-9, or `gear:SLOT`) places it at once; a `location` on a hit
+  whose roll names a location is unused. Without it the wound waits in `pending` for the
+  Foreman's `choice`: a body location (gear covering it takes the wound as for a rolled
+  location, by the hit's `gear_absorbs`) or `gear:SLOT` (that gear, whatever the slot, takes
+  it). Its counter counts from the roll only when nothing could take it (no gear carried, no
+  prosthetic fitted: the body takes it wherever it lands, and a last wound kills at the roll,
+  "no automatic last-second save"); otherwise it counts once the choice puts it on the body, and
+  gear that takes it keeps a contractor on his last wound alive. Whether its type prevents
+  acting counts from the roll; the location's penalty and the effect wait for the choice. A
+  counter that counted from the roll and comes off when the Foreman points it at gear gives
+  current HP back the 4 the reset fell short by; a wound placed on the body later caps current
+  HP at the new Maximum HP. Several pending wounds are placed oldest first; a pending wound
+  cannot be treated.
 - Gear takes the wound by default (the text's "when gear absorbs" reads as the rule); option
   and fact `gear_absorbs` change it. Relevant gear is an item in a slot covering the location.
   A Maimed result destroys it (it leaves `gear`); any other result is kept in `gear_damage` with
   the wound type, and the Foreman narrates the consequence (dropped weapon, torn pack ...).
   Either way: no counter, no penalty, no effect.
-- A fitted prosthetic is gear ("Prosthetics are gear"): it covers its own location (any of the
-  nine: the gear rule's three names are where carried gear sits, a prosthetic sits where it is
-  fitted), after the item in a slot covering that location. It takes the wound by the gear
-  rule, by the same option and fact `gear_absorbs`: no counter, no penalty, no effect. A Maimed
-  result destroys it: the Maimed wound it offset keeps its counter and has its penalties back,
-  as with `prosthetic_lost`, and a new prosthetic may be fitted. Any other result damages it
-  (kept in `gear_damage`, slot `prosthetic:WOUND`): it stays fitted, and if the Foreman's
-  consequence breaks it, `prosthetic_lost:WOUND` says so.
+- A fitted prosthetic is gear ("Prosthetics are gear"), and gear takes a wound only "if the
+  wound location is Back/Pack, Shield Arm, or Weapon Arm": a prosthetic covers its own location
+  when that is one of them (a location whose row names gear slots), after the item in a slot
+  covering it. A prosthetic leg (location 8) takes nothing: the wound is the body's. Option
+  `prosthetics_anywhere` widens the text's list to wherever a prosthetic is fitted. It takes the
+  wound by the gear rule, by the same option and fact `gear_absorbs`: no counter, no penalty, no
+  effect. A Maimed result destroys it: the Maimed wound it offset keeps its counter and has its
+  penalties back, as with `prosthetic_lost`, and a new prosthetic may be fitted. Any other
+  result damages it (kept in `gear_damage`, slot `prosthetic:WOUND`): it stays fitted, and if
+  the Foreman's consequence breaks it, `prosthetic_lost:WOUND` says so.
 - A wound's id is the id of the hit that dealt it (`#N` when the hit has none), so undoing
   another event never renames it.
 - Treatment (`mend`, `treat_wound`, `clinic`) removes one named non-Maimed wound: all three
@@ -143,7 +152,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from woundlog.events import CharacterJoined, Choice, Heal, Hit
+from woundlog.events import CharacterJoined, Choice, Heal, Hit, RuleError
 
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
@@ -363,14 +372,17 @@ class Wound(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
-    """A location-10 wound waiting for the Foreman to choose where it lands. Its counter (and
-    whether its type prevents acting) already counts: only its location waits."""
+    """A location-10 wound waiting for the Foreman to choose where it lands. Whether its type
+    prevents acting counts already; its counter counts already only if nothing the contractor
+    has could take it (no gear, no prosthetic: the body takes it wherever it lands), else
+    (`counted` false) once the Foreman places it on the body."""
 
     id: str
     roll: int
     type: str
     gear_absorbs: bool
     prevents_acting: bool = False
+    counted: bool = True
 
     def __str__(self) -> str:
         return f"{self.id} {self.type}, roll {self.roll}: location 10, the Foreman chooses"
@@ -437,7 +449,7 @@ def with_layers(
             for stat, value in wound.penalty.items():
                 penalties[stat] = penalties.get(stat, 0) + value
     penalties = {stat: value for stat, value in penalties.items() if value}
-    counter = len(injuries) + len(pending)
+    counter = len(injuries) + sum(1 for waiting in pending if waiting.counted)
     constitution = (
         sheet.stats["constitution"]
         - CONSTITUTION_PER_WOUND * counter
@@ -552,14 +564,16 @@ def land_wound(
     kind: WoundType,
     place: Location,
     gear_absorbs: bool,
+    prosthetics_anywhere: bool,
 ) -> tuple[ContractorSheet, str]:
     """At a body location: on the gear covering it (if it may absorb: the item in its slot
-    first, then a prosthetic fitted there), else on the body."""
+    first, then a prosthetic fitted there, at a gear location unless the option widens the
+    text's list), else on the body."""
     if gear_absorbs:
         slot = exposed_gear(sheet, place)
         if slot is not None:
             return gear_takes_wound(sheet, wound_id, kind, slot)
-        fitted = fitted_prosthetic(sheet, place)
+        fitted = fitted_prosthetic(sheet, place) if place.gear or prosthetics_anywhere else None
         if fitted is not None:
             return prosthetic_takes_wound(sheet, wound_id, kind, fitted)
     return body_takes_wound(sheet, wound_id, roll, kind, place)
@@ -695,10 +709,23 @@ def place_pending(
             f"`{PROSTHETIC_LOST}WOUND` records a lost prosthetic",
             "$.option",
         )
-    waiting = sheet.pending[0]
+    return place(sheet, 0, option, fight, rules, ctx)
+
+
+def place(
+    sheet: ContractorSheet,
+    index: int,
+    option: str,
+    fight: FightState[Any],
+    rules: Contractor,
+    ctx: Context,
+) -> ContractorSheet:
+    """The Foreman places pending wound `index`: the layers are worked out again once it is."""
+    waiting = sheet.pending[index]
     kind = wound_table(rules.table(fight, "wound_types"))[waiting.roll]
-    # its counter counted from the roll: the layers are worked out again once it is placed
-    unplaced = msgspec.structs.replace(sheet, pending=sheet.pending[1:])
+    unplaced = msgspec.structs.replace(
+        sheet, pending=sheet.pending[:index] + sheet.pending[index + 1 :]
+    )
     if option.startswith(GEAR_CHOICE):
         placed = on_exposed_gear(unplaced, waiting, kind, option.removeprefix(GEAR_CHOICE), ctx)
     else:
@@ -755,7 +782,10 @@ def on_body_location(
             f"`{GEAR_CHOICE}SLOT` for exposed gear",
             "$.option",
         )
-    placed, said = land_wound(sheet, waiting.id, waiting.roll, kind, place, waiting.gear_absorbs)
+    anywhere = bool(ctx.options["prosthetics_anywhere"])
+    placed, said = land_wound(
+        sheet, waiting.id, waiting.roll, kind, place, waiting.gear_absorbs, anywhere
+    )
     ctx.say(f"the Foreman places {named(kind)} {waiting.id} on the {named(place)}: {said}")
     return placed
 
@@ -784,9 +814,12 @@ class Contractor(Ruleset):
     dice_hints: ClassVar[dict[str, str]] = {"wound": "a d100's 00 is read as 100: give 100"}
     stats: ClassVar[dict[str, int | None]] = {"constitution": None, "ap": 0, "motivation": 0}
     kinds = ("contractor",)
-    hit_facts = frozenset({"ignores_ap", "gear_absorbs"})
+    hit_facts = frozenset({"ignores_ap", "gear_absorbs", "location"})
     heal_facts = frozenset({"wound"})
-    options: ClassVar[dict[str, bool | int | str]] = {"gear_absorbs": True}
+    options: ClassVar[dict[str, bool | int | str]] = {
+        "gear_absorbs": True,
+        "prosthetics_anywhere": False,
+    }
     tables: ClassVar[dict[str, Any]] = {"wound_types": WOUND_TYPES, "locations": LOCATIONS}
 
     def why_attacker_cannot(
@@ -853,26 +886,62 @@ class Contractor(Ruleset):
             sheet = with_current(lucky)
             said = f"Lucky: the wound is cancelled, Motivation +{LUCKY_MOTIVATION}"
         elif number == EXPOSED:
-            waiting = Pending(
-                id=ctx.event_id,
-                roll=roll,
-                type=kind.name,
-                gear_absorbs=bool(absorbs),
-                prevents_acting=kind.prevents_acting,
-            )
-            counted = with_layers(sheet, sheet.injuries, (*sheet.pending, waiting))
-            said = (
-                f"{named(kind)} to location 10: Constitution {sheet.constitution} -> "
-                f"{counted.constitution} now; exposed gear or the most exposed location, the "
-                "Foreman chooses (`choice`)"
-            )
-            sheet = counted
+            return self.location_10(fight, sheet, hit, roll, kind, bool(absorbs), ctx)
         else:
             place = self.table(fight, "locations").number(number)
-            sheet, landed = land_wound(sheet, ctx.event_id, roll, kind, place, bool(absorbs))
+            anywhere = bool(ctx.options["prosthetics_anywhere"])
+            sheet, landed = land_wound(
+                sheet, ctx.event_id, roll, kind, place, bool(absorbs), anywhere
+            )
             said = f"{named(kind)} to location {number}, {named(place)}: {landed}"
         ctx.say(f"wound roll {roll}: {said}; HP reset to {max(sheet.max_hp, 0)}")
         return settle(msgspec.structs.replace(sheet, hp=sheet.max_hp), ctx)
+
+    def location_10(
+        self,
+        fight: FightState[Any],
+        sheet: ContractorSheet,
+        hit: Hit,
+        roll: int,
+        kind: WoundType,
+        absorbs: bool,
+        ctx: Context,
+    ) -> ContractorSheet:
+        """Exposed gear, or the body location the Foreman chooses: where the wound lands is
+        resolved before the Wound Counter counts, so gear that takes it keeps a contractor on
+        his last wound alive. The Foreman's choice given with the hit (`location`) places it
+        now; else it waits for his `choice`, counted at once only if nothing could take it."""
+        could_absorb = bool(sheet.gear) or any(w.offset() for w in sheet.injuries)
+        waiting = Pending(
+            id=ctx.event_id,
+            roll=roll,
+            type=kind.name,
+            gear_absorbs=absorbs,
+            prevents_acting=kind.prevents_acting,
+            counted=hit.location is None and not could_absorb,
+        )
+        held = with_layers(sheet, sheet.injuries, (*sheet.pending, waiting))
+        if hit.location is not None:
+            ctx.say(f"wound roll {roll}: {named(kind)} to location 10")
+            try:
+                placed = place(held, len(held.pending) - 1, hit.location, fight, self, ctx)
+            except RuleError as exc:
+                raise ctx.refuse(exc.message, "$.location") from None
+            if placed.state == DEAD:
+                return placed
+            ctx.say(f"HP reset to {placed.max_hp}")
+            return settle(msgspec.structs.replace(placed, hp=placed.max_hp), ctx)
+        counted = (
+            f"Constitution {sheet.constitution} -> {held.constitution} now (nothing could take it)"
+            if waiting.counted
+            else "its counter counts once it lands on the body"
+        )
+        ctx.say(
+            f"wound roll {roll}: {named(kind)} to location 10: exposed gear or the most "
+            f"exposed location, the Foreman chooses (`choice`); {counted}; HP reset to "
+            f"{max(held.max_hp, 0)}"
+        )
+        return settle(msgspec.structs.replace(held, hp=held.max_hp), ctx)
 
     def on_heal(
         self, fight: FightState[Any], target: ContractorSheet, heal: Heal, ctx: Context

@@ -113,13 +113,14 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
+from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded, TurnStarted
 
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState, TickConcern
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..tables import Table
+from ..turns import PULSE_VERSION, whole
 
 TRANSITIONS = [
     ("fatal_injury", UPRIGHT, DOWNED),  # incapacitated, awaiting the choice
@@ -382,25 +383,19 @@ def round_ends_in_agony(character: Combatant, ctx: Context) -> Combatant:
     return msgspec.structs.replace(character, agony=left)
 
 
-def own_turn(character: Combatant, cid: str, turn: TurnEnded) -> bool:
-    """Whether this turn end ends the character's own turn: theirs, or their side's."""
-    if turn.character is not None:
-        return turn.character == cid
-    return turn.side is not None and turn.side == character.side
-
-
-def round_end(turn: TurnEnded) -> bool:
-    return turn.side is None and turn.character is None
-
-
-def end_of_turn(character: Combatant, cid: str, turn: TurnEnded, ctx: Context) -> Combatant:
-    """The lapsed choice, then (their own turn) the hold_on die, then (a round end) agony."""
+def end_of_turn(
+    character: Combatant, ctx: Context, *, own: bool, round_ended_before: bool, round_ends: bool
+) -> Combatant:
+    """The end of a round the log moved on from, the lapsed choice, then (the tick ends their
+    own turn) the hold_on die, then (the tick ends the round) agony."""
     after = character
+    if after.state == DOWNED and after.agony and round_ended_before:
+        after = round_ends_in_agony(after, ctx)
     if after.state == DOWNED and after.fate == UNDECIDED:
         after = hold_on_to_life(after, ctx, why=" (the turn ended before a choice)")
-    if after.state == DOWNED and after.fate == HOLD_ON and own_turn(after, cid, turn):
+    if after.state == DOWNED and after.fate == HOLD_ON and own:
         after = hold_on_roll(after, ctx)
-    if after.state == DOWNED and after.agony and round_end(turn):
+    if after.state == DOWNED and after.agony and round_ends:
         after = round_ends_in_agony(after, ctx)
     return after
 
@@ -525,7 +520,8 @@ class D26(Ruleset):
     who_may_act = WHO_MAY_ACT
     # the lapsed choice, the hold_on die and agony are the dying's: nobody else's turn ends
     tick_concerns: ClassVar[dict[str, TickConcern]] = {
-        "turn_ended": TickConcern(states=frozenset({DOWNED}))
+        "turn_started": TickConcern(states=frozenset({DOWNED})),  # a round ended before it
+        "turn_ended": TickConcern(states=frozenset({DOWNED})),
     }
 
     def new_character(
@@ -654,12 +650,39 @@ class D26(Ruleset):
             return heal_check_to_stabilise(target, heal, ctx, last_stand=last_stand)
         return heal_hp(target, heal, ctx)
 
+    def on_turn_started(
+        self, fight: FightState[Any], turn: TurnStarted, ctx: Context
+    ) -> dict[str, Combatant]:
+        """Nothing starts with a turn, but a log whose `round` moved on ended a round."""
+        if ctx.pulse is None or not ctx.pulse.round_ended_before:
+            return {}
+        updated: dict[str, Combatant] = {}
+        for cid, character in self.ticked(fight, "turn_started").items():
+            if character.state == DOWNED and character.agony:
+                updated[cid] = round_ends_in_agony(character, ctx.for_character(cid))
+        return updated
+
     def on_turn_ended(
         self, fight: FightState[Any], turn: TurnEnded, ctx: Context
     ) -> dict[str, Combatant]:
+        pulse = ctx.pulse
+        before = pulse is not None and pulse.round_ended_before
+        ends = pulse.round_ends if pulse is not None else whole(turn)
+        # before version 3 the whole round's end is the round's alone, no one's own turn
+        own = (
+            ()
+            if whole(turn) and fight.version < PULSE_VERSION
+            else self.turns(fight, "turn_ended", turn, ctx)
+        )
         updated: dict[str, Combatant] = {}
         for cid, character in self.ticked(fight, "turn_ended").items():
-            after = end_of_turn(character, cid, turn, ctx.for_character(cid))
+            after = end_of_turn(
+                character,
+                ctx.for_character(cid),
+                own=cid in own,
+                round_ended_before=before,
+                round_ends=ends,
+            )
             if after is not character:
                 updated[cid] = after
         return updated

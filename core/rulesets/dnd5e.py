@@ -81,9 +81,10 @@ Decisions where the text is silent or ambiguous:
   healer must be able to act: an unconscious creature (downed or stabilised) cannot, so nobody
   stabilises himself; a healer who is not a character of the fight (a passing priest) is named.
 - Healing a creature at 0 hit points, dying or stable, brings it back to consciousness with the
-  hit points healed (never above the maximum). A heal of 0 changes nothing. A `rest` after the
-  fight (a stable creature regains 1 hit point after 1d4 hours) is recorded as a heal with means
-  `rest`: the tool does not track time.
+  hit points healed (never above the maximum). A heal of 0 changes nothing. A rest (a stable
+  creature regains 1 hit point after 1d4 hours) is recorded as a heal with means `rest` (amount
+  1), before `fight_ended`: the tool does not track time, and an ended fight takes no more
+  events (undo `fight_ended` to go on). Rests between fights belong to a campaign, not a fight.
 - Temporary hit points do not stack: a new grant keeps the higher of the two. They are not
   healing: they wake nobody and clear no death saves. Granting them to the dead is refused.
 - The dead regain nothing and take no hits. With option `revival`, a heal with a revival means
@@ -109,6 +110,7 @@ from ..machine import Graph
 from ..ruleset import Acting, Context, Options, Ruleset
 from ..state import Character, FightState, TickConcern
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
+from ..turns import starts_the_round_only
 
 TRANSITIONS = [
     ("fall_unconscious", UPRIGHT, DOWNED),  # a pc dropped to 0: dying
@@ -399,11 +401,11 @@ class Dnd5e(Ruleset):
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context
     ) -> dict[str, Creature]:
-        if turn.side is None and turn.character is None:
+        if starts_the_round_only(turn, ctx.pulse):
             ctx.say("a round begins: death saves come at the start of a creature's own turn")
             return {}
         updated: dict[str, Creature] = {}
-        for cid, creature in self.ticked(fight, "turn_started", turn).items():
+        for cid, creature in self.turns(fight, "turn_started", turn, ctx).items():
             if creature.state != DOWNED:
                 continue
             if fight.options["death_saves"] == TABLE:

@@ -1017,7 +1017,7 @@ class DragonQuest(Ruleset):
     ) -> dict[str, Figure]:
         updated: dict[str, Figure] = {}
         attempts: list[str] = []
-        for cid, figure in self.ticked(fight, "turn_ended", turn).items():
+        for cid, figure in self.turns(fight, "turn_ended", turn, ctx).items():
             if figure.state != STUNNED:
                 continue
             if figure.stunned_this_pulse:

@@ -64,6 +64,7 @@ from ..ruleset import Acting, Context, Ruleset
 from ..state import Character, FightState, TickConcern
 from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
+from ..turns import starts_the_round_only
 
 TRANSITIONS = [
     ("knock_down", UPRIGHT, KNOCKED_DOWN),
@@ -223,11 +224,11 @@ class Mordheim(Ruleset):
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context
     ) -> dict[str, Warrior]:
-        if turn.side is None and turn.character is None:
+        if starts_the_round_only(turn, ctx.pulse):
             return {}
         updated: dict[str, Warrior] = {}
         moves: list[str] = []
-        for cid, fighter in self.ticked(fight, "turn_started", turn).items():
+        for cid, fighter in self.turns(fight, "turn_started", turn, ctx).items():
             after, said = recovery_phase(fighter, ctx)
             if after is not fighter:
                 updated[cid] = after
@@ -242,7 +243,7 @@ class Mordheim(Ruleset):
     ) -> dict[str, Warrior]:
         rested = {
             cid: msgspec.structs.replace(fighter, half_rate=False)
-            for cid, fighter in self.ticked(fight, "turn_ended", turn).items()
+            for cid, fighter in self.turns(fight, "turn_ended", turn, ctx).items()
             if fighter.half_rate
         }
         if rested and ctx.explains:

@@ -251,9 +251,12 @@ def test_each_row_of_the_wound_table_gives_its_type_across_its_range(
     assert wound_type_rolled(low) == wound_type_rolled(high) == name
 
 
-def test_the_wound_table_rows_cover_1_to_100_once() -> None:
-    rolls = [roll for low, high, _ in WOUND_TABLE_ROWS for roll in range(low, high + 1)]
-    assert rolls == list(range(1, 101))
+def test_the_wound_table_answers_every_roll_from_1_to_100_with_the_texts_ends() -> None:
+    """The text: 1-10 Lucky, 91-100 Maimed (00 read as 100); the stand-in's rows between."""
+    table = contractor.wound_table(contractor.WOUND_TYPES)
+    names = [table[roll].name for roll in range(1, 101)]
+    assert names[:10] == ["Lucky"] * 10 and names[90:] == ["Maimed"] * 10
+    assert "Lucky" not in names[10:90] and "Maimed" not in names[10:90]
 
 
 @pytest.mark.parametrize("roll", range(91, 100))
@@ -349,14 +352,66 @@ def test_a_hit_before_the_foremans_choice_meets_the_new_maximum_hp() -> None:
     assert sheet.wound_counter == 2 and sheet.constitution == 6 and sheet.hp == 6
 
 
-def test_location_10_pointed_at_gear_takes_the_counter_off_again_and_gives_the_hp_back() -> None:
+def test_location_10_with_gear_to_take_it_waits_before_the_counter_counts() -> None:
+    """Issue 27: "location 10 points to exposed gear or lets the Foreman choose", and "when gear
+    absorbs the wound: the Wound Counter does not increase": where it lands comes first."""
     state = fight(to_zero(30, "vex", id="h1"), Hit(target="vex", damage=3))
-    assert (vex(state).constitution, vex(state).hp) == (8, 5)
-    state, changes = apply(state, Choice(character="vex", option="gear:pack"))
+    assert (vex(state).wound_counter, vex(state).constitution, vex(state).hp) == (0, 12, 9)
+    state, _ = apply(state, Choice(character="vex", option="gear:pack"))
     hurt = vex(state)
     assert hurt.wound_counter == 0 and hurt.injuries == () and hurt.pending == ()
     assert (hurt.constitution, hurt.max_hp, hurt.hp) == (12, 12, 9)
-    assert "its counter comes off: Constitution 8 -> 12, HP 5 -> 9" in changes.explanation
+    assert [t.item for t in hurt.gear_damage] == ["Salvage Pack"]
+
+
+def test_location_10_placed_on_the_body_counts_then_and_caps_hp() -> None:
+    state = fight(to_zero(30, "vex", id="h1"), Choice(character="vex", option="head"))
+    hurt = vex(state)
+    assert (hurt.wound_counter, hurt.constitution, hurt.max_hp, hurt.hp) == (1, 8, 8, 8)
+
+
+LAST_WOUND = CharacterJoined(
+    character="ana", side="crew", stats={"constitution": 4}, gear={"pack": "Salvage Pack"}
+)
+"""Ana: one wound (Constitution 4 - 4 = 0) from death, her pack on her back."""
+
+
+def test_a_last_wound_on_location_10_that_gear_takes_does_not_kill() -> None:
+    state = fight(LAST_WOUND, to_zero(50, "ana"))
+    assert state.characters["ana"].state == "upright"
+    state, _ = apply(state, Choice(character="ana", option="gear:pack"))
+    ana = state.characters["ana"]
+    assert (ana.state, ana.wound_counter, ana.constitution) == ("upright", 0, 4)
+
+
+def test_a_last_wound_on_location_10_the_foreman_puts_on_the_body_kills() -> None:
+    state = fight(LAST_WOUND, to_zero(50, "ana"), Choice(character="ana", option="chest"))
+    assert state.characters["ana"].state == "dead"
+
+
+def test_the_foremans_choice_given_with_the_hit_places_location_10_at_once() -> None:
+    state = fight(LAST_WOUND, to_zero(50, "ana", location="gear:pack"))
+    ana = state.characters["ana"]
+    assert (ana.state, ana.pending, ana.wound_counter) == ("upright", (), 0)
+    assert [t.item for t in ana.gear_damage] == ["Salvage Pack"]
+    on_body = fight(to_zero(30, id="h1", location="head"), constitution=14)
+    sheet = cinder(on_body)
+    assert (sheet.pending, sheet.wound_counter, sheet.constitution, sheet.hp) == ((), 1, 10, 10)
+    assert [w.location for w in sheet.injuries] == ["head"]
+
+
+def test_the_foremans_choice_with_the_hit_is_unused_when_the_roll_names_a_location() -> None:
+    sheet = cinder(fight(to_zero(37, id="h1", location="head")))
+    assert [w.location for w in sheet.injuries] == ["weapon_arm"]
+
+
+def test_a_foremans_choice_with_the_hit_of_gear_not_carried_is_refused_naming_the_fact() -> None:
+    refused(fight(), to_zero(30, location="gear:pack"), "carries nothing", "$.location")
+
+
+def test_location_10_with_nothing_to_take_it_counts_at_the_roll() -> None:
+    """No gear, no prosthetic: the body takes it wherever the Foreman places it."""
+    assert cinder(fight(to_zero(30))).wound_counter == 1
 
 
 def test_a_location_10_wound_placed_on_a_constitution_penalty_caps_hp() -> None:
@@ -628,8 +683,23 @@ def test_a_maimed_result_destroys_the_prosthetic_and_the_maimed_penalties_are_ba
     assert refit.injuries[0].prosthetic and refit.penalties == {}
 
 
-def test_a_prosthetic_covers_its_own_location_even_outside_the_gear_rules_three() -> None:
-    sheet = cinder(apply(fitted(98), to_zero(38))[0])  # 8: the left leg
+def test_a_prosthetic_outside_back_shield_arm_and_weapon_arm_takes_no_wound() -> None:
+    """Gear takes a wound only "if the wound location is Back/Pack, Shield Arm, or Weapon Arm"
+    (issue 27): a Fracture to a prosthetic left leg (8) is the body's."""
+    sheet = cinder(apply(fitted(98), to_zero(38, id="h2"))[0])  # 8: the left leg
+    assert sheet.gear_damage == ()
+    assert (sheet.wound_counter, sheet.constitution) == (2, 12)
+    assert [w.id for w in sheet.injuries] == ["m1", "h2"]
+
+
+def test_the_option_widens_the_list_to_wherever_a_prosthetic_is_fitted() -> None:
+    state = fight(
+        to_zero(98, id="m1"),
+        treat("m1", "prosthetic"),
+        constitution=20,
+        options={"prosthetics_anywhere": True},
+    )
+    sheet = cinder(apply(state, to_zero(38))[0])
     assert sheet.gear_damage[0].item == "prosthetic left leg"
     assert sheet.wound_counter == 1
 
@@ -654,7 +724,7 @@ def test_the_item_in_a_slot_covering_the_location_takes_the_wound_before_a_prost
 
 def test_a_location_10_wound_placed_where_a_prosthetic_is_fitted_goes_to_the_prosthetic() -> None:
     state = apply(fitted(), to_zero(60, id="h2"))[0]
-    assert cinder(state).wound_counter == 2
+    assert cinder(state).wound_counter == 1  # a prosthetic might take it: not counted yet
     state, _ = apply(state, Choice(character="cinder", option="weapon_arm"))
     assert cinder(state).gear_damage[0].slot == "prosthetic:m1"
     assert (cinder(state).wound_counter, cinder(state).constitution) == (1, 16)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from woundlog.core import FightState, apply, apply_or_void, get_ruleset
 from woundlog.core.rulesets import contractor
-from woundlog.core.rulesets.contractor import CONSTITUTION_PER_WOUND, ContractorSheet
+from woundlog.core.rulesets.contractor import ContractorSheet
 from woundlog.core.states import STATES
 from woundlog.events import (
     Amend,
@@ -360,8 +360,8 @@ def test_the_machine_and_its_diagram_have_exactly_the_states_the_docstring_docum
 
 def layers_hold(sheet: ContractorSheet) -> None:
     """Counter, Constitution, Maximum HP, penalties and current stats always follow the wounds
-    (placed, and waiting on location 10)."""
-    assert sheet.wound_counter == len(sheet.injuries) + len(sheet.pending)
+    (placed, and waiting on location 10 where nothing could take them: no gear, no prosthetic)."""
+    assert sheet.wound_counter == len(sheet.injuries) + sum(p.counted for p in sheet.pending)
     expected: dict[str, int] = {}
     for wound in sheet.injuries:
         if not (wound.maimed and wound.prosthetic):
@@ -369,9 +369,8 @@ def layers_hold(sheet: ContractorSheet) -> None:
                 expected[stat] = expected.get(stat, 0) + value
     assert sheet.penalties == {k: v for k, v in expected.items() if v}
     base = sheet.stats["constitution"]
-    con = (
-        base - CONSTITUTION_PER_WOUND * sheet.wound_counter + sheet.penalties.get("constitution", 0)
-    )
+    # the text: each active wound on the Wound Counter is -4 Constitution (and Maximum HP)
+    con = base - 4 * sheet.wound_counter + sheet.penalties.get("constitution", 0)
     assert sheet.constitution == sheet.max_hp == con
     assert (sheet.state == "dead") == (con <= 0)
     assert 0 <= sheet.hp <= max(sheet.max_hp, 0)

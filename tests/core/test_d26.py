@@ -1291,3 +1291,19 @@ def test_one_check_per_hit_gives_at_most_one_injury() -> None:
 def test_an_npc_at_zero_hp_is_not_fatigued() -> None:
     state = fight(hit(9), kind="npc", hp=5)
     assert not mira(state).fatigued
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_agony_kills_in_a_log_that_ends_turns_per_side_with_their_round(version: int) -> None:
+    """Issue 27: such a log never ticks the round; its round ends when the next one's first
+    tick comes (the `round` moves on)."""
+    state = fight(
+        *HOLDING_ON,
+        TurnEnded(side="party", round=1, rolls={"hold_on@mira": [1]}),  # agony
+        TurnEnded(side="party", round=2, rolls={"hold_on@mira": [3]}),  # round 1 has ended
+        version=version,
+    )
+    assert (mira(state).state, mira(state).agony) == ("downed", 1)
+    state, changes = apply(state, TurnStarted(side="party", round=3))  # round 2 has ended
+    assert mira(state).state == "dead"
+    assert "dies in agony" in changes.explanation

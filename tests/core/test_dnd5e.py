@@ -552,3 +552,55 @@ def test_a_dying_character_left_alone_is_settled_within_five_of_its_turns(
     assert states[-1] in ("stabilised", "upright", "dead")
     settled = states.index(next(s for s in states if s != "downed"))
     assert all(s == states[settled] for s in states[settled:])  # nothing moves once settled
+
+
+# --- one turn start a round, whichever scope says so first (issue 27, section 1) ---------------
+
+
+@pytest.mark.parametrize("numbered", [True, False], ids=["with round", "without round"])
+def test_a_turn_started_by_side_then_by_character_is_one_death_save(numbered: bool) -> None:
+    round_ = {"round": 1} if numbered else {}
+    state = fight(
+        *DYING,
+        TurnStarted(side="party", rolls={"death_save@mira": [5]}, **round_),
+        TurnStarted(character="mira", rolls={"death_save@mira": [5]}, **round_),
+    )
+    assert (mira(state).failures, mira(state).successes) == (1, 0)
+    # her next round's turn is a turn of its own
+    state = advance(state, TurnStarted(character="mira", round=2, rolls={"death_save@mira": [5]}))
+    assert mira(state).failures == 2
+
+
+def test_the_second_scope_s_die_is_reported_unused() -> None:
+    state = fight(*DYING, TurnStarted(side="party", round=1, rolls={"death_save@mira": [5]}))
+    after, changes = apply(
+        state, TurnStarted(character="mira", round=1, rolls={"death_save@mira": [15]})
+    )
+    assert mira(after).successes == 0
+    assert changes.unused == {"death_save@mira": [15]}
+
+
+# --- a rest, as the documentation records it (issue 27, section 2) -----------------------------
+
+
+def test_a_rest_before_the_fight_ends_wakes_a_stable_creature_on_1_hit_point() -> None:
+    stable = fight(*DYING, medicine(10))
+    state, _ = then(stable, Heal(target="mira", amount=1, means="rest"))
+    assert (mira(state).state, mira(state).hp) == ("upright", 1)
+
+
+def test_a_rest_after_the_fight_ends_is_refused_as_the_documentation_says() -> None:
+    from woundlog.core import get_ruleset
+    from woundlog.events import FightEnded
+
+    ended = fight(*DYING, medicine(10), FightEnded())
+    with pytest.raises(RuleError, match="the fight has ended; undo `fight_ended`"):
+        apply(ended, Heal(target="mira", amount=1, means="rest"))
+    doc = " ".join(get_ruleset("dnd5e").documentation().split())
+    assert "recorded as a heal with means `rest` (amount 1), before `fight_ended`" in doc
+
+
+def test_a_revival_that_gives_no_hit_points_brings_back_the_dead_on_1() -> None:
+    """Issue 27 (a surviving mutant): brought back "with the hit points it gives, at least 1"."""
+    state, _ = then(fight(hit(20), revival=True), Heal(target="mira", amount=0, means="revivify"))
+    assert (mira(state).state, mira(state).hp) == ("upright", 1)

@@ -364,8 +364,8 @@ def test_half_rate_lasts_through_someone_elses_turn_end(turn_end: TurnEnded) -> 
 
 @pytest.mark.parametrize(
     "recovery",
-    [TurnStarted(side="reavers"), TurnStarted(character="grim")],
-    ids=["his side's", "his own"],
+    [TurnStarted(side="reavers"), TurnStarted(character="grim", round=2)],
+    ids=["his side's", "his own, next round"],
 )
 def test_half_rate_clears_at_his_next_recovery_phase_if_no_turn_end_came(
     recovery: TurnStarted,
@@ -572,3 +572,35 @@ def test_the_dice_a_big_hit_rolls_are_the_first_the_wound_by_wound_rule_rolls() 
     _, small = apply(fight(wounds=2), hit(40))
     _, big = apply(fight(wounds=2), hit(10**12))
     assert small.dice == big.dice
+
+
+# --- one recovery phase a round, whichever scope says so first (issue 27, section 1) ----------
+
+
+@pytest.mark.parametrize("numbered", [True, False], ids=["with round", "without round"])
+def test_a_side_s_recovery_then_his_own_in_one_round_is_one_recovery(numbered: bool) -> None:
+    round_ = {"round": 1} if numbered else {}
+    state = fight(hit(1, 3), TurnStarted(side="reavers", **round_))  # stunned, face up
+    assert grim(state).state == "knocked_down"
+    state, _ = apply(state, TurnStarted(character="grim", **round_))
+    assert grim(state).state == "knocked_down"  # he stands in his next recovery phase
+    state, _ = apply(state, TurnStarted(character="grim", round=2))
+    assert grim(state).state == "upright"
+
+
+# --- what the explanation says of the rolls a blow makes (issue 27, a surviving mutant) ----------
+
+
+def test_a_blow_whose_every_roll_was_needed_does_not_say_the_first_settled_it() -> None:
+    # two wounds past zero, two rolls, neither out of action: both were needed
+    state = fight(wounds=1)
+    _, changes = apply(state, hit(3, 1, 2))  # 1 -> 0, then 2 past zero: knocked down twice
+    assert "injury roll 1 knocked down, 2 knocked down" in changes.explanation
+    assert "settles it" not in changes.explanation
+
+
+def test_a_blow_settled_by_its_first_roll_says_so() -> None:
+    state = fight(wounds=1)
+    _, changes = apply(state, hit(3, 6))  # out of action on the first of two rolls
+    assert "injury roll 6 out of action" in changes.explanation
+    assert "(which settles it: the other rolls could change nothing)" in changes.explanation

@@ -107,3 +107,24 @@ def test_dragonquest_a_target_of_100_or_more_always_recovers() -> None:
     assert rolf_after(fight(willpower=45), [STUNNING_BLOW, PULSE_END, PULSE_END]) == {
         "upright": Fraction(1)
     }
+
+
+# --- one pulse per round, whatever scopes the what-if ticks (issue 27, section 1) -------------
+# `woundlog odds --ticks N` writes each round as the round's start, each side's turn start and
+# end, and the round's end. Rolf's pulse ends once a round: at his side's turn end, whichever
+# scope says so first; the round's end after it is no second pulse end for him. Willpower 6 after
+# the stunning blow (Fatigue 13): 2 x 6 + 13 = 25 on a D100, one chance in four a pulse.
+
+
+def test_dragonquest_ticks_by_side_and_round_bring_one_attempt_a_round() -> None:
+    from woundlog.replays.whatif import rounds
+
+    stunned = fight(STUNNING_BLOW, PULSE_END, willpower=6)  # the pulse of the stun is over
+    assert rolf_after(stunned, rounds(stunned, 1)) == {
+        "stunned": Fraction(3, 4),
+        "upright": Fraction(1, 4),
+    }
+    assert rolf_after(stunned, rounds(stunned, 2)) == {
+        "stunned": Fraction(9, 16),
+        "upright": Fraction(7, 16),
+    }

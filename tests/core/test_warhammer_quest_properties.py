@@ -379,7 +379,6 @@ every other result downed, then the Downed table: 1 dead, 2-5 downed, 6 stabilis
 
 
 def test_drawn_dice_give_the_exact_odds_after_one_hit_to_zero_and_one_end_of_turn() -> None:
-    assert sum(AFTER_ONE_TURN.values()) == 1
     start, _ = apply(None, FightStarted(ruleset="warhammer_quest", seed=35347216))
     # 12 Starting Wounds: an Internal Injury's 1d3 at this end of turn cannot kill him
     start, _ = apply(start, CharacterJoined(character="grim", stats={"wounds": 12}))

@@ -29,7 +29,7 @@ def warriors(run: Run) -> str:
 
 def test_a_new_fight_records_the_newest_wire_version(run: Run, skirmish: str) -> None:
     exported = ok(run("export", skirmish)).stdout.splitlines()
-    assert json.loads(exported[0])["version"] == WIRE_VERSION == 2
+    assert json.loads(exported[0])["version"] == WIRE_VERSION == 3
 
 
 def test_roll_takes_a_die_scoped_to_a_character_and_log_shows_whose_it_was(run: Run) -> None:

@@ -175,3 +175,28 @@ def test_file_replay_with_strict_names_the_line_of_a_rule_error(tmp_path: Path) 
     with pytest.raises(RuleError) as err:
         list(replay_file(path, strict=True))
     assert err.value.line == 3
+
+
+# --- issue 27: surviving mutants of the undo rules ----------------------------------------------
+
+
+def test_a_retract_naming_its_own_position_is_refused() -> None:
+    with pytest.raises(StructuralError, match="names no earlier event") as err:
+        list(replay([*BASE, retract("#5")]))  # the retract is itself event 5
+    assert err.value.field == "$.event"
+
+
+def test_an_event_retracted_twice_is_labelled_alike_by_a_replay_and_by_one_more_undo() -> None:
+    """A replay resolves the undo events from the start; an append adds the newest to those it
+    has. Both label a twice-retracted event with the same retract: the newest, which stands."""
+    from woundlog.events.stores import Stored
+    from woundlog.replays.undo import Undo
+
+    first, second = Stored(5, retract("h1", id="r1")), Stored(6, retract("h1", id="r2"))
+    rebuilt, added = Undo([first, second]), Undo([first])
+    added.add(second)
+    hit = BASE[3]
+    assert rebuilt.fate(4, hit) == added.fate(4, hit)
+    assert rebuilt.fate(4, hit) is not None and rebuilt.fate(4, hit).by == "r2"  # type: ignore[union-attr]
+    steps = list(replay([*BASE, first.event, second.event]))
+    assert steps[3][1].undone == "retracted by r2"

@@ -169,6 +169,7 @@ Decisions where the text is silent or ambiguous:
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
@@ -177,6 +178,7 @@ from ...machine import Graph
 from ...ruleset import Acting, Context, Options, Ruleset
 from ...state import FightState, TickConcern
 from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
+from ...turns import PULSE_VERSION
 from .blows import (
     coup_de_grace,
     pinned_warrior,
@@ -376,14 +378,24 @@ class WarhammerQuest(Ruleset):
         healed = heal_wounds(target, heal.amount, ctx)
         return stop_bleeding(healed, ctx) if heal.amount else healed
 
+    def _turns(
+        self, fight: FightState[Any], kind: str, turn: TurnStarted | TurnEnded, ctx: Context
+    ) -> Mapping[str, Warrior] | None:
+        """Whose turn the tick starts or ends; None for a side's or a character's before
+        version 3, which the whole turn's ticks alone stood for (the warriors' turn and the
+        monsters' make one turn of the game)."""
+        if fight.version < PULSE_VERSION:
+            return self.ticked(fight, kind) if whole_turn(turn) else None
+        return self.turns(fight, kind, turn, ctx)
+
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context
     ) -> dict[str, Warrior]:
-        if not whole_turn(turn):
+        concerned = self._turns(fight, "turn_started", turn, ctx)
+        if concerned is None:
             ctx.say("not the start of the turn (that is a turn_started with no side or character)")
             return {}
         tables = self.played_tables(fight)
-        concerned = self.ticked(fight, "turn_started")
         updated = each(concerned, lambda cid, w: start_of_turn(w, ctx.for_character(cid), tables))
         if not ctx.said:
             ctx.say("start of the turn: no injury acts")
@@ -392,11 +404,11 @@ class WarhammerQuest(Ruleset):
     def on_turn_ended(
         self, fight: FightState[Any], turn: TurnEnded, ctx: Context
     ) -> dict[str, Warrior]:
-        if not whole_turn(turn):
+        concerned = self._turns(fight, "turn_ended", turn, ctx)
+        if concerned is None:
             ctx.say("not the end of the turn (that is a turn_ended with no side or character)")
             return {}
         tables = self.played_tables(fight)
-        concerned = self.ticked(fight, "turn_ended")
         updated = each(concerned, lambda cid, w: end_of_turn(w, ctx.for_character(cid), tables))
         if not ctx.said:
             ctx.say("end of the turn: nobody is down")
