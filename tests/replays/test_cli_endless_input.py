@@ -36,6 +36,7 @@ def refused(result: Result, *words: str) -> None:
 def long_line(tmp_path: Path) -> Path:
     path = tmp_path / "long.jsonl"
     path.write_bytes(SKIRMISH.read_bytes().splitlines(keepends=True)[0] + b"x" * 1500 + b"\n")
+    path.chmod(0o600)  # private, as an admin token file must be: what is refused is its length
     return path
 
 
