@@ -432,6 +432,8 @@ def test_treating_every_wound_restores_constitution_penalties_counter_and_curren
             continue
         for _ in sheet.pending:  # the Foreman places each waiting wound first
             state, _ = apply(state, Choice(character=cid, option="1"))
+        if state.characters[cid].state == "dead":  # a placed wound was his last: it counts now
+            continue
         for wound in state.characters[cid].injuries:
             means = "coiltech" if wound.maimed else "mend"
             state, _ = apply(state, Heal(target=cid, amount=0, means=means, wound=wound.id))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from woundlog.core import FightState
@@ -115,7 +115,12 @@ def test_retracting_any_event_moves_no_die_of_any_other_event(
 def test_generated_fights_reach_every_state_of_dnd5e() -> None:
     reached: set[str] = set()
 
-    @settings(max_examples=150, deadline=None, database=None)
+    # derandomized, as the other rulesets' coverage checks are: a set of fights drawn afresh
+    # each run can miss a state by chance (one in a few runs missed `stabilised`)
+    @settings(
+        max_examples=150, derandomize=True, database=None, deadline=None,
+        phases=[Phase.generate],
+    )  # fmt: skip
     @given(dnd5e_fights())
     def collect(log: list[Event]) -> None:
         for state, _ in replays_every_event(log):

@@ -26,11 +26,17 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
         _opens.append(_watched[0])
 
 
-sys.addaudithook(_audit)  # hooks cannot be removed: this one counts only while _watched is set
+_hooked: list[bool] = []
 
 
 def opens_of(path: Path, action: Callable[[], object]) -> int:
     """How often `action` opens `path`."""
+    if not _hooked:
+        # Hooks cannot be removed, and this one is called for every audited event of the rest
+        # of the session (a frame's `f_code` read by a tracer among them): added at the first
+        # count, not when the tests are collected, so the tests before it run without it.
+        sys.addaudithook(_audit)
+        _hooked.append(True)
     _watched.append(str(path))
     _opens.clear()
     try:
