@@ -1104,10 +1104,18 @@ def import_records(
             before=started,
             known=lambda ids: store.lookup(fight, ids),
         )
-        cursors.put(fight, fmt, converted.previous)
+        unsaved: list[str] = []
+        try:
+            cursors.put(fight, fmt, converted.previous)
+        except Exception as error:
+            # The events are committed: that must not be told as a failure (the service does
+            # the same). The next import compares with an older cursor; ids make it harmless.
+            unsaved.append(
+                f"the events are in, but where this import stopped was not kept: {error}"
+            )
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
-    for warning in [*converted.warnings, *(r.said() for r in refusals)]:  # left out, and why
+    for warning in [*converted.warnings, *(r.said() for r in refusals), *unsaved]:
         say(f"warning: {warning}", out=console(stderr=True))
 
 
