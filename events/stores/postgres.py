@@ -230,10 +230,11 @@ class PostgresStore(SqlStore):
     ) -> list[tuple[int, bytes]]:
         if not values:
             return []
-        return self._db.execute(
+        rows: list[tuple[int, bytes]] = self._db.execute(
             f"SELECT seq, body FROM events WHERE fight = %s AND {column} = ANY(%s)",
             (fight, list(values)),
         ).fetchall()
+        return rows
 
     def _page_size(self) -> int:
         return PAGE_SIZE

@@ -46,12 +46,12 @@ class Dialect(NamedTuple):
 SQLITE = Dialect(mark="?", integer="INTEGER", blob="BLOB", real="REAL")
 POSTGRES = Dialect(mark="%s", integer="BIGINT", blob="BYTEA", real="DOUBLE PRECISION")
 
-MAX_SEQ = 2**63 - 1
+_MAX_SEQ = 2**63 - 1
 """No event is later: the upper bound of a range left open."""
-UNDO_TYPES = tuple(str(kind.__struct_config__.tag) for kind in (Retract, Amend))
+_UNDO_TYPES = tuple(str(kind.__struct_config__.tag) for kind in (Retract, Amend))
 # Written out as literals, not bound: SQLite can use a partial index only for a query whose WHERE
 # visibly implies the index's own.
-IS_UNDO = f"type IN ({', '.join(repr(name) for name in UNDO_TYPES)})"
+_IS_UNDO = f"type IN ({', '.join(repr(name) for name in _UNDO_TYPES)})"
 
 _decoder = msgspec.json.Decoder(Event)
 
@@ -75,7 +75,7 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (fight, seq),
     UNIQUE (fight, id)
 ){clustered};
-CREATE INDEX IF NOT EXISTS events_undo ON events (fight, seq) WHERE {IS_UNDO};
+CREATE INDEX IF NOT EXISTS events_undo ON events (fight, seq) WHERE {_IS_UNDO};
 CREATE TABLE IF NOT EXISTS snapshots (
     fight TEXT NOT NULL{of_fight},
     seq   {dialect.integer} NOT NULL,
@@ -183,7 +183,7 @@ class SqlStore(ClosesOnExit):
         # holding back SQLite's WAL checkpoints), and the store can append while a caller is still
         # reading. Events never change once written, so the pages join into a consistent prefix.
         after = max(from_seq, 1) - 1
-        last = MAX_SEQ if to_seq is None else to_seq
+        last = _MAX_SEQ if to_seq is None else to_seq
         page = self._page_size()
         while True:
             rows = self._run(
@@ -192,7 +192,7 @@ class SqlStore(ClosesOnExit):
                 (fight, after, last, page),
             ).fetchall()
             for seq, body in rows:
-                yield stored(seq, body)
+                yield _stored(seq, body)
             if len(rows) < page:
                 return
             after = rows[-1][0]
@@ -208,26 +208,26 @@ class SqlStore(ClosesOnExit):
         by_seq, ids = split_refs(refs)
         found: dict[str, Stored] = {}
         for seq, body in self._rows_where(fight, "seq", by_seq):
-            found[by_seq[seq]] = stored(seq, body)
+            found[by_seq[seq]] = _stored(seq, body)
         for seq, body in self._rows_where(fight, "id", ids):
-            event = stored(seq, body)
-            assert event.event.id is not None
-            found[event.event.id] = event
+            stored = _stored(seq, body)
+            assert stored.event.id is not None
+            found[stored.event.id] = stored
         return found
 
     def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
         rows = self._run(
             f"SELECT seq, body FROM events{self._UNDO_INDEX}"
-            f" WHERE fight = ? AND {IS_UNDO} AND seq <= ? ORDER BY seq",
-            (fight, MAX_SEQ if to_seq is None else to_seq),
+            f" WHERE fight = ? AND {_IS_UNDO} AND seq <= ? ORDER BY seq",
+            (fight, _MAX_SEQ if to_seq is None else to_seq),
         )
-        return [stored(seq, body) for seq, body in rows]
+        return [_stored(seq, body) for seq, body in rows]
 
     def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         row = self._run(
             "SELECT seq, data FROM snapshots WHERE fight = ? AND seq <= ?"
             " ORDER BY seq DESC LIMIT 1",
-            (fight, MAX_SEQ if at_most is None else at_most),
+            (fight, _MAX_SEQ if at_most is None else at_most),
         ).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 
@@ -258,7 +258,7 @@ class SqlStore(ClosesOnExit):
     def _stored_ids(self, fight: str, ids: Collection[str]) -> dict[str, tuple[int, bytes]]:
         found: dict[str, tuple[int, bytes]] = {}
         for seq, body in self._rows_where(fight, "id", ids):
-            event = stored(seq, body).event
+            event = _stored(seq, body).event
             assert event.id is not None
             found[event.id] = (seq, canonical(event))
         return found
@@ -286,6 +286,7 @@ class SqlStore(ClosesOnExit):
         that the fight is at `version` (0: gone)."""
 
     def _executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """Execute `sql` (in the database's placeholders) once for each of `rows`."""
         raise NotImplementedError
 
     def _rows_where(
@@ -322,7 +323,7 @@ class SqlStore(ClosesOnExit):
         raise NotImplementedError
 
 
-def stored(seq: int, body: bytes) -> Stored:
+def _stored(seq: int, body: bytes) -> Stored:
     try:
         return Stored(seq, _decoder.decode(body))
     except msgspec.MsgspecError as exc:
