@@ -1,31 +1,24 @@
 """The PostgreSQL store: the same contract (and test suite) as SQLite, for a service that
 many tables write to at once, run as several processes on one or more machines.
 
-One row per event, its body the event's JSON as `encode_json` writes it. The database alone
-decides seq order: an append locks its fight's row (`SELECT ... FOR UPDATE`), so two processes
-appending to one fight take turns and each checks ids and version against what the other
-committed; `(fight, seq)` and `(fight, id)` are unique in the database besides. Every committed
-append notifies channel `woundlog` with `FIGHT VERSION` (delivered only on commit), which is how
-live streams cross processes. The schema is created, and later migrated, by the first store to
-open the database, under an advisory lock so two processes starting at once do not race.
+The statements are sql.py's; this module says what PostgreSQL does its own way. The database
+alone decides seq order: an append locks its fight's row (`SELECT ... FOR UPDATE`), so two
+processes appending to one fight take turns and each checks ids and version against what the
+other committed; `(fight, seq)` and `(fight, id)` are unique in the database besides. Every
+committed append notifies channel `woundlog` with `FIGHT VERSION` (delivered only on commit), which
+is how live streams cross processes. The schema is created, and later migrated, by the first store
+to open the database, under an advisory lock so two processes starting at once do not race.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import msgspec
-
-from ..codec import canonical
-from ..errors import ConflictError, StructuralError, UsageError
-from ..fight_ids import check_fight_id
-from ..model import Event, type_name
-from . import companions
-from ._batch import Fresh, plan_append, split_refs
-from .base import ClosesOnExit, Stored
+from ..errors import UsageError
+from .sql import POSTGRES, SqlStore, store_schema
 
 SCHEMA_VERSION = 2
 """1: events, fights, snapshots. 2: `fight_tables` (companions.py), and a fight's rows follow a
@@ -34,37 +27,14 @@ CHANNEL = "woundlog"
 """LISTEN/NOTIFY channel of committed appends: the payload is `FIGHT VERSION`."""
 PAGE_SIZE = 1000
 _LOCK = 0x776F756E646C6F67  # "woundlog" as a number: the advisory lock around schema changes
-_MAX_SEQ = 2**63 - 1
-_decoder = msgspec.json.Decoder(Event)
 
-_SCHEMA = (
-    """
-CREATE TABLE IF NOT EXISTS woundlog_schema (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS fights (
-    fight   TEXT PRIMARY KEY,
-    created BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
-    version BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    fight TEXT NOT NULL REFERENCES fights (fight) ON DELETE CASCADE,
-    seq   BIGINT NOT NULL,
-    id    TEXT,
-    type  TEXT NOT NULL,
-    body  BYTEA NOT NULL,
-    PRIMARY KEY (fight, seq),
-    UNIQUE (fight, id)
-);
-CREATE INDEX IF NOT EXISTS events_undo ON events (fight, seq)
-    WHERE type IN ('retract', 'amend');
-CREATE TABLE IF NOT EXISTS snapshots (
-    fight TEXT NOT NULL REFERENCES fights (fight) ON DELETE CASCADE,
-    seq   BIGINT NOT NULL,
-    data  BYTEA NOT NULL,
-    PRIMARY KEY (fight, seq)
-);
-"""
-    + companions.SCHEMA
+_SCHEMA = "CREATE TABLE IF NOT EXISTS woundlog_schema (version INTEGER NOT NULL);" + store_schema(
+    POSTGRES,
+    created="BIGINT GENERATED ALWAYS AS IDENTITY",
+    of_fight=" REFERENCES fights (fight) ON DELETE CASCADE ON UPDATE CASCADE",
+    clustered="",
 )
+# A database of schema 1 made its foreign keys without ON UPDATE CASCADE: _MIGRATE makes them again.
 _MIGRATE = """
 ALTER TABLE events DROP CONSTRAINT IF EXISTS events_fight_fkey;
 ALTER TABLE events ADD CONSTRAINT events_fight_fkey FOREIGN KEY (fight)
@@ -152,8 +122,14 @@ def _reconnect(url: str) -> Any:
     return psycopg.connect(url, autocommit=True)
 
 
-class PostgresStore(ClosesOnExit):
+class PostgresStore(SqlStore):
     """A store in a PostgreSQL database, named by a `postgresql://` URL."""
+
+    dialect = POSTGRES
+    schema_version = SCHEMA_VERSION
+    _FOR_UPDATE = " FOR UPDATE"
+    _UNDO_INDEX = ""  # the planner finds the partial index itself
+    _FOLLOW_BY_HAND = ()  # events and snapshots follow their fight's row (ON ... CASCADE)
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -210,25 +186,6 @@ class PostgresStore(ClosesOnExit):
         events: statements in a `transaction()` around an `append` commit with it."""
         return self._db
 
-    # -- writing ---------------------------------------------------------------------------------
-
-    def append(
-        self, fight: str, events: Sequence[Event], expected_version: int | None = None
-    ) -> int:
-        with self.transaction():
-            version = self._lock_fight(fight)
-            fresh = plan_append(
-                fight, events, version, expected_version, lambda ids: self._stored_ids(fight, ids)
-            )
-            if not fresh:
-                if version == 0:  # nothing written: no empty fight left behind
-                    self._db.execute("DELETE FROM fights WHERE fight = %s", (fight,))
-                return version
-            self._insert(fight, version, fresh)
-            new_version = version + len(fresh)
-            self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} {new_version}"))
-            return new_version
-
     @contextmanager
     def writing(self, fight: str) -> Iterator[None]:
         """A transaction in which this connection alone, of every process on the database,
@@ -242,121 +199,13 @@ class PostgresStore(ClosesOnExit):
             connection.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (fight,))
             yield
 
-    def delete_fight(self, fight: str) -> bool:
-        with self.transaction():
-            # events and snapshots go with their fight's row (ON DELETE CASCADE)
-            gone = self._db.execute(
-                "DELETE FROM fights WHERE fight = %s RETURNING version", (fight,)
-            ).fetchone()
-            companions.delete_rows(self._db, fight, "%s")
-            if gone is None:
-                return False
-            # streams of the fight, in every process, look again and find it gone
-            self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} 0"))
-            return True
+    # -- what PostgreSQL does its own way --------------------------------------------------------
 
-    def rename_fight(self, old: str, new: str) -> int:
-        import psycopg
+    def _write(self) -> AbstractContextManager[object]:
+        return self.transaction()
 
-        check_fight_id(new)
-        try:
-            with self.transaction():
-                row = self._db.execute(
-                    "SELECT version FROM fights WHERE fight = %s FOR UPDATE", (old,)
-                ).fetchone()
-                if row is None:
-                    raise UsageError(f"no fight `{old}` to rename")
-                # events and snapshots follow the fight's row (ON UPDATE CASCADE); `created`
-                # is kept, so the fight keeps its place in `fights()`
-                self._db.execute("UPDATE fights SET fight = %s WHERE fight = %s", (new, old))
-                companions.rename_rows(self._db, old, new, "%s")
-                version = int(row[0])
-                self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{old} 0"))
-                self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{new} {version}"))
-                return version
-        except psycopg.errors.UniqueViolation:
-            taken = self.version(new)
-            raise ConflictError(
-                f"fight `{new}` already exists ({taken} events): rename `{old}` to another "
-                "id, or delete that fight first",
-                current_version=taken,
-            ) from None
-
-    def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
-        self._db.execute(
-            "INSERT INTO snapshots (fight, seq, data) VALUES (%s, %s, %s)"
-            " ON CONFLICT (fight, seq) DO UPDATE SET data = excluded.data",
-            (fight, seq, data),
-        )
-
-    # -- reading ---------------------------------------------------------------------------------
-
-    def read(self, fight: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
-        # Paged by seq, as the SQLite store does: no statement stays open between pages, so an
-        # abandoned stream holds nothing on the server, and written events never change.
-        after = max(from_seq, 1) - 1
-        last = _MAX_SEQ if to_seq is None else to_seq
-        while True:
-            rows = self._db.execute(
-                "SELECT seq, body FROM events WHERE fight = %s AND seq > %s AND seq <= %s"
-                " ORDER BY seq LIMIT %s",
-                (fight, after, last, PAGE_SIZE),
-            ).fetchall()
-            for seq, body in rows:
-                yield _stored(seq, body)
-            if len(rows) < PAGE_SIZE:
-                return
-            after = rows[-1][0]
-
-    def fights(self) -> list[str]:
-        rows = self._db.execute("SELECT fight FROM fights ORDER BY created").fetchall()
-        return [row[0] for row in rows]
-
-    def version(self, fight: str) -> int:
-        row = self._db.execute("SELECT version FROM fights WHERE fight = %s", (fight,)).fetchone()
-        return 0 if row is None else int(row[0])
-
-    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored]:
-        by_seq, ids = split_refs(refs)
-        found: dict[str, Stored] = {}
-        if by_seq:
-            rows = self._db.execute(
-                "SELECT seq, body FROM events WHERE fight = %s AND seq = ANY(%s)",
-                (fight, list(by_seq)),
-            )
-            for seq, body in rows:
-                found[by_seq[seq]] = _stored(seq, body)
-        if ids:
-            rows = self._db.execute(
-                "SELECT seq, body FROM events WHERE fight = %s AND id = ANY(%s)",
-                (fight, list(ids)),
-            )
-            for seq, body in rows:
-                stored = _stored(seq, body)
-                assert stored.event.id is not None
-                found[stored.event.id] = stored
-        return found
-
-    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
-        rows = self._db.execute(
-            "SELECT seq, body FROM events WHERE fight = %s AND type IN ('retract', 'amend')"
-            " AND seq <= %s ORDER BY seq",
-            (fight, _MAX_SEQ if to_seq is None else to_seq),
-        )
-        return [_stored(seq, body) for seq, body in rows]
-
-    def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
-        row = self._db.execute(
-            "SELECT seq, data FROM snapshots WHERE fight = %s AND seq <= %s"
-            " ORDER BY seq DESC LIMIT 1",
-            (fight, _MAX_SEQ if at_most is None else at_most),
-        ).fetchone()
-        return None if row is None else (int(row[0]), bytes(row[1]))
-
-    # -- inside ----------------------------------------------------------------------------------
-
-    def _lock_fight(self, fight: str) -> int:
-        """The fight's version, its row locked until the transaction ends (made if new)."""
+    def _lock_version(self, fight: str) -> int:
+        # a new fight's row is made to be locked: `append` deletes it again if nothing is written
         self._db.execute(
             "INSERT INTO fights (fight, version) VALUES (%s, 0) ON CONFLICT (fight) DO NOTHING",
             (fight,),
@@ -366,50 +215,43 @@ class PostgresStore(ClosesOnExit):
         ).fetchone()
         return int(row[0])
 
-    def _insert(self, fight: str, version: int, fresh: Sequence[Fresh]) -> None:
+    def _set_version(self, fight: str, version: int) -> None:
+        self._db.execute("UPDATE fights SET version = %s WHERE fight = %s", (version, fight))
+
+    def _announce(self, fight: str, version: int) -> None:
+        self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} {version}"))
+
+    def _executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         with self._db.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO events (fight, seq, id, type, body) VALUES (%s, %s, %s, %s, %s)",
-                [
-                    (fight, seq, event.id, type_name(event), body)
-                    for seq, (event, body) in enumerate(fresh, start=version + 1)
-                ],
-            )
-        self._db.execute(
-            "UPDATE fights SET version = %s WHERE fight = %s", (version + len(fresh), fight)
-        )
+            cursor.executemany(sql, rows)
 
-    def _stored_ids(self, fight: str, ids: Collection[str]) -> dict[str, tuple[int, bytes]]:
-        found: dict[str, tuple[int, bytes]] = {}
-        if not ids:
-            return found
-        rows = self._db.execute(
-            "SELECT seq, body FROM events WHERE fight = %s AND id = ANY(%s)", (fight, list(ids))
-        )
-        for seq, body in rows:
-            event = _stored(seq, body).event
-            assert event.id is not None
-            found[event.id] = (seq, canonical(event))
-        return found
+    def _rows_where(
+        self, fight: str, column: str, values: Collection[Any]
+    ) -> list[tuple[int, bytes]]:
+        if not values:
+            return []
+        rows: list[tuple[int, bytes]] = self._db.execute(
+            f"SELECT seq, body FROM events WHERE fight = %s AND {column} = ANY(%s)",
+            (fight, list(values)),
+        ).fetchall()
+        return rows
 
-    def _create_schema(self) -> None:
-        if self._schema_version() == SCHEMA_VERSION:
-            return
-        with self.transaction():
-            self._db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
-            found = self._schema_version()
-            if found > SCHEMA_VERSION:
-                raise UsageError(
-                    f"the database was written by a newer woundlog (store schema {found}, this "
-                    f"version knows up to {SCHEMA_VERSION}); upgrade woundlog to open it"
-                )
-            if found == SCHEMA_VERSION:
-                return
-            for statement in [*_SCHEMA.split(";"), *_MIGRATE.split(";")]:
-                if statement.strip():
-                    self._db.execute(statement)
-            self._db.execute("DELETE FROM woundlog_schema")
-            self._db.execute("INSERT INTO woundlog_schema VALUES (%s)", (SCHEMA_VERSION,))
+    def _page_size(self) -> int:
+        return PAGE_SIZE
+
+    def _lost_race(self) -> tuple[type[Exception], ...]:
+        import psycopg
+
+        return (psycopg.errors.UniqueViolation,)
+
+    def _database(self) -> str:
+        return "the database"
+
+    def _schema(self) -> str:
+        return _SCHEMA + ";" + _MIGRATE
+
+    def _lock_schema(self) -> None:
+        self._db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
 
     def _schema_version(self) -> int:
         exists = self._db.execute("SELECT to_regclass('woundlog_schema')").fetchone()[0]
@@ -418,9 +260,6 @@ class PostgresStore(ClosesOnExit):
         row = self._db.execute("SELECT max(version) FROM woundlog_schema").fetchone()
         return 0 if row is None or row[0] is None else int(row[0])
 
-
-def _stored(seq: int, body: bytes) -> Stored:
-    try:
-        return Stored(seq, _decoder.decode(body))
-    except msgspec.MsgspecError as exc:
-        raise StructuralError(f"stored event is unreadable: {exc}", event=f"#{seq}") from None
+    def _record_schema_version(self) -> None:
+        self._db.execute("DELETE FROM woundlog_schema")
+        self._db.execute("INSERT INTO woundlog_schema VALUES (%s)", (SCHEMA_VERSION,))

@@ -27,54 +27,39 @@ from typing import Any, Protocol
 from woundlog.events.stores import Store, companions
 from woundlog.events.stores.locate import OPEN_ERRORS, unusable
 from woundlog.events.stores.postgres import PostgresStore
-from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
+from woundlog.events.stores.sql import POSTGRES, SQLITE, Dialect
+from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S, write_transaction
 
 from .. import import_cursors as cursors
 from ..import_cursors import create_private
 from ..import_cursors import tables_path as service_db_path
 
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS service_tokens (
-    hash  TEXT PRIMARY KEY,
-    fight TEXT NOT NULL,
-    role  TEXT NOT NULL
-);{cursors.SCHEMA};
-CREATE TABLE IF NOT EXISTS service_answers (
-    key     TEXT PRIMARY KEY,
-    fight   TEXT NOT NULL,
-    request TEXT NOT NULL,
-    status  INTEGER NOT NULL,
-    answer  BLOB NOT NULL,
-    expires REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS service_tickets (
-    hash    TEXT PRIMARY KEY,
-    fight   TEXT NOT NULL,
-    expires REAL NOT NULL
-);
-"""
+_CURSORS_SCHEMA = {SQLITE: cursors.SCHEMA, POSTGRES: cursors.POSTGRES_SCHEMA}
 
 
-_POSTGRES_SCHEMA = f"""
+def _schema(dialect: Dialect) -> str:
+    """The service's tables in `dialect`, `;`-separated; every statement can run again."""
+    return f"""
 CREATE TABLE IF NOT EXISTS service_tokens (
     hash  TEXT PRIMARY KEY,
     fight TEXT NOT NULL,
     role  TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS service_tokens_fight ON service_tokens (fight);{cursors.POSTGRES_SCHEMA};
+CREATE INDEX IF NOT EXISTS service_tokens_fight ON service_tokens (fight);
+{_CURSORS_SCHEMA[dialect]};
 CREATE TABLE IF NOT EXISTS service_answers (
     key     TEXT PRIMARY KEY,
     fight   TEXT NOT NULL,
     request TEXT NOT NULL,
     status  INTEGER NOT NULL,
-    answer  BYTEA NOT NULL,
-    expires DOUBLE PRECISION NOT NULL
+    answer  {dialect.blob} NOT NULL,
+    expires {dialect.real} NOT NULL
 );
 CREATE TABLE IF NOT EXISTS service_tickets (
     hash    TEXT PRIMARY KEY,
     fight   TEXT NOT NULL,
-    expires DOUBLE PRECISION NOT NULL
-)
+    expires {dialect.real} NOT NULL
+);
 """
 
 
@@ -129,7 +114,7 @@ class ServiceDb:
             )
             try:
                 self._db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
-                self._db.executescript(_SCHEMA)
+                self._db.executescript(_schema(SQLITE))
                 companions.register(self._db, FIGHT_TABLES)
                 found = self._db.execute("PRAGMA quick_check").fetchone()[0]
             except BaseException:
@@ -147,15 +132,8 @@ class ServiceDb:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        with self._lock, write_transaction(self._db) as db:
+            yield db
 
     def import_lock(self, fight: str, fmt: str) -> AbstractContextManager[object]:
         # one process per SQLite file or JSON Lines directory: the service's own lock suffices
@@ -174,11 +152,11 @@ class _Translated:
         self._db = connection
 
     def execute(self, sql: str, params: Sequence[Any] = (), /) -> Any:
-        return self._db.execute(sql.replace("?", "%s"), params)
+        return self._db.execute(POSTGRES.sql(sql), params)
 
     def executemany(self, sql: str, params: Any, /) -> Any:
         with self._db.cursor() as cursor:
-            cursor.executemany(sql.replace("?", "%s"), params)
+            cursor.executemany(POSTGRES.sql(sql), params)
         return cursor
 
 
@@ -193,9 +171,10 @@ class PostgresServiceDb:
         self._store = this_threads_store
         with store.transaction() as connection:
             connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SERVICE_LOCK,))
-            for statement in _POSTGRES_SCHEMA.split(";"):
-                connection.execute(statement)
-            companions.register(connection, FIGHT_TABLES, "%s")
+            for statement in _schema(POSTGRES).split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+            companions.register(connection, FIGHT_TABLES, POSTGRES.mark)
 
     def _this_threads(self) -> PostgresStore:
         store = self._store()
