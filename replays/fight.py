@@ -129,9 +129,8 @@ class Fight:
         end = self._end(at)
         final = self.undo_resolution(end)
         timeline = Timeline(None, Undo(), self._refold, self._find)
-        for stored in self.events(1, end):
+        for stored, fate in final.fates(self.events(1, end)):
             changes = timeline.push(stored, strict=False)
-            fate = final.fate(stored.seq, stored.event)
             if fate is not None:
                 changes = msgspec.structs.replace(changes, undone=fate.describe())
             yield changes

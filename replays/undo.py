@@ -8,7 +8,7 @@ for every other event, whether it stands, was retracted, or is replayed as a rep
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import msgspec
 
@@ -148,6 +148,20 @@ class Undo:
             # the slot keeps its identity, and so its dice and the names others use for it
             replacement = msgspec.structs.replace(replacement, id=event.id)
         return Fate(by, replacement)
+
+    def fates(self, stream: Iterable[Stored]) -> Iterator[tuple[Stored, Fate | None]]:
+        """Each stored event with its fate: None when it stands as written (kept), else a Fate
+        without a replacement (skipped, labelled by `Fate.describe`) or with one (replayed as
+        it). The fold, the state at a point and the history all walk a log through this.
+
+        `fate` is asked only of the few events an undo event names, by position or by id."""
+        seqs, ids, fate = self.named_seqs, self.named_ids, self.fate
+        for stored in stream:
+            event = stored.event
+            if stored.seq in seqs or (event.id is not None and event.id in ids):
+                yield stored, fate(stored.seq, event)
+            else:
+                yield stored, None
 
     def retracted(self, names: Iterable[str]) -> str | None:
         """The undo event that retracted the event with these names, if one did."""
