@@ -129,10 +129,6 @@ class Roster(dict[str, C]):
         self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
 
-    def side(self, side: str) -> list[str]:
-        """The ids of everyone on `side`, in join order."""
-        return list(self._sides.get(side, ()))
-
     def on_side(self, side: str) -> dict[str, C]:
         """Everyone on `side`, by id in join order: a copy, made in C."""
         members = self._sides.get(side)

@@ -54,7 +54,6 @@ if TYPE_CHECKING:
         TurnEnded,
         TurnStarted,
         UndoEvent,
-        facts_given,
         type_name,
     )
     from .schema import json_schema
@@ -96,7 +95,6 @@ _HOME = {  # each public name, and the module of this package that defines it
     "TurnEnded": "model",
     "TurnStarted": "model",
     "UndoEvent": "model",
-    "facts_given": "model",
     "type_name": "model",
     "json_schema": "schema",
 }
@@ -139,7 +137,6 @@ __all__ = [
     "encode_json",
     "encode_msgpack",
     "event_ref",
-    "facts_given",
     "iter_jsonl",
     "json_schema",
     "read_jsonl",

@@ -420,12 +420,6 @@ def type_name(event: EventBase) -> str:
     return event.__struct_config__.tag  # type: ignore[return-value]
 
 
-def facts_given(event: Hit | Heal) -> dict[str, object]:
-    """The facts the recorder actually stated on this hit or heal."""
-    names = FACTS["hit"] if isinstance(event, Hit) else FACTS["heal"]
-    return {n: v for n in names if (v := getattr(event, n)) is not None}
-
-
 class _Pattern:
     """One id pattern, its regex run once per distinct string: `passed` holds the strings that
     matched (bounded, so a log of unique ids keeps memory flat), and None, which an optional

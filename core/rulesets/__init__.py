@@ -76,10 +76,6 @@ class Registry(MutableMapping[str, Ruleset]):
     def __contains__(self, name: object) -> bool:
         return name in self._modules or name in self._made
 
-    def loaded(self) -> list[str]:
-        """The names whose ruleset has been made in this process (for tests of start-up)."""
-        return list(self._made)
-
 
 RULESETS = Registry(_MODULES)
 
