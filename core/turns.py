@@ -101,10 +101,6 @@ class Pulse(msgspec.Struct, frozen=True):
     round_ends: bool
     round: int
 
-    def turn_of(self, cid: str, side: str) -> bool:
-        """Whether this tick starts (or ends) the turn of `cid`, one of its scope."""
-        return not self.done.covers(cid, side)
-
 
 def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[Pulse, Rounds]:
     """The tick's Pulse, and where the rounds stand after it."""

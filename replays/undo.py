@@ -123,10 +123,6 @@ class Undo:
         self.events.pop()
         self._rebuild()
 
-    def with_event(self, stored: Stored) -> Undo:
-        """The resolution once one more undo event is appended (a new Undo; this one stays)."""
-        return Undo([*self.events, stored])
-
     @property
     def empty(self) -> bool:
         return not self.events
