@@ -42,8 +42,6 @@ from .pending import KEEP_EVERY, Pending
 from .timeline import Timeline
 from .undo import Target, Undo, names_of, target_of
 
-State = FightState[Any]
-
 RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
 
@@ -62,9 +60,9 @@ class FoldCache(Protocol):
     own events: the state at version V is that of events 1..V whatever comes after, so a kept
     one never goes stale, and it always equals the fold."""
 
-    def get(self, fight: str, version: int) -> State | None: ...
+    def get(self, fight: str, version: int) -> FightState[Any] | None: ...
 
-    def put(self, fight: str, version: int, state: State) -> None: ...
+    def put(self, fight: str, version: int, state: FightState[Any]) -> None: ...
 
 
 class Fight:
@@ -107,7 +105,7 @@ class Fight:
     def undo_resolution(self, at: int | None = None) -> Undo:
         return Undo(self.store.undo_events(self.id, at))
 
-    def state(self, at: int | None = None) -> State:
+    def state(self, at: int | None = None) -> FightState[Any]:
         """The fight at seq `at` (default: now) as it stood then: later undo events ignored."""
         end = self._end(at)
         kept = self.cache.get(self.id, end) if self.cache is not None else None
@@ -118,7 +116,7 @@ class Fight:
             self.cache.put(self.id, end, state)
         return state
 
-    def steps(self, at: int | None = None) -> Iterator[tuple[State, Changes]]:
+    def steps(self, at: int | None = None) -> Iterator[tuple[FightState[Any], Changes]]:
         """Every event's changes as the fight stands now (undone events marked)."""
         end = self._end(at)
         return fold(self.events(1, end), self.undo_resolution(end))
@@ -292,7 +290,7 @@ class Fight:
                 )
         return fresh, skipped
 
-    def _save_snapshot(self, seq: int, state: State) -> None:
+    def _save_snapshot(self, seq: int, state: FightState[Any]) -> None:
         """Keep a snapshot if it can be kept: it is an optimisation, never worth an error."""
         try:
             self.store.save_snapshot(self.id, seq, snapshots.encode(state))
@@ -310,7 +308,7 @@ class Fight:
 
     def _validate(
         self, fresh: list[tuple[int, Event]], version: int, report: bool = True
-    ) -> tuple[list[Changes], State]:
+    ) -> tuple[list[Changes], FightState[Any]]:
         """Fold the new events onto the fight as it stands, strictly; raise every refusal."""
         changes: list[Changes] = []
         errors, state = self._refusals(fresh, version, changes if report else None)
@@ -324,7 +322,7 @@ class Fight:
         items: Sequence[tuple[int, Event | RefusedError]],
         version: int,
         changes: list[Changes] | None = None,
-    ) -> tuple[list[RefusedError], State | None]:
+    ) -> tuple[list[RefusedError], FightState[Any] | None]:
         """Fold (batch index, event) items onto the fight at `version`, strictly: every
         refusal, and the state after. An item that is an error (an unreadable event) is refused
         in its place; later events are checked as if each refused one were void."""
@@ -358,7 +356,7 @@ class Fight:
             pending.add(Stored(seq, item), timeline.state)
         return errors, timeline.state
 
-    def _refold(self, undo: Undo, upto: int, pending: Pending | None = None) -> State:
+    def _refold(self, undo: Undo, upto: int, pending: Pending | None = None) -> FightState[Any]:
         """The state at `upto` under `undo`, from the newest snapshot that still holds.
 
         With `pending` (the batch being validated), from the newest state it keeps that still
@@ -376,7 +374,7 @@ class Fight:
         batch: Sequence[Stored] = pending.events if pending is not None else ()
         targets = self._undo_targets(undo, pending)
         stored_upto = min(upto, self.version)
-        start: State | None = None
+        start: FightState[Any] | None = None
         first = 1
         snap = snapshots.newest_that_holds(
             lambda limit: self.store.snapshot(self.id, limit), stored_upto, targets

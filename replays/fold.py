@@ -19,16 +19,14 @@ from woundlog.events.stores import Stored
 
 from .undo import Undo, resolve
 
-State = FightState[Any]
-
 
 def fold(
     stream: Iterable[Stored],
     undo: Undo,
     *,
-    state: State | None = None,
+    state: FightState[Any] | None = None,
     strict: bool = False,
-) -> Iterator[tuple[State, Changes]]:
+) -> Iterator[tuple[FightState[Any], Changes]]:
     """Yield the state and the changes after each event of `stream`.
 
     `state` is where the stream takes up (a snapshot), or None from the first event. A rule
@@ -51,10 +49,10 @@ def fold_state(
     stream: Iterable[Stored],
     undo: Undo,
     *,
-    state: State | None = None,
+    state: FightState[Any] | None = None,
     strict: bool = False,
     on_void: Callable[[int, str, str], None] | None = None,
-) -> State | None:
+) -> FightState[Any] | None:
     """The state after the last event of `stream` (`state` itself if the stream is empty).
 
     The same fold as `fold`, without working out each event's changes (`core.Fold`: no
@@ -81,7 +79,7 @@ def fold_state(
 
 def replay(
     events: Sequence[Event], *, at: int | None = None, strict: bool = False
-) -> Iterator[tuple[State, Changes]]:
+) -> Iterator[tuple[FightState[Any], Changes]]:
     """Replay a log held in memory, as it stands: its structure checked, every undo applied."""
     log = events[:at] if at is not None else events
     undo = resolve((seq, None, event) for seq, event in enumerate(log, start=1))
