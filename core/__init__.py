@@ -9,8 +9,8 @@ from .reducer import (
     apply,
     apply_or_void,
     diff,
+    not_replayed,
     refuse_strangers_dice,
-    skip,
     start,
 )
 from .ruleset import Context, Ruleset
@@ -41,8 +41,8 @@ __all__ = [
     "diff",
     "draw",
     "get_ruleset",
+    "not_replayed",
     "refuse_strangers_dice",
     "show",
-    "skip",
     "start",
 ]

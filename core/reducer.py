@@ -124,7 +124,9 @@ def advance_or_void(state: FightState[Any] | None, event: Event) -> FightState[A
         return msgspec.structs.replace(state, seq=state.seq + 1)
 
 
-def skip(state: FightState[Any], event: Event, undone: str) -> tuple[FightState[Any], Changes]:
+def not_replayed(
+    state: FightState[Any], event: Event, undone: str
+) -> tuple[FightState[Any], Changes]:
     """Pass over an event a later undo retracted: it keeps its position and does nothing."""
     seq = state.seq + 1
     changes = Changes(
@@ -248,7 +250,7 @@ class Fold:
             return None
         return msgspec.structs.replace(self._state, characters=dict(self._characters))
 
-    def advance(self, event: Event) -> None:
+    def add(self, event: Event) -> None:
         """Fold one event in; raises what `advance` raises, and then leaves the fight as it was."""
         state = self._state
         if state is None:
@@ -274,7 +276,7 @@ class Fold:
             return state
         return msgspec.structs.replace(state, ended=ended, rounds=rounds)
 
-    def skip(self) -> None:
+    def pass_over(self) -> None:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
         assert self._state is not None  # the first event, fight_started, is never skipped
         self._state = msgspec.structs.replace(self._state, seq=self._state.seq + 1)

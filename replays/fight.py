@@ -344,7 +344,7 @@ class Fight:
                 if timeline.state is not None:
                     refuse_strangers_dice(timeline.state, item)
                 if changes is None:
-                    timeline.advance(Stored(seq, item))
+                    timeline.push_unreported(Stored(seq, item))
                 else:
                     changes.append(timeline.push(Stored(seq, item), strict=True))
             except RefusedError as exc:

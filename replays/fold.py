@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from woundlog.core import Changes, FightState, apply, apply_or_void, skip
+from woundlog.core import Changes, FightState, apply, apply_or_void, not_replayed
 from woundlog.core.reducer import Fold
 from woundlog.events import Event, RuleError, event_ref
 from woundlog.events.stores import Stored
@@ -38,7 +38,7 @@ def fold(
             state, changes = step(state, stored.event)
         elif fate.replacement is None:
             assert state is not None  # the first event, fight_started, cannot be undone
-            state, changes = skip(state, stored.event, fate.describe())
+            state, changes = not_replayed(state, stored.event, fate.describe())
         else:
             state, changes = step(state, fate.replacement)
             changes = msgspec.structs.replace(changes, undone=fate.describe())
@@ -60,18 +60,18 @@ def fold_state(
     void: its seq, its name (id or `#N`) and why.
     """
     folding = Fold(state)
-    advance = folding.advance
+    add = folding.add
     for stored, fate in undo.fates(stream):
         event = stored.event if fate is None else fate.replacement
         if event is None:
-            folding.skip()  # retracted (fight_started, the first event, cannot be)
+            folding.pass_over()  # retracted (fight_started, the first event, cannot be)
             continue
         try:
-            advance(event)
+            add(event)
         except RuleError as exc:
             if strict or folding.seq == 0:
                 raise
-            folding.skip()
+            folding.pass_over()
             if on_void is not None:
                 on_void(folding.seq, event_ref(event, folding.seq), exc.message)
     return folding.state

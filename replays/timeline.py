@@ -58,7 +58,7 @@ class Timeline:
         self.state, changes = step(self.state, event)
         return changes
 
-    def advance(self, stored: Stored) -> None:
+    def push_unreported(self, stored: Stored) -> None:
         """`push(stored, strict=True)` for a fold that keeps only where it ends: the same state
         and the same refusals, without working out what a game event changed."""
         event = stored.event
