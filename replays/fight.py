@@ -37,8 +37,8 @@ from woundlog.events.model import misnamed, unprintable
 from woundlog.events.stores import Store, Stored
 
 from . import snapshots
+from .batch_fold import KEEP_EVERY, BatchFold
 from .fold import fold, fold_state
-from .pending import KEEP_EVERY, Pending
 from .timeline import Timeline
 from .undo import Target, Undo, names_of, target_of
 
@@ -328,12 +328,12 @@ class Fight:
         in its place; later events are checked as if each refused one were void."""
         self._prefetch(e.event for _, e in items if isinstance(e, Retract | Amend))
         base = self.state() if version else None
-        pending = Pending(base, version)
+        batch_fold = BatchFold(base, version)
         timeline = Timeline(
             base,
             self.undo_resolution() if version else Undo(),
-            lambda undo, upto: self._refold(undo, upto, pending),
-            lambda name: self._find(name, pending),
+            lambda undo, upto: self._refold(undo, upto, batch_fold),
+            lambda name: self._find(name, batch_fold),
         )
         errors: list[RefusedError] = []
         for seq, (index, item) in enumerate(items, start=version + 1):
@@ -351,28 +351,30 @@ class Fight:
                 where = f"#{seq}" if isinstance(item, RefusedError) else event_ref(item, seq)
                 errors.append(exc.located(event=where, index=index))
                 timeline.pass_over(seq)
-                pending.refused()
+                batch_fold.refused()
                 continue
-            pending.add(Stored(seq, item), timeline.state)
+            batch_fold.add(Stored(seq, item), timeline.state)
         return errors, timeline.state
 
-    def _refold(self, undo: Undo, upto: int, pending: Pending | None = None) -> FightState[Any]:
+    def _refold(
+        self, undo: Undo, upto: int, batch_fold: BatchFold | None = None
+    ) -> FightState[Any]:
         """The state at `upto` under `undo`, from the newest snapshot that still holds.
 
-        With `pending` (the batch being validated), from the newest state it keeps that still
+        With `batch_fold` (the batch being validated), from the newest state it keeps that still
         holds: an undo of an event of the batch refolds part of the batch, not the fight."""
-        if pending is not None:
-            self._forget_reached(undo, pending)
-            kept = pending.start(upto)
+        if batch_fold is not None:
+            self._forget_reached(undo, batch_fold)
+            kept = batch_fold.start(upto)
             if kept is not None:
                 folded, first, end = kept
                 for at in range(first, end, KEEP_EVERY):  # keeping states on the way
-                    chunk = pending.events[at : min(at + KEEP_EVERY, end)]
+                    chunk = batch_fold.events[at : min(at + KEEP_EVERY, end)]
                     folded = fold_state(chunk, undo, state=folded) or folded
-                    pending.keep(folded, at + len(chunk))
+                    batch_fold.keep(folded, at + len(chunk))
                 return folded
-        batch: Sequence[Stored] = pending.events if pending is not None else ()
-        targets = self._undo_targets(undo, pending)
+        batch: Sequence[Stored] = batch_fold.events if batch_fold is not None else ()
+        targets = self._undo_targets(undo, batch_fold)
         stored_upto = min(upto, self.version)
         start: FightState[Any] | None = None
         first = 1
@@ -389,43 +391,43 @@ class Fight:
             raise UsageError(f"no fight `{self.id}`")
         return state
 
-    def _forget_reached(self, undo: Undo, pending: Pending) -> None:
-        """Tell `pending` how far back the undo events it has not heard of yet reach."""
+    def _forget_reached(self, undo: Undo, batch_fold: BatchFold) -> None:
+        """Tell `batch_fold` how far back the undo events it has not heard of yet reach."""
         fresh = []
         for stored in reversed(undo.events):
-            if stored.seq <= pending.reached_upto:
+            if stored.seq <= batch_fold.reached_upto:
                 break
             fresh.append(stored)
         for stored in reversed(fresh):  # oldest first: a later one may name an earlier one
-            target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
-            pending.forget_from(pending.reach(stored.seq, target))
-            pending.reached_upto = stored.seq
+            target = self._find(stored.event.event, batch_fold)  # type: ignore[union-attr]
+            batch_fold.forget_from(batch_fold.reach(stored.seq, target))
+            batch_fold.reached_upto = stored.seq
 
     def _undo_targets(
-        self, undo: Undo, pending: Pending | None = None
+        self, undo: Undo, batch_fold: BatchFold | None = None
     ) -> list[tuple[int, int | None]]:
-        self._prefetch((s.event.event for s in undo.events), pending)  # type: ignore[union-attr]
+        self._prefetch((s.event.event for s in undo.events), batch_fold)  # type: ignore[union-attr]
         pairs = []
         for stored in undo.events:
-            target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
+            target = self._find(stored.event.event, batch_fold)  # type: ignore[union-attr]
             pairs.append((stored.seq, target.seq if target else None))
         return pairs
 
-    def _find(self, name: str, pending: Pending | None = None) -> Target | None:
-        if pending is not None:
-            found = pending.find(name)
+    def _find(self, name: str, batch_fold: BatchFold | None = None) -> Target | None:
+        if batch_fold is not None:
+            found = batch_fold.find(name)
             if found is not None:
                 return found
         if name not in self._targets:
-            self._prefetch([name], pending)
+            self._prefetch([name], batch_fold)
         return self._targets.get(name)
 
-    def _prefetch(self, names: Iterable[str], pending: Pending | None = None) -> None:
-        """Look up, in one store call, the names not yet known (and not of `pending`)."""
+    def _prefetch(self, names: Iterable[str], batch_fold: BatchFold | None = None) -> None:
+        """Look up, in one store call, the names not yet known (and not of `batch_fold`)."""
         missing = {
             name
             for name in names
-            if name not in self._targets and (pending is None or name not in pending)
+            if name not in self._targets and (batch_fold is None or name not in batch_fold)
         }
         if missing:
             found = self.store.lookup(self.id, missing)

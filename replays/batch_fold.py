@@ -30,7 +30,7 @@ the fight's characters (most of them shared with the next), so a million events 
 of megabytes."""
 
 
-class Pending:
+class BatchFold:
     """The accepted events of a batch so far, by seq and by name, and the states kept along it.
 
     `base` is the fight as it stood before the batch (None for a new fight): the first kept
