@@ -2,6 +2,7 @@
 
 from .changes import Changes, CharacterChange, show
 from .dice import Dice, DieRoll, draw
+from .fight_state import Character, FightState
 from .machine import Graph, IllegalTransition
 from .reducer import (
     advance,
@@ -15,7 +16,6 @@ from .reducer import (
 )
 from .ruleset import Context, Ruleset
 from .rulesets import RULESETS, get_ruleset
-from .state import Character, FightState
 from .states import STATES, State
 from .tables import Table
 

@@ -34,8 +34,8 @@ import msgspec
 from woundlog.events import Event, RuleError, UsageError, event_ref
 
 from .dice import draw
+from .fight_state import Character, FightState
 from .reducer import advance
-from .state import Character, FightState
 
 LIMIT = 500_000
 """Reducer steps (an evaluation of an event, or a die handed to it) one question may take."""

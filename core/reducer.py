@@ -40,10 +40,10 @@ from woundlog.events import (
 
 from .changes import Changes, CharacterChange
 from .dice import SCOPED_DRAW, Dice, check_owners, split_scope, unknown_character
+from .fight_state import INDEX_FROM, Character, FightState, Roster, setup_of
 from .machine import IllegalTransition
 from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
-from .state import INDEX_FROM, Character, FightState, Roster, setup_of
 from .turns import Rounds, pulse
 
 _UNDO = (Retract, Amend)

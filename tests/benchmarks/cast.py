@@ -24,8 +24,8 @@ import gc
 import time
 from collections.abc import Iterator
 
+from woundlog.core.fight_state import INDEX_FROM
 from woundlog.core.reducer import Fold
-from woundlog.core.state import INDEX_FROM
 from woundlog.events import CharacterJoined, Event, FightStarted, Hit, TurnEnded, TurnStarted
 
 CASTS = (16, 40, 200, 1000)

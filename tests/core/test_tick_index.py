@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from woundlog.core import RULESETS, FightState, get_ruleset
+from woundlog.core.fight_state import INDEX_FROM, Roster, TickConcern
 from woundlog.core.reducer import Fold, advance
-from woundlog.core.state import INDEX_FROM, Roster, TickConcern
 from woundlog.events import (
     CharacterJoined,
     Event,
