@@ -71,7 +71,7 @@ def apply(state: FightState[Any] | None, event: Event) -> tuple[FightState[Any],
     """Fold one event into the fight. Raises StructuralError or RuleError when it is refused."""
     if state is None:
         return start(_first(event))
-    new_state, rules, ctx, updated = _advance(state, event)
+    new_state, rules, ctx, updated = _after(state, event)
     if ctx is None:  # an undo event: a marker in its place, nothing more
         return new_state, _undo_marker(new_state, event)
     return new_state, Changes(
@@ -93,7 +93,7 @@ def advance(
     chooses each die the event does not give instead of drawing it (exact odds)."""
     if state is None:
         return start(_first(event))[0]
-    new_state, rules, ctx, updated = _advance(state, event, missing)
+    new_state, rules, ctx, updated = _after(state, event, missing)
     if ctx is not None:
         _check_moves(rules, state.characters, updated)
     return new_state
@@ -147,11 +147,12 @@ def _first(event: Event) -> FightStarted:
     return event
 
 
-def _advance(
+def _after(
     state: FightState[Any], event: Event, missing: Missing | None = None
 ) -> tuple[FightState[Any], Ruleset, Context | None, Mapping[str, Character]]:
-    """The fight after the event, its ruleset, the event's Context (None for an undo event,
-    which changes nothing here), and the characters the event updated."""
+    """The fight after the event (its `_effect` written into a new FightState), its ruleset,
+    the event's Context (None for an undo event, which changes nothing here), and the
+    characters the event updated."""
     rules, ctx, updated, ended, rounds = _effect(state, event, missing)
     characters = {**state.characters, **updated} if updated else state.characters
     seq = state.seq + 1
@@ -164,9 +165,11 @@ def _advance(
 def _effect(
     state: FightState[Any], event: Event, missing: Missing | None = None, *, explains: bool = True
 ) -> tuple[Ruleset, Context | None, Mapping[str, Character], bool, Rounds]:
-    """What the event does to the fight, leaving `state` as it is: its ruleset, its Context
-    (None for an undo event), the characters it updates, whether the fight has ended, and
-    where its rounds stand (a tick's `core.turns.pulse`)."""
+    """What the event does to the fight, leaving `state` as it is: the checks every event
+    shares (no second `fight_started`, the fight not ended), its Dice and Context made, and
+    `_on_event` called. Returns its ruleset, its Context (None for an undo event), the
+    characters it updates, whether the fight has ended, and where its rounds stand (a tick's
+    `core.turns.pulse`)."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
     if isinstance(event, FightStarted):
@@ -199,7 +202,7 @@ def _effect(
         rounds = state.rounds
         if isinstance(event, TurnStarted | TurnEnded):
             ctx.pulse, rounds = pulse(rounds, event, state.version)
-        updated, ended = _resolve(rules, state, event, ctx)
+        updated, ended = _on_event(rules, state, event, ctx)
     except WoundlogError as exc:
         raise exc.located(event=eid) from None
     return rules, ctx, updated, ended, rounds
@@ -505,10 +508,12 @@ def _undo_marker(state: FightState[Any], event: Event) -> Changes:
     return Changes(seq=state.seq, event=eid, type=type_name(event), explanation=said)
 
 
-def _resolve(
+def _on_event(
     rules: Ruleset, state: FightState[Any], event: Event, ctx: Context
 ) -> tuple[Mapping[str, Character], bool]:
-    """The characters the event updates (new or changed), and whether the fight has ended."""
+    """The event handed, by its type, to its ruleset's handler (`on_hit`, `on_turn_started`,
+    ...) after the checks of that type: the characters it updates (new or changed), and
+    whether the fight has ended."""
     characters = state.characters
     match event:
         case Hit():

@@ -68,7 +68,7 @@ class Undo:
             names.clear()
         for stored in self.events:
             self._name(stored)
-        self._resolve()
+        self._work_out_fates()
 
     def _name(self, stored: Stored) -> None:
         self._undo_names.update(names_of(stored.seq, stored.event))
@@ -78,7 +78,8 @@ class Undo:
         else:
             self.named_ids.add(name)
 
-    def _resolve(self) -> None:
+    def _work_out_fates(self) -> None:
+        """Which undo events stand, and what those that do take back or replace (`fate`)."""
         # newest first: whether an undo event stands depends only on the undo events after it
         retracted: dict[str, str] = {}
         self.live = {}
@@ -109,7 +110,7 @@ class Undo:
         self.events.append(stored)
         self._name(stored)
         if reaches_undo:
-            self._resolve()
+            self._work_out_fates()
             return
         self.live[stored.seq] = True
         by = event_ref(event, stored.seq)
