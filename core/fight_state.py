@@ -103,9 +103,8 @@ class Roster(dict[str, C]):
     alone, not the whole side. A character is looked at again only when his state or a counter
     the concerns read changes (a harmless hit costs one comparison). Below `index_from` a tick
     walks its scope instead: among a few dozen characters that costs less than keeping the
-    index up to date on every hit that fells one (the benchmark's fight of 8 a side: the index
-    cost a quarter of the fold). `index_from=None`: never index (what the index is checked
-    against); 0: always."""
+    index up to date on every hit that fells one. `index_from=None`: never index (what the
+    index is checked against); 0: always."""
 
     def __init__(
         self,

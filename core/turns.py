@@ -2,7 +2,7 @@
 
 A log may tick a turn in three scopes (the whole round, a side, one character), and a tracker
 often ticks more than one of them for the same turn. The engine, not each ruleset, decides what
-a tick means (DESIGN.md section 3, in the words of issue 27):
+a tick means (DESIGN.md section 3):
 
     Each character's turn starts and ends at most once a round, whichever scope (round, side,
     character) says so first, using the `round` field when the log has one; a round's end is

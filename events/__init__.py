@@ -1,9 +1,9 @@
 """woundlog.events: what happened. Event vocabulary, codecs, schema, stores; no game rules.
 
-The public names are imported on first use, not with the package, as replays/__init__.py does
-(issue 16): a module that needs the errors alone (`events.errors`, `events.fight_ids`, the
-importers' registry) imports this package first, and should not load msgspec and every event
-Struct with it.
+The public names are imported on first use, not with the package, as replays/__init__.py does,
+so that start-up stays quick: a module that needs the errors alone (`events.errors`,
+`events.fight_ids`, the importers' registry) imports this package first, and should not load
+msgspec and every event Struct with it.
 """
 
 from __future__ import annotations

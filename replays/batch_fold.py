@@ -1,4 +1,4 @@
-"""A batch being validated, held in memory so that checking it is one pass over it (issue 14).
+"""A batch being validated, held in memory so that checking it is one pass over it.
 
 An undo event in a batch changes the past: the state before it is folded again under the new
 undo resolution. Folded from the first event each time, an import of a long log with undo events
@@ -26,8 +26,8 @@ from .undo import POSITION, Target, target_of
 KEEP_EVERY = 64
 """Seqs between two kept states: a refold starts at most this far behind the event an undo
 names, or behind the undo event before it that reached further. Each kept state is one map of
-the fight's characters (most of them shared with the next), so a million events keep some tens
-of megabytes."""
+the fight's characters (most of them shared with the next), so a batch keeps one map for
+every KEEP_EVERY of its events."""
 
 
 class BatchFold:

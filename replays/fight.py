@@ -451,14 +451,14 @@ def _check_structure(event: Event) -> None:
 def one_writer(store: Store, fight: str) -> AbstractContextManager[object]:
     """Where the store can make the appends to one fight wait their turn, from reading its
     version to committing (PostgreSQL: `PostgresStore.writing`), an append waits for the one
-    before it instead of losing a race to it and trying again (issue 24: two processes gave
-    up after RETRIES tries on 2.4% of their appends). Elsewhere a lost race is retried."""
+    before it instead of losing a race to it and trying again (two busy processes could each
+    lose RETRIES races in a row and give up). Elsewhere a lost race is retried."""
     writing = getattr(store, "writing", None)
     return writing(fight) if writing is not None else nullcontext()
 
 
 def _refuse_unprintable(events: Sequence[Event]) -> None:
-    """Refuse the events whose ids or names hold control or invisible characters (issue 24):
+    """Refuse the events whose ids or names hold control or invisible characters:
     checked on every write, before the store is asked about their ids (PostgreSQL cannot hold
     a NUL), so no store answers them differently."""
     errors: list[RefusedError] = []
