@@ -6,7 +6,6 @@ from .fight_state import Character, FightState
 from .machine import Graph, IllegalTransition
 from .reducer import (
     advance,
-    advance_or_void,
     apply,
     apply_or_void,
     diff,
@@ -35,7 +34,6 @@ __all__ = [
     "State",
     "Table",
     "advance",
-    "advance_or_void",
     "apply",
     "apply_or_void",
     "diff",

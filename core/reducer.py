@@ -114,16 +114,6 @@ def apply_or_void(state: FightState[Any] | None, event: Event) -> tuple[FightSta
         return msgspec.structs.replace(state, seq=seq), changes
 
 
-def advance_or_void(state: FightState[Any] | None, event: Event) -> FightState[Any]:
-    """`apply_or_void`'s state alone, as `advance` is `apply`'s."""
-    try:
-        return advance(state, event)
-    except RuleError:
-        if state is None:
-            raise
-        return msgspec.structs.replace(state, seq=state.seq + 1)
-
-
 def not_replayed(
     state: FightState[Any], event: Event, undone: str
 ) -> tuple[FightState[Any], Changes]:
