@@ -2,20 +2,19 @@
 
 from .changes import Changes, CharacterChange, show
 from .dice import Dice, DieRoll, draw
+from .fight_state import Character, FightState
 from .machine import Graph, IllegalTransition
 from .reducer import (
     advance,
-    advance_or_void,
     apply,
     apply_or_void,
     diff,
+    not_replayed,
     refuse_strangers_dice,
-    skip,
     start,
 )
 from .ruleset import Context, Ruleset
 from .rulesets import RULESETS, get_ruleset
-from .state import Character, FightState
 from .states import STATES, State
 from .tables import Table
 
@@ -35,14 +34,13 @@ __all__ = [
     "State",
     "Table",
     "advance",
-    "advance_or_void",
     "apply",
     "apply_or_void",
     "diff",
     "draw",
     "get_ruleset",
+    "not_replayed",
     "refuse_strangers_dice",
     "show",
-    "skip",
     "start",
 ]

@@ -5,7 +5,7 @@ single source of truth. The Machine is built from it, and so is the table: `(sta
 to the destination of the first move declared for that pair, exactly what the Machine's
 events hold (tests/core/test_machine.py compares them for every ruleset). The table is compiled
 without the Machine so that `transitions` loads only when someone asks for the Machine (a
-diagram, a test): importing it costs more than a `woundlog hit` takes to run (issue 16).
+diagram, a test): importing it costs more than a `woundlog hit` takes to run.
 Characters are plain data, so the hot path never touches the Machine.
 """
 

@@ -34,10 +34,9 @@ import msgspec
 from woundlog.events import Event, RuleError, UsageError, event_ref
 
 from .dice import draw
+from .fight_state import Character, FightState
 from .reducer import advance
-from .state import Character, FightState
 
-State = FightState[Any]
 LIMIT = 500_000
 """Reducer steps (an evaluation of an event, or a die handed to it) one question may take."""
 LIVE = 200_000
@@ -117,19 +116,19 @@ class _Path:
         return face
 
 
-def _key(state: State) -> bytes:
+def _key(state: FightState[Any]) -> bytes:
     return msgspec.msgpack.encode(state)
 
 
-def _void(state: State) -> State:
+def _void(state: FightState[Any]) -> FightState[Any]:
     return msgspec.structs.replace(state, seq=state.seq + 1)
 
 
-Branch = tuple[State, Fraction, str | None]
+Branch = tuple[FightState[Any], Fraction, str | None]
 """A state one event leads to, its chance, and why the rules refused the event there (void)."""
 
 
-def branches(state: State, event: Event, budget: Budget) -> list[Branch]:
+def branches(state: FightState[Any], event: Event, budget: Budget) -> list[Branch]:
     """Every state one event can lead to, with its chance, in the order of the dice faces that
     lead there; walked shortest path first (see the module's docstring), spending `budget`."""
     found: list[tuple[tuple[int, ...], Branch]] = []
@@ -160,20 +159,20 @@ class Voids(dict[tuple[int, str], Fraction]):
 
 
 def exact(
-    state: State,
+    state: FightState[Any],
     whatif: Sequence[Event],
     *,
     budget: Budget | None = None,
     voids: Voids | None = None,
-) -> list[tuple[State, Fraction]]:
+) -> list[tuple[FightState[Any], Fraction]]:
     """Every state the fight can be in after `whatif`, with its exact chance (summing to 1), in
     the order first reached. `voids` gathers the chance of each event being refused."""
     budget = budget or Budget()
     budget.events = len(whatif)
-    frontier: dict[bytes, tuple[State, Fraction]] = {_key(state): (state, Fraction(1))}
+    frontier: dict[bytes, tuple[FightState[Any], Fraction]] = {_key(state): (state, Fraction(1))}
     for index, event in enumerate(whatif):
         budget.event = index + 1
-        reached: dict[bytes, tuple[State, Fraction]] = {}
+        reached: dict[bytes, tuple[FightState[Any], Fraction]] = {}
         for now, chance in frontier.values():
             for after, share, void in branches(now, event, budget):
                 if void is not None and voids is not None:
@@ -187,13 +186,13 @@ def exact(
 
 
 def estimate(
-    state: State,
+    state: FightState[Any],
     whatif: Sequence[Event],
     samples: int,
     *,
     budget: Budget | None = None,
     voids: Voids | None = None,
-) -> list[tuple[State, Fraction]]:
+) -> list[tuple[FightState[Any], Fraction]]:
     """`samples` replays of `whatif`, each missing die drawn by the fight's own dice rule from
     (seed, the event's name and the sample's number, purpose, character, index): the share of
     samples that reached each state."""
@@ -201,7 +200,7 @@ def estimate(
         raise UsageError("an estimate needs at least one sample")
     budget = budget or Budget()
     budget.events = len(whatif)
-    counts: dict[bytes, tuple[State, int]] = {}
+    counts: dict[bytes, tuple[FightState[Any], int]] = {}
     for sample in range(samples):
         now = state
         for index, event in enumerate(whatif):
@@ -252,7 +251,7 @@ def outcome(character: Character) -> dict[str, Any]:
 
 
 def per_character(
-    outcomes: Iterable[tuple[State, Fraction]], characters: Iterable[str]
+    outcomes: Iterable[tuple[FightState[Any], Fraction]], characters: Iterable[str]
 ) -> dict[str, list[tuple[dict[str, Any], Fraction]]]:
     """Per character, each outcome (state and counters) with its chance, likeliest first."""
     table: dict[str, dict[bytes, tuple[dict[str, Any], Fraction]]] = {c: {} for c in characters}

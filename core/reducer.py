@@ -40,19 +40,18 @@ from woundlog.events import (
 
 from .changes import Changes, CharacterChange
 from .dice import SCOPED_DRAW, Dice, check_owners, split_scope, unknown_character
+from .fight_state import INDEX_FROM, Character, FightState, Roster, setup_of
 from .machine import IllegalTransition
 from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
-from .state import INDEX_FROM, Character, FightState, Roster, setup_of
 from .turns import Rounds, pulse
 
-State = FightState[Any]
 _UNDO = (Retract, Amend)
 Missing = Callable[[str, int, str | None], int]
 """Chooses a die the event does not give: (purpose, sides, character or None) -> face."""
 
 
-def start(event: FightStarted) -> tuple[State, Changes]:
+def start(event: FightStarted) -> tuple[FightState[Any], Changes]:
     """The fight a `fight_started` sets up; unknown rulesets, options or tables are refused."""
     eid = event_ref(event, 1)
     try:
@@ -68,11 +67,11 @@ def start(event: FightStarted) -> tuple[State, Changes]:
     )
 
 
-def apply(state: State | None, event: Event) -> tuple[State, Changes]:
+def apply(state: FightState[Any] | None, event: Event) -> tuple[FightState[Any], Changes]:
     """Fold one event into the fight. Raises StructuralError or RuleError when it is refused."""
     if state is None:
         return start(_first(event))
-    new_state, rules, ctx, updated = _advance(state, event)
+    new_state, rules, ctx, updated = _after(state, event)
     if ctx is None:  # an undo event: a marker in its place, nothing more
         return new_state, _undo_marker(new_state, event)
     return new_state, Changes(
@@ -86,19 +85,21 @@ def apply(state: State | None, event: Event) -> tuple[State, Changes]:
     )
 
 
-def advance(state: State | None, event: Event, *, missing: Missing | None = None) -> State:
+def advance(
+    state: FightState[Any] | None, event: Event, *, missing: Missing | None = None
+) -> FightState[Any]:
     """The state `apply` folds the event into, refusing exactly what `apply` refuses, without
     working out what changed: for a fold that keeps only where it ends. `missing`, when given,
     chooses each die the event does not give instead of drawing it (exact odds)."""
     if state is None:
         return start(_first(event))[0]
-    new_state, rules, ctx, updated = _advance(state, event, missing)
+    new_state, rules, ctx, updated = _after(state, event, missing)
     if ctx is not None:
         _check_moves(rules, state.characters, updated)
     return new_state
 
 
-def apply_or_void(state: State | None, event: Event) -> tuple[State, Changes]:
+def apply_or_void(state: FightState[Any] | None, event: Event) -> tuple[FightState[Any], Changes]:
     """Like `apply`, but a rule error voids the event instead of stopping the fold (replay)."""
     try:
         return apply(state, event)
@@ -113,17 +114,9 @@ def apply_or_void(state: State | None, event: Event) -> tuple[State, Changes]:
         return msgspec.structs.replace(state, seq=seq), changes
 
 
-def advance_or_void(state: State | None, event: Event) -> State:
-    """`apply_or_void`'s state alone, as `advance` is `apply`'s."""
-    try:
-        return advance(state, event)
-    except RuleError:
-        if state is None:
-            raise
-        return msgspec.structs.replace(state, seq=state.seq + 1)
-
-
-def skip(state: State, event: Event, undone: str) -> tuple[State, Changes]:
+def not_replayed(
+    state: FightState[Any], event: Event, undone: str
+) -> tuple[FightState[Any], Changes]:
     """Pass over an event a later undo retracted: it keeps its position and does nothing."""
     seq = state.seq + 1
     changes = Changes(
@@ -144,11 +137,12 @@ def _first(event: Event) -> FightStarted:
     return event
 
 
-def _advance(
-    state: State, event: Event, missing: Missing | None = None
-) -> tuple[State, Ruleset, Context | None, Mapping[str, Character]]:
-    """The fight after the event, its ruleset, the event's Context (None for an undo event,
-    which changes nothing here), and the characters the event updated."""
+def _after(
+    state: FightState[Any], event: Event, missing: Missing | None = None
+) -> tuple[FightState[Any], Ruleset, Context | None, Mapping[str, Character]]:
+    """The fight after the event (its `_effect` written into a new FightState), its ruleset,
+    the event's Context (None for an undo event, which changes nothing here), and the
+    characters the event updated."""
     rules, ctx, updated, ended, rounds = _effect(state, event, missing)
     characters = {**state.characters, **updated} if updated else state.characters
     seq = state.seq + 1
@@ -159,11 +153,13 @@ def _advance(
 
 
 def _effect(
-    state: State, event: Event, missing: Missing | None = None, *, explains: bool = True
+    state: FightState[Any], event: Event, missing: Missing | None = None, *, explains: bool = True
 ) -> tuple[Ruleset, Context | None, Mapping[str, Character], bool, Rounds]:
-    """What the event does to the fight, leaving `state` as it is: its ruleset, its Context
-    (None for an undo event), the characters it updates, whether the fight has ended, and
-    where its rounds stand (a tick's `core.turns.pulse`)."""
+    """What the event does to the fight, leaving `state` as it is: the checks every event
+    shares (no second `fight_started`, the fight not ended), its Dice and Context made, and
+    `_on_event` called. Returns its ruleset, its Context (None for an undo event), the
+    characters it updates, whether the fight has ended, and where its rounds stand (a tick's
+    `core.turns.pulse`)."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
     if isinstance(event, FightStarted):
@@ -196,7 +192,7 @@ def _effect(
         rounds = state.rounds
         if isinstance(event, TurnStarted | TurnEnded):
             ctx.pulse, rounds = pulse(rounds, event, state.version)
-        updated, ended = _resolve(rules, state, event, ctx)
+        updated, ended = _on_event(rules, state, event, ctx)
     except WoundlogError as exc:
         raise exc.located(event=eid) from None
     return rules, ctx, updated, ended, rounds
@@ -218,15 +214,17 @@ class Fold:
     event) goes the way `advance` goes, which refuses it with the same words.
     """
 
-    def __init__(self, state: State | None = None, *, index_from: int | None = INDEX_FROM) -> None:
-        self._state: State | None = None
+    def __init__(
+        self, state: FightState[Any] | None = None, *, index_from: int | None = INDEX_FROM
+    ) -> None:
+        self._state: FightState[Any] | None = None
         self._characters: Roster[Any] = Roster({})
         self._steps: _Steps | None = None
         self._index_from = index_from
         if state is not None:
             self._take_up(state)
 
-    def _take_up(self, state: State) -> None:
+    def _take_up(self, state: FightState[Any]) -> None:
         rules = get_ruleset(state.ruleset)
         # the working map keeps, per kind of tick, whom one concerns (`Ruleset.tick_concerns`),
         # once the fight is large: a recovery phase visits the fallen, not every fighter of the
@@ -239,13 +237,13 @@ class Fold:
         self._steps = _Steps(rules, self._characters, state)
 
     @property
-    def state(self) -> State | None:
+    def state(self) -> FightState[Any] | None:
         """The fight as folded so far."""
         if self._state is None:
             return None
         return msgspec.structs.replace(self._state, characters=dict(self._characters))
 
-    def advance(self, event: Event) -> None:
+    def add(self, event: Event) -> None:
         """Fold one event in; raises what `advance` raises, and then leaves the fight as it was."""
         state = self._state
         if state is None:
@@ -261,7 +259,7 @@ class Fold:
             steps.rounds = None
         self._state = msgspec.structs.replace(state, seq=state.seq + 1)
 
-    def _generic(self, state: State, event: Event) -> State:
+    def _generic(self, state: FightState[Any], event: Event) -> FightState[Any]:
         """The event folded as `advance` folds it: the fight, with `ended` as the event left it."""
         rules, ctx, updated, ended, rounds = _effect(state, event, explains=False)
         if ctx is not None and updated:
@@ -271,7 +269,7 @@ class Fold:
             return state
         return msgspec.structs.replace(state, ended=ended, rounds=rounds)
 
-    def skip(self) -> None:
+    def pass_over(self) -> None:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
         assert self._state is not None  # the first event, fight_started, is never skipped
         self._state = msgspec.structs.replace(self._state, seq=self._state.seq + 1)
@@ -286,7 +284,7 @@ class _Steps:
     that folds a plain event of that type into the working map and says True, or changes
     nothing and says False (the event then takes the generic way, which refuses or does it)."""
 
-    def __init__(self, rules: Ruleset, characters: Roster[Any], fight: State) -> None:
+    def __init__(self, rules: Ruleset, characters: Roster[Any], fight: FightState[Any]) -> None:
         self.rules = rules
         self.characters = characters
         self.edges = rules.graph.edges
@@ -320,7 +318,7 @@ class _Steps:
             )
         if kind.acting is base["acting"] and kind.why_healer_cannot is base["why_healer_cannot"]:
             self.no_heal = frozenset(s for s in states if not rules.who_may_act.get(s, ACTS).heal)
-        self.quick: dict[type, Callable[[State, Any], bool]] = {
+        self.quick: dict[type, Callable[[FightState[Any], Any], bool]] = {
             Hit: self.hit,
             Heal: self.heal,
             TurnStarted: self.turn_started,
@@ -342,7 +340,9 @@ class _Steps:
         assert event is not None
         return self.dice_of(self.ctx.event_id, event.rolls, owner=_concerns(event))
 
-    def _may_act(self, state: State, event: Hit | Heal, actor_id: str, attack: bool) -> bool:
+    def _may_act(
+        self, state: FightState[Any], event: Hit | Heal, actor_id: str, attack: bool
+    ) -> bool:
         actor = self.characters.get(actor_id)
         if actor is None:  # from outside the fight: accepted
             return True
@@ -359,19 +359,19 @@ class _Steps:
                 _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
             self.characters.put(cid, now)
 
-    def hit(self, state: State, event: Hit) -> bool:
+    def hit(self, state: FightState[Any], event: Hit) -> bool:
         return self._treat(
             state, event, event.attacker, True, self.hit_facts_unstated, self.rules.on_hit
         )
 
-    def heal(self, state: State, event: Heal) -> bool:
+    def heal(self, state: FightState[Any], event: Heal) -> bool:
         return self._treat(
             state, event, event.healer, False, self.heal_facts_unstated, self.rules.on_heal
         )
 
     def _treat(
         self,
-        state: State,
+        state: FightState[Any],
         event: Any,
         actor: str | None,
         attack: bool,
@@ -394,7 +394,7 @@ class _Steps:
             raise exc.located(event=event_ref(event, seq)) from None
         return True
 
-    def _in_scope(self, state: State, turn: TurnStarted | TurnEnded) -> bool:
+    def _in_scope(self, state: FightState[Any], turn: TurnStarted | TurnEnded) -> bool:
         if turn.character is not None:
             return turn.character in self.characters
         return turn.side is None or state.has_side(turn.side)
@@ -413,17 +413,17 @@ class _Steps:
         for cid, now in updated.items():
             characters.put(cid, now)
 
-    def turn_started(self, state: State, event: TurnStarted) -> bool:
+    def turn_started(self, state: FightState[Any], event: TurnStarted) -> bool:
         return self._tick(state, event, self.rules.on_turn_started)
 
-    def turn_ended(self, state: State, event: TurnEnded) -> bool:
+    def turn_ended(self, state: FightState[Any], event: TurnEnded) -> bool:
         return self._tick(state, event, self.rules.on_turn_ended)
 
     def _tick(
         self,
-        state: State,
+        state: FightState[Any],
         event: Any,
-        handler: Callable[[State, Any, Context], Mapping[str, Character]],
+        handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
     ) -> bool:
         """A turn's start or end, on the characters of its scope."""
         if not self._in_scope(state, event):
@@ -458,7 +458,7 @@ def _no_dice() -> Dice:
     raise AssertionError("a quick step's Context is made the event's before it rolls")
 
 
-def refuse_strangers_dice(state: State, event: Event) -> None:
+def refuse_strangers_dice(state: FightState[Any], event: Event) -> None:
     """Refuse, on append, a die given for a character who is not in the fight (`injury@gim`
     in a fight of `grim`), naming the nearest, as a purpose the rules never roll is refused.
     Not on replay: a log recorded before this check drew the die instead, and still does."""
@@ -490,7 +490,7 @@ def _concerns(event: Event) -> str | None:
     return None
 
 
-def _undo_marker(state: State, event: Event) -> Changes:
+def _undo_marker(state: FightState[Any], event: Event) -> Changes:
     assert isinstance(event, _UNDO)
     verb = "retracts" if isinstance(event, Retract) else "amends"
     said = f"{verb} {event.event}" + (f" ({event.reason})" if event.reason else "")
@@ -498,10 +498,12 @@ def _undo_marker(state: State, event: Event) -> Changes:
     return Changes(seq=state.seq, event=eid, type=type_name(event), explanation=said)
 
 
-def _resolve(
-    rules: Ruleset, state: State, event: Event, ctx: Context
+def _on_event(
+    rules: Ruleset, state: FightState[Any], event: Event, ctx: Context
 ) -> tuple[Mapping[str, Character], bool]:
-    """The characters the event updates (new or changed), and whether the fight has ended."""
+    """The event handed, by its type, to its ruleset's handler (`on_hit`, `on_turn_started`,
+    ...) after the checks of that type: the characters it updates (new or changed), and
+    whether the fight has ended."""
     characters = state.characters
     match event:
         case Hit():
@@ -544,7 +546,7 @@ def _resolve(
             raise AssertionError(f"unhandled event {event!r}")
 
 
-def _character(state: State, character_id: str, field: str, ctx: Context) -> Any:
+def _character(state: FightState[Any], character_id: str, field: str, ctx: Context) -> Any:
     character = state.characters.get(character_id)
     if character is None:
         joined = ", ".join(state.characters) or "nobody yet"
@@ -552,7 +554,9 @@ def _character(state: State, character_id: str, field: str, ctx: Context) -> Any
     return character
 
 
-def _check_actor(rules: Ruleset, state: State, event: Hit | Heal, ctx: Context) -> str | None:
+def _check_actor(
+    rules: Ruleset, state: FightState[Any], event: Hit | Heal, ctx: Context
+) -> str | None:
     """Refuse a hit struck, or a heal given, by a character of the fight whose state the rules
     say cannot act; of an attacker or healer from outside the fight (a trap, a spell), say so,
     so that a typo shows."""
@@ -592,7 +596,7 @@ def _unread_facts(used: frozenset[str], kind: str) -> tuple[tuple[str, ...], Any
     return unread, lambda event: tuple(getattr(event, fact) for fact in unread)
 
 
-def _check_scope(state: State, turn: TurnStarted | TurnEnded, ctx: Context) -> None:
+def _check_scope(state: FightState[Any], turn: TurnStarted | TurnEnded, ctx: Context) -> None:
     if turn.character is not None:
         _character(state, turn.character, "$.character", ctx)
     elif turn.side is not None and not state.has_side(turn.side):

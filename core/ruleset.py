@@ -28,8 +28,8 @@ from woundlog.events import (
 )
 
 from .dice import Dice
+from .fight_state import Character, FightState, Roster, TickConcern
 from .machine import Graph
-from .state import Character, FightState, Roster, TickConcern
 from .states import State
 from .turns import RULE as TURNS_RULE
 from .turns import Pulse

@@ -2,7 +2,7 @@
 
 A log may tick a turn in three scopes (the whole round, a side, one character), and a tracker
 often ticks more than one of them for the same turn. The engine, not each ruleset, decides what
-a tick means (DESIGN.md section 3, in the words of issue 27):
+a tick means (DESIGN.md section 3):
 
     Each character's turn starts and ends at most once a round, whichever scope (round, side,
     character) says so first, using the `round` field when the log has one; a round's end is
@@ -100,10 +100,6 @@ class Pulse(msgspec.Struct, frozen=True):
     round_ended_before: bool
     round_ends: bool
     round: int
-
-    def turn_of(self, cid: str, side: str) -> bool:
-        """Whether this tick starts (or ends) the turn of `cid`, one of its scope."""
-        return not self.done.covers(cid, side)
 
 
 def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[Pulse, Rounds]:

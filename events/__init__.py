@@ -1,9 +1,9 @@
 """woundlog.events: what happened. Event vocabulary, codecs, schema, stores; no game rules.
 
-The public names are imported on first use, not with the package, as replays/__init__.py does
-(issue 16): a module that needs the errors alone (`events.errors`, `events.fight_ids`, the
-importers' registry) imports this package first, and should not load msgspec and every event
-Struct with it.
+The public names are imported on first use, not with the package, as replays/__init__.py does,
+so that start-up stays quick: a module that needs the errors alone (`events.errors`,
+`events.fight_ids`, the importers' registry) imports this package first, and should not load
+msgspec and every event Struct with it.
 """
 
 from __future__ import annotations
@@ -54,7 +54,6 @@ if TYPE_CHECKING:
         TurnEnded,
         TurnStarted,
         UndoEvent,
-        facts_given,
         type_name,
     )
     from .schema import json_schema
@@ -96,7 +95,6 @@ _HOME = {  # each public name, and the module of this package that defines it
     "TurnEnded": "model",
     "TurnStarted": "model",
     "UndoEvent": "model",
-    "facts_given": "model",
     "type_name": "model",
     "json_schema": "schema",
 }
@@ -139,7 +137,6 @@ __all__ = [
     "encode_json",
     "encode_msgpack",
     "event_ref",
-    "facts_given",
     "iter_jsonl",
     "json_schema",
     "read_jsonl",

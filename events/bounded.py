@@ -1,7 +1,7 @@
-"""Reading a file a person names, with a bound on what it can make woundlog hold (issue 24: a
-`replay`, `import`, `--then-file`, `--tables` or `--admin-token-file` of `/dev/zero` grew to
-2-5 GB). One reader for every file the CLI and the JSON Lines store read, so every one of them
-stops at the same bounds with the same words:
+"""Reading a file a person names, with a bound on what it can make woundlog hold (without one, a
+`replay`, `import`, `--then-file`, `--tables` or `--admin-token-file` of `/dev/zero` grows
+until memory runs out). One reader for every file the CLI and the JSON Lines store read, so
+every one of them stops at the same bounds with the same words:
 
 - a line of JSON Lines (one event, or one record of another program) is at most MAX_LINE bytes,
   eight times the largest request body the service takes;

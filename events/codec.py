@@ -27,7 +27,7 @@ class _IdOnly(msgspec.Struct):
 
 _id_decoder = msgspec.json.Decoder(_IdOnly)
 # Patterns for errors only, compiled by `re` when first used (and kept in its cache): a start
-# that reads no bad event compiles none of them (issue 16).
+# that reads no bad event compiles none of them.
 _AT_PATH = r"(?s)^(?P<message>.*?)(?: - at (?P<key>`key` in )?`(?P<path>[^`]*)`)?$"
 _BOM = b"\xef\xbb\xbf"
 _NAMED_FIELD = r"(?:missing required|unknown) field `(?P<name>[^`]+)`"

@@ -1,4 +1,4 @@
-"""What a fight id may be: one rule for the CLI, the service and every store (issue 11).
+"""What a fight id may be: one rule for the CLI, the service and every store.
 
 A fight id names a row in SQLite, a file `<id>.jsonl` in a JSON Lines store, and a path segment
 of the service's URLs, so it must be safe as all three. The rule: a letter, digit or `_` first,

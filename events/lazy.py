@@ -1,7 +1,7 @@
 """Public names a package imports on first use, not with the package (PEP 562).
 
 Every `woundlog` command imports `woundlog.events` and `woundlog.replays` first (the CLI lives in
-the latter), and a command should pay only for the modules it uses (issue 16): each package
+the latter), and a command should pay only for the modules it uses: each package
 names, per public name, the module of its own that defines it, and these look it up then.
 """
 

@@ -9,7 +9,7 @@ None ("not said"); a ruleset declares which it reads and refuses the others (a r
 """
 
 # No `from __future__ import annotations` here: msgspec would evaluate every field's annotation
-# from its string (a compile() each) to build the Event decoder, at every start (issue 16).
+# from its string (a compile() each) to build the Event decoder, at every start.
 import datetime
 import math
 import operator
@@ -32,7 +32,7 @@ EVENT_REF_PATTERN = r"^(#[1-9][0-9]*|[^#\s][^\s]*)$"
 CHARACTER_ID_PATTERN = r"^[^\s]+$"
 
 # The three id patterns are in the JSON Schema as `pattern`, but not msgspec constraints: a
-# constraint runs a regex on every string it decodes (nearly half the decoding of a log), and
+# constraint runs a regex on every string it decodes (a large share of decoding a log), and
 # ids repeat on every line. `events.codec` checks them after decoding (`misnamed`), once per
 # distinct string, with msgspec's own message; every decode woundlog does goes through it.
 Id = Annotated[
@@ -57,7 +57,7 @@ CharacterId = Annotated[
     str, Meta(min_length=1, max_length=200, extra_json_schema={"pattern": CHARACTER_ID_PATTERN})
 ]
 
-# --- bounds (issue 11): every number, string and collection a client sends has a limit -------
+# --- bounds: every number, string and collection a client sends has a limit -------
 # Each limit is far past anything a fight needs, and every integer stays inside what JavaScript
 # represents exactly (2**53), so a browser or a bridge reads the log as written. A value past a
 # limit is a structural error naming the field and the limit (msgspec checks them on decode).
@@ -420,12 +420,6 @@ def type_name(event: EventBase) -> str:
     return event.__struct_config__.tag  # type: ignore[return-value]
 
 
-def facts_given(event: Hit | Heal) -> dict[str, object]:
-    """The facts the recorder actually stated on this hit or heal."""
-    names = FACTS["hit"] if isinstance(event, Hit) else FACTS["heal"]
-    return {n: v for n in names if (v := getattr(event, n)) is not None}
-
-
 class _Pattern:
     """One id pattern, its regex run once per distinct string: `passed` holds the strings that
     matched (bounded, so a log of unique ids keeps memory flat), and None, which an optional
@@ -499,7 +493,7 @@ def misnamed(event: EventBase, path: str = "$") -> tuple[str, str] | None:
     return None
 
 
-# --- what a terminal would obey (issue 24) -----------------------------------------------------
+# --- what a terminal would obey ------------------------------------------------------------
 # Ids and names are printed by the CLI and shown by pages: a control character (ESC, BEL, NUL,
 # DEL, C1), a bidirectional override, a zero-width character or a byte order mark in one can
 # rewrite a terminal or hide what is shown. `str.isprintable` refuses exactly those (and other

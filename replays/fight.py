@@ -37,12 +37,10 @@ from woundlog.events.model import misnamed, unprintable
 from woundlog.events.stores import Store, Stored
 
 from . import snapshots
+from .batch_fold import KEEP_EVERY, BatchFold
 from .fold import fold, fold_state
-from .pending import KEEP_EVERY, Pending
 from .timeline import Timeline
 from .undo import Target, Undo, names_of, target_of
-
-State = FightState[Any]
 
 RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
@@ -62,9 +60,9 @@ class FoldCache(Protocol):
     own events: the state at version V is that of events 1..V whatever comes after, so a kept
     one never goes stale, and it always equals the fold."""
 
-    def get(self, fight: str, version: int) -> State | None: ...
+    def get(self, fight: str, version: int) -> FightState[Any] | None: ...
 
-    def put(self, fight: str, version: int, state: State) -> None: ...
+    def put(self, fight: str, version: int, state: FightState[Any]) -> None: ...
 
 
 class Fight:
@@ -107,7 +105,7 @@ class Fight:
     def undo_resolution(self, at: int | None = None) -> Undo:
         return Undo(self.store.undo_events(self.id, at))
 
-    def state(self, at: int | None = None) -> State:
+    def state(self, at: int | None = None) -> FightState[Any]:
         """The fight at seq `at` (default: now) as it stood then: later undo events ignored."""
         end = self._end(at)
         kept = self.cache.get(self.id, end) if self.cache is not None else None
@@ -118,7 +116,7 @@ class Fight:
             self.cache.put(self.id, end, state)
         return state
 
-    def steps(self, at: int | None = None) -> Iterator[tuple[State, Changes]]:
+    def steps(self, at: int | None = None) -> Iterator[tuple[FightState[Any], Changes]]:
         """Every event's changes as the fight stands now (undone events marked)."""
         end = self._end(at)
         return fold(self.events(1, end), self.undo_resolution(end))
@@ -129,9 +127,8 @@ class Fight:
         end = self._end(at)
         final = self.undo_resolution(end)
         timeline = Timeline(None, Undo(), self._refold, self._find)
-        for stored in self.events(1, end):
+        for stored, fate in final.fates(self.events(1, end)):
             changes = timeline.push(stored, strict=False)
-            fate = final.fate(stored.seq, stored.event)
             if fate is not None:
                 changes = msgspec.structs.replace(changes, undone=fate.describe())
             yield changes
@@ -293,7 +290,7 @@ class Fight:
                 )
         return fresh, skipped
 
-    def _save_snapshot(self, seq: int, state: State) -> None:
+    def _save_snapshot(self, seq: int, state: FightState[Any]) -> None:
         """Keep a snapshot if it can be kept: it is an optimisation, never worth an error."""
         try:
             self.store.save_snapshot(self.id, seq, snapshots.encode(state))
@@ -311,7 +308,7 @@ class Fight:
 
     def _validate(
         self, fresh: list[tuple[int, Event]], version: int, report: bool = True
-    ) -> tuple[list[Changes], State]:
+    ) -> tuple[list[Changes], FightState[Any]]:
         """Fold the new events onto the fight as it stands, strictly; raise every refusal."""
         changes: list[Changes] = []
         errors, state = self._refusals(fresh, version, changes if report else None)
@@ -325,18 +322,18 @@ class Fight:
         items: Sequence[tuple[int, Event | RefusedError]],
         version: int,
         changes: list[Changes] | None = None,
-    ) -> tuple[list[RefusedError], State | None]:
+    ) -> tuple[list[RefusedError], FightState[Any] | None]:
         """Fold (batch index, event) items onto the fight at `version`, strictly: every
         refusal, and the state after. An item that is an error (an unreadable event) is refused
         in its place; later events are checked as if each refused one were void."""
         self._prefetch(e.event for _, e in items if isinstance(e, Retract | Amend))
         base = self.state() if version else None
-        pending = Pending(base, version)
+        batch_fold = BatchFold(base, version)
         timeline = Timeline(
             base,
             self.undo_resolution() if version else Undo(),
-            lambda undo, upto: self._refold(undo, upto, pending),
-            lambda name: self._find(name, pending),
+            lambda undo, upto: self._refold(undo, upto, batch_fold),
+            lambda name: self._find(name, batch_fold),
         )
         errors: list[RefusedError] = []
         for seq, (index, item) in enumerate(items, start=version + 1):
@@ -347,37 +344,39 @@ class Fight:
                 if timeline.state is not None:
                     refuse_strangers_dice(timeline.state, item)
                 if changes is None:
-                    timeline.advance(Stored(seq, item))
+                    timeline.push_unreported(Stored(seq, item))
                 else:
                     changes.append(timeline.push(Stored(seq, item), strict=True))
             except RefusedError as exc:
                 where = f"#{seq}" if isinstance(item, RefusedError) else event_ref(item, seq)
                 errors.append(exc.located(event=where, index=index))
                 timeline.pass_over(seq)
-                pending.refused()
+                batch_fold.refused()
                 continue
-            pending.add(Stored(seq, item), timeline.state)
+            batch_fold.add(Stored(seq, item), timeline.state)
         return errors, timeline.state
 
-    def _refold(self, undo: Undo, upto: int, pending: Pending | None = None) -> State:
+    def _refold(
+        self, undo: Undo, upto: int, batch_fold: BatchFold | None = None
+    ) -> FightState[Any]:
         """The state at `upto` under `undo`, from the newest snapshot that still holds.
 
-        With `pending` (the batch being validated), from the newest state it keeps that still
+        With `batch_fold` (the batch being validated), from the newest state it keeps that still
         holds: an undo of an event of the batch refolds part of the batch, not the fight."""
-        if pending is not None:
-            self._forget_reached(undo, pending)
-            kept = pending.start(upto)
+        if batch_fold is not None:
+            self._forget_reached(undo, batch_fold)
+            kept = batch_fold.start(upto)
             if kept is not None:
                 folded, first, end = kept
                 for at in range(first, end, KEEP_EVERY):  # keeping states on the way
-                    chunk = pending.events[at : min(at + KEEP_EVERY, end)]
+                    chunk = batch_fold.events[at : min(at + KEEP_EVERY, end)]
                     folded = fold_state(chunk, undo, state=folded) or folded
-                    pending.keep(folded, at + len(chunk))
+                    batch_fold.keep(folded, at + len(chunk))
                 return folded
-        batch: Sequence[Stored] = pending.events if pending is not None else ()
-        targets = self._undo_targets(undo, pending)
+        batch: Sequence[Stored] = batch_fold.events if batch_fold is not None else ()
+        targets = self._undo_targets(undo, batch_fold)
         stored_upto = min(upto, self.version)
-        start: State | None = None
+        start: FightState[Any] | None = None
         first = 1
         snap = snapshots.newest_that_holds(
             lambda limit: self.store.snapshot(self.id, limit), stored_upto, targets
@@ -392,43 +391,43 @@ class Fight:
             raise UsageError(f"no fight `{self.id}`")
         return state
 
-    def _forget_reached(self, undo: Undo, pending: Pending) -> None:
-        """Tell `pending` how far back the undo events it has not heard of yet reach."""
+    def _forget_reached(self, undo: Undo, batch_fold: BatchFold) -> None:
+        """Tell `batch_fold` how far back the undo events it has not heard of yet reach."""
         fresh = []
         for stored in reversed(undo.events):
-            if stored.seq <= pending.reached_upto:
+            if stored.seq <= batch_fold.reached_upto:
                 break
             fresh.append(stored)
         for stored in reversed(fresh):  # oldest first: a later one may name an earlier one
-            target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
-            pending.forget_from(pending.reach(stored.seq, target))
-            pending.reached_upto = stored.seq
+            target = self._find(stored.event.event, batch_fold)  # type: ignore[union-attr]
+            batch_fold.forget_from(batch_fold.reach(stored.seq, target))
+            batch_fold.reached_upto = stored.seq
 
     def _undo_targets(
-        self, undo: Undo, pending: Pending | None = None
+        self, undo: Undo, batch_fold: BatchFold | None = None
     ) -> list[tuple[int, int | None]]:
-        self._prefetch((s.event.event for s in undo.events), pending)  # type: ignore[union-attr]
+        self._prefetch((s.event.event for s in undo.events), batch_fold)  # type: ignore[union-attr]
         pairs = []
         for stored in undo.events:
-            target = self._find(stored.event.event, pending)  # type: ignore[union-attr]
+            target = self._find(stored.event.event, batch_fold)  # type: ignore[union-attr]
             pairs.append((stored.seq, target.seq if target else None))
         return pairs
 
-    def _find(self, name: str, pending: Pending | None = None) -> Target | None:
-        if pending is not None:
-            found = pending.find(name)
+    def _find(self, name: str, batch_fold: BatchFold | None = None) -> Target | None:
+        if batch_fold is not None:
+            found = batch_fold.find(name)
             if found is not None:
                 return found
         if name not in self._targets:
-            self._prefetch([name], pending)
+            self._prefetch([name], batch_fold)
         return self._targets.get(name)
 
-    def _prefetch(self, names: Iterable[str], pending: Pending | None = None) -> None:
-        """Look up, in one store call, the names not yet known (and not of `pending`)."""
+    def _prefetch(self, names: Iterable[str], batch_fold: BatchFold | None = None) -> None:
+        """Look up, in one store call, the names not yet known (and not of `batch_fold`)."""
         missing = {
             name
             for name in names
-            if name not in self._targets and (pending is None or name not in pending)
+            if name not in self._targets and (batch_fold is None or name not in batch_fold)
         }
         if missing:
             found = self.store.lookup(self.id, missing)
@@ -452,14 +451,14 @@ def _check_structure(event: Event) -> None:
 def one_writer(store: Store, fight: str) -> AbstractContextManager[object]:
     """Where the store can make the appends to one fight wait their turn, from reading its
     version to committing (PostgreSQL: `PostgresStore.writing`), an append waits for the one
-    before it instead of losing a race to it and trying again (issue 24: two processes gave
-    up after RETRIES tries on 2.4% of their appends). Elsewhere a lost race is retried."""
+    before it instead of losing a race to it and trying again (two busy processes could each
+    lose RETRIES races in a row and give up). Elsewhere a lost race is retried."""
     writing = getattr(store, "writing", None)
     return writing(fight) if writing is not None else nullcontext()
 
 
 def _refuse_unprintable(events: Sequence[Event]) -> None:
-    """Refuse the events whose ids or names hold control or invisible characters (issue 24):
+    """Refuse the events whose ids or names hold control or invisible characters:
     checked on every write, before the store is asked about their ids (PostgreSQL cannot hold
     a NUL), so no store answers them differently."""
     errors: list[RefusedError] = []

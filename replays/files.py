@@ -19,8 +19,6 @@ from woundlog.events.stores import Stored
 from .fold import fold, fold_state
 from .undo import Undo, resolve
 
-State = FightState[Any]
-
 BLOCK = 1 << 16
 """Bytes the first pass reads at a time."""
 _UNDO_WORDS = (b'"id"', b"retract", b"amend", b"\\")
@@ -119,7 +117,7 @@ def replay_file(
     at: int | None = None,
     strict: bool = False,
     on_void: Callable[[Void], None] | None = None,
-) -> Iterator[tuple[State, Changes]]:
+) -> Iterator[tuple[FightState[Any], Changes]]:
     """Each event's state and changes, as the fight stands: every undo in the file applied.
     `on_void` hears of each event the rules void, with its line."""
     path = Path(path)
@@ -140,7 +138,7 @@ def replay_file_state(
     at: int | None = None,
     strict: bool = False,
     on_void: Callable[[Void], None] | None = None,
-) -> State | None:
+) -> FightState[Any] | None:
     """The state `replay_file` ends in (None: the file holds no event), refusing what it refuses,
     without working out each event's changes."""
     path = Path(path)

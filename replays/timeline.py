@@ -34,15 +34,16 @@ from woundlog.events.stores import Stored
 
 from .undo import Target, Undo, check_target
 
-State = FightState[Any]
-Refold = Callable[[Undo, int], State]
+Refold = Callable[[Undo, int], FightState[Any]]
 """The state at a seq under an undo resolution."""
 Find = Callable[[str], Target | None]
 """The event a name (`#N` or an id) stands for, if any."""
 
 
 class Timeline:
-    def __init__(self, state: State | None, undo: Undo, refold: Refold, find: Find) -> None:
+    def __init__(
+        self, state: FightState[Any] | None, undo: Undo, refold: Refold, find: Find
+    ) -> None:
         self.state = state
         self.undo = undo
         self._refold = refold
@@ -57,7 +58,7 @@ class Timeline:
         self.state, changes = step(self.state, event)
         return changes
 
-    def advance(self, stored: Stored) -> None:
+    def push_unreported(self, stored: Stored) -> None:
         """`push(stored, strict=True)` for a fold that keeps only where it ends: the same state
         and the same refusals, without working out what a game event changed."""
         event = stored.event

@@ -8,7 +8,7 @@ for every other event, whether it stands, was retracted, or is replayed as a rep
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import msgspec
 
@@ -68,7 +68,7 @@ class Undo:
             names.clear()
         for stored in self.events:
             self._name(stored)
-        self._resolve()
+        self._work_out_fates()
 
     def _name(self, stored: Stored) -> None:
         self._undo_names.update(names_of(stored.seq, stored.event))
@@ -78,7 +78,8 @@ class Undo:
         else:
             self.named_ids.add(name)
 
-    def _resolve(self) -> None:
+    def _work_out_fates(self) -> None:
+        """Which undo events stand, and what those that do take back or replace (`fate`)."""
         # newest first: whether an undo event stands depends only on the undo events after it
         retracted: dict[str, str] = {}
         self.live = {}
@@ -109,7 +110,7 @@ class Undo:
         self.events.append(stored)
         self._name(stored)
         if reaches_undo:
-            self._resolve()
+            self._work_out_fates()
             return
         self.live[stored.seq] = True
         by = event_ref(event, stored.seq)
@@ -122,10 +123,6 @@ class Undo:
         """Take back the last `add` (an undo event refused after all)."""
         self.events.pop()
         self._rebuild()
-
-    def with_event(self, stored: Stored) -> Undo:
-        """The resolution once one more undo event is appended (a new Undo; this one stays)."""
-        return Undo([*self.events, stored])
 
     @property
     def empty(self) -> bool:
@@ -148,6 +145,20 @@ class Undo:
             # the slot keeps its identity, and so its dice and the names others use for it
             replacement = msgspec.structs.replace(replacement, id=event.id)
         return Fate(by, replacement)
+
+    def fates(self, stream: Iterable[Stored]) -> Iterator[tuple[Stored, Fate | None]]:
+        """Each stored event with its fate: None when it stands as written (kept), else a Fate
+        without a replacement (skipped, labelled by `Fate.describe`) or with one (replayed as
+        it). The fold, the state at a point and the history all walk a log through this.
+
+        `fate` is asked only of the few events an undo event names, by position or by id."""
+        seqs, ids, fate = self.named_seqs, self.named_ids, self.fate
+        for stored in stream:
+            event = stored.event
+            if stored.seq in seqs or (event.id is not None and event.id in ids):
+                yield stored, fate(stored.seq, event)
+            else:
+                yield stored, None
 
     def retracted(self, names: Iterable[str]) -> str | None:
         """The undo event that retracted the event with these names, if one did."""

@@ -30,7 +30,6 @@ from woundlog.events import (
 )
 from woundlog.events.model import MAGNITUDE
 
-State = FightState[Any]
 MAX_SAMPLES = 1_000_000
 MAX_TICKS = 20
 
@@ -57,7 +56,7 @@ _DIGITS = re.compile("[0-9]+")
 """ASCII digits only: `int` also takes `1_000`, `²` and spaces."""
 
 
-def rounds(state: State, count: int) -> list[Event]:
+def rounds(state: FightState[Any], count: int) -> list[Event]:
     """`count` rounds of turns, as a tracker runs them: the round starts, each side in the order
     its first member joined takes its turn (starts and ends it), and the round ends. Every
     ruleset finds its own ticks in it: Mordheim's recovery phase (a side's turn start), d26's
@@ -127,7 +126,7 @@ class Odds(msgspec.Struct, frozen=True):
 
 
 def odds(
-    state: State,
+    state: FightState[Any],
     whatif: Sequence[Event],
     *,
     characters: Sequence[str] = (),

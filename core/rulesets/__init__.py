@@ -1,7 +1,7 @@
 """The registry of rulesets, by name. A new ruleset is one module and one line in `_MODULES`.
 
 A ruleset's module is imported the first time its name is looked up, not when woundlog is: a
-command on a Mordheim fight loads Mordheim alone (issue 16: start-up time). Listing the names
+command on a Mordheim fight loads Mordheim alone, so it starts quickly. Listing the names
 (`list(RULESETS)`, `", ".join(RULESETS)`, `name in RULESETS`) imports nothing; reading the
 rulesets themselves (`RULESETS.values()`, `.items()`) imports each one.
 """
@@ -75,10 +75,6 @@ class Registry(MutableMapping[str, Ruleset]):
 
     def __contains__(self, name: object) -> bool:
         return name in self._modules or name in self._made
-
-    def loaded(self) -> list[str]:
-        """The names whose ruleset has been made in this process (for tests of start-up)."""
-        return list(self._made)
 
 
 RULESETS = Registry(_MODULES)

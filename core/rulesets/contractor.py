@@ -154,9 +154,9 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, RuleError
 
+from ..fight_state import Character, FightState
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
-from ..state import Character, FightState
 from ..states import DEAD, OUT_OF_ACTION, UPRIGHT, State
 from ..tables import Table
 

@@ -115,9 +115,9 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded, TurnStarted
 
+from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
-from ..state import Character, FightState, TickConcern
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..tables import Table
 from ..turns import PULSE_VERSION, whole

@@ -106,9 +106,9 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Check, Heal, Hit, StructuralError, TurnStarted
 
+from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..ruleset import Acting, Context, Options, Ruleset
-from ..state import Character, FightState, TickConcern
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..turns import starts_the_round_only
 

@@ -188,9 +188,9 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 
+from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
-from ..state import Character, FightState, TickConcern
 from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
 

@@ -59,9 +59,9 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
 
+from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
-from ..state import Character, FightState, TickConcern
 from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
 from ..turns import starts_the_round_only

@@ -40,7 +40,7 @@ class Importer:
     """One format: its name, what it reads, and the module (in this package) that converts it.
 
     The module is imported when a conversion is first asked for, not when woundlog is: the CLI
-    names the formats in its help on every command, and converts records in one (issue 16).
+    names the formats in its help on every command, and converts records in one.
     A plain class: a NamedTuple compiles its methods when it is made, at every start, and a
     dataclass would load `dataclasses`, which nothing else the CLI loads needs."""
 

@@ -59,7 +59,7 @@ the combat:
 - Ids: `avrae:<combat>:<timestamp>:<combatant>:hit` (and `:heal`, `:temp`),
   `avrae:<combat>:r<round>:<combatant>:turn_started`, `...:turn_ended`,
   `avrae:<combat>:r<round>:round_ended`; `avrae:<combatant>:joined`, `:hurt`, `:temp` for a
-  first sight. The cursor (`previous`) is `{"combats": {combat_id: snapshots.Cursor},
+  first sight. The cursor (`previous`) is `{"combats": {combat_id: saved_encounters.Cursor},
   "maxima": {character: the maximum it joined with}}`.
 
 Fixtures: tests/data/importers/avrae_fixtures.py, a port of Avrae's combat model.
@@ -74,7 +74,7 @@ import msgspec
 
 from ..errors import StructuralError
 from .base import PROFILES, Batch, Converted, Profile, Sighting, SourceId, content_key, decode
-from .snapshots import Cursor, Entry, Snapshot, take_in
+from .saved_encounters import Cursor, Entry, Snapshot, take_in
 
 SOURCE = "avrae"
 STATE_UPDATE = "combat_state_update"

@@ -39,7 +39,7 @@ from msgspec import Meta
 from ..errors import StructuralError
 from .avrae import combat_snapshot, take_in_combats
 from .base import Converted, Profile, Sighting, SourceId, content_key, decode
-from .snapshots import Snapshot
+from .saved_encounters import Snapshot
 
 MARK = "woundlog {"
 Small = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]

@@ -218,7 +218,7 @@ class Actor(msgspec.Struct, frozen=True):
     type: str = ""
 
 
-class Changes(msgspec.Struct, frozen=True):
+class HpChanges(msgspec.Struct, frozen=True):
     hp: Magnitude = 0
     temp: Magnitude = 0
     total: Magnitude = 0
@@ -248,18 +248,18 @@ class OnToken(Envelope, frozen=True, kw_only=True):
 
 class ApplyDamage(OnToken, tag="dnd5e.applyDamage", frozen=True, kw_only=True):
     amount: Magnitude
-    changes: Changes | None = None
+    changes: HpChanges | None = None
     attacker: SourceId | None = None
     critical: bool = False
 
 
 class DamageActor(OnToken, tag="dnd5e.damageActor", frozen=True, kw_only=True):
-    changes: Changes
+    changes: HpChanges
     attacker: SourceId | None = None
 
 
 class HealActor(OnToken, tag="dnd5e.healActor", frozen=True, kw_only=True):
-    changes: Changes
+    changes: HpChanges
     attacker: SourceId | None = None
 
 
@@ -404,7 +404,7 @@ class Conversion:
                 )
         return before
 
-    def unreported(self, hook: ApplyDamage) -> Changes:
+    def unreported(self, hook: ApplyDamage) -> HpChanges:
         """The change of an `applyDamage` that carries none (the module of manifest 1.0.0 took
         it from dnd5e's own HP hook): none when HP did not move. In dnd5e 4.0 and later that
         hook came after `applyDamage` whenever the Bloodied effect was made, so HP lower than
@@ -412,10 +412,10 @@ class Conversion:
         that follows for the same move (`before`, `after`) is then the same update."""
         known, value = self.hp.get(hook.token.uuid), hook.actor.hp.value
         if known is None or value is None or not 0 < known - value <= hook.amount:
-            return Changes()
+            return HpChanges()
         pairs = self.unhooked.setdefault(hook.token.uuid, [])
         pairs[:] = [*pairs[-(UNHOOKED_KEPT - 1) :], (known, value)]
-        return Changes(hp=value - known, total=value - known)
+        return HpChanges(hp=value - known, total=value - known)
 
     def hooked_before(self, hook: DamageActor | HealActor) -> bool:
         """The late HP hook of an `applyDamage` taken in by `unreported`."""

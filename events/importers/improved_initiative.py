@@ -95,7 +95,7 @@ from msgspec import Meta
 from ..errors import StructuralError
 from ..model import Amend, CharacterJoined, TurnEnded, TurnStarted
 from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
-from .snapshots import Cursor, Entry, Snapshot, read_cursor, step
+from .saved_encounters import Cursor, Entry, Snapshot, read_cursor, step
 
 SOURCE = "ii"
 SEEN_KEPT = 2000  # states the cursor remembers, to know one sent again (a long fight's worth)

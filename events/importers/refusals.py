@@ -1,4 +1,4 @@
-"""Importing past what the rules refuse (issue 13).
+"""Importing past what the rules refuse.
 
 Another program's record is a fact: it happened at that table. When woundlog's rules refuse the
 event it makes (a heal on a goblin woundlog's dnd5e killed at 0 HP, which Foundry kept at 0 HP

@@ -21,7 +21,7 @@ from litestar import Litestar, Request, Response, delete, get, post
 from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.config.cors import CORSConfig
 from litestar.connection import ASGIConnection
-from litestar.datastructures import State
+from litestar.datastructures import State as AppState
 from litestar.exceptions import (
     HTTPException,
     NotAuthorizedException,
@@ -621,7 +621,7 @@ def create_app(
             branch_fight,
             assets_router(),
         ],
-        state=State({"service": Service(fights, notifier)}),
+        state=AppState({"service": Service(fights, notifier)}),
         exception_handlers={
             psycopg.OperationalError: database_unavailable,
             RecursionError: nested_too_deeply,

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from woundlog.core import FightState
 from woundlog.core.odds import LIMIT as ODDS_LIMIT
 from woundlog.core.odds import Budget
 from woundlog.core.odds import TooLarge as OddsTooLarge
@@ -36,7 +37,7 @@ from woundlog.events.importers import IMPORTERS, append_importing, convert_recor
 from woundlog.events.stores import Store, open_store
 
 from ..branch import branch, branch_events
-from ..fight import Appended, Fight, State
+from ..fight import Appended, Fight
 from ..import_cursors import ImportCursors
 from ..whatif import Odds, hit_shorthand, odds, rounds
 from .database import Writer, open_service_db
@@ -461,7 +462,7 @@ class Fights:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def state(self, fight: str, at: int | None) -> State:
+    def state(self, fight: str, at: int | None) -> FightState[Any]:
         opened = self.fight(fight)
         version = opened.version
         if at is not None and at > version:

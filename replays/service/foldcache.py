@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Any
 
-from ..fight import State
+from woundlog.core import FightState
 
 BUSY_FIGHTS = 1024
 """How many fights' states are kept; the least recently used goes first."""
@@ -20,10 +21,10 @@ BUSY_FIGHTS = 1024
 class FoldCache:
     def __init__(self, size: int = BUSY_FIGHTS) -> None:
         self.size = size
-        self._kept: OrderedDict[str, tuple[int, State]] = OrderedDict()
+        self._kept: OrderedDict[str, tuple[int, FightState[Any]]] = OrderedDict()
         self._lock = threading.Lock()  # the server's worker threads share it
 
-    def get(self, fight: str, version: int) -> State | None:
+    def get(self, fight: str, version: int) -> FightState[Any] | None:
         with self._lock:
             kept = self._kept.get(fight)
             if kept is None or kept[0] != version:
@@ -31,7 +32,7 @@ class FoldCache:
             self._kept.move_to_end(fight)
             return kept[1]
 
-    def put(self, fight: str, version: int, state: State) -> None:
+    def put(self, fight: str, version: int, state: FightState[Any]) -> None:
         with self._lock:
             kept = self._kept.get(fight)
             if kept is not None and kept[0] > version:

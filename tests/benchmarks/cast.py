@@ -24,8 +24,8 @@ import gc
 import time
 from collections.abc import Iterator
 
+from woundlog.core.fight_state import INDEX_FROM
 from woundlog.core.reducer import Fold
-from woundlog.core.state import INDEX_FROM
 from woundlog.events import CharacterJoined, Event, FightStarted, Hit, TurnEnded, TurnStarted
 
 CASTS = (16, 40, 200, 1000)
@@ -75,11 +75,11 @@ def per_event(log: list[Event], index_from: int | None, runs: int) -> float:
     for _ in range(runs):
         folding = Fold(index_from=index_from)
         for event in log[:joined]:
-            folding.advance(event)
+            folding.add(event)
         gc.collect()
         started = time.process_time()
         for event in log[joined:]:
-            folding.advance(event)
+            folding.add(event)
         best = min(best, time.process_time() - started)
     return best / (len(log) - joined) * 1e6
 

@@ -23,11 +23,11 @@ class WoundlogFight(Aggregate):  # type: ignore[misc]
     def fold(self, body: dict[str, Any]) -> None:
         """One woundlog event, folded as `fold_state` folds it."""
         try:
-            self.folding.advance(convert(body))
+            self.folding.add(convert(body))
         except RuleError:
-            self.folding.skip()
+            self.folding.pass_over()
 
     @event("Skipped")
     def skip(self) -> None:
         """An event a later undo retracted: it keeps its place and does nothing."""
-        self.folding.skip()
+        self.folding.pass_over()

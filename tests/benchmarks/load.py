@@ -72,7 +72,7 @@ def load(jsonl: Path, db: Path, bare_db: Path, fight: str) -> Loaded:
                 name = event.event
                 target = int(name[1:]) if name.startswith("#") else ids[name]
                 info.undo_targets.append((seq, target))
-                undo = undo.with_event(stored)
+                undo = Undo([*undo.events, stored])  # a new resolution, as the load always made
                 state = _refold(seq, event, undo, checkpoints, recent, info.undo_targets)
             else:
                 state, _ = apply_or_void(state, event)

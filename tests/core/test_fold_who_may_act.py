@@ -26,14 +26,14 @@ def refused(state: FightState[Any], event: Event, words: str, field: str) -> Non
     """The fast fold refuses `event` with these words and field, and stays where it was."""
     fold = Fold(state)
     with pytest.raises(RuleError, match=words) as err:
-        fold.advance(event)
+        fold.add(event)
     assert err.value.field == field
     assert fold.state == state
 
 
 def accepted(state: FightState[Any], event: Event) -> FightState[Any]:
     fold = Fold(state)
-    fold.advance(event)
+    fold.add(event)
     after = fold.state
     assert after is not None and after.seq == state.seq + 1
     return after

@@ -371,7 +371,7 @@ def test_fold_in_place_ends_where_advance_ends_and_hands_out_states_later_events
     folding, state = Fold(), None
     halfway = None
     for seq, event in enumerate(log, start=1):
-        folding.advance(event)
+        folding.add(event)
         state = advance(state, event)
         assert folding.state == state
         if seq == 8:
@@ -379,5 +379,5 @@ def test_fold_in_place_ends_where_advance_ends_and_hands_out_states_later_events
     assert halfway is not None and halfway.seq == 8
     assert halfway.characters["c2"].wounds == 2  # the later hit on c2 did not reach it
     with pytest.raises(RuleError, match="fight has ended"):
-        folding.advance(Hit(target="c3", damage=1))
+        folding.add(Hit(target="c3", damage=1))
     assert folding.state == state  # a refused event leaves the fold as it was

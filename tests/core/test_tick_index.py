@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from woundlog.core import RULESETS, FightState, get_ruleset
+from woundlog.core.fight_state import INDEX_FROM, Roster, TickConcern
 from woundlog.core.reducer import Fold, advance
-from woundlog.core.state import INDEX_FROM, Roster, TickConcern
 from woundlog.events import (
     CharacterJoined,
     Event,
@@ -82,7 +82,7 @@ def _folds(log: list[Event]) -> list[tuple[Any, str | None]]:
         refusals: list[str | None] = []
         for fold in (indexed, unindexed):
             try:
-                fold.advance(event)
+                fold.add(event)
                 refusals.append(None)
             except WoundlogError as exc:
                 refusals.append(str(exc))
@@ -201,8 +201,8 @@ def test_the_index_taken_up_midway_knows_who_fell_before_it() -> None:
     ]
     late, never = Fold(index_from=3), Fold(index_from=None)
     for event in log:
-        late.advance(event)
-        never.advance(event)
+        late.add(event)
+        never.add(event)
     assert late._characters.indexes("turn_started")
     assert not never._characters.indexes("turn_started")
     state = late.state
@@ -221,8 +221,8 @@ def test_a_small_fight_walks_its_sides_and_a_large_one_keeps_the_index() -> None
     log += [CharacterJoined(character=f"c{i}", side="ab"[i % 2]) for i in range(INDEX_FROM - 1)]
     folding = Fold()
     for event in log:
-        folding.advance(event)
+        folding.add(event)
     assert not folding._characters.indexes("turn_started")
-    folding.advance(CharacterJoined(character="last", side="a"))
+    folding.add(CharacterJoined(character="last", side="a"))
     assert folding._characters.indexes("turn_started")
     assert folding._characters.indexes("turn_ended")

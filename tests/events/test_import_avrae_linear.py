@@ -2,7 +2,7 @@
 and delivered out of order, costs about the same per record however many records it has.
 
 Counted, not timed: records read into snapshots, summary lines parsed, snapshots compared
-(`snapshots.step`), and the warnings list scanned (each late record is reported once)."""
+(`saved_encounters.step`), and the warnings list scanned (each late record is reported once)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from woundlog.events.importers import avrae, base, convert_records, snapshots
+from woundlog.events.importers import avrae, base, convert_records, saved_encounters
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "data" / "importers"))
 from avrae_fixtures import Combat, Combatant, Group
@@ -49,7 +49,7 @@ class Counted:
 @pytest.fixture
 def work(monkeypatch: pytest.MonkeyPatch) -> Counted:
     counted = Counted()
-    real_snapshot, real_step, real_summary = avrae.snapshot, snapshots.step, avrae.summary_hp
+    real_snapshot, real_step, real_summary = avrae.snapshot, saved_encounters.step, avrae.summary_hp
 
     def snapshot(record: object, index: int) -> Any:
         counted.snapshots += 1
@@ -75,7 +75,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Counted:
         self.warnings = Scanned()
 
     monkeypatch.setattr(avrae, "snapshot", snapshot)
-    monkeypatch.setattr(snapshots, "step", step)
+    monkeypatch.setattr(saved_encounters, "step", step)
     monkeypatch.setattr(avrae, "summary_hp", summary_hp)
     monkeypatch.setattr(base.Batch, "__init__", init)
     return counted

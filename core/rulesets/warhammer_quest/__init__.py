@@ -174,9 +174,9 @@ from typing import Any, ClassVar
 
 from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
 
+from ...fight_state import FightState, TickConcern
 from ...machine import Graph
 from ...ruleset import Acting, Context, Options, Ruleset
-from ...state import FightState, TickConcern
 from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
 from ...turns import PULSE_VERSION
 from .blows import (

@@ -6,8 +6,8 @@ from typing import Any
 
 from woundlog.events import Hit
 
+from ...fight_state import FightState
 from ...ruleset import Context, Options
-from ...state import FightState
 from ...states import DOWNED, STABILISED, UPRIGHT
 from .injuries import serious_injury
 from .tables import Tables

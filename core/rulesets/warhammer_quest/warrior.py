@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from ...state import Character
+from ...fight_state import Character
 from ...states import DOWNED, KNOCKED_DOWN, STABILISED
 from .tables import INJURIES
 

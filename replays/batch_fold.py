@@ -1,4 +1,4 @@
-"""A batch being validated, held in memory so that checking it is one pass over it (issue 14).
+"""A batch being validated, held in memory so that checking it is one pass over it.
 
 An undo event in a batch changes the past: the state before it is folded again under the new
 undo resolution. Folded from the first event each time, an import of a long log with undo events
@@ -23,28 +23,26 @@ from woundlog.events.stores import Stored
 
 from .undo import POSITION, Target, target_of
 
-State = FightState[Any]
-
 KEEP_EVERY = 64
 """Seqs between two kept states: a refold starts at most this far behind the event an undo
 names, or behind the undo event before it that reached further. Each kept state is one map of
-the fight's characters (most of them shared with the next), so a million events keep some tens
-of megabytes."""
+the fight's characters (most of them shared with the next), so a batch keeps one map for
+every KEEP_EVERY of its events."""
 
 
-class Pending:
+class BatchFold:
     """The accepted events of a batch so far, by seq and by name, and the states kept along it.
 
     `base` is the fight as it stood before the batch (None for a new fight): the first kept
     state. The fight is at `version` before the batch; its undo events were accounted for there.
     """
 
-    def __init__(self, base: State | None, version: int) -> None:
+    def __init__(self, base: FightState[Any] | None, version: int) -> None:
         self.events: list[Stored] = []
         self._seqs: list[int] = []  # of `events`, for bisection (a refused event leaves a gap)
         self._ids: dict[str, int] = {}  # explicit id -> index in `events`; `#N` is found by N
         # (seq, how many events of the batch it folds in, state), oldest first
-        self._kept: list[tuple[int, int, State]] = []
+        self._kept: list[tuple[int, int, FightState[Any]]] = []
         if base is not None:
             self._kept.append((base.seq, 0, base))
         self._reaches: dict[int, int] = {}  # of each undo event of the batch: see `reach`
@@ -66,7 +64,7 @@ class Pending:
             return at if at < len(self._seqs) and self._seqs[at] == seq else None
         return self._ids.get(name)
 
-    def add(self, stored: Stored, state: State | None) -> None:
+    def add(self, stored: Stored, state: FightState[Any] | None) -> None:
         """An event of the batch accepted, and the fight's state right after it."""
         self.events.append(stored)
         self._seqs.append(stored.seq)
@@ -75,7 +73,7 @@ class Pending:
         if state is not None:
             self.keep(state, len(self.events))
 
-    def keep(self, state: State, folded: int) -> None:
+    def keep(self, state: FightState[Any], folded: int) -> None:
         """Keep `state`, the fold of the fight up to the batch's first `folded` events under
         the undo resolution as it now stands, if it is far enough past the newest kept one.
 
@@ -96,7 +94,7 @@ class Pending:
         while self._kept and self._kept[-1][0] >= seq:
             self._kept.pop()
 
-    def start(self, upto: int) -> tuple[State, int, int] | None:
+    def start(self, upto: int) -> tuple[FightState[Any], int, int] | None:
         """The newest kept state at or before `upto`, and the slice of `events` (start, end)
         to fold onto it to reach `upto`; None if none is kept there (fold from the store)."""
         for seq, folded, state in reversed(self._kept):

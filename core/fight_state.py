@@ -103,9 +103,8 @@ class Roster(dict[str, C]):
     alone, not the whole side. A character is looked at again only when his state or a counter
     the concerns read changes (a harmless hit costs one comparison). Below `index_from` a tick
     walks its scope instead: among a few dozen characters that costs less than keeping the
-    index up to date on every hit that fells one (the benchmark's fight of 8 a side: the index
-    cost a quarter of the fold). `index_from=None`: never index (what the index is checked
-    against); 0: always."""
+    index up to date on every hit that fells one. `index_from=None`: never index (what the
+    index is checked against); 0: always."""
 
     def __init__(
         self,
@@ -128,10 +127,6 @@ class Roster(dict[str, C]):
         self._says: dict[Any, tuple[bool, ...]] = {}  # key -> per kind: whether it concerns
         self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
-
-    def side(self, side: str) -> list[str]:
-        """The ids of everyone on `side`, in join order."""
-        return list(self._sides.get(side, ()))
 
     def on_side(self, side: str) -> dict[str, C]:
         """Everyone on `side`, by id in join order: a copy, made in C."""
