@@ -99,7 +99,6 @@ __all__ = [
 
 log = logging.getLogger("woundlog.replays")
 
-State = FightState[Any]
 TIMELINE_MAX = 1000
 """The most events one timeline window holds (each with its changes: a few KiB)."""
 
@@ -361,7 +360,7 @@ class Application:
 
     def whatif(
         self,
-        state: State,
+        state: FightState[Any],
         events: Sequence[Event] = (),
         *,
         hits: Sequence[str] = (),
@@ -376,7 +375,7 @@ class Application:
 
     def odds(
         self,
-        state: State,
+        state: FightState[Any],
         whatif: Sequence[Event],
         *,
         characters: Sequence[str] = (),
@@ -390,7 +389,7 @@ class Application:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def state(self, fight: str, at: int | None = None) -> State:
+    def state(self, fight: str, at: int | None = None) -> FightState[Any]:
         """Every character's state, now or as the fight stood at event `at`."""
         opened = self.fight(fight)
         version = opened.version
