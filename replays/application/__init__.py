@@ -34,7 +34,6 @@ A new use case is one method here; a front end then calls it.
 
 from __future__ import annotations
 
-import logging
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -96,8 +95,6 @@ __all__ = [
     "TooLarge",
     "UnknownFormat",
 ]
-
-log = logging.getLogger("woundlog.replays")
 
 TIMELINE_MAX = 1000
 """The most events one timeline window holds (each with its changes: a few KiB)."""
