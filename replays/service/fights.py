@@ -86,7 +86,6 @@ Keep = Callable[[Writer, str, str], None]
 class Fights:
     def __init__(self, store_url: str | None, admin_token: str, *, max_batch: int) -> None:
         self.store_url = store_url
-        self.max_batch = max_batch
         self._local = threading.local()
         self._import_locks: dict[tuple[str, str], threading.Lock] = {}
         self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]
