@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from woundlog.core import Changes, CharacterChange
-from woundlog.events import TurnStarted, UsageError
+from woundlog.events import TurnEnded, TurnStarted, UsageError
 from woundlog.events.codec import read_jsonl
 from woundlog.events.stores import SQLiteStore, Store, Stored, open_store
 
@@ -46,7 +46,7 @@ SHORT = {
     "out_of_action": "OoA",
     "dead": "dead",
 }
-CELL_W, CELL_H, HEAD_H, ROUND_H, TITLE_H = 58, 26, 34, 20, 30
+CELL_W, CELL_H, HEAD_H, ROUND_H, TITLE_H = 58, 26, 44, 20, 30
 CHAR_W = 7  # a character's width at the font size used, near enough to size the name column
 FONT = "DejaVu Sans, Verdana, sans-serif"
 
@@ -84,15 +84,37 @@ def states_after(moments: Sequence[Moment]) -> list[dict[str, str]]:
     return after
 
 
-def rounds(moments: Sequence[Moment]) -> list[int | None]:
-    """Each event's round: that of the latest `turn_started`, None before the first."""
+def rounds(moments: Sequence[Moment]) -> list[str]:
+    """Each event's round, as its group is labelled: "Setup" before the first `turn_started`,
+    then the round of the latest one that gives a round. A `turn_started` without a round (a
+    side's or a character's tick from the CLI) carries the last round on; turns begun before any
+    round was numbered are "Turns", not "Setup"."""
     current: int | None = None
+    begun = False
     found = []
     for stored, _ in moments:
         if isinstance(stored.event, TurnStarted):
-            current = stored.event.round
-        found.append(current)
+            begun = True
+            current = stored.event.round if stored.event.round is not None else current
+        found.append(round_label(current, begun=begun))
     return found
+
+
+def round_label(current: int | None, *, begun: bool) -> str:
+    if current is not None:
+        return f"Round {current}"
+    return "Turns" if begun else "Setup"
+
+
+def whose_turn(stored: Stored, names: dict[str, str]) -> str | None:
+    """Whose turn a side's or a character's tick starts or ends (a name, or the side); None for
+    the whole round's and any other event."""
+    event = stored.event
+    if not isinstance(event, TurnStarted | TurnEnded):
+        return None
+    if event.character is not None:
+        return names.get(event.character, event.character)
+    return event.side
 
 
 def marks(stored: Stored, changes: Changes, character: str) -> str:
@@ -127,7 +149,7 @@ def timeline_svg(moments: Sequence[Moment], title: str) -> str:
     people = characters(moments)
     after = states_after(moments)
     round_of = rounds(moments)
-    has_rounds = any(r is not None for r in round_of)
+    has_rounds = any(r != "Setup" for r in round_of)
     left = 16 + CHAR_W * max((len(name) for name in people.values()), default=8)
     top = TITLE_H + (ROUND_H if has_rounds else 0) + HEAD_H
     width = left + CELL_W * len(moments) + 10
@@ -152,14 +174,18 @@ def timeline_svg(moments: Sequence[Moment], title: str) -> str:
     for i, (stored, changes) in enumerate(moments):
         x = left + i * CELL_W + CELL_W / 2
         label = _text(
-            head, x, top - 18, f"#{stored.seq}", **{"text-anchor": "middle", "class": "event"}
+            head, x, top - 30, f"#{stored.seq}", **{"text-anchor": "middle", "class": "event"}
         )
         label.set("data-seq", str(stored.seq))
         if changes.undone:
             label.set("text-decoration", "line-through")
-            ET.SubElement(head, "line", _strike(x, top - 22))
+            ET.SubElement(head, "line", _strike(x, top - 34))
         kind = changes.type.replace("character_", "").replace("_", " ")
-        _text(head, x, top - 6, kind[:11], **{"text-anchor": "middle", "font-size": "8"})
+        _text(head, x, top - 18, kind[:11], **{"text-anchor": "middle", "font-size": "8"})
+        whose = whose_turn(stored, people)
+        if whose is not None:
+            attrs = {"text-anchor": "middle", "font-size": "8", "class": "whose"}
+            _text(head, x, top - 6, whose[:11], **attrs).set("data-seq", str(stored.seq))
     for row, (character, name) in enumerate(people.items()):
         y = top + row * CELL_H
         group = ET.SubElement(svg, "g", {"class": "row", "data-character": character})
@@ -176,7 +202,7 @@ def _strike(x: float, y: float) -> dict[str, str]:
     return {"x1": str(x - 14), "x2": str(x + 14), "y1": str(y), "y2": str(y), "stroke": "#1a1a1a"}
 
 
-def _draw_rounds(svg: ET.Element, round_of: list[int | None], left: int) -> None:
+def _draw_rounds(svg: ET.Element, round_of: list[str], left: int) -> None:
     import xml.etree.ElementTree as ET  # here, not at the top: see the imports
 
     start = 0
@@ -186,8 +212,7 @@ def _draw_rounds(svg: ET.Element, round_of: list[int | None], left: int) -> None
         x = left + start * CELL_W
         span = {"x": str(x), "y": str(TITLE_H), "width": str((i - start) * CELL_W)}
         ET.SubElement(svg, "rect", span | {"height": str(ROUND_H - 2), "fill": "#ececec"})
-        label = "Setup" if round_of[start] is None else f"Round {round_of[start]}"
-        _text(svg, x + 4, TITLE_H + 13, label)
+        _text(svg, x + 4, TITLE_H + 13, round_of[start], **{"class": "round"})
         start = i
 
 

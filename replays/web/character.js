@@ -4,7 +4,7 @@ import { label } from "./states.js";
 
 const FIXED = new Set(["state", "name", "side", "kind", "stats", "gear", "injuries"]);
 /** Pools a person always wants to see, even when full. */
-const POOLS = new Set(["wounds", "hp", "fatigue", "endurance", "constitution"]);
+export const POOLS = new Set(["wounds", "hp", "fatigue", "endurance", "constitution"]);
 
 const empty = (v) => v === null || v === false || v === 0 || (Array.isArray(v) && !v.length);
 const text = (v) => (Array.isArray(v) ? v.join(", ") : v === true ? "yes" : String(v));
@@ -38,13 +38,17 @@ export function stateRow(id, character) {
   const name = document.createElement("th");
   name.scope = "row";
   name.textContent = character.name || id;
+  name.title = id;
   const state = document.createElement("td");
+  state.dataset.label = "State";
   state.className = `s-${character.state}`;
   state.dataset.state = character.state;
   state.textContent = label(character.state);
   const count = document.createElement("td");
+  count.dataset.label = "Counters";
   count.textContent = counters(character).map(([k, v]) => `${k} ${v}`).join(" · ");
   const hurt = document.createElement("td");
+  hurt.dataset.label = "Injuries";
   hurt.textContent = injuries(character).join(", ");
   row.append(name, state, count, hurt);
   return row;
@@ -52,6 +56,7 @@ export function stateRow(id, character) {
 
 export function fillStateTable(table, state) {
   const head = document.createElement("tr");
+  head.className = "head";
   for (const title of ["Character", "State", "Counters", "Injuries"]) {
     const th = document.createElement("th");
     th.scope = "col";

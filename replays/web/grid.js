@@ -1,7 +1,7 @@
 // The timeline grid: one row per character, one column per event, grouped by round.
 
 import { SHORT, characters, label, mark, rounds, statesAfter } from "./states.js";
-import { heading } from "./describe.js";
+import { heading, whoseTurn } from "./describe.js";
 
 const DIE = "◆"; // a die was rolled for this character here
 const COUNT = "±"; // a counter or an injury changed
@@ -13,10 +13,12 @@ export function drawGrid(table, moments) {
   const roundOf = rounds(moments);
   const head = document.createElement("thead");
 
-  if (roundOf.some((r) => r !== null)) head.append(roundRow(roundOf));
+  if (roundOf.some((r) => r !== "Setup")) head.append(roundRow(roundOf));
   const eventRow = document.createElement("tr");
+  eventRow.className = "events";
   eventRow.append(corner("Character"));
-  for (const moment of moments) eventRow.append(eventHeader(moment));
+  const names = new Map(people.map((p) => [p.id, p.name || p.id]));
+  for (const moment of moments) eventRow.append(eventHeader(moment, names));
   head.append(eventRow);
 
   const body = document.createElement("tbody");
@@ -25,6 +27,7 @@ export function drawGrid(table, moments) {
     const name = document.createElement("th");
     name.scope = "row";
     name.textContent = person.name || person.id;
+    name.title = person.id; // a long id (Foundry's Scene.x.Token.y) on hover, the name shown
     row.append(name);
     moments.forEach((moment, i) => row.append(cell(moment, person, states[i].get(person.id))));
     body.append(row);
@@ -41,6 +44,7 @@ function corner(text) {
 
 function roundRow(roundOf) {
   const row = document.createElement("tr");
+  row.className = "rounds";
   row.append(corner(""));
   let start = 0;
   for (let i = 1; i <= roundOf.length; i++) {
@@ -49,14 +53,14 @@ function roundRow(roundOf) {
     th.scope = "colgroup";
     th.colSpan = i - start;
     th.className = "round";
-    th.textContent = roundOf[start] === null ? "Setup" : `Round ${roundOf[start]}`;
+    th.textContent = roundOf[start];
     row.append(th);
     start = i;
   }
   return row;
 }
 
-function eventHeader(moment) {
+function eventHeader(moment, names) {
   const th = document.createElement("th");
   th.scope = "col";
   th.dataset.seq = moment.seq;
@@ -66,6 +70,14 @@ function eventHeader(moment) {
   const type = document.createElement("small");
   type.textContent = moment.event.type.replace("character_", "").replace("_", " ");
   th.append(text, document.createElement("br"), type);
+  // a side's or a character's turn says whose: a round of per-character ticks reads as turns
+  const whose = whoseTurn(moment.event, (id) => names.get(id) ?? id);
+  if (whose) {
+    const who = document.createElement("small");
+    who.className = "who";
+    who.textContent = whose;
+    th.append(who);
+  }
   if (moment.changes.undone) th.classList.add("undone");
   if (moment.changes.void) th.classList.add("void");
   return th;

@@ -5,14 +5,18 @@
 
 import { getOdds } from "./api.js";
 import {
+  DEFAULT_SAMPLES,
   chanceText,
   describe,
+  eventCount,
   eventOf,
   eventStep,
+  mostSamples,
   tickChoices,
   tickOf,
   tickValue,
   tooLarge,
+  unchanged,
 } from "./whatif.js";
 
 const $ = (id) => document.getElementById(id);
@@ -115,7 +119,13 @@ function showAnswer(at, rounds, answer) {
   const table = $("odds-table");
   table.replaceChildren();
   table.createCaption().textContent = caption(at, rounds, answer);
+  const same = [];
   for (const [cid, character] of Object.entries(answer.characters)) {
+    // only the characters the what-if can change: the others are folded into one line
+    if (unchanged(character, panel.state?.characters[cid])) {
+      same.push(character.name);
+      continue;
+    }
     const row = table.insertRow();
     row.dataset.character = cid;
     row.insertCell().textContent = character.name;
@@ -124,12 +134,16 @@ function showAnswer(at, rounds, answer) {
       const item = document.createElement("li");
       item.dataset.state = state.state;
       item.className = `s-${state.state}`;
-      item.textContent = chanceText(state);
+      item.textContent = chanceText(state, answer.exact ? null : answer.samples);
       states.append(item);
     }
     row.insertCell().append(states);
   }
-  table.hidden = false;
+  table.hidden = !table.rows.length;
+  $("odds-folded").textContent = same.length
+    ? `Certain to stay as they are: ${same.join(", ")}`
+    : "";
+  $("odds-folded").hidden = !same.length;
   const voids = $("odds-void");
   voids.replaceChildren();
   for (const void_ of answer.void) {
@@ -140,10 +154,29 @@ function showAnswer(at, rounds, answer) {
   voids.hidden = !answer.void.length;
 }
 
+/** The busy indicator: the buttons wait and say so while the service works. */
+function busy(working) {
+  for (const id of ["odds", "odds-estimate"]) $(id).disabled = working;
+  $("odds-actions").setAttribute("aria-busy", String(working));
+  $("odds-busy").textContent = working ? "Working out the odds…" : "";
+}
+
+/** The sample count the estimate offers: the page's default, within what the service takes for
+ * this what-if. */
+function offerSamples() {
+  const rounds = Number($("odds-rounds").value);
+  const most = mostSamples(eventCount(panel.steps.length, rounds, panel.state));
+  const input = $("odds-samples");
+  input.max = String(most);
+  if (!(Number(input.value) <= most)) input.value = String(Math.min(DEFAULT_SAMPLES, most));
+  return most;
+}
+
 async function askOdds(samples = null) {
   const { fight, token, at, say } = panel.ask();
   const rounds = Number($("odds-rounds").value);
   const events = panel.steps.map(eventOf);
+  busy(true);
   try {
     const answer = await getOdds(fight, token, at, { events, ticks: rounds, samples });
     $("odds-refused").hidden = true;
@@ -157,8 +190,11 @@ async function askOdds(samples = null) {
     $("odds-error").textContent = error.message;
     // too large to enumerate: offer the estimate (and keep offering it while sampling)
     $("odds-sampling").hidden = !tooLarge(error) && samples === null;
+    offerSamples();
     $("odds-refused").hidden = false;
-    $("odds-table").hidden = $("odds-void").hidden = true;
+    $("odds-table").hidden = $("odds-void").hidden = $("odds-folded").hidden = true;
+  } finally {
+    busy(false);
   }
 }
 
@@ -175,7 +211,13 @@ export function setUpOdds(ask) {
   $("odds").addEventListener("click", () => askOdds());
   $("odds-estimate").addEventListener("click", () => {
     const samples = Number($("odds-samples").value);
-    if (Number.isInteger(samples) && samples >= 1) askOdds(samples);
+    const most = offerSamples();
+    if (!Number.isInteger(samples) || samples < 1 || samples > most) {
+      // refused here, at once, with the service's bound: no request the service would refuse
+      $("odds-error").textContent = `An estimate of this what-if takes 1 to ${most.toLocaleString("en")} samples.`;
+      return;
+    }
+    askOdds(samples);
   });
   showKind();
 }

@@ -42,12 +42,22 @@ export function statesAfter(moments) {
   });
 }
 
-/** Round of each moment: the round of the latest `turn_started`, null before the first. */
+/**
+ * The round group of each moment, as its heading reads: "Setup" before the first `turn_started`,
+ * then "Round N" of the latest one that gives a round. A `turn_started` without a round (a
+ * side's or a character's tick from the CLI) carries the last round on; turns begun before any
+ * round was numbered are "Turns". The same rule as the CLI's picture (replays/pictures.py).
+ */
 export function rounds(moments) {
   let round = null;
+  let begun = false;
   return moments.map(({ event }) => {
-    if (event.type === "turn_started") round = event.round;
-    return round;
+    if (event.type === "turn_started") {
+      begun = true;
+      if (Number.isInteger(event.round)) round = event.round;
+    }
+    if (round !== null) return `Round ${round}`;
+    return begun ? "Turns" : "Setup";
   });
 }
 

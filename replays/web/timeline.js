@@ -3,11 +3,14 @@
 
 import { ApiError, amend, getState, getTimeline, undo } from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
+import { fillAmendForm, readAmendForm } from "./amend-form.js";
 import { fillStateTable } from "./character.js";
-import { fillDetails, summary } from "./describe.js";
+import { eventTitle, fillDetails, summary } from "./describe.js";
 import { drawGrid, drawLegend } from "./grid.js";
 import { setUpOdds, showState } from "./odds.js";
+import { characters } from "./states.js";
 import { follow } from "./stream.js";
+import { named, redoTarget, undoTarget } from "./undo.js";
 
 const fight = decodeURIComponent(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
@@ -16,6 +19,7 @@ const slider = $("slider");
 
 const page = {
   moments: [], // the timeline endpoint's answer: each event with what it did
+  names: new Map(), // character id -> name, from every change that names one
   at: null, // the seq shown; null: follow the newest event
   character: null, // the row of the focused cell, to keep focus in it while stepping
   stateAsked: 0, // the newest state request: older answers arriving late are dropped
@@ -59,6 +63,7 @@ async function timeline() {
 async function load() {
   const answer = await timeline();
   page.moments = answer.moments;
+  page.names = new Map(characters(page.moments).map(({ id, name }) => [id, name || id]));
   document.title = `${fight} · woundlog`;
   $("title").textContent = answer.moments[0]?.event.name || `Fight ${fight}`;
   drawGrid(grid, page.moments);
@@ -124,7 +129,8 @@ async function go(seq, { focus = true, follow = false } = {}) {
     if (focus) target.focus();
     target.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
-  fillDetails($("details"), moment(seq), page.character);
+  // the details and the state table always show the same event: the selected one
+  fillDetails($("details"), moment(seq), page.character, page.names);
   showGmActions(seq);
 
   const asked = ++page.stateAsked;
@@ -154,14 +160,15 @@ grid.addEventListener("click", (event) => {
   go(Number(target.dataset.seq)).catch(failed);
 });
 
-// hover and focus show a cell's details without moving in time
+// hover marks the column under the pointer (its title says which event); only a click or the
+// keys select, so the details and the state table never show two different events
 grid.addEventListener("mouseover", (event) => {
-  const td = event.target.closest("td[data-seq]");
-  if (td) fillDetails($("details"), moment(Number(td.dataset.seq)), td.dataset.character);
+  const cell = event.target.closest("[data-seq]");
+  for (const node of grid.querySelectorAll(".hover")) node.classList.remove("hover");
+  if (cell) grid.querySelectorAll(`[data-seq="${cell.dataset.seq}"]`).forEach((n) => n.classList.add("hover"));
 });
-grid.addEventListener("focusin", (event) => {
-  const td = event.target.closest("td[data-seq]");
-  if (td) fillDetails($("details"), moment(Number(td.dataset.seq)), td.dataset.character);
+grid.addEventListener("mouseleave", () => {
+  for (const node of grid.querySelectorAll(".hover")) node.classList.remove("hover");
 });
 
 grid.addEventListener("keydown", (event) => {
@@ -200,35 +207,83 @@ document.addEventListener("keydown", (event) => {
 
 // --- undo and amend (GM token) --------------------------------------------------------------
 
+const nameOf = (id) => page.names.get(id) ?? id;
+/** An event named for a confirmation, with names for ids and `#N` for an undo's reference. */
+const titleOf = (m) => eventTitle(m, nameOf, (ref) => (named(page.moments, ref) ? `#${named(page.moments, ref).seq}` : ref));
+
 function showGmActions(seq) {
   const { gm } = tokens(fight);
   const type = moment(seq)?.event.type;
   $("gm-actions").hidden = !gm;
-  $("undo").disabled = type === "fight_started";
+  const undoing = undoTarget(page.moments);
+  const redoing = redoTarget(page.moments);
+  $("undo").disabled = !undoing;
+  $("undo").textContent = undoing ? `Undo ${titleOf(undoing)}…` : "Nothing to undo";
+  $("redo").hidden = !redoing;
+  if (redoing) $("redo").textContent = `Redo ${titleOf(undone(redoing.event.event))}…`;
   $("amend").disabled = ["fight_started", "retract", "amend"].includes(type);
 }
+
+/** The moment an undo names (`#N` or an id), or a stand-in that says the reference. */
+const undone = (ref) => named(page.moments, ref) ?? { seq: "?", event: { type: ref } };
 
 function consequences(appended, what) {
   const lines = appended.changes.flatMap((c) => c.consequences.map(summary));
   say(`${what}: ${lines.length ? lines.join("; ") : "no state changed"}`);
 }
 
-$("undo").addEventListener("click", async () => {
-  const seq = shown();
+/** Ask before an undo or a redo, naming the event; resolves true when confirmed. */
+function confirmed(heading, text, yes) {
+  $("confirm-heading").textContent = heading;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  const dialog = $("confirm-dialog");
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((answer) => dialog.addEventListener("close", () => answer(dialog.returnValue === "yes"), { once: true }));
+}
+
+/** Retract `target` (a moment) as Undo or Redo, once the person has confirmed it. */
+async function takeBack(target, { what, heading, text, yes }) {
+  if (!(await confirmed(heading, text, yes))) return;
   try {
-    const done = await undo(fight, tokens(fight).gm, `#${seq}`, "undone from the timeline page");
-    consequences(done, `Undid #${seq}`);
+    const done = await undo(fight, tokens(fight).gm, `#${target.seq}`, `${what} from the timeline page`);
+    consequences(done, `${what === "undo" ? "Undid" : "Redid"} ${titleOf(what === "undo" ? target : undone(target.event.event))}`);
     page.at = null; // the undo is the newest event: show it and its consequences
     await load();
   } catch (error) {
-    say(`Undo refused: ${error.message}`, true);
+    say(`${what === "undo" ? "Undo" : "Redo"} refused: ${error.message}`, true);
   }
+}
+
+$("undo").addEventListener("click", () => {
+  const target = undoTarget(page.moments);
+  if (!target) return;
+  const title = titleOf(target);
+  takeBack(target, {
+    what: "undo",
+    heading: `Undo ${title}?`,
+    text: `The fight is replayed as if ${title} had never happened. Redo brings it back.`,
+    yes: "Undo it",
+  }).catch(failed);
+});
+
+$("redo").addEventListener("click", () => {
+  const target = redoTarget(page.moments);
+  if (!target) return;
+  const title = titleOf(undone(target.event.event));
+  takeBack(target, {
+    what: "redo",
+    heading: `Redo ${title}?`,
+    text: `${title} was undone by #${target.seq}; taking that undo back brings it back.`,
+    yes: "Redo it",
+  }).catch(failed);
 });
 
 $("amend").addEventListener("click", () => {
   const { event } = moment(shown());
-  const { id, ...replacement } = event; // the replacement takes the event's place and name
-  $("replacement").value = JSON.stringify(replacement, null, 2);
+  fillAmendForm($("amend-fields"), event, [...page.names]);
+  $("amend-heading").textContent = `Amend ${titleOf(moment(shown()))}`;
   $("amend-error").textContent = "";
   $("amend-dialog").showModal();
 });
@@ -237,8 +292,12 @@ $("amend-form").addEventListener("submit", async (event) => {
   if (event.submitter?.value !== "send") return;
   event.preventDefault();
   const seq = shown();
+  const { replacement, error } = readAmendForm($("amend-fields"), moment(seq).event);
+  if (error) {
+    $("amend-error").textContent = error;
+    return;
+  }
   try {
-    const replacement = JSON.parse($("replacement").value);
     const done = await amend(fight, tokens(fight).gm, `#${seq}`, replacement, $("amend-reason").value);
     $("amend-dialog").close();
     consequences(done, `Amended #${seq}`);
@@ -268,7 +327,14 @@ async function start() {
 
 const asked = Number(new URLSearchParams(location.search).get("at"));
 page.at = Number.isInteger(asked) && asked >= 1 ? asked : null;
-$("table-link").href = `${location.pathname.replace(/\/$/, "")}/table`;
+/** The table view's link, with the GM's choice for monsters' HP (health.js says why there). */
+function tableLink() {
+  const monsters = $("table-monsters").value;
+  const query = monsters === "bands" ? "" : `?monsters=${monsters}`;
+  $("table-link").href = `${location.pathname.replace(/\/$/, "")}/table${query}`;
+}
+$("table-monsters").addEventListener("change", tableLink);
+tableLink();
 drawLegend($("legend"));
 takeFromFragment(fight);
 if (tokens(fight).read) start();

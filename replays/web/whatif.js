@@ -61,13 +61,46 @@ export function tickOf(value) {
   return scope === "round" ? { kind: "tick", when, scope } : { kind: "tick", when, scope, who };
 }
 
-/** The chance of a state as a person reads it: percentage, exact fraction (or the share of the
- * samples), and for an estimate its 95% interval. */
-export function chanceText(state) {
-  const base = `${state.state} ${state.percent.toFixed(1)}% (${state.chance})`;
-  if (state.low === null || state.low === undefined) return base;
-  return `${base}, 95% between ${state.low.toFixed(1)}% and ${state.high.toFixed(1)}%`;
+/** The chance of a state as a person reads it. Exact: its percentage and exact fraction. An
+ * estimate from `samples` replays: how many of them reached it, its percentage and its 95%
+ * interval; never the share as a reduced fraction (1500 of 2000 is not an exact 3/4). */
+export function chanceText(state, samples = null) {
+  if (samples === null || state.low === null || state.low === undefined) {
+    return `${state.state} ${state.percent.toFixed(1)}% (${state.chance})`;
+  }
+  const [top, bottom] = state.chance.split("/").map(Number);
+  const count = Math.round((top * samples) / bottom);
+  return (
+    `${state.state} in ${count} of ${samples} replays (${state.percent.toFixed(1)}%, ` +
+    `95% between ${state.low.toFixed(1)}% and ${state.high.toFixed(1)}%)`
+  );
 }
+
+/** Whether the odds leave `character` exactly as it stands in `now` (one outcome, every
+ * counter as it is): such characters are folded into one line. */
+export function unchanged(character, now) {
+  if (!now || character.outcomes.length !== 1) return false;
+  return Object.entries(character.outcomes[0].outcome).every(
+    ([key, value]) => JSON.stringify(now[key]) === JSON.stringify(value),
+  );
+}
+
+/** The service's bound on an estimate (replays/service/fights.py): WORK_LIMIT reducer steps,
+ * SAMPLE_STEPS at least per sampled event, so at most WORK_LIMIT // (SAMPLE_STEPS * events)
+ * samples. tests/pages/test_odds_page.py checks these two against the service's own. */
+export const WORK_LIMIT = 50_000;
+export const SAMPLE_STEPS = 2;
+export const DEFAULT_SAMPLES = 2000;
+
+/** How many events the service plays for `steps` steps then `rounds` rounds of turns: each
+ * round starts, each side starts and ends its turn, the round ends (replays/whatif.py, rounds). */
+export function eventCount(steps, rounds, state) {
+  const sides = new Set(Object.values(state?.characters ?? {}).map((c) => c.side).filter(Boolean));
+  return steps + rounds * (2 + 2 * sides.size);
+}
+
+/** The most samples the service takes for `events` events. */
+export const mostSamples = (events) => Math.max(1, Math.floor(WORK_LIMIT / (SAMPLE_STEPS * Math.max(events, 1))));
 
 /** Whether a refusal of the service is the one for a question past its work budget (its
  * reducer steps, or the dice paths and states it may hold), which an estimate by sampling

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -57,9 +58,21 @@ class Tokens:
         self.viewer = created["viewer_token"]
 
 
+DATA = Path(__file__).parent / "data"
+
+
 def bundled_fight(client: httpx.Client, fight: str, name: str) -> Tokens:
     """A fight made through the API from a bundled log (`woundlog/replays/data/NAME`)."""
-    text = (files("woundlog.replays") / "data" / name).read_text()
+    return logged_fight(client, fight, (files("woundlog.replays") / "data" / name).read_text())
+
+
+def page_fight(client: httpx.Client, fight: str, name: str) -> Tokens:
+    """A fight made through the API from a log of the page tests (`tests/pages/data/NAME`)."""
+    return logged_fight(client, fight, (DATA / name).read_text())
+
+
+def logged_fight(client: httpx.Client, fight: str, text: str) -> Tokens:
+    """A fight made through the API from the text of a log."""
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
     started, rest = lines[0], lines[1:]
     asked = {k: started[k] for k in ("ruleset", "seed", "options", "name") if k in started}

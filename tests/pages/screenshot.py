@@ -1,7 +1,8 @@
-"""Remake the README's picture of the timeline page: `python -m tests.pages.screenshot OUT.png`.
+"""Remake the README's pictures of the pages: `python -m tests.pages.screenshot DIR`.
 
-A real `woundlog serve` on loopback with the bundled fire chasm fight, the page opened in
-headless Chromium at event 24 (a turn's end, where the dice fall), saved as a PNG.
+A real `woundlog serve` on loopback with the bundled fire chasm fight, opened in headless
+Chromium: the timeline at event 24 (a turn's end, where the dice fall) as DIR/timeline-page.png,
+the table view as DIR/table-page.png.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ AT = 24
 
 
 def main() -> None:
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "timeline.png")
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     with (
         tempfile.TemporaryDirectory() as scratch,
         PagesServer(Path(scratch) / "fights.db") as server,
@@ -32,13 +33,15 @@ def main() -> None:
     ):
         tokens = bundled_fight(client, "fire-chasm", FIGHT)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"{server.url}/fights/fire-chasm/?at={AT}#viewer={tokens.viewer}")
         page.locator("#then caption").wait_for()
-        page.locator(f"#grid td[data-seq='{AT}']").nth(3).hover()
-        page.screenshot(path=out, full_page=True)
+        page.screenshot(path=out / "timeline-page.png", full_page=True)
+        page.goto(f"{server.url}/fights/fire-chasm/table#viewer={tokens.viewer}")
+        page.locator(".cards li").first.wait_for()
+        page.screenshot(path=out / "table-page.png", full_page=True)
         browser.close()
-    print(f"wrote {out}")
+    print(f"wrote {out / 'timeline-page.png'} and {out / 'table-page.png'}")
 
 
 if __name__ == "__main__":

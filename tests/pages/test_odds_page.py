@@ -73,16 +73,39 @@ def shown_odds(page: Page) -> dict[str, list[str]]:
     )
 
 
-def expected_lines(answer: dict[str, Any]) -> dict[str, list[str]]:
+def expected_lines(answer: dict[str, Any], now: dict[str, Any]) -> dict[str, list[str]]:
+    """What the page shows for the API's answer: a row for each character whose odds differ
+    from how it stands `now` (the state JSON at the position), its states exact (percentage and
+    fraction) or estimated (how many of the samples, percentage, 95% interval)."""
     lines: dict[str, list[str]] = {}
     for cid, character in answer["characters"].items():
+        outcomes = character["outcomes"]
+        current = now["characters"][cid]
+        if len(outcomes) == 1 and all(current[k] == v for k, v in outcomes[0]["outcome"].items()):
+            continue  # folded: certain to stay as it is
         lines[cid] = []
         for s in character["states"]:
-            line = f"{s['state']} {one_place(s['percent'])}% ({s['chance']})"
-            if s.get("low") is not None:
-                line += f", 95% between {one_place(s['low'])}% and {one_place(s['high'])}%"
+            if answer["exact"]:
+                line = f"{s['state']} {one_place(s['percent'])}% ({s['chance']})"
+            else:
+                top, bottom = map(int, s["chance"].split("/"))
+                count = top * answer["samples"] // bottom
+                line = (
+                    f"{s['state']} in {count} of {answer['samples']} replays "
+                    f"({one_place(s['percent'])}%, 95% between {one_place(s['low'])}% and "
+                    f"{one_place(s['high'])}%)"
+                )
             lines[cid].append(line)
     return lines
+
+
+def state_at(client: httpx.Client, tokens: Tokens, at: int) -> dict[str, Any]:
+    answer = client.get(
+        f"/fights/{tokens.fight}/state", params={"at": at}, headers=bearer(tokens.viewer)
+    )
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
 
 
 def expect_refused(watched: Watched) -> None:
@@ -119,7 +142,7 @@ def test_hits_heals_and_ticks_in_order_give_the_apis_odds_for_those_events(
     ]
     answer = api_odds(client, ambush, at=24, events=events, ticks=1)
     assert answer.status_code == 200, answer.text
-    assert shown_odds(page) == expected_lines(answer.json())
+    assert shown_odds(page) == expected_lines(answer.json(), state_at(client, ambush, 24))
     mirabel = shown_odds(page)["mirabel"]
     assert len(mirabel) > 1 and all("%" in line and "/" in line for line in mirabel)
 
@@ -137,7 +160,7 @@ def test_removing_a_step_asks_again_without_it(
     expect(page.locator("#odds-table caption")).to_contain_text("1 step(s) and 0 round(s)")
     events = [{"type": "hit", "target": "lyra", "damage": 25, "attacker": "g3"}]
     answer = api_odds(client, ambush, at=24, events=events)
-    assert shown_odds(page) == expected_lines(answer.json())
+    assert shown_odds(page) == expected_lines(answer.json(), state_at(client, ambush, 24))
 
 
 def test_a_question_too_large_shows_the_services_422_and_offers_an_estimate(
@@ -162,8 +185,9 @@ def test_a_question_too_large_shows_the_services_422_and_offers_an_estimate(
     expect(page.locator("#odds-refused")).to_be_hidden()
     estimated = api_odds(client, skirmish, at=4, events=events, samples=1500)
     assert estimated.status_code == 200, estimated.text
-    assert shown_odds(page) == expected_lines(estimated.json())
-    assert "95% between" in shown_odds(page)["ulf"][0]
+    assert shown_odds(page) == expected_lines(estimated.json(), state_at(client, skirmish, 4))
+    assert " of 1500 replays (" in shown_odds(page)["ulf"][0]
+    assert "289/300" not in page.locator("#odds-table").inner_text()  # no fraction that looks exact
 
 
 def test_a_step_the_service_cannot_take_shows_its_message_and_no_estimate(
@@ -201,4 +225,69 @@ def test_any_event_as_json_is_a_step_with_its_facts_and_dice(
     expect(page.locator("#odds-table caption")).to_contain_text("2 step(s) and 1 round(s)")
     answer = api_odds(client, ambush, at=24, events=[crit, given], ticks=1)
     assert answer.status_code == 200, answer.text
-    assert shown_odds(page) == expected_lines(answer.json())
+    assert shown_odds(page) == expected_lines(answer.json(), state_at(client, ambush, 24))
+
+
+def test_the_estimate_offers_as_many_samples_as_the_service_takes_and_it_answers(
+    watched: Watched, server: Any, client: httpx.Client, skirmish: Tokens
+) -> None:
+    """A hit and 3 rounds of turns (each: the round, two sides' turns, the round's end) are 19
+    events: the service samples at most WORK_LIMIT // (SAMPLE_STEPS * 19) of them, fewer than
+    the page's 2,000 of old, which the service refused."""
+    from woundlog.replays.service.fights import SAMPLE_STEPS, WORK_LIMIT
+
+    page = open_at(watched, server.url, skirmish, 4)
+    bound = page.evaluate("import('/web/whatif.js').then(m => [m.WORK_LIMIT, m.SAMPLE_STEPS])")
+    assert bound == [WORK_LIMIT, SAMPLE_STEPS]  # the page's copy of the service's bound
+    add_hit(page, "ulf", 8, "hilde")
+    page.select_option("#odds-rounds", "3")
+    page.click("#odds")
+    expect(page.locator("#odds-sampling")).to_be_visible()
+    most = WORK_LIMIT // (SAMPLE_STEPS * 19)
+    assert most < 2000
+    expect(page.locator("#odds-samples")).to_have_value(str(most))
+    page.click("#odds-estimate")  # the page's own offer, untouched
+    expect(page.locator("#odds-table caption")).to_have_text(
+        f"After #4, 1 step(s) and 3 round(s) of turns, estimated from {most} replays"
+    )
+    expect_refused(watched)
+
+
+def test_more_samples_than_the_service_takes_are_refused_on_the_page_at_once(
+    watched: Watched, server: Any, skirmish: Tokens
+) -> None:
+    page = open_at(watched, server.url, skirmish, 4)
+    add_hit(page, "ulf", 8, "hilde")
+    page.select_option("#odds-rounds", "0")
+    page.click("#odds")
+    expect(page.locator("#odds-sampling")).to_be_visible()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/odds?" in r.url else None)
+    page.fill("#odds-samples", "999999")
+    page.click("#odds-estimate")
+    expect(page.locator("#odds-error")).to_have_text(
+        "An estimate of this what-if takes 1 to 25,000 samples."
+    )
+    assert asked == []  # refused without asking the service
+    expect_refused(watched)
+
+
+def test_the_panel_says_it_is_working_while_the_service_works(
+    watched: Watched, server: Any, skirmish: Tokens
+) -> None:
+    page = open_at(watched, server.url, skirmish, 4)
+    held: list[Any] = []
+    page.route("**/odds?*", lambda route: held.append(route))  # the answer waits for the test
+    add_hit(page, "ulf", 1, "hilde")
+    page.select_option("#odds-rounds", "0")
+    page.click("#odds")
+    expect(page.locator("#odds-busy")).to_have_text("Working out the odds…")
+    expect(page.locator("#odds")).to_be_disabled()
+    expect(page.locator("#odds-actions")).to_have_attribute("aria-busy", "true")
+    page.wait_for_function("() => true")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#odds-table caption")).to_contain_text("After #4, 1 step(s)")
+    expect(page.locator("#odds-busy")).to_have_text("")
+    expect(page.locator("#odds")).to_be_enabled()
+    expect(page.locator("#odds-actions")).to_have_attribute("aria-busy", "false")

@@ -79,3 +79,30 @@ def test_an_unknown_picture_format_is_refused_with_what_to_write(tmp_path: Path)
     done = woundlog("timeline", str(LOG), "-o", str(tmp_path / "fight.gif"))
     assert done.returncode == 2
     assert "write a .svg or a .png" in done.stderr
+
+
+ROADSIDE = Path(__file__).parent / "data" / "roadside.jsonl"
+
+
+def test_turns_without_a_round_carry_the_last_round_on_and_say_whose_turn(tmp_path: Path) -> None:
+    """The roadside fight ticks round 1 at Tordek's turn, then the goblin boss's and Mirabel's
+    turns without a round: all of it is round 1 (it was labelled "Setup" again), and each
+    character's tick says whose turn it is."""
+    out = tmp_path / "roadside.svg"
+    done = woundlog("timeline", str(ROADSIDE), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    svg = ET.parse(out).getroot()
+    rounds = [text.text for text in svg.iter(f"{SVG}text") if text.get("class") == "round"]
+    assert rounds == ["Setup", "Round 1"]
+    whose = {
+        text.get("data-seq"): text.text
+        for text in svg.iter(f"{SVG}text")
+        if text.get("class") == "whose"
+    }
+    assert whose == {
+        "6": "Tordek",
+        "8": "Tordek",
+        "9": "Goblin Boss",
+        "11": "Goblin Boss",
+        "12": "Mirabel",
+    }

@@ -123,7 +123,8 @@ def test_focusing_a_cell_shows_the_event_its_dice_and_what_changed(
     expect(cell).to_contain_text("◆")  # Hilde's injury die was rolled here
     cell.hover()
     details = page.locator("#details")
-    expect(details.locator("h2")).to_have_text("#7 hit h2")
+    expect(details.locator("h2")).to_have_text("#7 hit")
+    expect(details.locator(".event-id")).to_have_text("id h2")
     expect(details).to_contain_text("injury d6=3 given")
     expect(details).to_contain_text("Hilde: upright -> stunned")
     expect(page.locator("#grid td[data-seq='5'][data-character='ulf']")).to_have_attribute(
@@ -189,37 +190,108 @@ def test_a_second_page_sees_a_new_event_within_a_second(
     expect(page).not_to_have_url(re.compile(r"\?at="))  # following live
 
 
-def test_an_undo_from_the_page_is_in_the_log_and_its_consequences_are_shown(
+def test_undo_takes_back_the_newest_event_the_cli_would_after_naming_it(
     watched: Watched, server: Any, client: httpx.Client
 ) -> None:
+    """The CLI's rule (Fight.newest_live): the newest event that is not the fight's start nor a
+    retract, and that no retract in effect has taken back. In the undo log, #9 retracts the
+    retract #8, so the hit #7 is in effect again: Undo names and takes back #7, whatever event
+    is selected (#3 here), and only once confirmed."""
     tokens = bundled_fight(client, "undo-from-page", UNDO_LOG)
     page = watched.page
-    open_timeline(watched, server.url, tokens, "?at=7", gm=True)
-    page.get_by_role("button", name="Undo this event").click()
+    open_timeline(watched, server.url, tokens, "?at=3", gm=True)
+    undo = page.locator("#undo")
+    expect(undo).to_have_text("Undo #7 hit on Hilde (1 damage, by Brand)…")
+    undo.click()
+    dialog = page.locator("#confirm-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text("Undo #7 hit on Hilde (1 damage, by Brand)?")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    version = client.get(f"/fights/{tokens.fight}/events", headers=bearer(tokens.viewer)).json()
+    assert version["version"] == 9  # cancelled: nothing written
+    undo.click()
+    dialog.get_by_role("button", name="Undo it").click()
     expect(page.locator("#status")).to_have_text(
-        "Undid #7: Hilde: stunned -> upright (wounds 0 -> 1)"
+        "Undid #7 hit on Hilde (1 damage, by Brand): Hilde: stunned -> upright (wounds 0 -> 1)"
     )
     events = client.get(f"/fights/{tokens.fight}/events", headers=bearer(tokens.viewer)).json()
     newest = events["events"][-1]["event"]
     assert (newest["type"], newest["event"]) == ("retract", "#7")
     expect(page.locator("#grid thead th[data-seq='7']")).to_have_class(re.compile("undone"))
     expect(page.locator("#grid thead th[data-seq]")).to_have_count(events["version"])
+    # the next undo is the next event back by the same rule: the amend #6
+    expect(undo).to_have_text("Undo #6 amend of #5…")
 
 
-def test_an_amend_from_the_page_replays_the_event_as_corrected(
+def test_redo_takes_back_the_undo_and_restores_the_event(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "redo-from-page", UNDO_LOG)
+    page = watched.page
+    open_timeline(watched, server.url, tokens, gm=True)
+    # the newest event in effect is the retract #9 (an undo): Redo is offered, naming what it
+    # brings back, the retract #8 it took back
+    redo = page.locator("#redo")
+    expect(redo).to_have_text("Redo #8 retract of #7…")
+    page.locator("#undo").click()
+    page.locator("#confirm-dialog").get_by_role("button", name="Undo it").click()
+    expect(page.locator("#status")).to_contain_text("Undid #7 hit on Hilde")
+    expect(redo).to_have_text("Redo #7 hit on Hilde (1 damage, by Brand)…")
+    redo.click()
+    expect(page.locator("#confirm-dialog h2")).to_have_text(
+        "Redo #7 hit on Hilde (1 damage, by Brand)?"
+    )
+    page.locator("#confirm-dialog").get_by_role("button", name="Redo it").click()
+    expect(page.locator("#status")).to_have_text(
+        "Redid #7 hit on Hilde (1 damage, by Brand): Hilde: upright -> stunned (wounds 1 -> 0)"
+    )
+    events = client.get(f"/fights/{tokens.fight}/events", headers=bearer(tokens.viewer)).json()
+    newest = events["events"][-1]["event"]
+    assert (newest["type"], newest["event"]) == ("retract", "#10")
+    assert state_at(client, tokens)["characters"]["hilde"]["state"] == "stunned"
+
+
+def test_an_amend_from_the_page_is_a_form_of_the_events_fields(
     watched: Watched, server: Any, client: httpx.Client
 ) -> None:
     tokens = bundled_fight(client, "amend-from-page", UNDO_LOG)
     page = watched.page
     open_timeline(watched, server.url, tokens, "?at=7", gm=True)
     page.get_by_role("button", name="Amend this event…").click()
-    corrected = '{"type": "hit", "target": "hilde", "damage": 1, "rolls": {"injury": [1]}}'
-    page.get_by_label("The event as it should have been (JSON)").fill(corrected)
-    page.get_by_label("Reason").fill("the die showed 1")
-    page.get_by_role("button", name="Amend", exact=True).click()
+    dialog = page.locator("#amend-dialog")
+    expect(dialog.locator("textarea")).to_have_count(0)  # no JSON to type
+    expect(dialog.get_by_label("target")).to_have_value("hilde")
+    expect(dialog.get_by_label("damage")).to_have_value("1")
+    expect(dialog.get_by_label("dice for injury (comma-separated)")).to_have_value("3")
+    dialog.get_by_label("dice for injury (comma-separated)").fill("1")
+    dialog.get_by_label("Reason").fill("the die showed 1")
+    dialog.get_by_role("button", name="Amend", exact=True).click()
     expect(page.locator("#status")).to_have_text("Amended #7: Hilde: stunned -> knocked_down")
-    newest = client.get(f"/fights/{tokens.fight}/state", headers=bearer(tokens.viewer)).json()
-    assert newest["characters"]["hilde"]["state"] == "knocked_down"
+    newest = client.get(f"/fights/{tokens.fight}/events", headers=bearer(tokens.viewer)).json()
+    amended = newest["events"][-1]["event"]
+    assert amended["type"] == "amend" and amended["event"] == "#7"
+    assert amended["replacement"]["rolls"] == {"injury": [1]}
+    assert amended["replacement"]["target"] == "hilde"
+    assert amended["replacement"]["attacker"] == "brand"
+    assert state_at(client, tokens)["characters"]["hilde"]["state"] == "knocked_down"
+
+
+def test_an_amend_field_that_is_not_a_number_is_refused_on_the_page(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "amend-refused", UNDO_LOG)
+    page = watched.page
+    open_timeline(watched, server.url, tokens, "?at=7", gm=True)
+    page.get_by_role("button", name="Amend this event…").click()
+    dialog = page.locator("#amend-dialog")
+    dialog.get_by_label("dice for injury (comma-separated)").fill("three")
+    dialog.get_by_role("button", name="Amend", exact=True).click()
+    expect(page.locator("#amend-error")).to_have_text(
+        "dice for injury: whole numbers, comma-separated"
+    )
+    events = client.get(f"/fights/{tokens.fight}/events", headers=bearer(tokens.viewer)).json()
+    assert events["version"] == 9
 
 
 def test_the_grid_is_one_tab_stop_and_up_and_down_move_between_characters(
@@ -238,25 +310,32 @@ def test_the_grid_is_one_tab_stop_and_up_and_down_move_between_characters(
     assert page.locator("#grid td[tabindex='0']").count() == 1
 
 
-def test_odds_from_here_shows_the_exact_chances_the_api_gives(
+def test_odds_from_here_shows_the_exact_chances_the_api_gives_and_folds_the_rest(
     watched: Watched, server: Any, client: httpx.Client, undo_fight: Tokens
 ) -> None:
     open_timeline(watched, server.url, undo_fight, "?at=4")
     page = watched.page
+    page.select_option("#step-target", "ulf")
+    page.click("#step-add")  # Ulf is hit for 1: only his odds differ from how he stands
     page.select_option("#odds-rounds", "1")
     page.click("#odds")
-    expect(page.locator("#odds-table caption")).to_contain_text("After #4 and 1 round(s)")
+    expect(page.locator("#odds-table caption")).to_contain_text(
+        "After #4, 1 step(s) and 1 round(s)"
+    )
     answer = client.get(
         f"/fights/{undo_fight.fight}/odds",
-        params={"at": 4, "ticks": 1},
+        params={"at": 4, "ticks": 1, "events": '[{"type": "hit", "target": "ulf", "damage": 1}]'},
         headers=bearer(undo_fight.viewer),
     ).json()
     rows = page.locator("#odds-table tr").all_inner_texts()
-    assert len(rows) == len(answer["characters"])
-    for row, character in zip(rows, answer["characters"].values(), strict=True):
-        assert character["name"] in row
-        for state in character["states"]:
-            assert f"{state['state']} {one_place(state['percent'])}% ({state['chance']})" in row
+    assert len(rows) == 1
+    ulf = answer["characters"]["ulf"]
+    assert ulf["name"] in rows[0]
+    for state in ulf["states"]:
+        assert f"{state['state']} {one_place(state['percent'])}% ({state['chance']})" in rows[0]
+    for cid in ("hilde", "brand"):  # certain to stay upright at 1 wound
+        assert [s["state"] for s in answer["characters"][cid]["states"]] == ["upright"]
+    expect(page.locator("#odds-folded")).to_have_text("Certain to stay as they are: Hilde, Brand")
 
 
 def test_the_timeline_answers_a_window_at_a_time_and_says_where_the_next_starts(
