@@ -425,10 +425,9 @@ class Application:
             return TimelinePage(version=version, moments=[])
         final = opened.undo_resolution(version)
         moments = []
-        for stored, changes in zip(
-            opened.events(first, last), opened.changes_from(first, last), strict=True
+        for (stored, fate), changes in zip(
+            final.fates(opened.events(first, last)), opened.changes_from(first, last), strict=True
         ):
-            fate = final.fate(stored.seq, stored.event)
             if fate is not None:
                 changes = msgspec.structs.replace(changes, undone=fate.describe())
             moments.append(Moment(seq=stored.seq, event=stored.event, changes=changes))
