@@ -22,17 +22,23 @@ import msgspec
 from woundlog.events.stores import JsonlStore, SQLiteStore, Store, companions
 from woundlog.events.stores.locate import OPEN_ERRORS, unusable
 from woundlog.events.stores.postgres import PostgresStore
+from woundlog.events.stores.sql import POSTGRES, SQLITE, Dialect
 from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S
 
 TABLE = "service_cursors"
-SCHEMA = f"""
+
+
+def schema(dialect: Dialect) -> str:
+    """The cursors' table, in `dialect`'s words."""
+    return f"""
 CREATE TABLE IF NOT EXISTS {TABLE} (
     fight  TEXT NOT NULL,
     format TEXT NOT NULL,
-    cursor BLOB NOT NULL,
+    cursor {dialect.blob} NOT NULL,
     PRIMARY KEY (fight, format)
 )"""
-POSTGRES_SCHEMA = SCHEMA.replace("BLOB", "BYTEA")
+
+
 TABLES_LOCK = 0x776F756E64736576  # "woundsev": the advisory lock around the tables' creation
 
 
@@ -102,8 +108,8 @@ def cursors_beside(store: Store) -> Iterator[ImportCursors]:
     if isinstance(store, PostgresStore):
         with store.transaction() as connection:
             connection.execute("SELECT pg_advisory_xact_lock(%s)", (TABLES_LOCK,))
-            connection.execute(POSTGRES_SCHEMA)
-            companions.register(connection, [TABLE], "%s")
+            connection.execute(schema(POSTGRES))
+            companions.register(connection, [TABLE], POSTGRES.mark)
         yield ImportCursors(_Postgres(store))
         return
     path = tables_path(store)
@@ -115,7 +121,7 @@ def cursors_beside(store: Store) -> Iterator[ImportCursors]:
     try:
         try:
             db.execute("PRAGMA synchronous = FULL")
-            db.execute(SCHEMA)
+            db.execute(schema(SQLITE))
             companions.register(db, [TABLE])
         except OPEN_ERRORS as error:
             raise unusable(path, error) from None
@@ -140,5 +146,5 @@ class _Postgres:
         self._store = store
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        cursor = self._store.connection.execute(sql.replace("?", "%s"), params)
+        cursor = self._store.connection.execute(POSTGRES.sql(sql), params)
         return list(cursor.fetchall()) if cursor.description else []

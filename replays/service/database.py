@@ -34,8 +34,6 @@ from .. import import_cursors as cursors
 from ..import_cursors import create_private
 from ..import_cursors import tables_path as service_db_path
 
-_CURSORS_SCHEMA = {SQLITE: cursors.SCHEMA, POSTGRES: cursors.POSTGRES_SCHEMA}
-
 
 def _schema(dialect: Dialect) -> str:
     """The service's tables in `dialect`, `;`-separated; every statement can run again."""
@@ -46,7 +44,7 @@ CREATE TABLE IF NOT EXISTS service_tokens (
     role  TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS service_tokens_fight ON service_tokens (fight);
-{_CURSORS_SCHEMA[dialect]};
+{cursors.schema(dialect)};
 CREATE TABLE IF NOT EXISTS service_answers (
     key     TEXT PRIMARY KEY,
     fight   TEXT NOT NULL,
