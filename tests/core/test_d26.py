@@ -396,6 +396,7 @@ def test_agony_kills_at_the_end_of_the_next_round() -> None:
     state, _ = apply(state, own_turn_ends(3))
     state, changes = apply(state, ROUND_END)  # the end of the next round
     assert mira(state).state == "dead"
+    assert mira(state).agony == 0  # no rounds left to count: the state JSON shows none
     assert "dies in agony" in changes.explanation
 
 
@@ -408,6 +409,14 @@ def test_stabilised_before_the_next_round_ends_survives_agony() -> None:
     state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END, heal_check(15), ROUND_END, ROUND_END)
     assert mira(state).state == "stabilised"
     assert mira(state).agony == 0
+
+
+def test_a_stabilised_character_healed_to_1_hp_stands_up() -> None:
+    """ "Healed above 0": 1 HP is enough (found alive by the mutation run: only 5 was tried)."""
+    state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END, heal_check(15))
+    assert (mira(state).state, mira(state).hp) == ("stabilised", 0)
+    state, _ = apply(state, Heal(target="mira", amount=1))
+    assert (mira(state).state, mira(state).hp) == ("upright", 1)
 
 
 def test_the_die_keeps_being_rolled_in_agony_and_a_six_still_stabilises() -> None:
