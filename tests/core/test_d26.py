@@ -1316,3 +1316,14 @@ def test_agony_kills_in_a_log_that_ends_turns_per_side_with_their_round(version:
     state, changes = apply(state, TurnStarted(side="party", round=3))  # round 2 has ended
     assert mira(state).state == "dead"
     assert "dies in agony" in changes.explanation
+
+
+def test_a_hit_says_the_hp_it_took_and_what_was_left_over() -> None:
+    """Found alive by the mutation run (tests/mutation/run.py): the words were never checked."""
+    state = fight()
+    assert explanation(state, hit(4)) == "Mira takes 4 damage (HP 10 -> 6)"
+    assert explanation(state, hit(13, 1)).startswith(
+        "Mira takes 13 damage (HP 10 -> 0): Fatigued; 3 left over: location d4=1 arm: Severe"
+    )
+    at_zero, _ = apply(state, hit(10))
+    assert explanation(at_zero, hit(2, 1)) == "Mira takes 2 damage at 0 HP: no effect"
