@@ -58,11 +58,12 @@ class Appended(msgspec.Struct, frozen=True):
 class FoldCache(Protocol):
     """Folded states kept in memory, keyed by fight and version, so an append folds only its
     own events: the state at version V is that of events 1..V whatever comes after, so a kept
-    one never goes stale, and it always equals the fold."""
+    one never goes stale, and it always equals the fold. Given the store, to tell the fight's
+    log from another made under its id since (service/foldcache.py)."""
 
-    def get(self, fight: str, version: int) -> FightState[Any] | None: ...
+    def get(self, store: Store, fight: str, version: int) -> FightState[Any] | None: ...
 
-    def put(self, fight: str, version: int, state: FightState[Any]) -> None: ...
+    def put(self, store: Store, fight: str, version: int, state: FightState[Any]) -> None: ...
 
 
 class Fight:
@@ -108,12 +109,12 @@ class Fight:
     def state(self, at: int | None = None) -> FightState[Any]:
         """The fight at seq `at` (default: now) as it stood then: later undo events ignored."""
         end = self._end(at)
-        kept = self.cache.get(self.id, end) if self.cache is not None else None
+        kept = self.cache.get(self.store, self.id, end) if self.cache is not None else None
         if kept is not None:
             return kept
         state = self._refold(self.undo_resolution(end), end)
         if self.cache is not None and at is None:
-            self.cache.put(self.id, end, state)
+            self.cache.put(self.store, self.id, end, state)
         return state
 
     def steps(self, at: int | None = None) -> Iterator[tuple[FightState[Any], Changes]]:
@@ -191,7 +192,7 @@ class Fight:
                     continue  # another writer got in first: revalidate against its events
             # committed: from here on nothing may turn the append into an error
             if self.cache is not None:
-                self.cache.put(self.id, new_version, state)
+                self.cache.put(self.store, self.id, new_version, state)
             if new_version // snapshots.SNAPSHOT_EVERY > version // snapshots.SNAPSHOT_EVERY:
                 self._save_snapshot(new_version, state)
             return Appended(new_version, changes, skipped)

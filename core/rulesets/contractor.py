@@ -16,13 +16,16 @@ refused (void on replay): an out-of-action contractor cannot Mend himself, other
 Stats: `constitution` (required, at least 1), `ap` (armour points, default 0), `motivation`
 (default 0), and any attribute the fight's location table penalises (stand-in table: perception,
 vitality, strength, dexterity, speed). `stats` keeps the values a contractor joined with;
-`current` shows each of them at its value now (Cinder, Dexterity 12, is `current.dexterity` 10
-after her Fracture); what wounds take off them is also in `penalties`. Kind: `contractor`.
+each is also shown at its value now under its own name at the top of the sheet, as in every
+ruleset (Cinder, Dexterity 12, shows `dexterity` 10 after her Fracture); what wounds take off
+them is also in `penalties`. Kind: `contractor`.
 Gear from `character_joined.gear`, by slot: `back` or `pack`, `shield_arm` and `weapon_arm`
 cover a location; the Foreman may point location 10 at any slot. A fitted prosthetic is gear
 at its own location.
-Counters: `constitution` and `max_hp` (now), `hp` (current), `ap`, `motivation`, `current`
-({stat: value now}, every stat joined with), `wound_counter` (active wounds, pending
+Counters: `constitution` and `max_hp` (now), `hp` (current), `ap`, `motivation`, `perception`,
+`vitality`, `strength`, `dexterity`, `speed` (now; null when not joined with),
+`own_attributes` ({attribute: value now} for an attribute only the fight's own location table
+names, which has no field of its own), `wound_counter` (active wounds, pending
 included), `penalties` ({attribute: total}), `injuries` (the active wounds, each with its id
 and layers), `pending` (location-10 wounds waiting for the Foreman), `gear_damage` (wounds
 gear, prosthetics included, took instead of the body).
@@ -140,10 +143,13 @@ Decisions where the text is silent or ambiguous:
   wound that prevents acting is active (placed, or rolled and waiting on location 10), so the
   state says it. "Prevents acting" reads as every act: he may neither attack nor heal, not
   even Mend his own wound; a comrade may. The refusal names the wounds to treat.
-- `current` holds every stat the contractor joined with: Constitution as the counter and
-  penalties leave it, AP, Motivation with Lucky's bonus, every other attribute with its
-  penalties (offset ones excluded). A penalty on an attribute the contractor did not join with
-  has no value to come off: it is shown in `penalties` only.
+- Every stat the contractor joined with is shown at its value now, once, under its own name:
+  Constitution as the counter and penalties leave it, AP, Motivation with Lucky's bonus, every
+  other attribute with its penalties (offset ones excluded). The stand-in table's attributes
+  are fields of the sheet (null when not joined with, as Warhammer Quest's profile); a fight's
+  own table may name others (`wits`), which no field can hold: those are in `own_attributes`.
+  A penalty on an attribute the contractor did not join with has no value to come off: it is
+  shown in `penalties` only.
 """
 
 from __future__ import annotations
@@ -319,6 +325,12 @@ LOCATIONS = Locations(  # STAND-IN for the book's location table, except 7 (the 
 )
 
 
+ATTRIBUTES = ("perception", "vitality", "strength", "dexterity", "speed")
+"""The attributes the stand-in location table penalises: each a field of the sheet."""
+COUNTERS = ("constitution", "ap", "motivation")
+"""Stats that are counters of their own, at their value now."""
+
+
 def spoken(name: str) -> str:
     return name.replace("_", " ")
 
@@ -402,14 +414,20 @@ class GearHit(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ContractorSheet(Character, frozen=True, kw_only=True):
-    """A contractor's sheet: `stats` as joined, `current` and the rest as the wounds leave it."""
+    """A contractor's sheet: `stats` as joined; the counters, and every stat under its own
+    name, as the wounds leave them (None: an attribute the contractor did not join with)."""
 
     constitution: int
     max_hp: int
     hp: int
     ap: int
     motivation: int
-    current: dict[str, int] = msgspec.field(default_factory=dict)
+    perception: int | None = None
+    vitality: int | None = None
+    strength: int | None = None
+    dexterity: int | None = None
+    speed: int | None = None
+    own_attributes: dict[str, int] = msgspec.field(default_factory=dict)
     wound_counter: int = 0
     penalties: dict[str, int] = msgspec.field(default_factory=dict)
     injuries: tuple[Wound, ...] = ()
@@ -469,15 +487,21 @@ def with_layers(
 
 
 def with_current(sheet: ContractorSheet) -> ContractorSheet:
-    """`current`: every stat the contractor joined with, at its value now, as the state JSON shows
-    every stat the rules change under its own name, so nobody adds penalties by hand:
-    Constitution after the counter, Motivation after Lucky, an attribute after its penalties."""
-    now = {"constitution": sheet.constitution, "ap": sheet.ap, "motivation": sheet.motivation}
-    current = {
-        stat: now[stat] if stat in now else value + sheet.penalties.get(stat, 0)
-        for stat, value in sheet.stats.items()
-    }
-    return msgspec.structs.replace(sheet, current=current)
+    """Every attribute the contractor joined with at its value now, after its penalties, under
+    its own name, as the state JSON shows every stat the rules change, so nobody adds penalties
+    by hand (Constitution and Motivation are counters already). An attribute only the fight's
+    own table names has no field: it is shown in `own_attributes`."""
+    named: dict[str, int | None] = dict.fromkeys(ATTRIBUTES)
+    own: dict[str, int] = {}
+    for stat, value in sheet.stats.items():
+        if stat in COUNTERS:
+            continue
+        now = value + sheet.penalties.get(stat, 0)
+        if stat in named:
+            named[stat] = now
+        else:
+            own[stat] = now
+    return msgspec.structs.replace(sheet, own_attributes=own, **named)
 
 
 def exposed_gear(sheet: ContractorSheet, place: Location) -> str | None:

@@ -60,7 +60,9 @@ Hooks and mapping:
   Aid's +5 included) as the ruleset's stat, as the player kind on the players' side when
   `token.player` (the module sends `actor.hasPlayerOwner`; without it, `actor.type ==
   "character"`), else the other kind; `token.side` overrides the side. Below its maximum before
-  the change, it also takes a hit for the difference. A character with an effective maximum
+  the change, it also takes a hit for the difference; holding temporary HP before it (`hp.temp`
+  less `changes.temp`), it is granted them, so a first blow they absorb is absorbed once, by
+  the rules. A character with an effective maximum
   below 1 is never tracked. woundlog keeps the maximum it joined with: a `tempmax` granted
   later is taken in (HP up to `max + tempmax` is valid) as the heal Foundry reports, which
   woundlog's rules cap at that maximum.
@@ -353,16 +355,21 @@ class Conversion:
         self.combats = dict(cursor.combats)
         self.unhooked = {token: list(pairs) for token, pairs in cursor.unhooked.items()}
 
-    def sight(self, token: Token, actor: Actor, before: int | None = None) -> bool:
-        """Join a token seen for the first time; False if it is never tracked (no HP)."""
+    def sight(
+        self, token: Token, actor: Actor, before: int | None = None, temp_change: int = 0
+    ) -> bool:
+        """Join a token seen for the first time, with its HP and temporary HP as they were before
+        the hook's change (`temp_change`: its change of temporary HP); False if it is never
+        tracked (no HP)."""
         top = actor.hp.effective_max
         if top < 1:
             return False
         hp = before if before is not None else actor.hp.value
         hp = top if hp is None else hp
+        temp = (actor.hp.temp or 0) - temp_change
         player = token.player if token.player is not None else actor.type == "character"
         name = token.name or actor.name or token.uuid
-        if self.batch.sight(Sighting(token.uuid, name, player, top, hp, token.side)):
+        if self.batch.sight(Sighting(token.uuid, name, player, top, hp, token.side, temp)):
             self.hp.setdefault(token.uuid, hp)
         return True
 
@@ -437,7 +444,7 @@ class Conversion:
                 index=index,
             )
         before = self.before(hook, changes.hp, index)
-        if not self.sight(hook.token, hook.actor, before):
+        if not self.sight(hook.token, hook.actor, before, changes.temp):
             return
         who, batch = hook.token.uuid, self.batch
         if hook.amount > 0:
@@ -467,7 +474,9 @@ class Conversion:
             return
         changes = hook.changes
         before = self.before(hook, changes.hp, index)
-        if not self.sight(hook.token, hook.actor, before) or hook.actor.hp.value is None:
+        if not self.sight(hook.token, hook.actor, before, changes.temp):
+            return
+        if hook.actor.hp.value is None:
             return
         temp = hook.actor.hp.temp or 0
         start = len(self.batch.events)

@@ -326,7 +326,7 @@ def test_the_foreman_places_a_location_10_wound_on_a_body_location_by_name() -> 
     assert (wound.id, wound.type, wound.location) == ("h1", "Fracture", "weapon_arm")
     assert cinder(state).pending == ()
     assert cinder(state).penalties == {"dexterity": -2}
-    assert cinder(state).current["dexterity"] == 10
+    assert cinder(state).dexterity == 10
 
 
 def test_the_foreman_places_a_location_10_wound_by_number() -> None:
@@ -676,7 +676,7 @@ def test_a_maimed_result_destroys_the_prosthetic_and_the_maimed_penalties_are_ba
     sheet = cinder(state)
     assert [w.id for w in sheet.injuries] == ["m1"] and not sheet.injuries[0].prosthetic
     assert (sheet.wound_counter, sheet.constitution) == (1, 16)  # the Maimed wound stays
-    assert sheet.penalties == {"dexterity": -2} and sheet.current["dexterity"] == 10
+    assert sheet.penalties == {"dexterity": -2} and sheet.dexterity == 10
     assert sheet.gear_damage[0].destroyed
     assert "penalties are back" in changes.explanation
     refit = cinder(apply(state, treat("m1", "prosthetic"))[0])
@@ -973,45 +973,66 @@ def test_retracting_the_knockout_lets_the_later_blow_stand_on_replay() -> None:
 # --- every stat at its current value ------------------------------------------------------------
 
 
+def now(sheet: contractor.ContractorSheet) -> dict[str, int | None]:
+    return {
+        "constitution": sheet.constitution,
+        "ap": sheet.ap,
+        "motivation": sheet.motivation,
+        "dexterity": sheet.dexterity,
+    }
+
+
 def test_cinder_joined_with_dexterity_12_shows_dexterity_10_after_the_fracture() -> None:
     state = fight(to_zero(37, id="h1"))
     sheet = cinder(state)
     assert sheet.stats["dexterity"] == 12  # as joined
-    assert sheet.current == {"constitution": 10, "ap": 0, "motivation": 0, "dexterity": 10}
+    assert now(sheet) == {"constitution": 10, "ap": 0, "motivation": 0, "dexterity": 10}
     treated = cinder(apply(state, treat("h1"))[0])
-    assert treated.current == {"constitution": 14, "ap": 0, "motivation": 0, "dexterity": 12}
+    assert now(treated) == {"constitution": 14, "ap": 0, "motivation": 0, "dexterity": 12}
 
 
-def test_the_state_json_shows_each_changed_stat_under_its_own_name() -> None:
+def test_the_state_json_shows_each_changed_stat_under_its_own_name_at_the_top() -> None:
+    """DESIGN section 8, as Warhammer Quest shows `toughness`: one place, the stat's name."""
     encoded = msgspec.json.decode(msgspec.json.encode(fight(to_zero(37), to_zero(5))))
     shown = encoded["characters"]["cinder"]
-    assert shown["current"]["dexterity"] == 10 and shown["stats"]["dexterity"] == 12
-    assert shown["current"]["motivation"] == 5 and shown["current"]["constitution"] == 10
+    assert shown["dexterity"] == 10 and shown["stats"]["dexterity"] == 12
+    assert shown["motivation"] == 5 and shown["constitution"] == 10
+    assert "current" not in shown and shown["own_attributes"] == {}
+    assert shown["perception"] is None  # not joined with: no value to show
+
+
+def test_an_attribute_only_the_fights_own_table_names_is_shown_at_its_value_now() -> None:
+    """The bundled own-tables example: Ash joins with Wits 3 and Grit 2; the loader mech's
+    slam is a Knockout to the gut, which that table makes -1 Grit."""
+    ash = final_state("contractor_own_tables.jsonl", at=4).characters["ash"]
+    assert ash.own_attributes == {"wits": 3, "grit": 1}
+    assert ash.stats == {"constitution": 13, "ap": 1, "motivation": 0, "wits": 3, "grit": 2}
+    assert ash.dexterity is None
 
 
 def test_current_stats_follow_a_prosthetic_fitted_and_lost() -> None:
     maimed = fight(to_zero(97, id="m1"))
-    assert cinder(maimed).current["dexterity"] == 10
+    assert cinder(maimed).dexterity == 10
     fitted_on = apply(maimed, treat("m1", "prosthetic"))[0]
-    assert cinder(fitted_on).current == {
+    assert now(cinder(fitted_on)) == {
         "constitution": 10,
         "ap": 0,
         "motivation": 0,
         "dexterity": 12,
     }
     lost = apply(fitted_on, Choice(character="cinder", option="prosthetic_lost:m1"))[0]
-    assert cinder(lost).current["dexterity"] == 10
+    assert cinder(lost).dexterity == 10
 
 
 def test_current_constitution_includes_a_locations_constitution_penalty() -> None:
     sheet = cinder(fight(to_zero(23), tables=HOUSE, constitution=14))  # torso: -2 Constitution
-    assert sheet.current["constitution"] == sheet.constitution == 8
+    assert sheet.constitution == 8
 
 
 def test_a_penalty_on_an_attribute_not_joined_with_is_shown_in_penalties_only() -> None:
     sheet = cinder(fight(to_zero(31)))  # the head: -2 Perception, which Cinder did not give
     assert sheet.penalties == {"perception": -2}
-    assert "perception" not in sheet.current
+    assert sheet.perception is None
 
 
 # --- joining, facts, dice, ids, turns -----------------------------------------------------------

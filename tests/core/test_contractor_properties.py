@@ -358,6 +358,13 @@ def test_the_machine_and_its_diagram_have_exactly_the_states_the_docstring_docum
 # --- properties ---------------------------------------------------------------------------------
 
 
+def shown_now(sheet: ContractorSheet) -> dict[str, Any]:
+    """The sheet as the state JSON shows it: each stat under its own name at the top, an
+    attribute only a fight's own table names in `own_attributes`."""
+    shown = msgspec.to_builtins(sheet)
+    return {**shown.pop("own_attributes"), **shown}
+
+
 def layers_hold(sheet: ContractorSheet) -> None:
     """Counter, Constitution, Maximum HP, penalties and current stats always follow the wounds
     (placed, and waiting on location 10 where nothing could take them: no gear, no prosthetic)."""
@@ -374,12 +381,12 @@ def layers_hold(sheet: ContractorSheet) -> None:
     assert sheet.constitution == sheet.max_hp == con
     assert (sheet.state == "dead") == (con <= 0)
     assert 0 <= sheet.hp <= max(sheet.max_hp, 0)
-    assert set(sheet.current) == set(sheet.stats)
-    for stat, value in sheet.current.items():
+    shown = shown_now(sheet)
+    for stat, value in sheet.stats.items():
         if stat not in ("constitution", "ap", "motivation"):
-            assert value == sheet.stats[stat] + sheet.penalties.get(stat, 0)
-    assert sheet.current["constitution"] == sheet.constitution
-    assert sheet.current["motivation"] == sheet.motivation
+            assert shown[stat] == value + sheet.penalties.get(stat, 0)
+    for stat in ("perception", "vitality", "strength", "dexterity", "speed"):
+        assert (shown[stat] is None) == (stat not in sheet.stats)
     if sheet.state != "dead":
         stopped = any(w.prevents_acting and not w.prosthetic for w in sheet.injuries) or any(
             p.prevents_acting for p in sheet.pending
@@ -442,7 +449,8 @@ def test_treating_every_wound_restores_constitution_penalties_counter_and_curren
             continue
         assert healed.wound_counter == 0 and healed.penalties == {}
         assert healed.constitution == healed.max_hp == healed.stats["constitution"]
-        assert {k: v for k, v in healed.current.items() if k != "motivation"} == {
+        shown = shown_now(healed)
+        assert {k: shown[k] for k in healed.stats if k != "motivation"} == {
             k: v for k, v in healed.stats.items() if k != "motivation"
         }
         assert healed.state == "upright"

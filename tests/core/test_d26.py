@@ -396,6 +396,7 @@ def test_agony_kills_at_the_end_of_the_next_round() -> None:
     state, _ = apply(state, own_turn_ends(3))
     state, changes = apply(state, ROUND_END)  # the end of the next round
     assert mira(state).state == "dead"
+    assert mira(state).agony == 0  # no rounds left to count: the state JSON shows none
     assert "dies in agony" in changes.explanation
 
 
@@ -408,6 +409,14 @@ def test_stabilised_before_the_next_round_ends_survives_agony() -> None:
     state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END, heal_check(15), ROUND_END, ROUND_END)
     assert mira(state).state == "stabilised"
     assert mira(state).agony == 0
+
+
+def test_a_stabilised_character_healed_to_1_hp_stands_up() -> None:
+    """ "Healed above 0": 1 HP is enough (found alive by the mutation run: only 5 was tried)."""
+    state = fight(*HOLDING_ON, own_turn_ends(1), ROUND_END, heal_check(15))
+    assert (mira(state).state, mira(state).hp) == ("stabilised", 0)
+    state, _ = apply(state, Heal(target="mira", amount=1))
+    assert (mira(state).state, mira(state).hp) == ("upright", 1)
 
 
 def test_the_die_keeps_being_rolled_in_agony_and_a_six_still_stabilises() -> None:
@@ -1307,3 +1316,14 @@ def test_agony_kills_in_a_log_that_ends_turns_per_side_with_their_round(version:
     state, changes = apply(state, TurnStarted(side="party", round=3))  # round 2 has ended
     assert mira(state).state == "dead"
     assert "dies in agony" in changes.explanation
+
+
+def test_a_hit_says_the_hp_it_took_and_what_was_left_over() -> None:
+    """Found alive by the mutation run (tests/mutation/run.py): the words were never checked."""
+    state = fight()
+    assert explanation(state, hit(4)) == "Mira takes 4 damage (HP 10 -> 6)"
+    assert explanation(state, hit(13, 1)).startswith(
+        "Mira takes 13 damage (HP 10 -> 0): Fatigued; 3 left over: location d4=1 arm: Severe"
+    )
+    at_zero, _ = apply(state, hit(10))
+    assert explanation(at_zero, hit(2, 1)) == "Mira takes 2 damage at 0 HP: no effect"

@@ -463,12 +463,13 @@ def test_an_unconscious_creature_cannot_attack() -> None:
 
 def test_the_machine_has_the_four_states_the_documentation_names() -> None:
     rules = get_ruleset("dnd5e")
-    assert rules.graph.states == ("upright", "downed", "stabilised", "dead")
+    states = ("upright", "downed", "stabilised", "dead")  # the documentation's, typed here
+    assert rules.graph.states == states
     doc = rules.documentation()
-    for state in rules.graph.states:
+    for state in states:
         assert f"\n  {state} " in doc
     diagram = rules.graph.mermaid()
-    for state in rules.graph.states:
+    for state in states:
         assert state in diagram
     for unused in ("knocked_down", "stunned", "out_of_action"):
         assert unused not in diagram and unused in doc

@@ -604,3 +604,30 @@ def test_a_blow_settled_by_its_first_roll_says_so() -> None:
     _, changes = apply(state, hit(3, 6))  # out of action on the first of two rolls
     assert "injury roll 6 out of action" in changes.explanation
     assert "(which settles it: the other rolls could change nothing)" in changes.explanation
+
+
+# --- what the changes say, and a fighter as he joins ----------------------------------------------
+
+
+def test_each_hit_says_how_many_wounds_it_took_and_from_what() -> None:
+    """Found by the mutation run (tests/mutation/run.py): the words were never checked."""
+    state = fight(wounds=3)
+    said = []
+    for event in (hit(0), hit(1), hit(2, 1), hit(1, 4)):
+        state, changes = apply(state, event)
+        said.append(changes.explanation)
+    assert said == [
+        "Grim: no wound",
+        "Grim loses 1 wound (3 -> 2)",
+        "Grim loses 2 wounds (2 -> 0), 1 past zero; injury roll 1 knocked down: knocked down",
+        "Grim takes 1 more wound on zero wounds, 1 past zero; injury roll 4 stunned: stunned",
+    ]
+
+
+def test_an_end_of_turn_with_nobody_at_half_rate_says_nothing_of_movement() -> None:
+    _, changes = apply(fight(), TurnEnded(round=1, side="reavers"))
+    assert changes.explanation == "no effect"
+
+
+def test_a_fighter_joins_at_full_rate() -> None:
+    assert grim(fight()).half_rate is False

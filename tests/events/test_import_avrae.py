@@ -24,6 +24,7 @@ from woundlog.events import (
     type_name,
 )
 from woundlog.events.importers import convert_records
+from woundlog.events.importers.avrae import summary_hp
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight, replay
 
@@ -322,3 +323,16 @@ def test_no_death_save_is_invented_when_the_table_rolls_them() -> None:
     assert "downed" in downed and downed[-1] == "upright"
     drawn = [d for _, changes in replayed(converted.events, "turn") for d in changes.dice]
     assert [d.purpose for d in drawn] == ["death_save"]  # what `turn` would have invented
+
+
+def test_a_summary_line_below_zero_hp_is_read_with_its_sign() -> None:
+    """A monster's HP has no floor in Avrae 4.2.70 (cogs5e/initiative/combatant.py
+    `Combatant.hp` setter stores what it is given; cog.py `init_next` removes a monster "at 0
+    HP or less"), and `Combatant.hp_str` prints it as it is: `<-3/7 HP>`. Initiative can be
+    below zero too (a `-1:` line)."""
+    summary = (
+        "```md\nCurrent initiative: 12 (round 2)\n================================\n"
+        "# 12: Tali <9/12 HP, 3 temp> (AC 15)\n"
+        "  -1: GO1 <-3/7 HP> \n```"
+    )
+    assert summary_hp(summary) == {"Tali": (9, 12, 3), "GO1": (-3, 7, 0)}

@@ -19,6 +19,7 @@ from woundlog.events import (
     CharacterJoined,
     Check,
     FightStarted,
+    Heal,
     Hit,
     StructuralError,
     TurnEnded,
@@ -123,6 +124,23 @@ def test_temporary_hp_taken_is_no_hit_in_a_ruleset_without_it() -> None:
     shielded["actor"]["hp"] |= {"value": 10}
     events = convert_records("foundry", [RECORDS[0], shielded], ruleset="d26").events
     assert [e.damage for e in events if isinstance(e, Hit)] == [2]  # type: ignore[union-attr]
+
+
+def test_temporary_hp_taken_is_taken_once_in_a_ruleset_that_keeps_it(store: Store) -> None:
+    """dnd5e keeps temporary HP itself: the hit is all of `amount` (5), and the rules take the 3
+    temporary HP off first, as Foundry did (dnd5e release-5.3.3 module/documents/actor/actor.mjs
+    `applyDamage`: `deltaTemp = Math.min(hp.temp, amount)`, the rest off `hp.value`); taking
+    them off the hit too would leave Brakka at 12, not Foundry's 10."""
+    shielded = record(3, changes={"hp": -2, "temp": -3, "total": -5})
+    shielded["actor"]["hp"] |= {"value": 10}
+    events = convert_records("foundry", [shielded], ruleset="dnd5e").events  # first seen here
+    assert [e.damage for e in events if isinstance(e, Hit)] == [5]  # type: ignore[union-attr]
+    granted = [e.amount for e in events if isinstance(e, Heal) and e.means == "temporary"]
+    assert granted == [3]  # he had them before the blow: 3 taken, 0 left
+    fight = dnd5e_fight(store)
+    fight.append(events)
+    brakka = fight.state().characters[BRAKKA]
+    assert (brakka.hp, brakka.temp_hp) == (10, 0)
 
 
 def test_an_envelope_that_loses_more_hp_than_it_dealt_is_refused() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from woundlog.events import UsageError
 from woundlog.events.importers import IMPORTERS, convert_records
+from woundlog.events.importers.base import Turn, advanced
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 
@@ -41,3 +42,16 @@ def test_ruleset_without_hit_points_is_refused_with_the_reason() -> None:
         convert_records("foundry", FOUNDRY, ruleset="dragonquest")
     with pytest.raises(UsageError, match="importable: d26, mordheim"):
         convert_records("foundry", FOUNDRY, ruleset="chess")
+
+
+def test_the_initiative_moved_on_when_the_next_combatant_moves_up_into_the_same_place() -> None:
+    """The combatant whose turn it is deleted, the next takes its turn at the same place in the
+    order (as the Foundry import's test_deleting_the_combatant_whose_turn_it_is_... records
+    it): that is a turn, not a resend."""
+    before = Turn(round=2, position=1, active=("gob1",))
+    assert advanced(before, Turn(round=2, position=1, active=("gob2",)))  # moved up
+    assert not advanced(before, Turn(round=2, position=1, active=("gob1",)))  # a resend
+    assert advanced(before, Turn(round=2, position=2, active=("gob2",)))
+    assert not advanced(before, Turn(round=2, position=0, active=("tali",)))  # a rewind
+    assert not advanced(before, Turn(round=1, position=3, active=("orc",)))
+    assert advanced(before, Turn(round=3, position=0, active=("tali",)))

@@ -181,15 +181,38 @@ def fate_changed(log: list[Event], undone: list[Event]) -> set[str]:
 
 def effective(log: list[Event]) -> list[Event | None]:
     """Per position, the event the fold applies there: the event, its replacement, or None
-    for an event retracted (skipped) and for an undo event (a marker that changes nothing)."""
-    undo = resolve((seq, None, event) for seq, event in enumerate(log, start=1))
+    for an event retracted (skipped) and for an undo event (a marker that changes nothing).
+
+    Worked out here from DESIGN.md section 6, not by the code under test: an undo event names
+    an earlier event (by `#N` or its id); a retract stands unless a later retract that stands
+    names it (retracting a retract restores its event), so whether each stands is settled
+    from the newest back; of the amends that stand, the newest names the replacement, which
+    keeps the slot's id."""
+    seq_of: dict[str, int] = {}
+    for seq, event in enumerate(log, start=1):
+        seq_of[f"#{seq}"] = seq
+        if event.id is not None:
+            seq_of[event.id] = seq
+    stands = [True] * (len(log) + 1)
+    for seq in range(len(log), 0, -1):  # every retract naming `seq` comes after it
+        event = log[seq - 1]
+        if isinstance(event, Retract) and stands[seq]:
+            stands[seq_of[event.event]] = False
+    replaced: dict[int, Event] = {}
+    for seq, event in enumerate(log, start=1):  # in order: the newest amend is written last
+        if isinstance(event, Amend) and stands[seq]:
+            replaced[seq_of[event.event]] = event.replacement
     applied: list[Event | None] = []
     for seq, event in enumerate(log, start=1):
-        fate = undo.fate(seq, event)
-        if isinstance(event, Retract | Amend) or (fate is not None and fate.replacement is None):
+        if isinstance(event, Retract | Amend) or not stands[seq]:
             applied.append(None)
+        elif seq in replaced:
+            replacement = replaced[seq]
+            if replacement.id is None and event.id is not None:
+                replacement = msgspec.structs.replace(replacement, id=event.id)
+            applied.append(replacement)
         else:
-            applied.append(event if fate is None else fate.replacement)
+            applied.append(event)
     return applied
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import woundlog.core
 from woundlog.events import CharacterJoined, FightStarted, Hit, TurnStarted
 from woundlog.events.stores import SQLiteStore, Stored
 from woundlog.replays import Fight
@@ -94,3 +96,23 @@ def test_the_cli_state_at_n_on_a_store_agrees_with_the_full_fold(tmp_path: Path)
     )
     expected = json.loads(msgspec.json.encode(list(replay(log, at=37))[-1][0]))
     assert json.loads(done.stdout)["characters"] == expected["characters"]
+
+
+def test_the_rules_fingerprint_covers_every_module_of_the_rules_in_subfolders_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Warhammer Quest is a package under core/rulesets/: a change to its tables must make
+    every snapshot it folded unusable, as a change to a module of core/ itself does."""
+    core = Path(woundlog.core.__file__).parent
+    copy = tmp_path / "core"
+    shutil.copytree(core, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(woundlog.core, "__file__", str(copy / "__init__.py"))
+    fingerprint = snapshot_module.rules_fingerprint.__wrapped__  # not the cached one
+    before = fingerprint()
+    tables = copy / "rulesets" / "warhammer_quest" / "tables.py"
+    tables.write_text(tables.read_text() + "\n# a rule changed\n")
+    assert fingerprint() != before
+    tables.write_text(tables.read_text().removesuffix("\n# a rule changed\n"))
+    assert fingerprint() == before
+    (copy / "reducer.py").write_text((copy / "reducer.py").read_text() + "\n# a rule changed\n")
+    assert fingerprint() != before

@@ -79,11 +79,11 @@ def test_the_cached_state_equals_a_full_fold_after_random_appends_and_undos(
         for what in plan:
             step(cached, other, what)
             full = Fight(store, FIGHT).state()
-            kept = cache.get(FIGHT, store.version(FIGHT))
+            kept = cache.get(store, FIGHT, store.version(FIGHT))
             if kept is not None:
                 assert encoded(kept) == encoded(full), what
             assert encoded(cached.state()) == encoded(full), what
-            assert cache.get(FIGHT, store.version(FIGHT)) is not None  # kept after a read
+            assert cache.get(store, FIGHT, store.version(FIGHT)) is not None  # kept after a read
 
 
 def test_an_append_to_a_kept_fight_reads_no_events_from_the_store(tmp_path: Path) -> None:
@@ -108,3 +108,42 @@ def test_an_append_to_a_kept_fight_reads_no_events_from_the_store(tmp_path: Path
         store.read = counted  # type: ignore[method-assign]
         fight.append([Hit(target="grim", damage=0)])
         assert read == []
+
+
+def mordheim_fight(seed: int, damage: int) -> list[Any]:
+    return [
+        FightStarted(ruleset="mordheim", seed=seed),
+        CharacterJoined(character="grim", side="reavers", stats={"wounds": 2}),
+        Hit(target="grim", damage=damage),
+    ]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_fight_deleted_and_made_again_by_another_process_is_folded_from_its_own_log(
+    tmp_path: Path, seed: int
+) -> None:
+    """The CLI deletes the fight and makes it again while the server runs: the server's cache
+    is never told, and the new log reaches the old one's version. With the same seed (5) the
+    first events are alike and only the newest tells the logs apart."""
+    with SQLiteStore(tmp_path / "fold.db") as store:
+        cache = FoldCache()
+        served = Fight(store, FIGHT, cache)
+        served.append(mordheim_fight(5, 1))
+        old = encoded(served.state())
+        assert store.delete_fight(FIGHT)
+        Fight(store, FIGHT).append(mordheim_fight(seed, 0))
+        assert store.version(FIGHT) == 3
+        new = encoded(Fight(store, FIGHT).state())
+        assert new != old
+        assert encoded(Fight(store, FIGHT, cache).state()) == new
+        assert encoded(cache.get(store, FIGHT, 3)) == new  # the old fold is gone for good
+
+
+def test_a_forgotten_fight_is_not_kept(tmp_path: Path) -> None:
+    """The service forgets the fights it deletes: their states take no room in the cache."""
+    with SQLiteStore(tmp_path / "fold.db") as store:
+        cache = FoldCache()
+        Fight(store, FIGHT, cache).append(mordheim_fight(5, 1))
+        assert cache.get(store, FIGHT, 3) is not None
+        cache.forget(FIGHT)
+        assert cache.get(store, FIGHT, 3) is None

@@ -56,6 +56,15 @@ def test_the_same_key_with_another_request_is_422_and_changes_nothing(
     assert reads(client, "keyed-2", first["gm_token"])
 
 
+def test_a_key_of_255_characters_is_taken_and_answers_its_retry(client: httpx.Client) -> None:
+    """255 is the bound itself, not past it (256 is refused below)."""
+    key = "k" * 254 + uuid.uuid4().hex[:1]
+    assert len(key) == 255
+    first = create(client, "keyed-255", key)
+    assert first.status_code == 201, first.text
+    assert create(client, "keyed-255", key).json() == first.json()
+
+
 def test_a_key_past_255_characters_or_not_ascii_is_refused_and_makes_no_fight(
     client: httpx.Client,
 ) -> None:

@@ -35,6 +35,17 @@ def first_messages(server: Server, path: str, count: int) -> list[tuple[int, dic
     return got
 
 
+def opened(client: httpx.Client, path: str, **params: Any) -> httpx.Response:
+    """The answer to opening a stream, read with a deadline. A refusal's body is read whole; a
+    stream wrongly opened is closed at once without reading it (its body never ends, and its
+    heartbeats beat any read timeout), so a test that expects a refusal fails instead of
+    hanging."""
+    with client.stream("GET", path, params=params or None, timeout=httpx.Timeout(10)) as answer:
+        if answer.status_code != 200:
+            answer.read()
+    return answer
+
+
 def test_a_viewer_tickets_stream_opens_without_an_authorization_header(
     server: Server, client: httpx.Client
 ) -> None:
@@ -60,7 +71,7 @@ def test_a_ticket_reads_only_its_own_fights_stream(client: httpx.Client) -> None
     tokens = new_fight(client, "ticket-own")
     new_fight(client, "ticket-other")
     ticket = ticket_for(client, "ticket-own", tokens.viewer)["ticket"]
-    other = client.get("/fights/ticket-other/stream", params={"ticket": ticket, "from": 1})
+    other = opened(client, "/fights/ticket-other/stream", ticket=ticket, **{"from": 1})
     assert other.status_code == 403
     # and nothing but the stream: a ticket is no token
     state = client.get("/fights/ticket-own/state", params={"ticket": ticket})
@@ -73,7 +84,7 @@ def test_a_gm_token_in_the_query_string_is_refused_saying_to_use_a_ticket(
     tokens = new_fight(client, "no-token-urls")
     gm = tokens.gm["Authorization"].removeprefix("Bearer ")
     for params in ({"ticket": gm}, {"token": gm}, {"access_token": gm}):
-        refused = client.get("/fights/no-token-urls/stream", params=params)
+        refused = opened(client, "/fights/no-token-urls/stream", **params)
         assert refused.status_code == 401, params
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert "stream-ticket" in refused.json()["detail"]
@@ -82,7 +93,7 @@ def test_a_gm_token_in_the_query_string_is_refused_saying_to_use_a_ticket(
 
 def test_an_unknown_ticket_is_401_saying_to_ask_for_a_new_one(client: httpx.Client) -> None:
     new_fight(client, "ticket-unknown")
-    refused = client.get("/fights/ticket-unknown/stream", params={"ticket": "made-up"})
+    refused = opened(client, "/fights/ticket-unknown/stream", ticket="made-up")
     assert refused.status_code == 401
     assert "ask for a new one" in refused.json()["detail"]
 
@@ -94,7 +105,7 @@ def test_an_expired_ticket_no_longer_opens_the_stream(tmp_path: Path) -> None:
         ticket = ticket_for(client, "ticket-late", tokens.viewer)
         with sqlite3.connect(db) as raw:  # a minute goes by
             raw.execute("UPDATE service_tickets SET expires = expires - 61")
-        late = client.get(ticket["stream"])
+        late = opened(client, ticket["stream"])
         assert late.status_code == 401
         assert "expired" in late.json()["detail"]
 
@@ -103,4 +114,4 @@ def test_revoked_tokens_take_their_tickets_with_them(client: httpx.Client) -> No
     tokens = new_fight(client, "ticket-revoked")
     ticket = ticket_for(client, "ticket-revoked", tokens.viewer)
     client.delete("/fights/ticket-revoked/tokens", headers=bearer(ADMIN)).raise_for_status()
-    assert client.get(ticket["stream"]).status_code == 401
+    assert opened(client, ticket["stream"]).status_code == 401

@@ -1,0 +1,208 @@
+"""A mutation run over the rules and the importers: which small slips would the tests miss?
+
+Not a test: pytest never collects this folder. It runs cosmic-ray (the `mutation` extra) on a
+copy of the source, so a run cut short never leaves a mutant in the checkout:
+
+    .venv/bin/pip install -e '.[mutation]'
+    nice -n 19 .venv/bin/python tests/mutation/run.py                     # every module below
+    nice -n 19 .venv/bin/python tests/mutation/run.py --budget 1200 core/rulesets/mordheim.py
+
+Each module is mutated only with the operators of rule tables, thresholds and guards (a number
+one more or less, a boundary comparison moved by one, a condition negated, `and` for `or`, a
+boolean flipped), and each mutant is run against the example tests of that module alone (`-x`:
+the first failing test kills it), so a run fits a machine others share. The copy is imported
+through PYTHONPATH, ahead of the editable install. Modules are run in order until `--budget`
+seconds are spent; a module cut short counts only the mutants it finished.
+
+The score (killed / finished) is printed per module, with every survivor's diff; `--json FILE`
+keeps them too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Each module and the example tests that cover it (property tests are left out: each mutant
+# would run them whole, and the examples hold the text's own numbers).
+MODULES: dict[str, list[str]] = {
+    "core/rulesets/mordheim.py": ["tests/core/test_mordheim.py"],
+    "core/rulesets/d26.py": ["tests/core/test_d26.py"],
+    "core/rulesets/dnd5e.py": ["tests/core/test_dnd5e.py"],
+    "core/rulesets/contractor.py": ["tests/core/test_contractor.py"],
+    "core/rulesets/dragonquest.py": ["tests/core/test_dragonquest.py"],
+    "core/rulesets/warhammer_quest/tables.py": ["tests/core/test_warhammer_quest.py"],
+    "core/rulesets/warhammer_quest/turn.py": ["tests/core/test_warhammer_quest.py"],
+    "core/turns.py": ["tests/core/test_reducer.py", "tests/core/test_tick_index.py"],
+    "events/importers/base.py": ["tests/events/test_importers.py"],
+    "events/importers/avrae.py": ["tests/events/test_import_avrae.py"],
+    "events/importers/foundry.py": ["tests/events/test_import_foundry.py"],
+}
+
+# The operators of a rule's data and its guards; cosmic-ray's other operators (every binary
+# operator for every other, a variable swapped) make many mutants that say little about rules.
+OPERATORS = (
+    "core/NumberReplacer",
+    "core/ReplaceComparisonOperator_(Lt_LtE|LtE_Lt|Gt_GtE|GtE_Gt|Eq_NotEq|NotEq_Eq)",
+    "core/AddNot",
+    "core/ReplaceAndWithOr",
+    "core/ReplaceOrWithAnd",
+    "core/ReplaceTrueWithFalse",
+    "core/ReplaceFalseWithTrue",
+)
+
+
+def copy_source(into: Path) -> None:
+    """The three folders as the package `woundlog` (as installed), the tests and their config."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules")
+    for folder in ("events", "core", "replays"):
+        shutil.copytree(ROOT / folder, into / "woundlog" / folder, ignore=ignore)
+    shutil.copytree(ROOT / "tests", into / "tests", ignore=ignore)
+    shutil.copy2(ROOT / "pyproject.toml", into / "pyproject.toml")
+
+
+def config(module: str, tests: list[str], timeout: float) -> str:
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    keep = "|".join(OPERATORS)
+    return "\n".join(
+        [
+            "[cosmic-ray]",
+            f"module-path = {json.dumps('woundlog/' + module)}",
+            f"timeout = {timeout}",
+            "excluded-modules = []",
+            f"test-command = {json.dumps(' '.join(command))}",
+            "[cosmic-ray.distributor]",
+            'name = "local"',
+            "[cosmic-ray.filters.operators-filter]",
+            # the filter drops the operators that match: all but ours
+            f"exclude-operators = [{json.dumps(f'^(?!(?:{keep})$)')}]",
+            "",
+        ]
+    )
+
+
+def tool(name: str) -> str:
+    return str(Path(sys.executable).with_name(name))
+
+
+def run_module(
+    work: Path, module: str, tests: list[str], until: float, timeout: float
+) -> dict[str, object]:
+    session = work / f"{module.replace('/', '_')}.sqlite"
+    settings = work / f"{module.replace('/', '_')}.toml"
+    settings.write_text(config(module, tests, timeout))
+    quiet = {"cwd": work, "check": True, "stdout": subprocess.DEVNULL}
+    subprocess.run([tool("cosmic-ray"), "init", str(settings), str(session)], **quiet)
+    subprocess.run([tool("cr-filter-operators"), str(session), str(settings)], **quiet)
+    left = until - time.monotonic()
+    cut = False
+    if left > 0:
+        running = subprocess.Popen(
+            [tool("cosmic-ray"), "exec", str(settings), str(session)],
+            cwd=work,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            running.wait(timeout=left)
+        except subprocess.TimeoutExpired:
+            os.killpg(running.pid, signal.SIGKILL)
+            running.wait()
+            cut = True
+    else:
+        cut = True
+    # a run cut mid-mutant leaves the mutant in the copy: put the module back for the next one
+    shutil.copy2(ROOT / module, work / "woundlog" / module)
+    return results(session, module, cut)
+
+
+def results(session: Path, module: str, cut: bool) -> dict[str, object]:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
+    killed, survivors, total = 0, [], 0
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                continue  # an operator left out
+            total += 1
+            if result.test_outcome == TestOutcome.SURVIVED:
+                mutation = item.mutations[0]
+                survivors.append(
+                    {
+                        "line": mutation.start_pos[0],
+                        "operator": mutation.operator_name,
+                        "diff": result.diff,
+                    }
+                )
+            else:
+                killed += 1
+        pending = sum(1 for _ in db.pending_work_items)
+    return {
+        "module": module,
+        "killed": killed,
+        "finished": total,
+        "pending": pending,
+        "cut": cut,
+        "survivors": survivors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("modules", nargs="*", help="modules of MODULES (default: all, in order)")
+    parser.add_argument("--budget", type=float, default=3600, help="seconds for the whole run")
+    parser.add_argument("--mutant-timeout", type=float, default=120, help="seconds per mutant")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    chosen = args.modules or list(MODULES)
+    unknown = [m for m in chosen if m not in MODULES]
+    if unknown:
+        parser.error(
+            f"not a module of this run: {', '.join(unknown)} (known: {', '.join(MODULES)})"
+        )
+    until = time.monotonic() + args.budget
+    found = []
+    with tempfile.TemporaryDirectory(prefix="woundlog-mutation-") as scratch:
+        work = Path(scratch)
+        copy_source(work)
+        os.environ["PYTHONPATH"] = str(work)
+        imported = subprocess.run(
+            [sys.executable, "-c", "import woundlog.core; print(woundlog.core.__file__)"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        if not imported.startswith(scratch):  # else every mutant would survive, untested
+            sys.exit(f"the tests would import {imported.strip()}, not the mutated copy")
+        for module in chosen:
+            outcome = run_module(work, module, MODULES[module], until, args.mutant_timeout)
+            found.append(outcome)
+            print(
+                f"{module}: {outcome['killed']} killed of {outcome['finished']}"
+                + (f" ({outcome['pending']} not run: budget spent)" if outcome["cut"] else ""),
+                flush=True,
+            )
+            for survivor in outcome["survivors"]:  # type: ignore[attr-defined]
+                print(f"  survived, line {survivor['line']}: {survivor['operator']}")
+                print("    " + (survivor["diff"] or "").strip().replace("\n", "\n    "))
+    killed = sum(int(o["killed"]) for o in found)  # type: ignore[call-overload]
+    finished = sum(int(o["finished"]) for o in found)  # type: ignore[call-overload]
+    print(f"score: {killed} killed of {finished} mutants run")
+    if args.json is not None:
+        args.json.write_text(json.dumps(found, indent=1))
+
+
+if __name__ == "__main__":
+    main()
