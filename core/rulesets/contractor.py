@@ -482,6 +482,8 @@ def with_layers(
             penalties=penalties,
             constitution=constitution,
             max_hp=constitution,  # Maximum HP follows Constitution
+            # and HP never stands above it: a lost prosthetic's -2 Constitution takes HP too
+            hp=max(0, min(sheet.hp, constitution)),
         )
     )
 

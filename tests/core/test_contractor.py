@@ -1221,3 +1221,23 @@ def test_tables_written_in_toml_as_the_docstring_shows_replace_the_stand_ins() -
         ("Knockout", "skull"),
     ]
     assert cinder(state).state == "out_of_action"
+
+
+def test_a_lost_prosthetic_takes_hp_above_the_lower_maximum_down_with_it() -> None:
+    # a fight's own table whose chest wound costs Constitution: fitting the prosthetic gives the
+    # 2 Constitution back, losing it takes them again, and HP cannot stay above Maximum HP
+    chest = {"name": "chest", "penalty": {"constitution": -2}}
+    arm = {"name": "weapon_arm", "penalty": {"dexterity": -2}}
+    rows = {str(n): {"name": f"place_{n}"} for n in range(1, 10)} | {"3": chest, "7": arm}
+    maimed = Hit(target="cinder", damage=8, id="w1", rolls={"wound": [93]})  # 9x Maimed, at 3
+    state = fight(maimed, constitution=8, tables={"locations": {"rows": rows}})
+    assert (cinder(state).max_hp, cinder(state).hp) == (2, 2)  # 8 - 4 (counter) - 2 (chest)
+    for event in (
+        treat("w1", means="prosthetic"),
+        Heal(target="cinder", amount=2),
+        Choice(character="cinder", option="prosthetic_lost:w1"),
+    ):
+        state, _ = apply(state, event)
+        if isinstance(event, Heal) and event.means != "prosthetic":
+            assert (cinder(state).max_hp, cinder(state).hp) == (4, 4)
+    assert (cinder(state).max_hp, cinder(state).hp) == (2, 2)
