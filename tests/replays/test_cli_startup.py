@@ -68,7 +68,7 @@ NOT_FOR_THE_VERSION = {  # `woundlog --version` declares the commands and reads 
     "woundlog.core": "no rules are applied",
     "woundlog.events.model": "no event is read or written",
     "woundlog.events.stores": "no store is opened",
-    "woundlog.replays.cli_output": "one plain line is printed",
+    "woundlog.replays.cli.output": "one plain line is printed",
     "woundlog.replays.fight": "no fight is opened",
 }
 
