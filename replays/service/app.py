@@ -42,6 +42,7 @@ from woundlog.events.model import SAFE_INT
 from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
+from ..application import EventsPage, FightId, FightsPage, NewFight
 from ..fight import Appended
 from ..whatif import MAX_TICKS, Odds
 from .access_log import TOKEN_PARAMS
@@ -69,18 +70,7 @@ from .openapi import (
     render_plugins,
 )
 from .pages import pages_router
-from .schemas import (
-    BranchRequest,
-    Created,
-    EventsPage,
-    FightId,
-    FightsPage,
-    Health,
-    NewFight,
-    OddsRequest,
-    StreamTicket,
-    UndoRequest,
-)
+from .schemas import BranchRequest, Created, Health, OddsRequest, StreamTicket, UndoRequest
 from .stream import Listener, Notifier, changes_stream
 from .tickets import TICKET_S
 from .tokens import Grant, Role

@@ -33,7 +33,7 @@ from woundlog.events import (
 from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
-from .fights import FightNotFound, TooLarge, UnknownFormat
+from ..application import FightNotFound, TooLarge, UnknownFormat
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
 

@@ -1,4 +1,6 @@
-"""The fights behind the service: every blocking store call, run in a worker thread.
+"""The fights behind the service: the application layer, with what only the service adds
+(tokens, idempotency, creation locks, the worker threads' stores). Every call here blocks, and
+runs in a worker thread.
 
 Each worker thread opens its own store (an SQLite connection must stay in the thread that made
 it). Appends from many threads, or many processes, to one fight are serialised by the store's
@@ -9,48 +11,43 @@ append with `expected_version` is refused instead (409), so the client decides.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import msgspec
 
+from woundlog.core import Changes
 from woundlog.core.odds import LIMIT as ODDS_LIMIT
 from woundlog.core.odds import Budget
 from woundlog.core.odds import TooLarge as OddsTooLarge
 from woundlog.events import (
-    WIRE_VERSION,
     ConflictError,
     Event,
     FightStarted,
     RefusedError,
-    StructuralError,
     UsageError,
     WoundlogError,
     canonical,
     convert,
 )
 from woundlog.events.fight_ids import check_fight_id
-from woundlog.events.importers import IMPORTERS, append_importing, convert_records
 from woundlog.events.stores import Store, open_store
 
-from ..branch import branch, branch_events
+from ..application import (
+    Application,
+    EventsPage,
+    FightsPage,
+    NewFight,
+    NothingAsked,
+)
 from ..fight import Appended, Fight, State
 from ..import_cursors import ImportCursors
-from ..whatif import Odds, hit_shorthand, odds, rounds
+from ..whatif import Odds
 from .database import Writer, open_service_db
 from .foldcache import FoldCache
 from .idempotency import Answers, AnswerTaken, server_secret
-from .schemas import (
-    BranchRequest,
-    Created,
-    EventsPage,
-    FightsPage,
-    FightSummary,
-    NewFight,
-    OddsRequest,
-)
+from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets
 from .tokens import Tokens
 
@@ -68,9 +65,9 @@ SAMPLE_STEPS = 2
 """What a sampled event costs at least (its evaluation and one die): `samples` past
 WORK_LIMIT // (SAMPLE_STEPS * events) is refused before any work."""
 PAGE_MAX = 5000
+"""The most events one `GET /events` returns."""
 LIST_MAX = 200
 """The most fights one `GET /fights` lists (each costs two small reads)."""
-"""The most events one `GET /events` returns."""
 CREATE_LOCKS = 16
 CREATED, OK = 201, 200
 
@@ -84,18 +81,6 @@ class Keyed(msgspec.Struct, frozen=True):
 
 Keep = Callable[[Writer, str, str], None]
 """Writes, in the transaction of a new fight's tokens, what a retry with its key is answered."""
-
-
-class FightNotFound(UsageError):
-    """The fight named in the path is not in the store (404)."""
-
-
-class UnknownFormat(UsageError):
-    """No importer for the format named in the path (404)."""
-
-
-class TooLarge(UsageError):
-    """A request over one of the service's limits (413)."""
 
 
 class Fights:
@@ -112,6 +97,13 @@ class Fights:
         self.cursors = ImportCursors(self.db)
         self.answers = Answers(self.db, server_secret(admin_token))
         self.tickets = Tickets(self.db)
+        self.app = Application(
+            self.store,
+            cache=self.folded,
+            cursors=self._held_cursors,
+            cursor_lost=_cursor_lost,
+            max_batch=max_batch,
+        )
 
     def store(self) -> Store:
         """This thread's store, opened on first use (and again if its connection was lost)."""
@@ -126,18 +118,11 @@ class Fights:
     def close(self) -> None:
         self.db.close()
 
-    def fight(self, fight: str, *, cached: bool = True) -> Fight:
-        """The fight, its folded state kept in memory unless not `cached` (an append inside a
-        transaction that may yet roll back must not leave its state behind)."""
-        check_fight_id(fight)
-        store = self.store()
-        if store.version(fight) == 0:
-            raise FightNotFound(f"no fight `{fight}`")
-        return Fight(store, fight, self.folded if cached else None)
+    def fight(self, fight: str) -> Fight:
+        return self.app.fight(fight)
 
     def exists(self, fight: str) -> bool:
-        check_fight_id(fight)
-        return self.store().version(fight) > 0
+        return self.app.exists(fight)
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -149,7 +134,7 @@ class Fights:
         With an Idempotency-Key (`key`), a retry instead gets the first answer again, the same
         tokens (idempotency.py): it is kept with the tokens, in their transaction."""
         check_fight_id(new.fight)
-        started = self._started(new)
+        started = self.app.started(new)
         with self._creation_lock(new.fight):
             store = self.store()
             kept = self._recall(key, new.fight)
@@ -159,7 +144,7 @@ class Fights:
                 if not store.version(new.fight):
                     made = self._made_with_tokens(
                         new.fight,
-                        lambda: Fight.create(self.store(), new.fight, started).version,
+                        lambda: self.app.create(new.fight, started).version,
                         keep=self._keeper(key, new.fight, started.seed, CREATED),
                     )
                     if made is not None:
@@ -257,16 +242,16 @@ class Fights:
         A gm of `fight` may not re-token a fight of the same log the admin gave to others."""
         check_fight_id(asked.as_)
         if asked.then:
-            self.check_batch_size(len(asked.then))
+            self.app.check_batch_size(len(asked.then))
         then = [convert(item, index=index) for index, item in enumerate(asked.then)]
         self.fight(fight)  # an unknown fight is 404, as on every route
         with self._creation_lock(asked.as_):
             store = self.store()
-            wanted = branch_events(store, fight, at=asked.at, then=then)
+            wanted = self.app.branch_log(fight, at=asked.at, then=then)
             if not store.version(asked.as_):
                 made = self._made_with_tokens(
                     asked.as_,
-                    lambda: branch(store, fight, asked.as_, at=asked.at, then=then).version,
+                    lambda: self.app.branch(fight, asked.as_, at=asked.at, then=then).version,
                 )
                 if made is not None:
                     gm, viewer, version = made
@@ -295,23 +280,6 @@ class Fights:
         return Created(
             fight=fight, version=version, seed=first.seed, gm_token=gm, viewer_token=viewer
         )
-
-    def _started(self, new: NewFight) -> FightStarted:
-        seed = secrets.randbelow(2**31) if new.seed is None else new.seed
-        fields = {
-            "type": "fight_started",
-            "ruleset": new.ruleset,
-            "seed": seed,
-            "options": new.options,
-            "tables": new.tables,
-            "name": new.name,
-            "by": new.by,
-            "note": new.note,
-            "version": WIRE_VERSION,
-        }
-        started = convert({k: v for k, v in fields.items() if v is not None}, index=0)
-        assert isinstance(started, FightStarted)
-        return started
 
     def _recreate(self, new: NewFight, started: FightStarted, key: Keyed | None) -> Created:
         """A `POST /fights` for a fight already in the store: new tokens if it asks for what the
@@ -347,36 +315,16 @@ class Fights:
 
     def append(self, fight: str, body: object, expected_version: int | None) -> Appended:
         items = self.read_batch(body)
-        if any(isinstance(item, RefusedError) for item in items):
-            # every refused event is named: the unreadable ones and the rule errors of the rest
-            self.fight(fight).refuse(items)
-        events = [item for item in items if not isinstance(item, RefusedError)]
-        return self.fight(fight).append(events, expected_version=expected_version)
+        return self.app.record(fight, items, expected_version=expected_version)
 
     def read_batch(self, body: object) -> list[Event | RefusedError]:
         """One event or a list of them, each validated: its Event, or why it is refused."""
-        items = body if isinstance(body, list) else [body]
-        self.check_batch_size(len(items))
-        read: list[Event | RefusedError] = []
-        for index, item in enumerate(items):
-            try:
-                read.append(convert(item, index=index))
-            except StructuralError as error:
-                read.append(error)
-        return read
+        return self.app.read(body if isinstance(body, list) else [body])
 
     def undo(
         self, fight: str, event: str | None, reason: str, by: str | None, undo_id: str | None
     ) -> Appended:
-        return self.fight(fight).undo(event, reason=reason, by=by, undo_id=undo_id)
-
-    def check_batch_size(self, count: int) -> None:
-        if count > self.max_batch:
-            raise TooLarge(
-                f"{count} events in one batch; at most {self.max_batch}: send them in batches"
-            )
-        if count == 0:
-            raise StructuralError("an empty batch: send one event or a list of events")
+        return self.app.undo(fight, event, reason=reason, by=by, undo_id=undo_id)
 
     # --- managing ---------------------------------------------------------------------------
 
@@ -385,7 +333,7 @@ class Fights:
         transaction: `Store.delete_fight`); False if it was not there."""
         check_fight_id(fight)
         with self._creation_lock(fight):  # not between a creation's tokens and its events
-            gone = self.store().delete_fight(fight)
+            gone = self.app.delete(fight)
         self.folded.forget(fight)  # a later fight of the same id starts from nothing
         return gone
 
@@ -402,58 +350,22 @@ class Fights:
     def listing(self, only: str | None, offset: int, limit: int) -> FightsPage:
         """The fights, in the store's order, from `offset`, at most `limit` (`only`: that one
         fight alone, for a token of one fight)."""
-        store = self.store()
-        names = store.fights() if only is None else [only] if store.version(only) else []
-        page = names[offset : offset + min(limit, LIST_MAX)]
-        after = offset + len(page)
-        return FightsPage(
-            fights=[summary(store, name) for name in page],
-            next=after if after < len(names) else None,
-        )
+        return self.app.fights(offset, min(limit, LIST_MAX), only=only)
 
     # --- importing -------------------------------------------------------------------------
 
     def import_records(self, fight: str, fmt: str, body: object) -> Appended:
-        """Convert another program's records with its importer and append the events.
+        """Convert another program's records with its importer and append the events
+        (`Application.import_records`)."""
+        return self.app.import_records(fight, fmt, body if isinstance(body, list) else [body])
 
-        One import at a time per fight and format: the importer's cursor (`previous`) must be
-        read, used and replaced in turn (in every process on a PostgreSQL database, where the
-        cursor also commits with the events). Elsewhere the cursor is saved after the append; if
-        the server dies in between, the records' stable ids make their resend harmless.
-        """
-        if fmt not in IMPORTERS:
-            raise UnknownFormat(f"no import format `{fmt}` (known: {', '.join(IMPORTERS)})")
-        records = body if isinstance(body, list) else [body]
-        self.check_batch_size(len(records))
+    @contextmanager
+    def _held_cursors(self, store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
+        """One import at a time per fight and format: in this process by a lock, in every
+        process on a PostgreSQL database by the service database's (where the cursor also
+        commits with the events)."""
         with self._import_lock(fight, fmt), self.db.import_lock(fight, fmt):
-            opened = self.fight(fight, cached=not self.db.shares_transactions)
-            now = opened.state()
-            converted = convert_records(
-                fmt,
-                records,
-                ruleset=now.ruleset,
-                joined=list(now.characters),
-                previous=self.cursors.get(fight, fmt),
-            )
-            refused: list[str] = []
-            if converted.events:  # not limited again: a record makes at most a few events
-                # an event the rules refuse is left out and named, so the cursor moves on
-                appended, refusals = append_importing(
-                    converted, opened.append, known=lambda ids: opened.store.lookup(fight, ids)
-                )
-                refused = [refusal.said() for refusal in refusals]
-            else:  # records that changed nothing (a snapshot like the last one)
-                appended = Appended(opened.version, [])
-            try:
-                self.cursors.put(fight, fmt, converted.previous)
-            except Exception:
-                # The events are committed: that must not be answered as a failure. The next
-                # import compares against an older cursor; the records' ids make it harmless.
-                log.exception("import to `%s` (%s) committed; cursor not saved", fight, fmt)
-            if converted.warnings or refused:
-                warnings = [*converted.warnings, *refused]
-                appended = msgspec.structs.replace(appended, warnings=warnings)
-            return appended
+            yield self.cursors
 
     def _import_lock(self, fight: str, fmt: str) -> threading.Lock:
         with self._locks_guard:
@@ -462,28 +374,17 @@ class Fights:
     # --- reading ---------------------------------------------------------------------------
 
     def state(self, fight: str, at: int | None) -> State:
-        opened = self.fight(fight)
-        version = opened.version
-        if at is not None and at > version:
-            raise UsageError(f"at={at}: fight `{fight}` has events 1 to {version}")
-        return opened.state(at)
+        return self.app.state(fight, at)
 
     def events(self, fight: str, first: int, limit: int) -> EventsPage:
-        opened = self.fight(fight)
-        version = opened.version
-        first = max(first, 1)
-        last = min(version, first + min(limit, PAGE_MAX) - 1)
-        events = list(opened.events(first, last)) if first <= last else []
-        return EventsPage(version=version, events=events, next=last + 1 if last < version else None)
+        return self.app.events(fight, first, min(limit, PAGE_MAX))
 
-    def changes_from(self, fight: str, first: int, limit: int) -> list[Any]:
+    def changes_from(self, fight: str, first: int, limit: int) -> list[Changes]:
         """Up to `limit` events' changes from seq `first`, as each was appended (for the stream)."""
-        opened = self.fight(fight)
-        last = min(opened.version, first + limit - 1)
-        return list(opened.changes_from(first, last)) if first <= last else []
+        return self.app.changes_from(fight, first, limit)
 
     def version(self, fight: str) -> int:
-        return self.fight(fight).version
+        return self.app.version(fight)
 
     def odds(self, fight: str, asked: OddsRequest, stop: Callable[[], None] | None = None) -> Odds:
         """The odds of a what-if from the fight now (or at `asked.at`), within WORK_LIMIT reducer
@@ -491,12 +392,12 @@ class Fights:
         (422) when the work reaches it, saying what would be answered. `stop` is called as the
         work goes and may raise to end it (the request's deadline)."""
         state = self.state(fight, asked.at)
-        whatif = [convert(item, index=index) for index, item in enumerate(asked.events)]
-        whatif += [hit_shorthand(text) for text in asked.hit]
-        whatif += rounds(state, asked.ticks)
-        if not whatif:
-            raise UsageError("say what happens: `events`, `hit` or `ticks`")
-        self.check_batch_size(len(whatif))
+        events = [convert(item, index=index) for index, item in enumerate(asked.events)]
+        try:
+            whatif = self.app.whatif(state, events, hits=asked.hit, ticks=asked.ticks)
+        except NothingAsked:
+            raise UsageError("say what happens: `events`, `hit` or `ticks`") from None
+        self.app.check_batch_size(len(whatif))
         most = max(1, WORK_LIMIT // (SAMPLE_STEPS * len(whatif)))
         if asked.samples is not None and asked.samples > most:
             raise UsageError(
@@ -505,7 +406,7 @@ class Fights:
             )
         budget = Budget(WORK_LIMIT, live=ODDS_LIVE, stop=stop)
         try:
-            return odds(
+            return self.app.odds(
                 state, whatif, characters=asked.character, samples=asked.samples, budget=budget
             )
         except OddsTooLarge as too_large:
@@ -533,17 +434,7 @@ def _differences(stored: Event, asked: FightStarted) -> str:
     )
 
 
-def summary(store: Store, fight: str) -> FightSummary:
-    """One fight as `GET /fights` lists it (the CLI's `woundlog fights` shows the same)."""
-    version = store.version(fight)
-    first = next(iter(store.read(fight, 1, 1)), None)
-    last = next(iter(store.read(fight, version, version)), None) if version else None
-    started = first.event if first is not None else None
-    at = last.event.at if last is not None else None
-    return FightSummary(
-        fight=fight,
-        ruleset=started.ruleset if isinstance(started, FightStarted) else "?",
-        name=started.name if isinstance(started, FightStarted) else "",
-        events=version,
-        last_change=None if at is None else at.isoformat(),
-    )
+def _cursor_lost(fight: str, fmt: str, error: Exception) -> None:
+    """The service's import answer is of the events alone: a cursor not kept is the operator's
+    to see, in the log."""
+    log.error("import to `%s` (%s) committed; cursor not saved", fight, fmt, exc_info=error)

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 from anyio import to_thread
 from litestar import Request, Router, get
 from litestar.params import Parameter
@@ -26,58 +25,15 @@ from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import Guard
 
-from woundlog.core import Changes
-from woundlog.events import Event
 from woundlog.events.model import SAFE_INT
 
+from ..application import TIMELINE_MAX, FightId, TimelinePage
 from .fights import Fights
-from .schemas import FightId
 from .tokens import Role
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """`woundlog/replays/web/`, shipped as package data."""
 STATIC = "/web"
-
-
-class Moment(msgspec.Struct, frozen=True, kw_only=True):
-    """One event of the log, with what it did as it happened (`changes.undone`: what undid it)."""
-
-    seq: int
-    event: Event
-    changes: Changes
-
-
-TIMELINE_MAX = 1000
-"""The most events one `GET /timeline` answers (each with its changes: a few KiB)."""
-
-
-class TimelinePage(msgspec.Struct, frozen=True, kw_only=True):
-    """Events `from` to `next - 1` of a fight of `version` events; `next` None: the last window."""
-
-    version: int
-    moments: list[Moment]
-    next: int | None = None
-
-
-def history(fights: Fights, fight: str, first: int = 1, limit: int = TIMELINE_MAX) -> TimelinePage:
-    """A window of the timeline: events `first` on, at most `limit`, each with its changes as
-    it was appended (from the state before `first`: a snapshot and its tail, never the whole
-    log) and, if a later undo took it back, what did."""
-    opened = fights.fight(fight)
-    version = opened.version
-    last = min(version, first + min(limit, TIMELINE_MAX) - 1)
-    if first > last:
-        return TimelinePage(version=version, moments=[])
-    final = opened.undo_resolution(version)
-    moments = []
-    for stored, changes in zip(
-        opened.events(first, last), opened.changes_from(first, last), strict=True
-    ):
-        fate = final.fate(stored.seq, stored.event)
-        if fate is not None:
-            changes = msgspec.structs.replace(changes, undone=fate.describe())
-        moments.append(Moment(seq=stored.seq, event=stored.event, changes=changes))
-    return TimelinePage(version=version, moments=moments, next=last + 1 if last < version else None)
 
 
 PAGE_HEADERS = {
@@ -132,7 +88,7 @@ def pages_router(guards: Sequence[Guard]) -> Router:
         (viewer): each undo with its consequences, each undone event with what undid it; page
         on with `next`. What the timeline page draws."""
         fights: Fights = request.app.state.service.fights
-        return await to_thread.run_sync(history, fights, fight, from_, limit)
+        return await to_thread.run_sync(fights.app.timeline, fight, from_, limit)
 
     static = create_static_files_router(
         path=STATIC, directories=[WEB], include_in_schema=False, name="web"

@@ -13,35 +13,10 @@ import msgspec
 from msgspec import Meta
 
 from woundlog.events import WoundlogError
-from woundlog.events.fight_ids import FIGHT_ID_PATTERN, MAX_CHARS, RULE
 from woundlog.events.model import EventRef, Id, Name, Text
-from woundlog.events.stores import Stored
 
+from ..application import FightId
 from ..whatif import MAX_TICKS
-
-FightId = Annotated[
-    str,
-    Meta(
-        min_length=1,
-        max_length=MAX_CHARS,
-        pattern=FIGHT_ID_PATTERN,
-        description=f"The fight's id in the store: {RULE}.",
-    ),
-]
-OptionValue = bool | int | str
-
-
-class NewFight(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """`POST /fights`: the fight's id plus the fields of its `fight_started` event."""
-
-    fight: FightId
-    ruleset: str
-    seed: int | None = None  # None: a random seed, written into the log so replays agree
-    options: dict[str, OptionValue] = {}
-    tables: dict[str, Any] = {}
-    name: str = ""
-    by: str | None = None
-    note: str | None = None
 
 
 class Created(msgspec.Struct, kw_only=True):
@@ -54,25 +29,6 @@ class Created(msgspec.Struct, kw_only=True):
     seed: int
     gm_token: str
     viewer_token: str
-
-
-class FightSummary(msgspec.Struct, kw_only=True):
-    """A fight as `GET /fights` lists it: `events` is its version; `last_change` the `at` of
-    its newest event, when whoever recorded it gave one."""
-
-    fight: str
-    ruleset: str
-    name: str
-    events: int
-    last_change: str | None = None
-
-
-class FightsPage(msgspec.Struct, kw_only=True):
-    """The fights a token may see; `next` is the `offset` of the following page, None at the
-    end."""
-
-    fights: list[FightSummary]
-    next: int | None = None
 
 
 class StreamTicket(msgspec.Struct, kw_only=True):
@@ -92,14 +48,6 @@ class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Text = ""
     by: Name | None = None
     id: Id | None = None  # the retract's own id: a retried undo with it undoes once
-
-
-class EventsPage(msgspec.Struct, kw_only=True):
-    """Events with their seq; `next` is the `from` of the following page, None at the end."""
-
-    version: int
-    events: list[Stored]
-    next: int | None = None
 
 
 MAX_WHATIF = 1000

@@ -25,7 +25,8 @@ from litestar.response import ServerSentEventMessage
 
 from woundlog.events.stores.postgres import CHANNEL
 
-from .fights import FightNotFound, Fights
+from ..application import FightNotFound
+from .fights import Fights
 
 log = logging.getLogger("woundlog.service")
 

@@ -1,0 +1,485 @@
+"""The application layer: every use case of woundlog, written once, for every front end.
+
+`Application` is one object over a store, with one method per use case. It takes and returns
+typed values (the Structs of `values.py`, the events, `Appended`, `Odds`), raises the
+`WoundlogError` family of the contract, and knows nothing of typer, Litestar or terminals: the
+CLI, the service and the pages call it, and add only what is theirs (wording and printing;
+tokens, idempotency, streams and threads).
+
+    Application(store_of, *, cache=None, cursors=None, cursor_lost=None, max_batch=None)
+    Application.over(store) / Application.opened(url, *, create=True)   (a context manager)
+
+    store -> Store                                       this thread's store
+    fight(fight, *, cached=True) -> Fight                FightNotFound if it is not there
+    exists(fight) -> bool;  version(fight) -> int
+    started(new: NewFight) -> FightStarted               a new fight's first event, seed chosen
+    create(fight, started: FightStarted) -> Appended
+    read(items: Sequence[object]) -> list[Event | RefusedError]
+    record(fight, items, *, expected_version=None) -> Appended   hit, heal, tick, choice, ...
+    undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
+    amend(fight, event, replacement, *, reason="", by=None) -> Appended
+    import_records(fight, fmt, records, *, ruleset=None, seed=None, create=False) -> Appended
+    branch_log(fight, *, at=None, then=()) -> list[Event];  branch(fight, new, ...) -> Appended
+    whatif(state, events=(), *, hits=(), ticks=0) -> list[Event]
+    odds(state, whatif, *, characters=(), samples=None, budget=None) -> Odds
+    state(fight, at=None) -> FightState;  log(fight) -> Iterator[Changes]
+    events(fight, first=1, limit=None) -> EventsPage
+    changes_from(fight, first, limit) -> list[Changes]
+    timeline(fight, first=1, limit=TIMELINE_MAX) -> TimelinePage
+    summary(fight) -> FightSummary;  fights(offset=0, limit=None, *, only=None) -> FightsPage
+    delete(fight) -> bool;  rename(old, new) -> int
+
+A new use case is one method here; a front end then calls it.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+import msgspec
+
+from woundlog.core import Changes, FightState
+from woundlog.core.odds import Budget
+from woundlog.events import (
+    WIRE_VERSION,
+    Event,
+    FightStarted,
+    GameEvent,
+    RefusedError,
+    StructuralError,
+    UsageError,
+    convert,
+)
+from woundlog.events.fight_ids import check_fight_id
+from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, append_importing, convert_records
+from woundlog.events.stores import Store, open_store
+from woundlog.events.stores.postgres import PostgresStore
+
+from ..branch import branch as branch_fight
+from ..branch import branch_events
+from ..fight import Appended, Fight, FoldCache
+from ..import_cursors import ImportCursors, cursors_beside, import_lock
+from ..whatif import Odds, hit_shorthand, rounds
+from ..whatif import odds as compute_odds
+from .values import (
+    EventsPage,
+    FightId,
+    FightNotFound,
+    FightsPage,
+    FightSummary,
+    Moment,
+    NewFight,
+    NothingAsked,
+    OptionValue,
+    TimelinePage,
+    TooLarge,
+    UnknownFormat,
+)
+
+__all__ = [
+    "TIMELINE_MAX",
+    "Application",
+    "EventsPage",
+    "FightId",
+    "FightNotFound",
+    "FightSummary",
+    "FightsPage",
+    "Moment",
+    "NewFight",
+    "NothingAsked",
+    "OptionValue",
+    "TimelinePage",
+    "TooLarge",
+    "UnknownFormat",
+]
+
+log = logging.getLogger("woundlog.replays")
+
+State = FightState[Any]
+TIMELINE_MAX = 1000
+"""The most events one timeline window holds (each with its changes: a few KiB)."""
+
+Cursors = Callable[[Store, str, str], AbstractContextManager[ImportCursors]]
+"""Holds one import of a fight and format at a time, and gives its cursors (import_cursors.py)."""
+CursorLost = Callable[[str, str, Exception], "str | None"]
+"""Told that an import's events are committed but its cursor was not kept; its answer, if any,
+is a warning of the import."""
+
+
+@contextmanager
+def cursors_of_store(store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
+    """For a front end that keeps no database of its own open (the CLI): the cursors beside the
+    store, and the import lock across processes on PostgreSQL."""
+    with cursors_beside(store) as cursors, import_lock(store, fight, fmt):
+        yield cursors
+
+
+def cursor_not_kept(fight: str, fmt: str, error: Exception) -> str:
+    return f"the events are in, but where this import stopped was not kept: {error}"
+
+
+class Application:
+    """Every use case over one store (`store_of` gives the calling thread's)."""
+
+    def __init__(
+        self,
+        store_of: Callable[[], Store],
+        *,
+        cache: FoldCache | None = None,
+        cursors: Cursors = cursors_of_store,
+        cursor_lost: CursorLost = cursor_not_kept,
+        max_batch: int | None = None,
+    ) -> None:
+        self._store_of = store_of
+        self.cache = cache
+        self._cursors = cursors
+        self._cursor_lost = cursor_lost
+        self.max_batch = max_batch
+
+    @classmethod
+    def over(cls, store: Store, **options: Any) -> Application:
+        return cls(lambda: store, **options)
+
+    @classmethod
+    @contextmanager
+    def opened(
+        cls, url: str | None, *, create: bool = True, **options: Any
+    ) -> Iterator[Application]:
+        """The application over the store `url` names (None: the default), closed after. A use
+        that only reads passes `create=False`: a store not there yet is an error, never made."""
+        store = open_store(url, create=create)
+        try:
+            yield cls.over(store, **options)
+        finally:
+            store.close()
+
+    @property
+    def store(self) -> Store:
+        return self._store_of()
+
+    # --- the fights ------------------------------------------------------------------------
+
+    def fight(self, fight: str, *, cached: bool = True) -> Fight:
+        """The fight, its folded state kept in the cache unless not `cached` (an append inside a
+        transaction that may yet roll back must not leave its state behind)."""
+        check_fight_id(fight)
+        store = self.store
+        if store.version(fight) == 0:
+            raise FightNotFound(f"no fight `{fight}`")
+        return Fight(store, fight, self.cache if cached else None)
+
+    def exists(self, fight: str) -> bool:
+        check_fight_id(fight)
+        return self.store.version(fight) > 0
+
+    def version(self, fight: str) -> int:
+        return self.fight(fight).version
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def started(self, new: NewFight) -> FightStarted:
+        """The `fight_started` a new fight begins with. A seed nobody gave is chosen here and
+        written into it, so every replay draws the same dice, and no two fights the same."""
+        seed = secrets.randbelow(2**31) if new.seed is None else new.seed
+        fields = {
+            "type": "fight_started",
+            "ruleset": new.ruleset,
+            "seed": seed,
+            "options": new.options,
+            "tables": new.tables,
+            "name": new.name,
+            "by": new.by,
+            "note": new.note,
+            "version": WIRE_VERSION,
+        }
+        started = convert({k: v for k, v in fields.items() if v is not None}, index=0)
+        assert isinstance(started, FightStarted)
+        return started
+
+    def create(self, fight: str, started: FightStarted) -> Appended:
+        """Start `fight` with `started` (from `started()`); a fight already there is refused."""
+        check_fight_id(fight)
+        made = Fight.create(self.store, fight, started)
+        return Appended(made.version, list(made.history()))
+
+    def read(self, items: Sequence[object]) -> list[Event | RefusedError]:
+        """Events given as plain JSON values, each validated: its Event, or why it is refused."""
+        self.check_batch_size(len(items))
+        read: list[Event | RefusedError] = []
+        for index, item in enumerate(items):
+            try:
+                read.append(convert(item, index=index))
+            except StructuralError as error:
+                read.append(error)
+        return read
+
+    def record(
+        self,
+        fight: str,
+        items: Sequence[Event | RefusedError],
+        *,
+        expected_version: int | None = None,
+    ) -> Appended:
+        """Append events (a hit, a heal, a tick, a choice, a check, the end...) atomically.
+        Every refused one is named, the unreadable ones (from `read`) and the rule errors of the
+        rest, and nothing is written."""
+        opened = self.fight(fight)
+        if any(isinstance(item, RefusedError) for item in items):
+            opened.refuse(items)
+        events = [item for item in items if not isinstance(item, RefusedError)]
+        return opened.append(events, expected_version=expected_version)
+
+    def undo(
+        self,
+        fight: str,
+        event: str | None = None,
+        *,
+        reason: str = "",
+        by: str | None = None,
+        undo_id: str | None = None,
+    ) -> Appended:
+        """Retract `event` (default: the newest live event that is not itself a retract)."""
+        return self.fight(fight).undo(event, reason=reason, by=by, undo_id=undo_id)
+
+    def amend(
+        self,
+        fight: str,
+        event: str,
+        replacement: GameEvent,
+        *,
+        reason: str = "",
+        by: str | None = None,
+    ) -> Appended:
+        """Replay `event` as `replacement`, in its place."""
+        return self.fight(fight).amend(event, replacement, reason=reason, by=by)
+
+    def check_batch_size(self, count: int) -> None:
+        if self.max_batch is not None and count > self.max_batch:
+            raise TooLarge(
+                f"{count} events in one batch; at most {self.max_batch}: send them in batches"
+            )
+        if count == 0:
+            raise StructuralError("an empty batch: send one event or a list of events")
+
+    # --- importing -------------------------------------------------------------------------
+
+    def import_records(
+        self,
+        fight: str,
+        fmt: str,
+        records: Sequence[object],
+        *,
+        ruleset: str | None = None,
+        seed: int | None = None,
+        create: bool = False,
+    ) -> Appended:
+        """Convert another program's records with its importer and append the events.
+
+        With `create`, a fight not there yet is started (`ruleset`, default the importers' own,
+        `seed`) in the same batch, so a refused record leaves no empty fight behind; else it is
+        FightNotFound. A `ruleset` that is not the fight's is refused. An event the rules refuse
+        is left out and named in the warnings, so the cursor moves on.
+
+        One import at a time per fight and format (`cursors`): the importer's cursor
+        (`previous`) is read, used and replaced in turn, in every process on PostgreSQL, where
+        it also commits with the events. Elsewhere it is saved after the append; if that fails,
+        the events are still committed (`cursor_lost` is told), and the records' stable ids
+        make a resend harmless.
+        """
+        if fmt not in IMPORTERS:
+            raise UnknownFormat(f"no import format `{fmt}` (known: {', '.join(IMPORTERS)})")
+        if records or not create:  # a new fight may start with no records
+            self.check_batch_size(len(records))
+        check_fight_id(fight)
+        store = self.store
+        with self._cursors(store, fight, fmt) as cursors:
+            started: list[Event] = []
+            joined: list[str] = []
+            previous = None
+            if store.version(fight) or not create:
+                # inside a PostgreSQL transaction that may yet roll back: no cached state
+                opened = self.fight(fight, cached=not isinstance(store, PostgresStore))
+                now = opened.state()
+                if ruleset is not None and ruleset != now.ruleset:
+                    raise UsageError(
+                        f"fight `{fight}` is played with `{now.ruleset}`, not `{ruleset}`"
+                    )
+                ruleset, joined = now.ruleset, list(now.characters)
+                previous = cursors.get(fight, fmt)
+                expected = None
+            else:
+                ruleset = ruleset or DEFAULT_RULESET
+                options = IMPORTERS[fmt].fight_options(ruleset)  # no die the table did not roll
+                new = NewFight(fight=fight, ruleset=ruleset, seed=seed, options=options)
+                started.append(self.started(new))
+                opened, expected = Fight(store, fight, None), 0
+            converted = convert_records(
+                fmt, records, ruleset=ruleset, joined=joined, previous=previous
+            )
+            warnings = list(converted.warnings)
+            if converted.events or started:  # not limited again: a record makes a few events
+                appended, refusals = append_importing(
+                    converted,
+                    lambda events: opened.append(events, expected),
+                    before=started,
+                    known=lambda ids: store.lookup(fight, ids),
+                )
+                warnings += [refusal.said() for refusal in refusals]
+            else:  # records that changed nothing (a snapshot like the last one)
+                appended = Appended(opened.version, [])
+            try:
+                cursors.put(fight, fmt, converted.previous)
+            except Exception as error:
+                # The events are committed: that must not be answered as a failure. The next
+                # import compares against an older cursor; the records' ids make it harmless.
+                lost = self._cursor_lost(fight, fmt, error)
+                if lost is not None:
+                    warnings.append(lost)
+        if warnings:
+            appended = msgspec.structs.replace(appended, warnings=warnings)
+        return appended
+
+    # --- what if ---------------------------------------------------------------------------
+
+    def branch_log(
+        self, fight: str, *, at: int | None = None, then: Sequence[Event] = ()
+    ) -> list[Event]:
+        """The log a branch of `fight` at event `at` (default: its end), then `then`, writes."""
+        self.fight(fight)
+        return branch_events(self.store, fight, at=at, then=then)
+
+    def branch(
+        self, fight: str, new: str, *, at: int | None = None, then: Sequence[Event] = ()
+    ) -> Appended:
+        """The new fight `new`: `fight`'s log up to `at`, then `then` (`replays.branch`)."""
+        self.fight(fight)
+        return branch_fight(self.store, fight, new, at=at, then=then)
+
+    def whatif(
+        self,
+        state: State,
+        events: Sequence[Event] = (),
+        *,
+        hits: Sequence[str] = (),
+        ticks: int = 0,
+    ) -> list[Event]:
+        """A what-if's events: `events`, then each `hits` shorthand (TARGET:DAMAGE[:ATTACKER]),
+        then `ticks` rounds of turns from `state`. NothingAsked when that is nothing."""
+        whatif = [*events, *(hit_shorthand(text) for text in hits), *rounds(state, ticks)]
+        if not whatif:
+            raise NothingAsked("say what happens")
+        return whatif
+
+    def odds(
+        self,
+        state: State,
+        whatif: Sequence[Event],
+        *,
+        characters: Sequence[str] = (),
+        samples: int | None = None,
+        budget: Budget | None = None,
+    ) -> Odds:
+        """The chance of every outcome of `whatif` from `state`, exact or from `samples`
+        replays, within `budget` (core.odds.TooLarge past it)."""
+        self.check_batch_size(len(whatif))
+        return compute_odds(state, whatif, characters=characters, samples=samples, budget=budget)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def state(self, fight: str, at: int | None = None) -> State:
+        """Every character's state, now or as the fight stood at event `at`."""
+        opened = self.fight(fight)
+        version = opened.version
+        if at is not None and at > version:
+            raise UsageError(f"at={at}: fight `{fight}` has events 1 to {version}")
+        return opened.state(at)
+
+    def log(self, fight: str) -> Iterator[Changes]:
+        """What each event did, the fight as it stands (undone events marked)."""
+        return self.fight(fight).history()
+
+    def events(self, fight: str, first: int = 1, limit: int | None = None) -> EventsPage:
+        """The events from seq `first`, at most `limit` (None: all), with their seq."""
+        opened = self.fight(fight)
+        version = opened.version
+        first = max(first, 1)
+        last = version if limit is None else min(version, first + limit - 1)
+        events = list(opened.events(first, last)) if first <= last else []
+        return EventsPage(version=version, events=events, next=last + 1 if last < version else None)
+
+    def changes_from(self, fight: str, first: int, limit: int) -> list[Changes]:
+        """Up to `limit` events' changes from seq `first`, as each was appended."""
+        opened = self.fight(fight)
+        last = min(opened.version, first + limit - 1)
+        return list(opened.changes_from(first, last)) if first <= last else []
+
+    def timeline(self, fight: str, first: int = 1, limit: int = TIMELINE_MAX) -> TimelinePage:
+        """A window of the fight's history: events `first` on, at most `limit` (TIMELINE_MAX at
+        most), each with its changes as it was appended (from the state before `first`: a
+        snapshot and its tail, never the whole log) and, if a later undo took it back, what
+        did."""
+        opened = self.fight(fight)
+        version = opened.version
+        last = min(version, first + min(limit, TIMELINE_MAX) - 1)
+        if first > last:
+            return TimelinePage(version=version, moments=[])
+        final = opened.undo_resolution(version)
+        moments = []
+        for stored, changes in zip(
+            opened.events(first, last), opened.changes_from(first, last), strict=True
+        ):
+            fate = final.fate(stored.seq, stored.event)
+            if fate is not None:
+                changes = msgspec.structs.replace(changes, undone=fate.describe())
+            moments.append(Moment(seq=stored.seq, event=stored.event, changes=changes))
+        return TimelinePage(
+            version=version, moments=moments, next=last + 1 if last < version else None
+        )
+
+    def summary(self, fight: str) -> FightSummary:
+        """One fight as the lists show it: its ruleset, name, events and last change."""
+        store = self.store
+        version = store.version(fight)
+        first = next(iter(store.read(fight, 1, 1)), None)
+        last = next(iter(store.read(fight, version, version)), None) if version else None
+        started = first.event if first is not None else None
+        at = last.event.at if last is not None else None
+        return FightSummary(
+            fight=fight,
+            ruleset=started.ruleset if isinstance(started, FightStarted) else "?",
+            name=started.name if isinstance(started, FightStarted) else "",
+            events=version,
+            last_change=None if at is None else at.isoformat(),
+        )
+
+    def fights(
+        self, offset: int = 0, limit: int | None = None, *, only: str | None = None
+    ) -> FightsPage:
+        """The fights, in the store's order, from `offset`, at most `limit` (None: all);
+        `only`: that one fight alone, if it is there."""
+        store = self.store
+        names = store.fights() if only is None else [only] if store.version(only) else []
+        page = names[offset:] if limit is None else names[offset : offset + limit]
+        after = offset + len(page)
+        return FightsPage(
+            fights=[self.summary(name) for name in page],
+            next=after if after < len(names) else None,
+        )
+
+    # --- managing ---------------------------------------------------------------------------
+
+    def delete(self, fight: str) -> bool:
+        """Delete the fight with what the service keeps for it (tokens, cursors, answers,
+        tickets: one store transaction); False if it was not there."""
+        check_fight_id(fight)
+        return self.store.delete_fight(fight)
+
+    def rename(self, old: str, new: str) -> int:
+        """Give fight `old` the id `new`; what is kept for it goes along. Its event count."""
+        self.fight(old)
+        check_fight_id(new)
+        return self.store.rename_fight(old, new)
