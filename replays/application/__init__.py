@@ -38,12 +38,11 @@ import logging
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from woundlog.core import Changes, FightState
-from woundlog.core.odds import Budget
 from woundlog.events import (
     WIRE_VERSION,
     Event,
@@ -55,16 +54,13 @@ from woundlog.events import (
     convert,
 )
 from woundlog.events.fight_ids import check_fight_id
-from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, append_importing, convert_records
+from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.postgres import PostgresStore
 
 from ..branch import branch as branch_fight
 from ..branch import branch_events
 from ..fight import Appended, Fight, FoldCache
-from ..import_cursors import ImportCursors, cursors_beside, import_lock
-from ..whatif import Odds, hit_shorthand, rounds
-from ..whatif import odds as compute_odds
 from .values import (
     EventsPage,
     FightId,
@@ -79,6 +75,12 @@ from .values import (
     TooLarge,
     UnknownFormat,
 )
+
+if TYPE_CHECKING:  # loaded by the use cases that need them: `woundlog hit` needs none of them
+    from woundlog.core.odds import Budget
+
+    from ..import_cursors import ImportCursors
+    from ..whatif import Odds
 
 __all__ = [
     "TIMELINE_MAX",
@@ -103,7 +105,7 @@ State = FightState[Any]
 TIMELINE_MAX = 1000
 """The most events one timeline window holds (each with its changes: a few KiB)."""
 
-Cursors = Callable[[Store, str, str], AbstractContextManager[ImportCursors]]
+Cursors = Callable[[Store, str, str], AbstractContextManager["ImportCursors"]]
 """Holds one import of a fight and format at a time, and gives its cursors (import_cursors.py)."""
 CursorLost = Callable[[str, str, Exception], "str | None"]
 """Told that an import's events are committed but its cursor was not kept; its answer, if any,
@@ -114,6 +116,8 @@ is a warning of the import."""
 def cursors_of_store(store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
     """For a front end that keeps no database of its own open (the CLI): the cursors beside the
     store, and the import lock across processes on PostgreSQL."""
+    from ..import_cursors import cursors_beside, import_lock
+
     with cursors_beside(store) as cursors, import_lock(store, fight, fmt):
         yield cursors
 
@@ -322,6 +326,8 @@ class Application:
             )
             warnings = list(converted.warnings)
             if converted.events or started:  # not limited again: a record makes a few events
+                from woundlog.events.importers import append_importing
+
                 appended, refusals = append_importing(
                     converted,
                     lambda events: opened.append(events, expected),
@@ -369,6 +375,8 @@ class Application:
     ) -> list[Event]:
         """A what-if's events: `events`, then each `hits` shorthand (TARGET:DAMAGE[:ATTACKER]),
         then `ticks` rounds of turns from `state`. NothingAsked when that is nothing."""
+        from ..whatif import hit_shorthand, rounds
+
         whatif = [*events, *(hit_shorthand(text) for text in hits), *rounds(state, ticks)]
         if not whatif:
             raise NothingAsked("say what happens")
@@ -386,6 +394,8 @@ class Application:
         """The chance of every outcome of `whatif` from `state`, exact or from `samples`
         replays, within `budget` (core.odds.TooLarge past it)."""
         self.check_batch_size(len(whatif))
+        from ..whatif import odds as compute_odds
+
         return compute_odds(state, whatif, characters=characters, samples=samples, budget=budget)
 
     # --- reading ---------------------------------------------------------------------------
