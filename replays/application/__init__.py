@@ -16,6 +16,7 @@ tokens, idempotency, streams and threads).
     create(fight, started: FightStarted) -> Appended
     read(items: Sequence[object]) -> list[Event | RefusedError]
     record(fight, items, *, expected_version=None) -> Appended   hit, heal, tick, choice, ...
+    import_log(fight, items) -> Appended                 a woundlog log stored as a new fight
     undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
     amend(fight, event, replacement, *, reason="", by=None) -> Appended
     import_records(fight, fmt, records, *, ruleset=None, seed=None, create=False) -> Appended
@@ -120,6 +121,20 @@ def cursors_of_store(store: Store, fight: str, fmt: str) -> Iterator[ImportCurso
 
     with cursors_beside(store) as cursors, import_lock(store, fight, fmt):
         yield cursors
+
+
+def append_read(
+    opened: Fight,
+    items: Sequence[Event | RefusedError],
+    expected_version: int | None,
+    *,
+    report: bool = True,
+) -> Appended:
+    """Append the events of `items`, or refuse them all, naming each refused item."""
+    if any(isinstance(item, RefusedError) for item in items):
+        opened.refuse(items)
+    events = [item for item in items if not isinstance(item, RefusedError)]
+    return opened.append(events, expected_version=expected_version, report=report)
 
 
 def cursor_not_kept(fight: str, fmt: str, error: Exception) -> str:
@@ -231,11 +246,15 @@ class Application:
         """Append events (a hit, a heal, a tick, a choice, a check, the end...) atomically.
         Every refused one is named, the unreadable ones (from `read`) and the rule errors of the
         rest, and nothing is written."""
-        opened = self.fight(fight)
-        if any(isinstance(item, RefusedError) for item in items):
-            opened.refuse(items)
-        events = [item for item in items if not isinstance(item, RefusedError)]
-        return opened.append(events, expected_version=expected_version)
+        return append_read(self.fight(fight), items, expected_version)
+
+    def import_log(self, fight: str, items: Sequence[Event | RefusedError]) -> Appended:
+        """Store a whole woundlog log as the new fight `fight`, all of it or none: every refused
+        item is named (the unreadable ones from `read` or a file, and the rule errors of the
+        rest); a fight already there is a ConflictError. What each event did is not kept, so a
+        long log only costs its count."""
+        check_fight_id(fight)
+        return append_read(Fight(self.store, fight), items, 0, report=False)
 
     def undo(
         self,
