@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO
 
@@ -12,11 +13,12 @@ import typer
 
 from woundlog.events import UsageError
 from woundlog.events.codec import encode_json
-from woundlog.events.model import WIRE_VERSION, FightStarted, Heal, Hit
-from woundlog.events.stores import Store
+from woundlog.events.model import Heal, Hit
+from woundlog.events.stores import Stored
 
-from ..fight import Appended, Fight
+from ..application import NewFight
 from . import inputs as given
+from .application import application, known_ruleset, one_event, record
 from .options import (
     AsJson,
     At,
@@ -31,7 +33,6 @@ from .options import (
     whole_number,
 )
 from .output import (
-    FightSummary,
     console,
     fights_table,
     print_appended,
@@ -40,7 +41,6 @@ from .output import (
     print_state,
     say,
 )
-from .store import existing_fight, known_ruleset, one_event, opened, record
 
 # --- setting up ------------------------------------------------------------------------------
 
@@ -62,29 +62,20 @@ def new(
     db: Db = None,
 ) -> None:
     """Start a fight."""
-    # A seed chosen here is written into fight_started, so every replay still draws the same dice;
-    # without it every fight would draw the same dice as every other.
-    import secrets  # here: it loads base64, which no other command of this module needs
-
-    chosen = secrets.randbelow(2**31) if seed is None else seed
     known_ruleset(ruleset, "--ruleset:")
-    started = given.event(
-        {
-            "type": "fight_started",
-            "ruleset": ruleset,
-            "seed": chosen,
-            "options": given.mapping(option or [], "--option"),
-            "tables": given.toml_file(tables) if tables else None,
-            "name": name,
-            "version": WIRE_VERSION,
-        }
+    asked = NewFight(
+        fight=fight,
+        ruleset=ruleset,
+        seed=seed,
+        options=given.mapping(option or [], "--option"),
+        tables=given.toml_file(tables) if tables else {},
+        name=name or "",
     )
-    assert isinstance(started, FightStarted)
-    with opened(db) as store, one_event():
-        created = Fight.create(store, fight, started)
-        print_appended(Appended(created.version, list(created.history())), as_json=as_json)
+    with application(db) as app, one_event():
+        started = app.started(asked)
+        print_appended(app.create(fight, started), as_json=as_json)
     if not as_json:
-        say(f"fight `{fight}` created, seed {chosen}")
+        say(f"fight `{fight}` created, seed {started.seed}")
 
 
 def join(
@@ -287,8 +278,8 @@ def end(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
 
 def fights(as_json: AsJson = False, db: Db = None) -> None:
     """The fights in the store: ruleset, name, events, and when the last one was recorded."""
-    with opened(db, create=False) as store:
-        found = [summary_of(store, fight) for fight in store.fights()]
+    with application(db, create=False) as app:
+        found = app.fights().fights
     if as_json:
         print_json(found)
     elif not found:
@@ -297,38 +288,26 @@ def fights(as_json: AsJson = False, db: Db = None) -> None:
         console().print(fights_table(found))
 
 
-def summary_of(store: Store, fight: str) -> FightSummary:
-    version = store.version(fight)
-    first = next(iter(store.read(fight, 1, 1))).event
-    last = next(iter(store.read(fight, version, version))).event
-    return FightSummary(
-        fight=fight,
-        ruleset=getattr(first, "ruleset", "?"),
-        name=getattr(first, "name", ""),
-        events=version,
-        last_change=None if last.at is None else last.at.isoformat(),
-    )
-
-
 def state(
     fight: FightId, at: At = None, as_json: AsJson = False, wide: Wide = False, db: Db = None
 ) -> None:
     """Every character's state, now or at event N."""
-    with existing_fight(db, fight) as opened_fight:
-        print_state(opened_fight.state(at), fight, as_json=as_json, wide=wide)
+    with application(db, create=False) as app:
+        # the fight's own `state`, which says an N past its end as `--at N`
+        print_state(app.fight(fight).state(at), fight, as_json=as_json, wide=wide)
 
 
 def log(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
     """Every event as it happened: what it changed and every die used.
 
     With --json: one changes object per line, then the state, as `replay --trace --json`."""
-    with existing_fight(db, fight) as opened_fight:
+    with application(db, create=False) as app:
         if as_json:  # the shape of `replay --trace --json`: JSON Lines, the state last
-            for changes in opened_fight.history():
+            for changes in app.log(fight):
                 print_json(changes)
-            print_json(opened_fight.state())
+            print_json(app.state(fight))
             return
-        for changes in opened_fight.history():
+        for changes in app.log(fight):
             print_changes(changes, moves=True)
 
 
@@ -341,8 +320,8 @@ def delete(
     db: Db = None,
 ) -> None:
     """Delete a fight: its whole log, and the service's tokens and cursors for it. Asks first."""
-    with existing_fight(db, fight) as opened_fight:
-        count = opened_fight.version
+    with application(db, create=False) as app:
+        count = app.version(fight)
         if not yes:
             if not (sys.stdin.isatty() and sys.stdout.isatty()):
                 # a script piped into a deletion must say so: nobody is there to answer
@@ -353,7 +332,7 @@ def delete(
             if not typer.confirm(f"Delete fight {fight} ({count} events)?", default=False):
                 say(f"fight `{fight}` kept")
                 raise typer.Exit(1)
-        opened_fight.store.delete_fight(fight)
+        app.delete(fight)
     say(f"fight `{fight}` deleted ({count} events)")
 
 
@@ -366,8 +345,8 @@ def rename(
     db: Db = None,
 ) -> None:
     """Give a fight another id; its log, and the service's tokens and cursors, go with it."""
-    with existing_fight(db, old) as opened_fight:
-        count = opened_fight.store.rename_fight(old, new)
+    with application(db, create=False) as app:
+        count = app.rename(old, new)
     say(f"fight `{old}` is now `{new}` ({count} events)")
 
 
@@ -382,19 +361,20 @@ def export(
     db: Db = None,
 ) -> None:
     """Write the fight's log as JSON Lines, the format `import` and `replay` read."""
-    with existing_fight(db, fight) as opened_fight:
+    with application(db, create=False) as app:
+        events = app.fight(fight).events()  # read as written: a long log is never all in memory
         if output is None:
             sys.stdout.flush()
-            write_events(sys.stdout.buffer, opened_fight)
+            write_events(sys.stdout.buffer, events)
             return
         with open(output, "wb") as out:
-            count = write_events(out, opened_fight)
+            count = write_events(out, events)
         say(f"exported {count} events of fight `{fight}` to {output}")
 
 
-def write_events(out: BinaryIO, fight: Fight) -> int:
+def write_events(out: BinaryIO, events: Iterable[Stored]) -> int:
     count = 0
-    for stored in fight.events():
+    for stored in events:
         out.write(encode_json(stored.event) + b"\n")
         count += 1
     out.flush()

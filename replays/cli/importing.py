@@ -3,29 +3,20 @@ program's records converted into one (`import FORMAT FILE --into FIGHT`, a comma
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from woundlog.events import BatchRefused, ConflictError, Event, UsageError, WoundlogError
+from woundlog.events import BatchRefused, ConflictError, UsageError, WoundlogError
 from woundlog.events.fight_ids import check_fight_id
-from woundlog.events.importers import (
-    DEFAULT_RULESET,
-    IMPORTERS,
-    append_importing,
-    convert_records,
-)
-from woundlog.events.model import WIRE_VERSION, FightStarted
+from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS
 
-from ..fight import Fight
-from ..import_cursors import cursors_beside, import_lock
 from . import inputs as given
+from .application import application, known_ruleset
 from .options import Db, valid_fight_id
 from .output import console, say
-from .store import known_ruleset, opened
 
 OldImport = Annotated[str | None, typer.Option(hidden=True)]  # the old --from form, refused
 
@@ -47,13 +38,10 @@ def import_(
     items, lines = given.jsonl_file(file)
     if not items:
         raise UsageError(f"{file} holds no events")
-    events = [item for item in items if not isinstance(item, WoundlogError)]
-    with opened(db) as store:
-        before = store.version(fight)
+    with application(db) as app:
+        before = app.store.version(fight)
         try:
-            if len(events) < len(items):  # name every refused line, the rule errors too
-                Fight(store, fight).refuse(items)
-            appended = Fight(store, fight).append(events, expected_version=0, report=False)
+            appended = app.import_log(fight, items)
         except ConflictError as error:
             if error.event is None and before:
                 raise ConflictError(
@@ -129,57 +117,20 @@ def records_of(fmt: str) -> Callable[..., None]:
 def import_records(
     file: Path, fight: str, fmt: str, ruleset: str | None, seed: int | None, db: str | None
 ) -> None:
-    """Convert another program's records and append them atomically; a new fight's
-    `fight_started` goes in the same batch, so a refused record leaves no empty fight behind.
-
-    The importer's cursor is the service's (import_cursors.py): records compared with the last
-    ones taken in (Improved Initiative's autosaves) continue from where the previous import of
-    this fight and format left off, whether the CLI or the service made it."""
+    """Convert another program's records and append them atomically, a new fight's
+    `fight_started` in the same batch, continuing from the importer's cursor (the
+    application's `import_records`); then say what was taken in, and what was left out."""
     records, lines = given.records_file(file)
-    with opened(db) as store, cursors_beside(store) as cursors, import_lock(store, fight, fmt):
-        version = store.version(fight)
-        started: list[Event] = []
-        joined: list[str] = []
-        previous = None
-        if version:
-            current = Fight(store, fight).state()
-            if ruleset is not None and ruleset != current.ruleset:
-                raise UsageError(
-                    f"fight `{fight}` is played with `{current.ruleset}`, not `{ruleset}`"
-                )
-            ruleset, joined = current.ruleset, list(current.characters)
-            previous = cursors.get(fight, fmt)
-        else:  # a seed chosen here is kept in fight_started, as `new` does
-            ruleset = ruleset or DEFAULT_RULESET
-            chosen = secrets.randbelow(2**31) if seed is None else seed
-            options = IMPORTERS[fmt].fight_options(ruleset)  # no die the table did not roll
-            started.append(
-                FightStarted(ruleset=ruleset, seed=chosen, options=options, version=WIRE_VERSION)
-            )
+    with application(db) as app:
         try:
-            converted = convert_records(
-                fmt, records, ruleset=ruleset, joined=joined, previous=previous
+            appended = app.import_records(
+                fight, fmt, records, ruleset=ruleset, seed=seed, create=True
             )
         except WoundlogError as error:
             raise on_records(error, lines) from None
-        appended, refusals = append_importing(  # a record the rules refuse is left out, named
-            converted,
-            lambda events: Fight(store, fight).append(events, version),
-            before=started,
-            known=lambda ids: store.lookup(fight, ids),
-        )
-        unsaved: list[str] = []
-        try:
-            cursors.put(fight, fmt, converted.previous)
-        except Exception as error:
-            # The events are committed: that must not be told as a failure (the service does
-            # the same). The next import compares with an older cursor; ids make it harmless.
-            unsaved.append(
-                f"the events are in, but where this import stopped was not kept: {error}"
-            )
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
-    for warning in [*converted.warnings, *(r.said() for r in refusals), *unsaved]:
+    for warning in appended.warnings:
         say(f"warning: {warning}", out=console(stderr=True))
 
 

@@ -25,8 +25,9 @@ if TYPE_CHECKING:  # rich loads when a table or a coloured line is printed, the 
     from rich.table import Table
     from rich.text import Text
 
-    from .fight import Appended
-    from .whatif import CharacterOdds, Odds
+    from ..application import FightSummary
+    from ..fight import Appended
+    from ..whatif import CharacterOdds, Odds
 
 UNDO_TYPES = ("retract", "amend")
 STATE_STYLES = {
@@ -379,17 +380,7 @@ def collections_below(made: StateColumns, columns: list[str]) -> Table:
     return grid
 
 
-class FightSummary(msgspec.Struct, frozen=True):
-    """A fight as `woundlog fights` lists it."""
-
-    fight: str
-    ruleset: str
-    name: str
-    events: int
-    last_change: str | None  # the newest event's `at`, when its recorder gave one
-
-
-def fights_table(found: Sequence[Any]) -> Table:
+def fights_table(found: Sequence[FightSummary]) -> Table:
     from rich.table import Table
 
     table = Table(title="fights", title_justify="left")

@@ -12,9 +12,9 @@ from woundlog.events import UsageError
 
 from ..files import Void, replay_file, replay_file_state
 from ..pictures import fight_moments, file_moments, write_picture
+from .application import application
 from .options import AsJson, At, Db, Wide
 from .output import print_changes, print_json, print_state, report_voids
-from .store import opened
 
 
 def replay(
@@ -70,7 +70,7 @@ def timeline(
     if source.endswith(".jsonl"):
         moments, title = file_moments(Path(source))
     else:
-        with opened(db) as store:
-            moments = fight_moments(store, source)
+        with application(db) as app:
+            moments = fight_moments(app.store, source)
         title = getattr(moments[0][0].event, "name", "") or source
     write_picture(moments, title, output)

@@ -12,6 +12,7 @@ from woundlog.events import UsageError
 
 from ..demo import run_demo
 from ..reference import event_schema
+from .application import known_ruleset
 from .output import (
     console,
     print_json,
@@ -21,7 +22,6 @@ from .output import (
     say,
     who_may_act_table,
 )
-from .store import known_ruleset
 
 
 def rules(

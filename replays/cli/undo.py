@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 
 from . import inputs as given
+from .application import application, one_event, record
 from .options import AsJson, Db, FightId, Reason
 from .output import print_appended
-from .store import existing_fight, one_event, record
 
 
 def undo(
@@ -29,8 +29,8 @@ def undo(
 ) -> None:
     """Retract an event (history is kept) and print what that changed."""
     name = None if event is None else given.event_name(event)
-    with existing_fight(db, fight) as opened_fight, one_event():
-        print_appended(opened_fight.undo(name, reason=reason), as_json=as_json)
+    with application(db, create=False) as app, one_event():
+        print_appended(app.undo(fight, name, reason=reason), as_json=as_json)
 
 
 def amend(
@@ -52,6 +52,8 @@ def amend(
     db: Db = None,
 ) -> None:
     """Replay an event as another one, in its place, and print what that changed."""
+    # Recorded as the whole amend event, as typed: a bad field is named where it stands in it
+    # (`$.replacement.damage`).
     fields = {
         "type": "amend",
         "event": given.event_name(event),

@@ -3,6 +3,8 @@ a point and goes on otherwise (`branch`), and what differs between two fights (`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,14 +14,13 @@ from woundlog.core import FightState
 from woundlog.events import UsageError, bounded
 from woundlog.events.codec import iter_jsonl
 
-from ..branch import branch, compare
-from ..fight import Fight
+from ..application import Application, NothingAsked
+from ..branch import compare
 from ..files import replay_file_state
-from ..whatif import hit_shorthand, rounds, then_events
-from ..whatif import odds as compute_odds
+from ..whatif import hit_shorthand, then_events
+from .application import application
 from .options import AsJson, At, Db, FightId
 from .output import print_appended, print_changes, print_json, print_odds, say
-from .store import existing_fight, opened
 
 
 def odds(
@@ -66,16 +67,16 @@ def odds(
 
     The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
     in that order. Dice the what-if gives are fixed; every other die is enumerated."""
-    state = source_state(source, at, db)
-    whatif = [*then_events(then or [])]
-    if then_file is not None:
-        with open(then_file, "rb") as lines:
-            whatif += [event for _, event in iter_jsonl(bounded.lines(lines, then_file))]
-    whatif += [hit_shorthand(text) for text in hit_ or []]
-    whatif += rounds(state, ticks)
-    if not whatif:
-        raise UsageError("say what happens: --then, --then-file, --hit or --ticks")
-    answer = compute_odds(state, whatif, characters=character or [], samples=samples)
+    with source_state(source, at, db) as (app, state):
+        events = [*then_events(then or [])]
+        if then_file is not None:
+            with open(then_file, "rb") as lines:
+                events += [event for _, event in iter_jsonl(bounded.lines(lines, then_file))]
+        try:
+            whatif = app.whatif(state, events, hits=hit_ or [], ticks=ticks)
+        except NothingAsked:
+            raise UsageError("say what happens: --then, --then-file, --hit or --ticks") from None
+        answer = app.odds(state, whatif, characters=character or [], samples=samples)
     if plot is not None:
         from ..odds_plot import write_odds_plot  # the picture code loads only when asked
 
@@ -103,8 +104,8 @@ def branch_fight(
 ) -> None:
     """A new fight that copies FIGHT's log up to event N, then what might have happened."""
     whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
-    with opened(db) as store:
-        made = branch(store, fight, new, at=at, then=whatif)
+    with application(db) as app:
+        made = app.branch(fight, new, at=at, then=whatif)
     if as_json:
         print_appended(made, as_json=True)
         return
@@ -120,8 +121,8 @@ def diff_fights(
     db: Db = None,
 ) -> None:
     """Per character, what differs between two fights as they stand (a fight and its branch)."""
-    with opened(db, create=False) as store:
-        differences = compare(Fight.open(store, first).state(), Fight.open(store, second).state())
+    with application(db, create=False) as app:
+        differences = compare(app.state(first), app.state(second))
     if as_json:
         print_json(differences)
     elif not differences:
@@ -131,8 +132,12 @@ def diff_fights(
             say(change.summary())
 
 
-def source_state(source: str, at: int | None, db: str | None) -> FightState[Any]:
-    """The state of a fight log file (a path ending `.jsonl`), else of a fight in the store."""
+@contextmanager
+def source_state(
+    source: str, at: int | None, db: str | None
+) -> Iterator[tuple[Application, FightState[Any]]]:
+    """The state of a fight log file (a path ending `.jsonl`), else of a fight in the store,
+    with the application to ask about it: a file's needs no store."""
     if source.endswith(".jsonl"):
         path = Path(source)
         if not path.is_file():
@@ -140,6 +145,13 @@ def source_state(source: str, at: int | None, db: str | None) -> FightState[Any]
         state = replay_file_state(path, at=at)
         if state is None:
             raise UsageError(f"{source} holds no events")
-        return state
-    with existing_fight(db, source) as opened_fight:
-        return opened_fight.state(at)
+        yield Application(no_store), state
+        return
+    with application(db, create=False) as app:
+        # the fight's own `state`, which says an N past its end as `--at N`
+        yield app, app.fight(source).state(at)
+
+
+def no_store() -> Any:
+    """The store of the application a fight log file's what-if runs on: none is read."""
+    raise AssertionError("a fight log file's what-if reads no store")
