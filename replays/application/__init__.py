@@ -35,8 +35,6 @@ A new use case is one method here; a front end then calls it.
 
 from __future__ import annotations
 
-import logging
-import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
@@ -57,7 +55,6 @@ from woundlog.events import (
 from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
-from woundlog.events.stores.postgres import PostgresStore
 
 from ..branch import branch as branch_fight
 from ..branch import branch_events
@@ -99,8 +96,6 @@ __all__ = [
     "TooLarge",
     "UnknownFormat",
 ]
-
-log = logging.getLogger("woundlog.replays")
 
 State = FightState[Any]
 TIMELINE_MAX = 1000
@@ -203,6 +198,8 @@ class Application:
     def started(self, new: NewFight) -> FightStarted:
         """The `fight_started` a new fight begins with. A seed nobody gave is chosen here and
         written into it, so every replay draws the same dice, and no two fights the same."""
+        import secrets  # here: it loads base64 and hmac, which a hit needs none of
+
         seed = secrets.randbelow(2**31) if new.seed is None else new.seed
         fields = {
             "type": "fight_started",
@@ -325,6 +322,8 @@ class Application:
             previous = None
             if store.version(fight) or not create:
                 # inside a PostgreSQL transaction that may yet roll back: no cached state
+                from woundlog.events.stores.postgres import PostgresStore
+
                 opened = self.fight(fight, cached=not isinstance(store, PostgresStore))
                 now = opened.state()
                 if ruleset is not None and ruleset != now.ruleset:
