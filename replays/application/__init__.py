@@ -97,7 +97,6 @@ __all__ = [
     "UnknownFormat",
 ]
 
-State = FightState[Any]
 TIMELINE_MAX = 1000
 """The most events one timeline window holds (each with its changes: a few KiB)."""
 
@@ -385,7 +384,7 @@ class Application:
 
     def whatif(
         self,
-        state: State,
+        state: FightState[Any],
         events: Sequence[Event] = (),
         *,
         hits: Sequence[str] = (),
@@ -402,7 +401,7 @@ class Application:
 
     def odds(
         self,
-        state: State,
+        state: FightState[Any],
         whatif: Sequence[Event],
         *,
         characters: Sequence[str] = (),
@@ -418,7 +417,7 @@ class Application:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def state(self, fight: str, at: int | None = None) -> State:
+    def state(self, fight: str, at: int | None = None) -> FightState[Any]:
         """Every character's state, now or as the fight stood at event `at`."""
         opened = self.fight(fight)
         version = opened.version

@@ -1,4 +1,4 @@
-"""The HTTP service: `woundlog serve`, an ASGI app over the fights in a store (issue 7)."""
+"""The HTTP service: `woundlog serve`, an ASGI app over the fights in a store."""
 
 from .app import create_app
 from .serve import serve

@@ -1,4 +1,4 @@
-"""The access log without secrets (issue 24): uvicorn writes every request's path and query as
+"""The access log without secrets: uvicorn writes every request's path and query as
 sent, so a token someone put in a URL (refused, but already logged) or a stream ticket (a
 browser's EventSource must send it in the URL) would sit in the log for anyone who reads it.
 

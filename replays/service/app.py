@@ -1,4 +1,4 @@
-"""The HTTP service (issue 7): an ASGI app over the same stores as the CLI.
+"""The HTTP service: an ASGI app over the same stores as the CLI.
 
 Handlers are async and hand every store call to a worker thread (`anyio.to_thread`), so a slow
 fold or a wait for SQLite's write lock never blocks the event loop, and the live streams keep
@@ -179,6 +179,12 @@ GUARDED: dict[str, Any] = {"guards": [authorize], "security": SECURITY, "tags": 
 """What every fight endpoint shares: the token check, and saying so in the OpenAPI schema."""
 
 
+def of_a_fight(role: Role) -> dict[str, Any]:
+    """What an endpoint of one fight that only answers (no events in its body) declares: the
+    role it needs, its token check and the problems it may answer."""
+    return {"role": role, "responses": problems(401, 403, 404, 422, 503), **GUARDED}
+
+
 # --- the endpoints ---------------------------------------------------------------------------
 
 
@@ -220,10 +226,7 @@ async def create_fight(
     key = None
     if idempotency_key is not None:
         key = Keyed(check_key(idempotency_key), request_digest(msgspec.json.encode(data)))
-    created, new = await run(service(request).fights.create, data, key)
-    if new:
-        after_commit(service(request).notifier.notify, data.fight)
-    return Response(created, status_code=201 if new else 200)
+    return await made(request, data.fight, service(request).fights.create, data, key)
 
 
 @get("/fights", role=Role.VIEWER, responses=problems(401, 422, 503), **GUARDED)
@@ -238,13 +241,7 @@ async def list_fights(
     return await run(service(request).fights.listing, grant.fight, offset, limit)
 
 
-@delete(
-    "/fights/{fight:str}",
-    status_code=204,
-    role=Role.ADMIN,
-    responses=problems(401, 403, 404, 422, 503),
-    **GUARDED,
-)
+@delete("/fights/{fight:str}", status_code=204, **of_a_fight(Role.ADMIN))
 async def delete_fight(request: Request[Any, Any, Any], fight: FightId) -> None:
     """Delete the fight (admin): its whole log, its tokens, import cursors and stream tickets,
     in one transaction; its open streams end with a `deleted` message. A retry, the fight
@@ -253,39 +250,21 @@ async def delete_fight(request: Request[Any, Any, Any], fight: FightId) -> None:
     after_commit(service(request).notifier.notify, fight)
 
 
-@post(
-    "/fights/{fight:str}/tokens",
-    status_code=200,
-    role=Role.ADMIN,
-    responses=problems(401, 403, 404, 422, 503),
-    **GUARDED,
-)
+@post("/fights/{fight:str}/tokens", status_code=200, **of_a_fight(Role.ADMIN))
 async def reissue_tokens(request: Request[Any, Any, Any], fight: FightId) -> Created:
     """A new gm and viewer token for the fight (admin), shown once; the old pair stops
     working at once, and so do its stream tickets."""
     return await run(service(request).fights.reissue, fight)
 
 
-@delete(
-    "/fights/{fight:str}/tokens",
-    status_code=204,
-    role=Role.ADMIN,
-    responses=problems(401, 403, 404, 422, 503),
-    **GUARDED,
-)
+@delete("/fights/{fight:str}/tokens", status_code=204, **of_a_fight(Role.ADMIN))
 async def revoke_tokens(request: Request[Any, Any, Any], fight: FightId) -> None:
     """Revoke the fight's gm and viewer tokens (admin), and its stream tickets; only the admin
     token reaches the fight until `POST /fights/{fight}/tokens` issues a new pair."""
     await run(service(request).fights.revoke, fight)
 
 
-@post(
-    "/fights/{fight:str}/stream-ticket",
-    status_code=200,
-    role=Role.VIEWER,
-    responses=problems(401, 403, 404, 422, 503),
-    **GUARDED,
-)
+@post("/fights/{fight:str}/stream-ticket", status_code=200, **of_a_fight(Role.VIEWER))
 async def stream_ticket(request: Request[Any, Any, Any], fight: FightId) -> StreamTicket:
     """A ticket that opens this fight's stream, read-only, for a short while (viewer or gm):
     `new EventSource("/fights/FIGHT/stream?ticket=...")`. A browser's EventSource cannot send
@@ -332,6 +311,31 @@ def after_commit(call: Callable[..., object], fight: str) -> None:
         log.exception("an append to `%s` is committed; what follows it failed", fight)
 
 
+async def appending(
+    request: Request[Any, Any, Any], fight: str, call: Callable[..., Appended], *args: Any
+) -> Appended:
+    """`call(fight, *args)`, a write, in a worker thread; once it has changed the fight, its
+    streams are woken."""
+    appended = await run(call, fight, *args)
+    if appended.changes:
+        after_commit(service(request).notifier.notify, fight)
+    return appended
+
+
+async def made(
+    request: Request[Any, Any, Any],
+    fight: str,
+    call: Callable[..., tuple[Created, bool]],
+    *args: Any,
+) -> Response[Created]:
+    """`call(*args)`, which makes the fight `fight` or (a retry) gives it new tokens, in a worker
+    thread: 201 and its streams woken when it is new, else 200."""
+    created, new = await run(call, *args)
+    if new:
+        after_commit(service(request).notifier.notify, fight)
+    return Response(created, status_code=201 if new else 200)
+
+
 @post("/fights/{fight:str}/events", status_code=200, role=Role.GM, **GUARDED)
 async def append_events(
     request: Request[Any, Any, Any],
@@ -341,10 +345,7 @@ async def append_events(
 ) -> Appended:
     """Append one event or a list, atomically (gm). Events already there (same id, same content)
     are skipped, so a resend is harmless."""
-    appended = await run(service(request).fights.append, fight, data, expected_version)
-    if appended.changes:
-        after_commit(service(request).notifier.notify, fight)
-    return appended
+    return await appending(request, fight, service(request).fights.append, data, expected_version)
 
 
 @get("/fights/{fight:str}/state", role=Role.VIEWER, **GUARDED)
@@ -375,11 +376,8 @@ async def undo(
     """Retract an event (default: the newest live one) (gm); the changes carry its
     consequences."""
     asked = data or UndoRequest()
-    appended = await run(
-        service(request).fights.undo, fight, asked.event, asked.reason, asked.by, asked.id
-    )
-    after_commit(service(request).notifier.notify, fight)
-    return appended
+    undone = service(request).fights.undo
+    return await appending(request, fight, undone, asked.event, asked.reason, asked.by, asked.id)
 
 
 @get(
@@ -439,10 +437,7 @@ async def import_records(
     (its record, its event, the rules' reason), and the rest is appended, so the records after
     it still arrive; a blow or heal refused only for its attacker or healer is kept without
     them (id `...:unattributed`). Sending the same records again adds nothing."""
-    appended = await run(service(request).fights.import_records, fight, format, data)
-    if appended.changes:
-        after_commit(service(request).notifier.notify, fight)
-    return appended
+    return await appending(request, fight, service(request).fights.import_records, format, data)
 
 
 @get("/fights/{fight:str}/odds", role=Role.VIEWER, **GUARDED)
@@ -513,10 +508,7 @@ async def branch_fight(
     already made the same way, a retry)."""
     data = strictly(await request.body(), BranchRequest)
     owner = grant_of(request).covers(data.as_)  # the admin's token; a gm's covers its own
-    created, new = await run(service(request).fights.branch, fight, data, owner)
-    if new:
-        after_commit(service(request).notifier.notify, data.as_)
-    return Response(created, status_code=201 if new else 200)
+    return await made(request, data.as_, service(request).fights.branch, fight, data, owner)
 
 
 # --- the app ---------------------------------------------------------------------------------

@@ -55,12 +55,12 @@ log = logging.getLogger("woundlog.service")
 
 WORK_LIMIT = ODDS_LIMIT // 10
 """The most reducer steps (an evaluation of an event, or a die handed to it) one odds request may
-take, exact or estimated: a tenth of what the CLI allows, under a second of one worker thread,
-so that no viewer holds the server for long. A larger question is refused, as soon as the work
+take, exact or estimated: a tenth of what the CLI allows, so that no viewer holds a worker
+thread, or the server, for long. A larger question is refused, as soon as the work
 gets there, with the figure and what would be answered."""
 ODDS_LIVE = WORK_LIMIT
 """The most dice paths and fight states one odds request holds at once (each a few hundred
-bytes: tens of MiB at most)."""
+bytes)."""
 SAMPLE_STEPS = 2
 """What a sampled event costs at least (its evaluation and one die): `samples` past
 WORK_LIMIT // (SAMPLE_STEPS * events) is refused before any work."""
@@ -86,7 +86,6 @@ Keep = Callable[[Writer, str, str], None]
 class Fights:
     def __init__(self, store_url: str | None, admin_token: str, *, max_batch: int) -> None:
         self.store_url = store_url
-        self.max_batch = max_batch
         self._local = threading.local()
         self._import_locks: dict[tuple[str, str], threading.Lock] = {}
         self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]

@@ -1,12 +1,12 @@
 """`POST /fights` with an `Idempotency-Key` header: a retry gets the first answer again, tokens
-and all (issue 13; the header of draft-ietf-httpapi-idempotency-key-header).
+and all (the header of draft-ietf-httpapi-idempotency-key-header).
 
 The first answer holds the fight's only copy of its tokens, and the service keeps tokens only as
 hashes; so the answer is kept with its key, for `KEEP_S`, and is written in the same transaction
 as the tokens (section "Writing" of fights.py says how that makes it exactly the answer of the
 fight the store holds).
 
-Kept encrypted, authenticated, under a secret the database does not hold (issue 24; the
+Kept encrypted, authenticated, under a secret the database does not hold (the
 README's "Reliability" section says why this way and not another):
 
 - the server's secret is derived (HKDF-SHA256) from the admin token, which every process of a
@@ -20,7 +20,7 @@ README's "Reliability" section says why this way and not another):
   (fight, request, status, expiry) bound to it as associated data.
 
 A row that does not open (changed bytes, another admin token, rows of the unauthenticated
-format before issue 24, whose lookup hash is another anyway) is never served: it is logged,
+format of earlier releases, whose lookup hash is another anyway) is never served: it is logged,
 dropped, and the request is answered as one that came with no key kept.
 
 The same key with another request is refused (422, as the draft says); a key whose fight is no

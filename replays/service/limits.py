@@ -103,7 +103,7 @@ def protocol_class(limits: Limits, connections: int | None = None) -> type[H11Pr
 SLOW_SHARE = 10
 """One client address may hold at most 1/SLOW_SHARE of the server's connections unfinished
 (its request's head or body not all sent): so a client reopening a thousand slow connections
-as fast as they are dropped (issue 24) leaves the rest for everyone else, `/health` included."""
+as fast as they are dropped leaves the rest for everyone else, `/health` included."""
 MIN_SLOW_PER_CLIENT = 4
 
 

@@ -1,12 +1,12 @@
-"""The pages `woundlog serve` serves (issue 15): a fight's timeline and its live table view.
+"""The pages `woundlog serve` serves: a fight's timeline and its live table view.
 
 The pages are static files (`replays/web/`: HTML, CSS, ES modules, no build step) that read the
 same JSON as any other client, with the token the person gives them (kept in the tab's
 `sessionStorage`, never in a URL the server sees). The one thing the API lacked is a fight's
 history, each event beside what it did and what undid it: `GET /fights/{fight}/timeline`
-(viewer), a window of at most TIMELINE_MAX events at a time (issue 24: the whole of a 200,000-event
-fight in one answer took 14 s and 316 MiB of the server's memory), its `next` saying where the
-next window starts.
+(viewer), a window of at most TIMELINE_MAX events at a time (the whole of a long fight in one
+answer would hold the server's time and memory for all of it), its `next` saying where the next
+window starts (`Application.timeline`).
 
 `pages_router(guards)` takes the API's own guards from `create_app`, so the timeline endpoint is
 checked exactly as the others are and this module need not import app.py (which imports it).

@@ -34,6 +34,8 @@ from woundlog.replays.application import (
     UnknownFormat,
 )
 
+from .service.test_import import damage  # a Foundry `dnd5e.damageActor` hook envelope
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "importers"
 
 
@@ -166,27 +168,11 @@ def test_amend_replays_an_event_as_another(app: Application) -> None:
 # --- importing --------------------------------------------------------------------------------
 
 
-def foundry_damage(envelope: str, hp: int, change: int) -> dict[str, object]:
-    """A `dnd5e.damageActor` hook envelope, as tests/replays/service/test_import.py sends it."""
-    return {
-        "hook": "dnd5e.damageActor",
-        "id": envelope,
-        "token": {"uuid": "brakka", "name": "Brakka"},
-        "actor": {
-            "id": "brakka",
-            "name": "Brakka",
-            "type": "character",
-            "hp": {"value": hp, "max": 22, "temp": 0},
-        },
-        "changes": {"hp": change, "temp": 0, "total": change},
-    }
-
-
 def test_import_into_a_fight_there_appends_and_a_resend_adds_nothing(app: Application) -> None:
     app.create("table", app.started(NewFight(fight="table", ruleset="d26", seed=3)))
-    first = app.import_records("table", "foundry", [foundry_damage("e1", 15, -7)])
+    first = app.import_records("table", "foundry", [damage("e1", 15, -7)])
     assert [c.type for c in first.changes] == ["character_joined", "hit"]
-    again = app.import_records("table", "foundry", [foundry_damage("e1", 15, -7)])
+    again = app.import_records("table", "foundry", [damage("e1", 15, -7)])
     assert again.version == first.version and again.changes == []
     assert app.state("table").characters["brakka"].hp == 15
 
@@ -212,9 +198,9 @@ def test_import_refuses_an_unknown_format_another_ruleset_and_a_bad_record(
     with pytest.raises(UnknownFormat, match="no import format `roll20`"):
         app.import_records("table", "roll20", [{}])
     with pytest.raises(UsageError, match="played with `d26`, not `dnd5e`"):
-        app.import_records("table", "foundry", [foundry_damage("e1", 15, -7)], ruleset="dnd5e")
+        app.import_records("table", "foundry", [damage("e1", 15, -7)], ruleset="dnd5e")
     with pytest.raises(StructuralError) as bad:
-        app.import_records("table", "foundry", [foundry_damage("e1", 15, -7), {"hook": 5}])
+        app.import_records("table", "foundry", [damage("e1", 15, -7), {"hook": 5}])
     assert bad.value.index == 1
     assert app.version("table") == 1
 
@@ -227,7 +213,7 @@ def test_a_cursor_not_kept_is_a_warning_of_a_committed_import(
 
     monkeypatch.setattr(import_cursors.ImportCursors, "put", broken)
     app.create("table", app.started(NewFight(fight="table", ruleset="d26")))
-    done = app.import_records("table", "foundry", [foundry_damage("e1", 15, -7)])
+    done = app.import_records("table", "foundry", [damage("e1", 15, -7)])
     assert done.version == 3
     assert done.warnings == [
         "the events are in, but where this import stopped was not kept: disk full"
@@ -248,7 +234,7 @@ def test_a_front_end_decides_what_a_cursor_not_kept_tells(
     monkeypatch.setattr(import_cursors.ImportCursors, "put", broken)
     with Application.opened(str(tmp_path / "f.db"), cursor_lost=lost) as app:
         app.create("table", app.started(NewFight(fight="table", ruleset="d26")))
-        done = app.import_records("table", "foundry", [foundry_damage("e1", 15, -7)])
+        done = app.import_records("table", "foundry", [damage("e1", 15, -7)])
     assert done.version == 3 and done.warnings == []
     assert told == ["table foundry disk full"]
 
