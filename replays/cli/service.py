@@ -9,9 +9,7 @@ import typer
 
 from woundlog.events import UsageError, bounded
 
-from ..service import serve as run_service
-from ..service.limits import Limits
-from ..service.serve import ADMIN_ENV, CORS_ENV, private_token_file
+from ..service.environment import ADMIN_ENV, CORS_ENV
 from .options import Context, Db
 from .output import console, say
 
@@ -75,6 +73,11 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the fights over HTTP for other software."""
+    # The web stack loads here, when the service runs, not with this module: `woundlog -h`
+    # builds every command, this one included.
+    from ..service.limits import Limits
+    from ..service.serve import serve as run_service
+
     limits = Limits(max_connections, header_timeout, body_timeout, keep_alive, max_header_bytes)
     admin = given_admin_token(ctx, admin_token, admin_token_file)
     run_service(
@@ -98,6 +101,8 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
         return typed
     if typed and typed_here:  # the file wins over the variable, as any option does
         raise UsageError("give the admin token once: --admin-token or --admin-token-file")
+    from ..service.serve import private_token_file  # the web stack: see `serve`
+
     private_token_file(file)
     kept = bounded.read(file, limit=bounded.MAX_SECRET, what="a token file")
     try:
