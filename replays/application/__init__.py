@@ -56,8 +56,6 @@ from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
 
-from ..branch import branch as branch_fight
-from ..branch import branch_events
 from ..fight import Appended, Fight, FoldCache
 from .values import (
     EventsPage,
@@ -373,6 +371,8 @@ class Application:
     ) -> list[Event]:
         """The log a branch of `fight` at event `at` (default: its end), then `then`, writes."""
         self.fight(fight)
+        from ..branch import branch_events  # with the use case: a hit needs no branch
+
         return branch_events(self.store, fight, at=at, then=then)
 
     def branch(
@@ -380,6 +380,8 @@ class Application:
     ) -> Appended:
         """The new fight `new`: `fight`'s log up to `at`, then `then` (`replays.branch`)."""
         self.fight(fight)
+        from ..branch import branch as branch_fight
+
         return branch_fight(self.store, fight, new, at=at, then=then)
 
     def whatif(
