@@ -498,7 +498,7 @@ def misnamed(event: EventBase, path: str = "$") -> tuple[str, str] | None:
 # DEL, C1), a bidirectional override, a zero-width character or a byte order mark in one can
 # rewrite a terminal or hide what is shown. `str.isprintable` refuses exactly those (and other
 # separators than the space), in C. Checked on every append, not on reading: a log written
-# before the rule stays readable, and every output escapes it (replays/cli_output.py).
+# before the rule stays readable, and every output escapes it (replays/cli/output.py).
 _SHOWN_COMMON = ("id", "by")
 SHOWN: dict[type[EventBase], tuple[str, ...]] = {
     FightStarted: (*_SHOWN_COMMON, "ruleset", "name"),

@@ -20,7 +20,7 @@ from woundlog.core import Changes, CharacterChange
 from woundlog.events import Event, FightStarted, iter_jsonl
 from woundlog.events.stores import SQLiteStore
 
-from .cli_output import print_changes, say, state_table
+from .cli.output import print_changes, say, state_table
 from .fight import Fight
 
 SKIRMISH = "mordheim_skirmish.jsonl"

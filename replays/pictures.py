@@ -14,19 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-import typer
+from typing import TYPE_CHECKING
 
 from woundlog.core import Changes, CharacterChange
 from woundlog.events import TurnEnded, TurnStarted, UsageError
 from woundlog.events.codec import read_jsonl
-from woundlog.events.stores import SQLiteStore, Store, Stored, open_store
+from woundlog.events.stores import SQLiteStore, Store, Stored
 
 from .fight import Fight
 
-if TYPE_CHECKING:  # ElementTree is imported where a picture is drawn: the CLI imports this
-    import xml.etree.ElementTree as ET  # module on every command to register `timeline`
+if TYPE_CHECKING:  # ElementTree is imported where a picture is drawn: `woundlog -h` imports
+    import xml.etree.ElementTree as ET  # this module too, for the timeline command's help
 
 COLOURS = {  # the page's colours (web/style.css): dark text on light tints, dead the reverse
     "upright": "#d4edd4",
@@ -270,10 +268,10 @@ def file_moments(path: Path) -> tuple[list[Moment], str]:
         raise UsageError(f"{path} holds no events")
     with SQLiteStore(":memory:") as store:
         store.append(path.stem, events)
-        return _moments(store, path.stem), getattr(events[0], "name", "") or path.stem
+        return fight_moments(store, path.stem), getattr(events[0], "name", "") or path.stem
 
 
-def _moments(store: Store, fight: str) -> list[Moment]:
+def fight_moments(store: Store, fight: str) -> list[Moment]:
     opened = Fight.open(store, fight)
     return list(zip(opened.events(), opened.history(), strict=True))
 
@@ -287,27 +285,3 @@ def write_picture(moments: Sequence[Moment], title: str, output: Path) -> None:
         output.write_bytes(svg_to_png(svg))
     else:
         raise UsageError(f"-o {output}: write a .svg or a .png")
-
-
-def timeline(
-    source: Annotated[
-        str, typer.Argument(metavar="FIGHT|FILE.jsonl", help="A fight in the store, or a log file.")
-    ],
-    output: Annotated[
-        Path, typer.Option("-o", "--output", help="The picture: fight.svg or fight.png.")
-    ],
-    db: Annotated[
-        str | None, typer.Option("--db", metavar="URL", help="Store (for FIGHT).")
-    ] = None,
-) -> None:
-    """Draw a fight's timeline as a picture: a row per character, a column per event."""
-    if source.endswith(".jsonl"):
-        moments, title = file_moments(Path(source))
-    else:
-        store = open_store(db)
-        try:
-            moments = _moments(store, source)
-        finally:
-            store.close()
-        title = getattr(moments[0][0].event, "name", "") or source
-    write_picture(moments, title, output)

@@ -16,6 +16,7 @@ tokens, idempotency, streams and threads).
     create(fight, started: FightStarted) -> Appended
     read(items: Sequence[object]) -> list[Event | RefusedError]
     record(fight, items, *, expected_version=None) -> Appended   hit, heal, tick, choice, ...
+    import_log(fight, items) -> Appended                 a woundlog log stored as a new fight
     undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
     amend(fight, event, replacement, *, reason="", by=None) -> Appended
     import_records(fight, fmt, records, *, ruleset=None, seed=None, create=False) -> Appended
@@ -34,15 +35,13 @@ A new use case is one method here; a front end then calls it.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from woundlog.core import Changes, FightState
-from woundlog.core.odds import Budget
 from woundlog.events import (
     WIRE_VERSION,
     Event,
@@ -54,16 +53,10 @@ from woundlog.events import (
     convert,
 )
 from woundlog.events.fight_ids import check_fight_id
-from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, append_importing, convert_records
+from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
 from woundlog.events.stores import Store, open_store
-from woundlog.events.stores.postgres import PostgresStore
 
-from ..branch import branch as branch_fight
-from ..branch import branch_events
 from ..fight import Appended, Fight, FoldCache
-from ..import_cursors import ImportCursors, cursors_beside, import_lock
-from ..whatif import Odds, hit_shorthand, rounds
-from ..whatif import odds as compute_odds
 from .values import (
     EventsPage,
     FightId,
@@ -78,6 +71,12 @@ from .values import (
     TooLarge,
     UnknownFormat,
 )
+
+if TYPE_CHECKING:  # loaded by the use cases that need them: `woundlog hit` needs none of them
+    from woundlog.core.odds import Budget
+
+    from ..import_cursors import ImportCursors
+    from ..whatif import Odds
 
 __all__ = [
     "TIMELINE_MAX",
@@ -99,7 +98,7 @@ __all__ = [
 TIMELINE_MAX = 1000
 """The most events one timeline window holds (each with its changes: a few KiB)."""
 
-Cursors = Callable[[Store, str, str], AbstractContextManager[ImportCursors]]
+Cursors = Callable[[Store, str, str], AbstractContextManager["ImportCursors"]]
 """Holds one import of a fight and format at a time, and gives its cursors (import_cursors.py)."""
 CursorLost = Callable[[str, str, Exception], "str | None"]
 """Told that an import's events are committed but its cursor was not kept; its answer, if any,
@@ -110,8 +109,24 @@ is a warning of the import."""
 def cursors_of_store(store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
     """For a front end that keeps no database of its own open (the CLI): the cursors beside the
     store, and the import lock across processes on PostgreSQL."""
+    from ..import_cursors import cursors_beside, import_lock
+
     with cursors_beside(store) as cursors, import_lock(store, fight, fmt):
         yield cursors
+
+
+def append_read(
+    opened: Fight,
+    items: Sequence[Event | RefusedError],
+    expected_version: int | None,
+    *,
+    report: bool = True,
+) -> Appended:
+    """Append the events of `items`, or refuse them all, naming each refused item."""
+    if any(isinstance(item, RefusedError) for item in items):
+        opened.refuse(items)
+    events = [item for item in items if not isinstance(item, RefusedError)]
+    return opened.append(events, expected_version=expected_version, report=report)
 
 
 def cursor_not_kept(fight: str, fmt: str, error: Exception) -> str:
@@ -180,6 +195,8 @@ class Application:
     def started(self, new: NewFight) -> FightStarted:
         """The `fight_started` a new fight begins with. A seed nobody gave is chosen here and
         written into it, so every replay draws the same dice, and no two fights the same."""
+        import secrets  # here: it loads base64 and hmac, which a hit needs none of
+
         seed = secrets.randbelow(2**31) if new.seed is None else new.seed
         fields = {
             "type": "fight_started",
@@ -223,11 +240,15 @@ class Application:
         """Append events (a hit, a heal, a tick, a choice, a check, the end...) atomically.
         Every refused one is named, the unreadable ones (from `read`) and the rule errors of the
         rest, and nothing is written."""
-        opened = self.fight(fight)
-        if any(isinstance(item, RefusedError) for item in items):
-            opened.refuse(items)
-        events = [item for item in items if not isinstance(item, RefusedError)]
-        return opened.append(events, expected_version=expected_version)
+        return append_read(self.fight(fight), items, expected_version)
+
+    def import_log(self, fight: str, items: Sequence[Event | RefusedError]) -> Appended:
+        """Store a whole woundlog log as the new fight `fight`, all of it or none: every refused
+        item is named (the unreadable ones from `read` or a file, and the rule errors of the
+        rest); a fight already there is a ConflictError. What each event did is not kept, so a
+        long log only costs its count."""
+        check_fight_id(fight)
+        return append_read(Fight(self.store, fight), items, 0, report=False)
 
     def undo(
         self,
@@ -298,6 +319,8 @@ class Application:
             previous = None
             if store.version(fight) or not create:
                 # inside a PostgreSQL transaction that may yet roll back: no cached state
+                from woundlog.events.stores.postgres import PostgresStore
+
                 opened = self.fight(fight, cached=not isinstance(store, PostgresStore))
                 now = opened.state()
                 if ruleset is not None and ruleset != now.ruleset:
@@ -318,6 +341,8 @@ class Application:
             )
             warnings = list(converted.warnings)
             if converted.events or started:  # not limited again: a record makes a few events
+                from woundlog.events.importers import append_importing
+
                 appended, refusals = append_importing(
                     converted,
                     lambda events: opened.append(events, expected),
@@ -346,6 +371,8 @@ class Application:
     ) -> list[Event]:
         """The log a branch of `fight` at event `at` (default: its end), then `then`, writes."""
         self.fight(fight)
+        from ..branch import branch_events  # with the use case: a hit needs no branch
+
         return branch_events(self.store, fight, at=at, then=then)
 
     def branch(
@@ -353,6 +380,8 @@ class Application:
     ) -> Appended:
         """The new fight `new`: `fight`'s log up to `at`, then `then` (`replays.branch`)."""
         self.fight(fight)
+        from ..branch import branch as branch_fight
+
         return branch_fight(self.store, fight, new, at=at, then=then)
 
     def whatif(
@@ -365,6 +394,8 @@ class Application:
     ) -> list[Event]:
         """A what-if's events: `events`, then each `hits` shorthand (TARGET:DAMAGE[:ATTACKER]),
         then `ticks` rounds of turns from `state`. NothingAsked when that is nothing."""
+        from ..whatif import hit_shorthand, rounds
+
         whatif = [*events, *(hit_shorthand(text) for text in hits), *rounds(state, ticks)]
         if not whatif:
             raise NothingAsked("say what happens")
@@ -382,6 +413,8 @@ class Application:
         """The chance of every outcome of `whatif` from `state`, exact or from `samples`
         replays, within `budget` (core.odds.TooLarge past it)."""
         self.check_batch_size(len(whatif))
+        from ..whatif import odds as compute_odds
+
         return compute_odds(state, whatif, characters=characters, samples=samples, budget=budget)
 
     # --- reading ---------------------------------------------------------------------------

@@ -18,13 +18,12 @@ from woundlog.events.stores import is_postgres, open_store
 from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
 from .database import service_db_path
+from .environment import ADMIN_ENV
 from .limits import Limits, fd_budget, protocol_class, quiet_accept_errors
 from .openapi import DOCS_PATH
 from .tokens import new_token
 
-ADMIN_ENV = "WOUNDLOG_ADMIN_TOKEN"
 ADMIN_MIN_CHARS = 16  # a token a person chose: long enough not to be guessed over HTTP
-CORS_ENV = "WOUNDLOG_CORS_ORIGINS"  # comma-separated origins, e.g. http://localhost:30000
 GRACE_S = 3  # open streams never end by themselves: on shutdown, close them after this
 BACKLOG = 2048
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")

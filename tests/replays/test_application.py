@@ -346,3 +346,20 @@ def test_over_a_store_the_caller_keeps(tmp_path: Path) -> None:
         assert app.store is store and app.version("well") == 3
     finally:
         store.close()
+
+
+def test_a_whole_log_is_stored_as_a_new_fight_all_of_it_or_none(app: Application) -> None:
+    skirmish(app)
+    log = [stored.event for stored in app.events("well").events]
+    stored = app.import_log("copy", log)
+    assert (stored.version, stored.changes) == (3, [])  # counted, not explained
+    assert states(app, "copy") == states(app, "well")
+    with pytest.raises(ConflictError):  # a fight already there is never added to
+        app.import_log("copy", log)
+    unreadable = app.read([{"type": "hit", "target": "grim", "damage": -1}])
+    with pytest.raises(BatchRefused) as refused:  # an unreadable item and a rule error: both
+        app.import_log("other", [*log, *unreadable, Hit(target="nobody", damage=1)])
+    bad_damage, nobody = refused.value.errors
+    assert isinstance(bad_damage, StructuralError) and bad_damage.field == "$.damage"
+    assert isinstance(nobody, RuleError) and nobody.index == 4
+    assert not app.exists("other")

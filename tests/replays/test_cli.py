@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
-from woundlog.replays.cli_input import scalar
+from woundlog.replays.cli.inputs import scalar
 
 Run = Callable[..., Result]
 DATA = Path(str(files("woundlog.replays") / "data"))

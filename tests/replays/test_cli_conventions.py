@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from woundlog.replays.cli_input import event_name
+from woundlog.replays.cli.inputs import event_name
 
 from .conftest import Run
 from .test_cli import ok

@@ -68,7 +68,7 @@ NOT_FOR_THE_VERSION = {  # `woundlog --version` declares the commands and reads 
     "woundlog.core": "no rules are applied",
     "woundlog.events.model": "no event is read or written",
     "woundlog.events.stores": "no store is opened",
-    "woundlog.replays.cli_output": "one plain line is printed",
+    "woundlog.replays.cli.output": "one plain line is printed",
     "woundlog.replays.fight": "no fight is opened",
 }
 
@@ -274,3 +274,11 @@ def test_a_run_works_out_the_parameters_of_the_commands_it_builds_alone(
         check=True,
     )
     assert json.loads(done.stdout.splitlines()[-1]) == built
+
+
+def test_the_help_builds_every_command_without_loading_the_web_stack(tmp_path: Path) -> None:
+    """`woundlog -h` imports every command's module to read its help and options, `serve`'s
+    too: the HTTP service still loads only when it runs."""
+    modules = loaded_by(tmp_path, "--help")
+    web = {"litestar", "uvicorn"} & top_level(modules)
+    assert not web and "woundlog.replays.service.app" not in modules, web

@@ -20,7 +20,7 @@ from woundlog.events import BatchRefused, Event, RuleError, WoundlogError
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight
 from woundlog.replays.cli import app
-from woundlog.replays.cli_input import jsonl_file
+from woundlog.replays.cli.inputs import jsonl_file
 from woundlog.replays.files import replay_file_state
 
 from ..strategies import mordheim_logs

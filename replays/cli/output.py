@@ -2,7 +2,7 @@
 
 Tables and coloured text go through rich, which drops colour and cursor tricks when stdout is
 not a terminal. Plain lines (an event's line, a message) are written as rich would write them,
-without loading it: rich takes longer to import than a `woundlog hit` takes to run (issue 16).
+without loading it: rich takes longer to import than a `woundlog hit` takes to run.
 JSON bypasses rich entirely: rich would wrap long lines and highlight them, and a program
 reading the output wants the exact bytes msgspec wrote.
 """
@@ -25,8 +25,9 @@ if TYPE_CHECKING:  # rich loads when a table or a coloured line is printed, the 
     from rich.table import Table
     from rich.text import Text
 
-    from .fight import Appended
-    from .whatif import CharacterOdds, Odds
+    from ..application import FightSummary
+    from ..fight import Appended
+    from ..whatif import CharacterOdds, Odds
 
 UNDO_TYPES = ("retract", "amend")
 STATE_STYLES = {
@@ -68,7 +69,7 @@ def shown(text: str) -> str:
     """`text` safe for a terminal: every control or invisible character (ESC, BEL, NUL, DEL, C1,
     bidirectional overrides, zero-width ones, a byte order mark) written as its Python escape
     (`\\x1b`, `\\u202e`), so an id or name from a log written before the wire refused them
-    (issue 24) is shown, never obeyed. Newlines and tabs are the CLI's own layout."""
+    is shown, never obeyed. Newlines and tabs are the CLI's own layout."""
     if text.isprintable():
         return text
     return "".join(
@@ -379,17 +380,7 @@ def collections_below(made: StateColumns, columns: list[str]) -> Table:
     return grid
 
 
-class FightSummary(msgspec.Struct, frozen=True):
-    """A fight as `woundlog fights` lists it."""
-
-    fight: str
-    ruleset: str
-    name: str
-    events: int
-    last_change: str | None  # the newest event's `at`, when its recorder gave one
-
-
-def fights_table(found: Sequence[Any]) -> Table:
+def fights_table(found: Sequence[FightSummary]) -> Table:
     from rich.table import Table
 
     table = Table(title="fights", title_justify="left")

@@ -1,0 +1,71 @@
+"""The console script: `woundlog ARGS...`, building only the command the words name."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import typer
+
+from . import commands as _registered  # noqa: F401  # every command is in `app` from here on
+from .group import app
+
+
+def main() -> None:
+    """The console script: `woundlog ARGS...`.
+
+    Typer builds every command's parameters before it reads a word of the command line, which
+    takes longer than a `hit` takes to run. When the first word names a command (or the
+    `import` group), only that one is built, and `--version` alone builds none: options, help
+    and errors are the same. Anything else (no command, `--help`, a word that is no command,
+    shell completion) sees them all.
+    """
+    everything = app.registered_commands, app.registered_groups
+    needed = reachable(*everything, sys.argv[1:])
+    if needed is not None:
+        app.registered_commands, app.registered_groups = needed
+    try:
+        app(prog_name="woundlog")
+    finally:
+        app.registered_commands, app.registered_groups = everything
+
+
+def reachable(
+    commands: list[Any], groups: list[Any], args: list[str]
+) -> tuple[list[Any], list[Any]] | None:
+    """The registered commands and groups `woundlog ARGS...` can reach; None: all of them."""
+    if "_WOUNDLOG_COMPLETE" in os.environ or not args:
+        return None
+    if args == ["--version"]:
+        return [], []
+    word = command_word(args)
+    if word is None:
+        return None
+    named = [
+        info
+        for info in commands
+        if (info.name or typer.main.get_command_name(info.callback.__name__)) == word
+    ]
+    named_groups = [info for info in groups if group_name(info) == word]
+    return (named, named_groups) if named or named_groups else None
+
+
+def command_word(args: list[str]) -> str | None:
+    """The command `woundlog ARGS...` names, past the app's own `--db URL` (`woundlog --db
+    URL hit ...`, as the README writes it); None when another option of the app comes first
+    (`--help`, `--version` with more): typer then needs every command."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        if args[at] == "--db":
+            at += 2
+        elif args[at].startswith("--db="):
+            at += 1
+        else:
+            return None
+    return args[at] if at < len(args) else None
+
+
+def group_name(info: Any) -> str | None:
+    """The name a group added with `app.add_typer` goes by: its own, else its Typer's."""
+    return info.name if isinstance(info.name, str) else info.typer_instance.info.name

@@ -1,0 +1,58 @@
+"""Reference: the rulesets (`rules`), the events' JSON Schema (`schema`), and a bundled fight
+replayed (`demo`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from woundlog.core import RULESETS
+from woundlog.events import UsageError
+
+from ..demo import run_demo
+from ..reference import event_schema
+from .application import known_ruleset
+from .output import (
+    console,
+    print_json,
+    print_raw,
+    rules_list,
+    rules_summary,
+    say,
+    who_may_act_table,
+)
+
+
+def rules(
+    name: Annotated[
+        str | None, typer.Argument(metavar="NAME", help="A ruleset. Default: list them.")
+    ] = None,
+    diagram: Annotated[
+        bool, typer.Option("--diagram", help="Print the state graph as a mermaid diagram.")
+    ] = False,
+) -> None:
+    """The rulesets: their decisions, states, dice, stats and facts."""
+    if name is None:
+        if diagram:
+            raise UsageError("--diagram draws one ruleset: give its NAME")
+        console().print(rules_list(RULESETS))
+        return
+    ruleset = RULESETS[known_ruleset(name)]
+    if diagram:
+        print_raw(ruleset.graph.mermaid())
+        return
+    say(ruleset.documentation())
+    say("")
+    console().print(rules_summary(ruleset))
+    console().print(who_may_act_table(ruleset))
+
+
+def schema() -> None:
+    """The JSON Schema of the events: every fact with its type and the rulesets that read it."""
+    print_json(event_schema(), indent=2)
+
+
+def demo() -> None:
+    """Replay a bundled Mordheim skirmish event by event, undo included."""
+    run_demo(console())
