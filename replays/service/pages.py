@@ -34,6 +34,8 @@ from .tokens import Role
 WEB = Path(__file__).resolve().parent.parent / "web"
 """`woundlog/replays/web/`, shipped as package data."""
 STATIC = "/web"
+HOME = "/"
+"""The front page (`home.html`)."""
 
 
 PAGE_HEADERS = {
@@ -61,7 +63,7 @@ def pages_router(guards: Sequence[Guard]) -> Router:
     """The pages, their static files and the timeline endpoint; `guards`: the API's token check
     (it reads the role the endpoint needs from `opt["role"]`)."""
 
-    @get("/", **AS_PAGE)
+    @get(HOME, **AS_PAGE)
     async def home_page() -> File:
         """What woundlog is, how to open a fight's pages, the API docs; no fight listed."""
         return page("home.html")
