@@ -51,6 +51,7 @@ from woundlog.events import (
     StructuralError,
     UsageError,
     convert,
+    type_name,
 )
 from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
@@ -63,6 +64,7 @@ from .values import (
     FightNotFound,
     FightsPage,
     FightSummary,
+    LastChange,
     Moment,
     NewFight,
     NothingAsked,
@@ -86,6 +88,7 @@ __all__ = [
     "FightNotFound",
     "FightSummary",
     "FightsPage",
+    "LastChange",
     "Moment",
     "NewFight",
     "NothingAsked",
@@ -469,19 +472,21 @@ class Application:
         )
 
     def summary(self, fight: str) -> FightSummary:
-        """One fight as the lists show it: its ruleset, name, events and last change."""
+        """One fight as the lists show it: its ruleset, name, events and last change (its
+        newest event: `LastChange`)."""
         store = self.store
         version = store.version(fight)
         first = next(iter(store.read(fight, 1, 1)), None)
         last = next(iter(store.read(fight, version, version)), None) if version else None
         started = first.event if first is not None else None
-        at = last.event.at if last is not None else None
         return FightSummary(
             fight=fight,
             ruleset=started.ruleset if isinstance(started, FightStarted) else "?",
             name=started.name if isinstance(started, FightStarted) else "",
             events=version,
-            last_change=None if at is None else at.isoformat(),
+            last_change=None
+            if last is None
+            else LastChange(seq=last.seq, type=type_name(last.event), at=last.event.at),
         )
 
     def fights(

@@ -7,6 +7,7 @@ and docstrings are what a client reads.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any
 
 import msgspec
@@ -58,15 +59,27 @@ class NewFight(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     note: str | None = None
 
 
+class LastChange(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A fight's newest event, which is its last change (an undo is a change too).
+
+    The stores keep no time of writing, only the log, so this is what the log says: the
+    event's `seq` (`#seq` names it) and `type`, and its `at` when whoever recorded it gave one
+    (informational, as every `at`: the CLI and the service record none of their own)."""
+
+    seq: int
+    type: str
+    at: datetime | None = None
+
+
 class FightSummary(msgspec.Struct, kw_only=True):
-    """A fight as `GET /fights` lists it: `events` is its version; `last_change` the `at` of
-    its newest event, when whoever recorded it gave one."""
+    """A fight as `GET /fights` lists it: `events` is its version; `last_change` its newest
+    event (`LastChange`), None only for a fight with no event."""
 
     fight: str
     ruleset: str
     name: str
     events: int
-    last_change: str | None = None
+    last_change: LastChange | None = None
 
 
 class FightsPage(msgspec.Struct, kw_only=True):

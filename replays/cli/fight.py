@@ -277,7 +277,7 @@ def end(fight: FightId, as_json: AsJson = False, db: Db = None) -> None:
 
 
 def fights(as_json: AsJson = False, db: Db = None) -> None:
-    """The fights in the store: ruleset, name, events, and when the last one was recorded."""
+    """The fights in the store: ruleset, name, events, and the last change (its newest event)."""
     with application(db, create=False) as app:
         found = app.fights().fights
     if as_json:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # rich loads when a table or a coloured line is printed, the 
     from rich.table import Table
     from rich.text import Text
 
-    from ..application import FightSummary
+    from ..application import FightSummary, LastChange
     from ..fight import Appended
     from ..whatif import CharacterOdds, Odds
 
@@ -392,9 +392,15 @@ def fights_table(found: Sequence[FightSummary]) -> Table:
             shown(each.ruleset),
             shown(each.name or "-"),
             str(each.events),
-            shown(each.last_change or "-"),
+            "-" if each.last_change is None else last_change(each.last_change),
         )
     return table
+
+
+def last_change(change: LastChange) -> str:
+    """`#12 hit`, then when it happened if whoever recorded it said."""
+    named = f"#{change.seq} {change.type}"
+    return named if change.at is None else f"{named}, {change.at.isoformat()}"
 
 
 # --- odds ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The pages `woundlog serve` serves: a fight's timeline and its live table view.
+"""The pages `woundlog serve` serves: the front page, a fight's timeline and its live table view.
 
 The pages are static files (`replays/web/`: HTML, CSS, ES modules, no build step) that read the
 same JSON as any other client, with the token the person gives them (kept in the tab's
@@ -34,6 +34,8 @@ from .tokens import Role
 WEB = Path(__file__).resolve().parent.parent / "web"
 """`woundlog/replays/web/`, shipped as package data."""
 STATIC = "/web"
+HOME = "/"
+"""The front page (`home.html`)."""
 
 
 PAGE_HEADERS = {
@@ -60,6 +62,11 @@ AS_PAGE: dict[str, Any] = {
 def pages_router(guards: Sequence[Guard]) -> Router:
     """The pages, their static files and the timeline endpoint; `guards`: the API's token check
     (it reads the role the endpoint needs from `opt["role"]`)."""
+
+    @get(HOME, **AS_PAGE)
+    async def home_page() -> File:
+        """What woundlog is, how to open a fight's pages, the API docs; no fight listed."""
+        return page("home.html")
 
     @get("/fights/{fight:str}/", **AS_PAGE)
     async def timeline_page(fight: FightId) -> File:
@@ -93,4 +100,4 @@ def pages_router(guards: Sequence[Guard]) -> Router:
     static = create_static_files_router(
         path=STATIC, directories=[WEB], include_in_schema=False, name="web"
     )
-    return Router(path="/", route_handlers=[timeline_page, table_page, timeline, static])
+    return Router(path="/", route_handlers=[home_page, timeline_page, table_page, timeline, static])

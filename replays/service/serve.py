@@ -9,6 +9,7 @@ import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -19,8 +20,10 @@ from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
 from .database import service_db_path
 from .environment import ADMIN_ENV
+from .integrations import FOUNDRY, MANIFEST
 from .limits import Limits, fd_budget, protocol_class, quiet_accept_errors
 from .openapi import DOCS_PATH
+from .pages import HOME
 from .tokens import new_token
 
 ADMIN_MIN_CHARS = 16  # a token a person chose: long enough not to be guessed over HTTP
@@ -167,8 +170,6 @@ def serve(
             f"admin token written to {token_file} (readable by you only; ${ADMIN_ENV} or "
             "--admin-token-file sets one)"
         )
-    shown = f"[{host}]" if ":" in host else host
-    say(f"API docs (Swagger UI, served from this package): http://{shown}:{bound_port}{DOCS_PATH}")
     config = uvicorn.Config(
         app,
         http=protocol_class(limits, connections),
@@ -180,7 +181,38 @@ def serve(
         log_level="info",
     )
     keep_secrets_out_of_the_access_log()
-    uvicorn.Server(config).run(sockets=[sock])
+    Announcing(config, served_urls(sock.getsockname())).run(sockets=[sock])
+
+
+def served_urls(bound: tuple[Any, ...]) -> list[tuple[str, str, str]]:
+    """What a person opens or pastes, under the address and port the socket is bound to (port
+    0 asked: the one the system chose): (what, URL, where it goes)."""
+    address, port = str(bound[0]), int(bound[1])
+    base = f"http://{f'[{address}]' if ':' in address else address}:{port}"
+    return [
+        ("front page", f"{base}{HOME}", "what woundlog is, how to open a fight's pages"),
+        ("API docs", f"{base}{DOCS_PATH}", "Swagger UI, served from this package"),
+        ("Foundry module", f"{base}{FOUNDRY}/{MANIFEST}", "for Foundry VTT's Install Module"),
+    ]
+
+
+class Announcing(uvicorn.Server):
+    """The server, saying where it is once it answers there.
+
+    Given sockets, uvicorn logs no "Uvicorn running on" line of its own (uvicorn 0.54.0,
+    server.py, `Server.startup`: `_log_started_message` only when `sockets is None`), and its
+    startup runs the app's lifespan first and serves the sockets last, setting `started`: so
+    the URLs are said after it, never for a server whose startup failed."""
+
+    def __init__(self, config: uvicorn.Config, urls: list[tuple[str, str, str]]) -> None:
+        super().__init__(config)
+        self.urls = urls
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started:
+            width = max(len(what) for what, _, _ in self.urls)
+            say("\n".join(f"{what:<{width}}  {url}  ({why})" for what, url, why in self.urls))
 
 
 def say(text: str) -> None:

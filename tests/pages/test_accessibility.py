@@ -90,6 +90,19 @@ def test_the_table_view_has_no_serious_accessibility_violation(
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_front_page_has_no_serious_accessibility_violation(
+    browser: Browser, server: Any, size: str, scheme: str
+) -> None:
+    context = opened(browser, size, scheme)
+    page = context.new_page()
+    page.goto(f"{server.url}/")
+    expect(page.get_by_label("Fight id")).to_be_visible()
+    assert serious(page) == []
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_token_forms_have_no_serious_accessibility_violation(
     browser: Browser, server: Any, roadside: Tokens, scheme: str
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from woundlog.replays import import_cursors
 from woundlog.replays.application import (
     Application,
     FightNotFound,
+    LastChange,
     NewFight,
     NothingAsked,
     TooLarge,
@@ -319,6 +321,19 @@ def test_the_fights_are_listed_with_one_summary_and_paged(app: Application) -> N
     assert [s.fight for s in first.fights] == ["a"] and first.next == 1
     assert [s.fight for s in app.fights(only="b").fights] == ["b"]
     assert app.fights(only="gone").fights == []
+
+
+def test_a_fights_last_change_is_its_newest_event_with_its_at_when_given(app: Application) -> None:
+    """The stores keep no time of writing: the last change is the newest event, by its seq
+    and type, with its `at` when whoever recorded it gave one (issue 26)."""
+    skirmish(app)
+    [listed] = app.fights().fights
+    assert listed.last_change == LastChange(seq=3, type="character_joined")
+    at = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    app.record("well", [Hit(id="h1", target="grim", damage=1, at=at)])
+    assert app.summary("well").last_change == LastChange(seq=4, type="hit", at=at)
+    app.undo("well", "h1")
+    assert app.summary("well").last_change == LastChange(seq=5, type="retract")
 
 
 # --- managing ---------------------------------------------------------------------------------

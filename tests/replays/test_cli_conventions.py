@@ -58,7 +58,10 @@ def test_fights_lists_each_fight_with_its_ruleset_and_events(run: Run, skirmish:
         ("trail", "dnd5e", 1),
     ]
     assert listed[1]["name"] == "The Triboar Trail"
-    assert "trail" in ok(run("fights")).stdout
+    assert listed[1]["last_change"] == {"seq": 1, "type": "fight_started"}
+    table = ok(run("fights")).stdout
+    assert "trail" in table
+    assert "#3 character_joined" in table and "#1 fight_started" in table  # never "-"
 
 
 def test_the_cli_imports_and_runs_without_fcntl_as_on_windows(tmp_path: Path) -> None:

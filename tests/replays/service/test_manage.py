@@ -35,8 +35,9 @@ def test_the_admin_lists_every_fight_with_ruleset_events_and_last_change(tmp_pat
         assert page["next"] is None
         last = page["fights"][1]
         assert (last["ruleset"], last["events"]) == ("mordheim", 4)
-        assert last["last_change"].startswith("2026-01-02T03:04:05")
-        assert page["fights"][0]["last_change"] is None  # its last event has no `at`
+        assert last["last_change"] == {"seq": 4, "type": "hit", "at": "2026-01-02T03:04:05Z"}
+        # its newest event has no `at`: the change is still named, by its seq and type
+        assert page["fights"][0]["last_change"] == {"seq": 3, "type": "character_joined"}
 
 
 def test_the_admin_pages_through_the_fights_with_offset_and_next(tmp_path: Path) -> None:
