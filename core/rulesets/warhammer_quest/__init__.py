@@ -391,27 +391,31 @@ class WarhammerQuest(Ruleset):
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context
     ) -> dict[str, Warrior]:
-        concerned = self._turns(fight, "turn_started", turn, ctx)
-        if concerned is None:
-            ctx.say("not the start of the turn (that is a turn_started with no side or character)")
-            return {}
-        tables = self.played_tables(fight)
-        updated = each(concerned, lambda cid, w: start_of_turn(w, ctx.for_character(cid), tables))
-        if not ctx.said:
-            ctx.say("start of the turn: no injury acts")
-        return updated
+        return self._tick(fight, "turn_started", turn, ctx)
 
     def on_turn_ended(
         self, fight: FightState[Any], turn: TurnEnded, ctx: Context
     ) -> dict[str, Warrior]:
-        concerned = self._turns(fight, "turn_ended", turn, ctx)
+        return self._tick(fight, "turn_ended", turn, ctx)
+
+    def _tick(
+        self, fight: FightState[Any], kind: str, turn: TurnStarted | TurnEnded, ctx: Context
+    ) -> dict[str, Warrior]:
+        """The start of the turn (the injuries that act then) or its end (the Downed rolls),
+        for the warriors whose turn it is."""
+        starts = kind == "turn_started"
+        concerned = self._turns(fight, kind, turn, ctx)
         if concerned is None:
-            ctx.say("not the end of the turn (that is a turn_ended with no side or character)")
+            which = "start" if starts else "end"
+            ctx.say(f"not the {which} of the turn (that is a {kind} with no side or character)")
             return {}
         tables = self.played_tables(fight)
-        updated = each(concerned, lambda cid, w: end_of_turn(w, ctx.for_character(cid), tables))
+        step = start_of_turn if starts else end_of_turn
+        updated = each(concerned, lambda cid, w: step(w, ctx.for_character(cid), tables))
         if not ctx.said:
-            ctx.say("end of the turn: nobody is down")
+            ctx.say(
+                "start of the turn: no injury acts" if starts else "end of the turn: nobody is down"
+            )
         return updated
 
 
