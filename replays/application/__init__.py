@@ -15,7 +15,7 @@ tokens, idempotency, streams and threads).
     started(new: NewFight) -> FightStarted               a new fight's first event, seed chosen
     create(fight, started: FightStarted) -> Appended
     read(items: Sequence[object]) -> list[Event | RefusedError]
-    record(fight, items, *, expected_version=None) -> Appended   hit, heal, tick, choice, ...
+    record(fight, items, *, expected_version=None, names=False) -> Appended   hit, heal, ...
     import_log(fight, items) -> Appended                 a woundlog log stored as a new fight
     undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
     amend(fight, event, replacement, *, reason="", by=None) -> Appended
@@ -57,6 +57,7 @@ from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_record
 from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, FoldCache
+from .names import with_ids
 from .values import (
     EventsPage,
     FightId,
@@ -127,6 +128,19 @@ def append_read(
         opened.refuse(items)
     events = [item for item in items if not isinstance(item, RefusedError)]
     return opened.append(events, expected_version=expected_version, report=report)
+
+
+class OneFold:
+    """A FoldCache of one state, for one call: what `record` folded to read the names."""
+
+    def __init__(self, version: int, state: FightState[Any]) -> None:
+        self.version, self.state = version, state
+
+    def get(self, store: Store, fight: str, version: int) -> FightState[Any] | None:
+        return self.state if version == self.version else None
+
+    def put(self, store: Store, fight: str, version: int, state: FightState[Any]) -> None:
+        pass  # kept for this call only
 
 
 def cursor_not_kept(fight: str, fmt: str, error: Exception) -> str:
@@ -236,11 +250,25 @@ class Application:
         items: Sequence[Event | RefusedError],
         *,
         expected_version: int | None = None,
+        names: bool = False,
     ) -> Appended:
         """Append events (a hit, a heal, a tick, a choice, a check, the end...) atomically.
         Every refused one is named, the unreadable ones (from `read`) and the rule errors of the
-        rest, and nothing is written."""
-        return append_read(self.fight(fight), items, expected_version)
+        rest, and nothing is written. With `names`, a character may be named by display name
+        where it names one (`names.py`): the event is recorded with the id."""
+        opened = self.fight(fight)
+        if names:
+            version = opened.version
+            now = opened.state()
+            items = [
+                item
+                if isinstance(item, RefusedError)
+                else with_ids(now.characters, item, item.id or f"#{version + at}")
+                for at, item in enumerate(items, start=1)
+            ]
+            if opened.cache is None:  # the append folds from the state just folded, not again
+                opened = Fight(self.store, fight, OneFold(version, now))
+        return append_read(opened, items, expected_version)
 
     def import_log(self, fight: str, items: Sequence[Event | RefusedError]) -> Appended:
         """Store a whole woundlog log as the new fight `fight`, all of it or none: every refused

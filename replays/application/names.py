@@ -1,0 +1,105 @@
+"""A character named as a person names them: by id (`grim`), or by display name (`Grim`, `Bob`)
+when that names one character of the fight. Resolved here, once, for every front end, before
+an event is recorded: the event stores the id.
+
+Decisions where nothing says:
+- An id is matched exactly first, so an id that is also another character's name stays an id.
+- Else a name or id is matched ignoring case (`bob` finds Bob): people type fast at a table.
+- Two characters matched (two Bobs, or `Grim` the name of one and, ignoring case, the id of
+  another) is refused: a guess would put the hit on the wrong card.
+- A target or the character of a turn, choice or check that matches nobody is refused, naming
+  the nearest ids and names. An attacker or healer that matches nobody is kept as written:
+  DESIGN section 5 accepts one who is not in the fight (a trap, a spell, an unnamed monster).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from woundlog.core import Character
+from woundlog.events import Check, Choice, Event, Heal, Hit, RuleError, TurnEnded, TurnStarted
+
+CHARACTER_FIELDS: dict[type[Any], tuple[tuple[str, bool], ...]] = {
+    # (field, whether it must be a character of the fight)
+    Hit: (("target", True), ("attacker", False)),
+    Heal: (("target", True), ("healer", False)),
+    Choice: (("character", True),),
+    Check: (("character", True),),
+    TurnStarted: (("character", True),),
+    TurnEnded: (("character", True),),
+}
+"""Per event type, the fields that name a character."""
+
+
+def matching(characters: Mapping[str, Character], given: str) -> list[str]:
+    """The ids `given` names: its own id, else every character whose name or id it is, case
+    ignored."""
+    if given in characters:
+        return [given]
+    folded = given.casefold()
+    return [
+        cid
+        for cid, character in characters.items()
+        if folded in (cid.casefold(), character.name.casefold())
+    ]
+
+
+def labelled(characters: Mapping[str, Character], cid: str) -> str:
+    """`` `grim` (Grim) ``: an id, and its name where it is not the id."""
+    name = characters[cid].name
+    return f"`{cid}`" + (f" ({name})" if name and name != cid else "")
+
+
+def nearest(characters: Mapping[str, Character], given: str, n: int = 3) -> list[str]:
+    """The ids of the characters whose id or name is nearest `given` (difflib), nearest first."""
+    by_word: dict[str, str] = {}
+    for cid, character in characters.items():
+        by_word.setdefault(cid.casefold(), cid)
+        if character.name:
+            by_word.setdefault(character.name.casefold(), cid)
+    close = difflib.get_close_matches(given.casefold(), list(by_word), n=n * 2)
+    return list(dict.fromkeys(by_word[word] for word in close))[:n]
+
+
+def character_id(
+    characters: Mapping[str, Character], given: str, field: str, *, required: bool = True
+) -> str:
+    """The id of the one character `given` names (see the module's decisions); `given` itself
+    for an actor who is no character (not `required`)."""
+    found = matching(characters, given)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        named = " or ".join(labelled(characters, cid) for cid in found)
+        raise RuleError(
+            f"`{given}` names {len(found)} characters: did you mean {named}?", field=field
+        )
+    if not required:
+        return given
+    near = nearest(characters, given)
+    if near:
+        said = "did you mean " + " or ".join(labelled(characters, cid) for cid in near) + "?"
+    else:
+        said = "joined: " + (", ".join(labelled(characters, c) for c in characters) or "nobody yet")
+    raise RuleError(f"no character `{given}` in this fight; {said}", field=field)
+
+
+def with_ids(characters: Mapping[str, Character], event: Event, where: str) -> Event:
+    """`event` with each character it names by display name named by id instead; `where` names
+    the event in a refusal (its id, or `#N`)."""
+    changed: dict[str, str] = {}
+    for field, required in CHARACTER_FIELDS.get(type(event), ()):
+        given = getattr(event, field)
+        if given is None:
+            continue
+        try:
+            cid = character_id(characters, given, f"$.{field}", required=required)
+        except RuleError as error:
+            raise error.located(event=where) from None
+        if cid != given:
+            changed[field] = cid
+    return msgspec.structs.replace(event, **changed) if changed else event

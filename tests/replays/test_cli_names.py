@@ -1,0 +1,104 @@
+"""A character named by display name where an id is asked (issue 26, sections 1 and 4): taken
+when it names one character, the event storing the id; refused, with "did you mean" naming
+the candidates, when it names several or none."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from woundlog.core import Character
+from woundlog.events import Check, Choice, Heal, Hit, RuleError, TurnEnded
+from woundlog.replays.application.names import with_ids
+
+from .conftest import Run
+from .test_cli import assert_refused, ok
+
+
+def events_of(run: Run, fight: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in ok(run("export", fight)).stdout.splitlines()]
+
+
+@pytest.fixture
+def bobs(run: Run, skirmish: str) -> str:
+    """The skirmish (Grim `grim`, Snitch `snitch`) and two characters both called Bob."""
+    ok(run("join", skirmish, "b1", "--name", "Bob", "--side", "reavers"))
+    ok(run("join", skirmish, "b2", "--name", "Bob", "--side", "skaven"))
+    return skirmish
+
+
+def test_a_hit_on_a_display_name_records_the_characters_id(run: Run, skirmish: str) -> None:
+    ok(run("hit", skirmish, "Grim", "1", "--attacker", "Snitch", "--roll", "injury=1"))
+    hit = events_of(run, skirmish)[-1]
+    assert (hit["target"], hit["attacker"]) == ("grim", "snitch")
+
+
+def test_a_name_is_matched_ignoring_case_and_a_turn_takes_one(run: Run, skirmish: str) -> None:
+    ok(run("tick", skirmish, "start", "--character", "SNITCH"))
+    assert events_of(run, skirmish)[-1]["character"] == "snitch"
+
+
+def test_a_name_two_characters_share_is_refused_naming_both(run: Run, bobs: str) -> None:
+    before = events_of(run, bobs)
+    refused = run("hit", bobs, "Bob", "1")
+    assert_refused(refused, 3, "$.target", "did you mean `b1` (Bob) or `b2` (Bob)?")
+    assert events_of(run, bobs) == before  # nothing written
+
+
+def test_an_ambiguous_attacker_is_refused_too(run: Run, bobs: str) -> None:
+    assert_refused(run("hit", bobs, "grim", "1", "--attacker", "bob"), 3, "$.attacker", "`b2`")
+
+
+def test_an_unknown_target_is_refused_with_the_nearest_id_and_name(run: Run, skirmish: str) -> None:
+    refused = run("hit", skirmish, "Grm", "1")
+    assert_refused(refused, 3, "no character `Grm`", "did you mean `grim` (Grim)?")
+
+
+def test_a_target_near_nobody_is_refused_with_everyone_who_joined(run: Run, skirmish: str) -> None:
+    refused = run("hit", skirmish, "zzz", "1")
+    assert_refused(refused, 3, "joined: `grim` (Grim), `snitch` (Snitch)")
+
+
+def joined(name: str) -> Character:
+    return Character(state="upright", name=name, side="", kind="")
+
+
+CHARACTERS = {
+    "grim": joined("Grim"),
+    "bob": joined("Snik"),  # an id that is another's name...
+    "s2": joined("bob"),
+}
+
+
+def test_an_id_is_matched_before_any_name() -> None:
+    hit = Hit(target="bob", damage=1)  # ...is that id, not a choice between two
+    assert with_ids(CHARACTERS, hit, "#9") is hit
+
+
+@pytest.mark.parametrize(
+    ("event", "field"),
+    [
+        (Heal(target="Grim", amount=1, healer="Snik"), "target"),
+        (Choice(character="Grim", option="last_stand"), "character"),
+        (Check(character="Grim", check="death_save"), "character"),
+        (TurnEnded(character="Grim"), "character"),
+    ],
+)
+def test_every_event_that_names_a_character_takes_a_name(event: Any, field: str) -> None:
+    resolved = with_ids(CHARACTERS, event, "#9")
+    assert getattr(resolved, field) == "grim"
+    if isinstance(event, Heal):
+        assert resolved.healer == "bob"
+
+
+def test_an_attacker_who_is_nobody_is_kept_as_written() -> None:
+    hit = with_ids(CHARACTERS, Hit(target="grim", damage=1, attacker="ork"), "#9")
+    assert hit.attacker == "ork"
+
+
+def test_a_refusal_names_the_event() -> None:
+    with pytest.raises(RuleError) as refused:
+        with_ids(CHARACTERS, Hit(target="nobody", damage=1), "#9")
+    assert str(refused.value).startswith("event #9, field $.target: no character `nobody`")
