@@ -57,7 +57,7 @@ from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_record
 from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, FoldCache
-from .names import with_ids
+from .names import strangers, with_ids
 from .values import (
     EventsPage,
     FightId,
@@ -254,8 +254,9 @@ class Application:
     ) -> Appended:
         """Append events (a hit, a heal, a tick, a choice, a check, the end...) atomically.
         Every refused one is named, the unreadable ones (from `read`) and the rule errors of the
-        rest, and nothing is written. With `names`, a character may be named by display name
-        where it names one (`names.py`): the event is recorded with the id."""
+        rest, and nothing is written. With `names`, as a person names characters (`names.py`):
+        by display name where it names one, the event recorded with the id; an attacker or
+        healer who is no character of the fight is warned of, with the nearest."""
         opened = self.fight(fight)
         if names:
             version = opened.version
@@ -268,6 +269,18 @@ class Application:
             ]
             if opened.cache is None:  # the append folds from the state just folded, not again
                 opened = Fight(self.store, fight, OneFold(version, now))
+            warnings = [
+                warning
+                for item in items
+                if not isinstance(item, RefusedError)
+                for warning in strangers(now.characters, item)
+            ]
+            appended = append_read(opened, items, expected_version)
+            if warnings:
+                appended = msgspec.structs.replace(
+                    appended, warnings=[*appended.warnings, *warnings]
+                )
+            return appended
         return append_read(opened, items, expected_version)
 
     def import_log(self, fight: str, items: Sequence[Event | RefusedError]) -> Appended:

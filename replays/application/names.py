@@ -10,6 +10,9 @@ Decisions where nothing says:
 - A target or the character of a turn, choice or check that matches nobody is refused, naming
   the nearest ids and names. An attacker or healer that matches nobody is kept as written:
   DESIGN section 5 accepts one who is not in the fight (a trap, a spell, an unnamed monster).
+  It is warned of (`strangers`), naming the nearest characters difflib finds (its cutoff, 0.6:
+  `ork` is near `orc`, but not near `grim`, whom it would be wrong to suggest); when none is
+  near, the characters of the fight, so a typo is seen before the next hit.
 """
 
 from __future__ import annotations
@@ -86,6 +89,24 @@ def character_id(
     else:
         said = "joined: " + (", ".join(labelled(characters, c) for c in characters) or "nobody yet")
     raise RuleError(f"no character `{given}` in this fight; {said}", field=field)
+
+
+def strangers(characters: Mapping[str, Character], event: Event) -> list[str]:
+    """A warning for each attacker or healer of `event` who is no character of the fight."""
+    warnings = []
+    for field, required in CHARACTER_FIELDS.get(type(event), ()):
+        given = getattr(event, field)
+        if required or given is None or matching(characters, given):
+            continue
+        near = nearest(characters, given)
+        if near:
+            said = "did you mean " + " or ".join(labelled(characters, cid) for cid in near) + "?"
+        else:
+            said = "its characters: " + (
+                ", ".join(labelled(characters, cid) for cid in characters) or "nobody yet"
+            )
+        warnings.append(f"{field} `{given}` is not a character of this fight; {said}")
+    return warnings
 
 
 def with_ids(characters: Mapping[str, Character], event: Event, where: str) -> Event:

@@ -178,6 +178,10 @@ def print_appended(appended: Appended, *, as_json: bool) -> None:
         print_changes(changes)
     if appended.skipped:
         say(f"already recorded, nothing appended: {', '.join(appended.skipped)}")
+    if appended.warnings:
+        err = console(stderr=True)
+        for warning in appended.warnings:
+            err.print(shown(f"warning: {warning}"), markup=False, soft_wrap=True, style="yellow")
 
 
 # --- state --------------------------------------------------------------------------------------

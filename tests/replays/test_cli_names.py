@@ -11,7 +11,7 @@ import pytest
 
 from woundlog.core import Character
 from woundlog.events import Check, Choice, Heal, Hit, RuleError, TurnEnded
-from woundlog.replays.application.names import with_ids
+from woundlog.replays.application.names import strangers, with_ids
 
 from .conftest import Run
 from .test_cli import assert_refused, ok
@@ -102,3 +102,33 @@ def test_a_refusal_names_the_event() -> None:
     with pytest.raises(RuleError) as refused:
         with_ids(CHARACTERS, Hit(target="nobody", damage=1), "#9")
     assert str(refused.value).startswith("event #9, field $.target: no character `nobody`")
+
+
+def test_an_attacker_who_is_no_character_is_recorded_with_a_warning_naming_the_nearest(
+    run: Run, skirmish: str
+) -> None:
+    hit = ok(run("hit", skirmish, "grim", "1", "--attacker", "snitsh", "--roll", "injury=1"))
+    warning = "warning: attacker `snitsh` is not a character of this fight; did you mean `snitch`"
+    assert warning in hit.stderr.splitlines()[0]
+    assert events_of(run, skirmish)[-1]["attacker"] == "snitsh"  # accepted (DESIGN section 5)
+
+
+def test_a_stranger_near_nobody_is_warned_of_with_the_fights_characters(
+    run: Run, skirmish: str
+) -> None:
+    hit = ok(run("hit", skirmish, "grim", "1", "--attacker", "ork", "--roll", "injury=1"))
+    assert "its characters: `grim` (Grim), `snitch` (Snitch)" in hit.stderr
+    assert json.loads(ok(run("hit", skirmish, "grim", "0", "--attacker", "ork", "--json")).stdout)[
+        "warnings"
+    ] == [
+        "attacker `ork` is not a character of this fight; its characters: `grim` (Grim), "
+        "`snitch` (Snitch)"
+    ]
+
+
+def test_a_healer_who_is_no_character_is_warned_of_and_a_character_is_not() -> None:
+    heal = Heal(target="grim", amount=1, healer="snak")
+    assert strangers(CHARACTERS, heal) == [
+        "healer `snak` is not a character of this fight; did you mean `bob` (Snik)?"
+    ]
+    assert strangers(CHARACTERS, Heal(target="grim", amount=1, healer="Snik")) == []
