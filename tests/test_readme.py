@@ -143,3 +143,5 @@ def test_the_http_walkthrough_runs_against_a_real_server(tmp_path: Path) -> None
         )
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     assert '"version":3' in done.stdout
+    # the Foundry dnd5e hook lands in a dnd5e fight: hit points, not a Mordheim warrior's wounds
+    assert '"explanation":"Brakka takes 7 (22 -> 15 HP)"' in done.stdout
