@@ -12,7 +12,7 @@ Decisions where nothing says:
   DESIGN section 5 accepts one who is not in the fight (a trap, a spell, an unnamed monster).
   It is warned of (`strangers`), naming the nearest characters difflib finds (its cutoff, 0.6:
   `ork` is near `orc`, but not near `grim`, whom it would be wrong to suggest); when none is
-  near, the characters of the fight, so a typo is seen before the next hit.
+  near, who joined, so a typo is seen before the next hit.
 """
 
 from __future__ import annotations
@@ -68,6 +68,14 @@ def nearest(characters: Mapping[str, Character], given: str, n: int = 3) -> list
     return list(dict.fromkeys(by_word[word] for word in close))[:n]
 
 
+def suggested(characters: Mapping[str, Character], given: str) -> str:
+    """`did you mean `grim` (Grim)?`, or, with nobody near `given`, who joined."""
+    near = nearest(characters, given)
+    if near:
+        return "did you mean " + " or ".join(labelled(characters, cid) for cid in near) + "?"
+    return "joined: " + (", ".join(labelled(characters, c) for c in characters) or "nobody yet")
+
+
 def character_id(
     characters: Mapping[str, Character], given: str, field: str, *, required: bool = True
 ) -> str:
@@ -83,12 +91,9 @@ def character_id(
         )
     if not required:
         return given
-    near = nearest(characters, given)
-    if near:
-        said = "did you mean " + " or ".join(labelled(characters, cid) for cid in near) + "?"
-    else:
-        said = "joined: " + (", ".join(labelled(characters, c) for c in characters) or "nobody yet")
-    raise RuleError(f"no character `{given}` in this fight; {said}", field=field)
+    raise RuleError(
+        f"no character `{given}` in this fight; {suggested(characters, given)}", field=field
+    )
 
 
 def strangers(characters: Mapping[str, Character], event: Event) -> list[str]:
@@ -98,13 +103,7 @@ def strangers(characters: Mapping[str, Character], event: Event) -> list[str]:
         given = getattr(event, field)
         if required or given is None or matching(characters, given):
             continue
-        near = nearest(characters, given)
-        if near:
-            said = "did you mean " + " or ".join(labelled(characters, cid) for cid in near) + "?"
-        else:
-            said = "its characters: " + (
-                ", ".join(labelled(characters, cid) for cid in characters) or "nobody yet"
-            )
+        said = suggested(characters, given)
         warnings.append(f"{field} `{given}` is not a character of this fight; {said}")
     return warnings
 

@@ -117,12 +117,11 @@ def test_a_stranger_near_nobody_is_warned_of_with_the_fights_characters(
     run: Run, skirmish: str
 ) -> None:
     hit = ok(run("hit", skirmish, "grim", "1", "--attacker", "ork", "--roll", "injury=1"))
-    assert "its characters: `grim` (Grim), `snitch` (Snitch)" in hit.stderr
+    assert "joined: `grim` (Grim), `snitch` (Snitch)" in hit.stderr
     assert json.loads(ok(run("hit", skirmish, "grim", "0", "--attacker", "ork", "--json")).stdout)[
         "warnings"
     ] == [
-        "attacker `ork` is not a character of this fight; its characters: `grim` (Grim), "
-        "`snitch` (Snitch)"
+        "attacker `ork` is not a character of this fight; joined: `grim` (Grim), `snitch` (Snitch)"
     ]
 
 
