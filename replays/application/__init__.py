@@ -15,7 +15,8 @@ tokens, idempotency, streams and threads).
     started(new: NewFight) -> FightStarted               a new fight's first event, seed chosen
     create(fight, started: FightStarted) -> Appended
     read(items: Sequence[object]) -> list[Event | RefusedError]
-    record(fight, items, *, expected_version=None, names=False) -> Appended   hit, heal, ...
+    record(fight, items, *, expected_version=None) -> Appended   hit, heal, tick, choice, ...
+    record_named(fight, fields, *, expected_version=None) -> Appended   as a person names them
     import_log(fight, items) -> Appended                 a woundlog log stored as a new fight
     undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
     amend(fight, event, replacement, *, reason="", by=None) -> Appended
@@ -35,7 +36,7 @@ A new use case is one method here; a front end then calls it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -131,7 +132,7 @@ def append_read(
 
 
 class OneFold:
-    """A FoldCache of one state, for one call: what `record` folded to read the names."""
+    """A FoldCache of one state, for one call: what `record_named` folded to read the names."""
 
     def __init__(self, version: int, state: FightState[Any]) -> None:
         self.version, self.state = version, state
@@ -250,38 +251,38 @@ class Application:
         items: Sequence[Event | RefusedError],
         *,
         expected_version: int | None = None,
-        names: bool = False,
     ) -> Appended:
         """Append events (a hit, a heal, a tick, a choice, a check, the end...) atomically.
         Every refused one is named, the unreadable ones (from `read`) and the rule errors of the
-        rest, and nothing is written. With `names`, as a person names characters (`names.py`):
-        by display name where it names one, the event recorded with the id; an attacker or
-        healer who is no character of the fight is warned of, with the nearest."""
+        rest, and nothing is written."""
+        return append_read(self.fight(fight), items, expected_version)
+
+    def record_named(
+        self,
+        fight: str,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        expected_version: int | None = None,
+    ) -> Appended:
+        """Record events given as a person writes them (the CLI, a session): their fields, a
+        character named by id or by display name where that names one (`names.py`), each
+        event recorded with the id. An attacker or healer who is no character of the fight is
+        recorded, and warned of with the nearest. The first item that does not decode is
+        refused, with its index."""
         opened = self.fight(fight)
-        if names:
-            version = opened.version
-            now = opened.state()
-            items = [
-                item
-                if isinstance(item, RefusedError)
-                else with_ids(now.characters, item, item.id or f"#{version + at}")
-                for at, item in enumerate(items, start=1)
-            ]
-            if opened.cache is None:  # the append folds from the state just folded, not again
-                opened = Fight(self.store, fight, OneFold(version, now))
-            warnings = [
-                warning
-                for item in items
-                if not isinstance(item, RefusedError)
-                for warning in strangers(now.characters, item)
-            ]
-            appended = append_read(opened, items, expected_version)
-            if warnings:
-                appended = msgspec.structs.replace(
-                    appended, warnings=[*appended.warnings, *warnings]
-                )
+        version = opened.version
+        now = opened.state()
+        events = [
+            convert(with_ids(now.characters, item, f"#{version + at + 1}"), index=at)
+            for at, item in enumerate(items)
+        ]
+        if opened.cache is None:  # the append folds from the state just folded, not again
+            opened = Fight(self.store, fight, OneFold(version, now))
+        appended = opened.append(events, expected_version=expected_version)
+        warnings = [warning for event in events for warning in strangers(now.characters, event)]
+        if not warnings:
             return appended
-        return append_read(opened, items, expected_version)
+        return msgspec.structs.replace(appended, warnings=[*appended.warnings, *warnings])
 
     def import_log(self, fight: str, items: Sequence[Event | RefusedError]) -> Appended:
         """Store a whole woundlog log as the new fight `fight`, all of it or none: every refused

@@ -1,6 +1,7 @@
-"""A character named as a person names them: by id (`grim`), or by display name (`Grim`, `Bob`)
-when that names one character of the fight. Resolved here, once, for every front end, before
-an event is recorded: the event stores the id.
+"""A character named as a person names them: by id (`grim`), or by display name (`Grim`,
+`Gorbag the Shaman`) when that names one character of the fight. Resolved here, once, for every
+front end, in the event's fields as given, before they are decoded (an id has no spaces, a name
+may) and recorded: the event stores the id.
 
 Decisions where nothing says:
 - An id is matched exactly first, so an id that is also another character's name stays an id.
@@ -13,6 +14,8 @@ Decisions where nothing says:
   It is warned of (`strangers`), naming the nearest characters difflib finds (its cutoff, 0.6:
   `ork` is near `orc`, but not near `grim`, whom it would be wrong to suggest); when none is
   near, who joined, so a typo is seen before the next hit.
+- A value that is no string, or longer than an id may be, is left as given, for decoding to
+  refuse with its own words (and so that no hostile string is compared with every name).
 """
 
 from __future__ import annotations
@@ -21,19 +24,20 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
-import msgspec
-
 from woundlog.core import Character
-from woundlog.events import Check, Choice, Event, Heal, Hit, RuleError, TurnEnded, TurnStarted
+from woundlog.events import Event, RuleError
 
-CHARACTER_FIELDS: dict[type[Any], tuple[tuple[str, bool], ...]] = {
+LONGEST = 200
+"""The longest id or name compared: an id's bound (`CharacterId`); anything longer is no one."""
+
+CHARACTER_FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {
     # (field, whether it must be a character of the fight)
-    Hit: (("target", True), ("attacker", False)),
-    Heal: (("target", True), ("healer", False)),
-    Choice: (("character", True),),
-    Check: (("character", True),),
-    TurnStarted: (("character", True),),
-    TurnEnded: (("character", True),),
+    "hit": (("target", True), ("attacker", False)),
+    "heal": (("target", True), ("healer", False)),
+    "choice": (("character", True),),
+    "check": (("character", True),),
+    "turn_started": (("character", True),),
+    "turn_ended": (("character", True),),
 }
 """Per event type, the fields that name a character."""
 
@@ -99,7 +103,7 @@ def character_id(
 def strangers(characters: Mapping[str, Character], event: Event) -> list[str]:
     """A warning for each attacker or healer of `event` who is no character of the fight."""
     warnings = []
-    for field, required in CHARACTER_FIELDS.get(type(event), ()):
+    for field, required in CHARACTER_FIELDS.get(str(event.__struct_config__.tag), ()):
         given = getattr(event, field)
         if required or given is None or matching(characters, given):
             continue
@@ -108,18 +112,20 @@ def strangers(characters: Mapping[str, Character], event: Event) -> list[str]:
     return warnings
 
 
-def with_ids(characters: Mapping[str, Character], event: Event, where: str) -> Event:
-    """`event` with each character it names by display name named by id instead; `where` names
-    the event in a refusal (its id, or `#N`)."""
+def with_ids(characters: Mapping[str, Character], fields: Mapping[str, Any], where: str) -> Any:
+    """An event's fields, as given, with each character named by display name named by id;
+    `where` names the event in a refusal when it gives no id of its own (`#N`)."""
+    kind = fields.get("type")
     changed: dict[str, str] = {}
-    for field, required in CHARACTER_FIELDS.get(type(event), ()):
-        given = getattr(event, field)
-        if given is None:
+    for field, required in CHARACTER_FIELDS.get(kind, ()) if isinstance(kind, str) else ():
+        given = fields.get(field)
+        if not isinstance(given, str) or len(given) > LONGEST:
             continue
         try:
             cid = character_id(characters, given, f"$.{field}", required=required)
         except RuleError as error:
-            raise error.located(event=where) from None
+            own = fields.get("id")
+            raise error.located(event=own if isinstance(own, str) else where) from None
         if cid != given:
             changed[field] = cid
-    return msgspec.structs.replace(event, **changed) if changed else event
+    return {**fields, **changed} if changed else fields

@@ -65,4 +65,4 @@ def record(db: str | None, fight: str, fields: Mapping[str, Any], as_json: bool)
     before anything wrong with the event; a character may be named by its display name."""
     with application(db, create=False) as app, one_event():
         app.fight(fight)
-        print_appended(app.record(fight, [given.event(fields)], names=True), as_json=as_json)
+        print_appended(app.record_named(fight, [given.present(fields)]), as_json=as_json)

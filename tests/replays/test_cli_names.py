@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from woundlog.core import Character
-from woundlog.events import Check, Choice, Heal, Hit, RuleError, TurnEnded
+from woundlog.events import Heal, RuleError, convert
 from woundlog.replays.application.names import strangers, with_ids
 
 from .conftest import Run
@@ -33,6 +33,12 @@ def test_a_hit_on_a_display_name_records_the_characters_id(run: Run, skirmish: s
     ok(run("hit", skirmish, "Grim", "1", "--attacker", "Snitch", "--roll", "injury=1"))
     hit = events_of(run, skirmish)[-1]
     assert (hit["target"], hit["attacker"]) == ("grim", "snitch")
+
+
+def test_a_name_of_several_words_is_taken_where_an_id_cannot_be(run: Run, skirmish: str) -> None:
+    ok(run("join", skirmish, "gorbag", "--name", "Gorbag the Shaman", "--side", "skaven"))
+    ok(run("hit", skirmish, "gorbag the shaman", "1", "--roll", "injury=1"))
+    assert events_of(run, skirmish)[-1]["target"] == "gorbag"
 
 
 def test_a_name_is_matched_ignoring_case_and_a_turn_takes_one(run: Run, skirmish: str) -> None:
@@ -73,35 +79,48 @@ CHARACTERS = {
 
 
 def test_an_id_is_matched_before_any_name() -> None:
-    hit = Hit(target="bob", damage=1)  # ...is that id, not a choice between two
-    assert with_ids(CHARACTERS, hit, "#9") is hit
+    hit = {"type": "hit", "target": "bob", "damage": 1}  # ...is that id, not one of two
+    assert with_ids(CHARACTERS, hit, "#9") == hit
 
 
 @pytest.mark.parametrize(
-    ("event", "field"),
+    ("fields", "field"),
     [
-        (Heal(target="Grim", amount=1, healer="Snik"), "target"),
-        (Choice(character="Grim", option="last_stand"), "character"),
-        (Check(character="Grim", check="death_save"), "character"),
-        (TurnEnded(character="Grim"), "character"),
+        ({"type": "heal", "target": "Grim", "amount": 1, "healer": "Snik"}, "target"),
+        ({"type": "choice", "character": "Grim", "option": "last_stand"}, "character"),
+        ({"type": "check", "character": "Grim", "check": "death_save"}, "character"),
+        ({"type": "turn_started", "character": "Grim"}, "character"),
+        ({"type": "turn_ended", "character": "Grim"}, "character"),
     ],
 )
-def test_every_event_that_names_a_character_takes_a_name(event: Any, field: str) -> None:
-    resolved = with_ids(CHARACTERS, event, "#9")
-    assert getattr(resolved, field) == "grim"
-    if isinstance(event, Heal):
-        assert resolved.healer == "bob"
+def test_every_event_that_names_a_character_takes_a_name(
+    fields: dict[str, Any], field: str
+) -> None:
+    resolved = with_ids(CHARACTERS, fields, "#9")
+    assert resolved[field] == "grim"
+    assert convert(resolved)  # and is an event
+    if fields["type"] == "heal":
+        assert resolved["healer"] == "bob"
 
 
 def test_an_attacker_who_is_nobody_is_kept_as_written() -> None:
-    hit = with_ids(CHARACTERS, Hit(target="grim", damage=1, attacker="ork"), "#9")
-    assert hit.attacker == "ork"
+    hit = with_ids(CHARACTERS, {"type": "hit", "target": "grim", "attacker": "ork"}, "#9")
+    assert hit["attacker"] == "ork"
 
 
-def test_a_refusal_names_the_event() -> None:
+@pytest.mark.parametrize("given", [7, ["grim"], "g" * 201])
+def test_a_value_that_can_name_nobody_is_left_for_decoding_to_refuse(given: object) -> None:
+    fields = {"type": "hit", "target": given, "damage": 1}
+    assert with_ids(CHARACTERS, fields, "#9") is fields
+
+
+def test_a_refusal_names_the_event_by_its_own_id_else_its_place() -> None:
     with pytest.raises(RuleError) as refused:
-        with_ids(CHARACTERS, Hit(target="nobody", damage=1), "#9")
+        with_ids(CHARACTERS, {"type": "hit", "target": "nobody"}, "#9")
     assert str(refused.value).startswith("event #9, field $.target: no character `nobody`")
+    with pytest.raises(RuleError) as refused:
+        with_ids(CHARACTERS, {"type": "hit", "target": "nobody", "id": "h1"}, "#9")
+    assert str(refused.value).startswith("event h1, field $.target")
 
 
 def test_an_attacker_who_is_no_character_is_recorded_with_a_warning_naming_the_nearest(
