@@ -5,13 +5,16 @@ the candidates, when it names several or none."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from woundlog.core import Character
 from woundlog.events import Heal, RuleError, convert
+from woundlog.replays.application import Application
 from woundlog.replays.application.names import strangers, with_ids
+from woundlog.replays.fight import Fight
 
 from .conftest import Run
 from .test_cli import assert_refused, ok
@@ -150,3 +153,20 @@ def test_a_healer_who_is_no_character_is_warned_of_and_a_character_is_not() -> N
         "healer `snak` is not a character of this fight; did you mean `bob` (Snik)?"
     ]
     assert strangers(CHARACTERS, Heal(target="grim", amount=1, healer="Snik")) == []
+
+
+def test_reading_the_names_costs_no_second_fold(
+    run: Run, skirmish: str, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state folded to read the names is the one the append validates against."""
+    folds = []
+    refold = Fight._refold
+
+    def counted(self: Fight, *args: Any, **kwargs: Any) -> Any:
+        folds.append(args)
+        return refold(self, *args, **kwargs)
+
+    monkeypatch.setattr(Fight, "_refold", counted)
+    with Application.opened(str(db), create=False) as app:
+        app.record_named(skirmish, [{"type": "hit", "target": "Grim", "damage": 0}])
+    assert len(folds) == 1
