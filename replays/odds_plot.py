@@ -35,7 +35,7 @@ def odds_svg(answer: Odds, title: str) -> str:
     ET.SubElement(svg, "rect", {"width": str(width), "height": str(height), "fill": "#fdfdfb"})
     how = "exact" if answer.exact else f"estimated from {answer.samples:,} samples"
     heading = ET.SubElement(svg, "text", {"x": str(PAD), "y": "22", "font-size": "15"})
-    heading.text = f"{title}: odds after {answer.events} events ({how})"
+    heading.text = f"{title}: odds {answer.when()} ({how})"
     for row, (cid, character) in enumerate(rows):
         y = TOP + row * ROW_H
         name = ET.SubElement(svg, "text", {"x": str(PAD), "y": str(y + 20)})

@@ -124,6 +124,12 @@ class Odds(msgspec.Struct, frozen=True):
     characters: dict[str, CharacterOdds]
     void: list[VoidOdds] = []
 
+    def when(self) -> str:
+        """`once 13 more events have happened`: the what-if as a count of events still to come,
+        which "after 13 events" was not (it read as the fight's event #13)."""
+        more = f"{self.events} more event{'s' if self.events != 1 else ''}"
+        return f"once {more} {'have' if self.events != 1 else 'has'} happened"
+
 
 def odds(
     state: FightState[Any],

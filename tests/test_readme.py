@@ -54,7 +54,8 @@ def test_every_walkthrough_of_the_readme_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
-    (tmp_path / "tests").symlink_to(ROOT / "tests")  # the files a clone has, for `cd`
+    for folder in ("tests", "replays"):  # the files a clone has, for `cd` and bundled logs
+        (tmp_path / folder).symlink_to(ROOT / folder)
     runner = CliRunner()
     for block in BLOCKS:
         monkeypatch.chdir(tmp_path)  # each block starts where a reader stands: the clone's top
@@ -68,6 +69,10 @@ def test_every_walkthrough_of_the_readme_runs_as_written(
             result = runner.invoke(app, args[1:])
             expected = 3 if refused else 0
             assert result.exit_code == expected, (line, result.output)
+            # a die the block gives is one the rules use, unless its comment says otherwise: a
+            # die nobody rolls shows nothing of what the line means to show
+            if "--roll" in args and "unused" not in line.partition("#")[2]:
+                assert "unused:" not in result.stdout, (line, result.stdout)
 
 
 def test_the_setup_blocks_demo_runs() -> None:
@@ -138,3 +143,5 @@ def test_the_http_walkthrough_runs_against_a_real_server(tmp_path: Path) -> None
         )
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     assert '"version":3' in done.stdout
+    # the Foundry dnd5e hook lands in a dnd5e fight: hit points, not a Mordheim warrior's wounds
+    assert '"explanation":"Brakka takes 7 (22 -> 15 HP)"' in done.stdout

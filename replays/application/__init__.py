@@ -16,6 +16,7 @@ tokens, idempotency, streams and threads).
     create(fight, started: FightStarted) -> Appended
     read(items: Sequence[object]) -> list[Event | RefusedError]
     record(fight, items, *, expected_version=None) -> Appended   hit, heal, tick, choice, ...
+    record_named(fight, fields, *, expected_version=None) -> Appended   as a person names them
     import_log(fight, items) -> Appended                 a woundlog log stored as a new fight
     undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
     amend(fight, event, replacement, *, reason="", by=None) -> Appended
@@ -35,7 +36,7 @@ A new use case is one method here; a front end then calls it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,7 @@ from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_record
 from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, FoldCache
+from .names import strangers, with_ids
 from .values import (
     EventsPage,
     FightId,
@@ -130,6 +132,19 @@ def append_read(
         opened.refuse(items)
     events = [item for item in items if not isinstance(item, RefusedError)]
     return opened.append(events, expected_version=expected_version, report=report)
+
+
+class OneFold:
+    """A FoldCache of one state, for one call: what `record_named` folded to read the names."""
+
+    def __init__(self, version: int, state: FightState[Any]) -> None:
+        self.version, self.state = version, state
+
+    def get(self, store: Store, fight: str, version: int) -> FightState[Any] | None:
+        return self.state if version == self.version else None
+
+    def put(self, store: Store, fight: str, version: int, state: FightState[Any]) -> None:
+        pass  # kept for this call only
 
 
 def cursor_not_kept(fight: str, fmt: str, error: Exception) -> str:
@@ -244,6 +259,33 @@ class Application:
         Every refused one is named, the unreadable ones (from `read`) and the rule errors of the
         rest, and nothing is written."""
         return append_read(self.fight(fight), items, expected_version)
+
+    def record_named(
+        self,
+        fight: str,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        expected_version: int | None = None,
+    ) -> Appended:
+        """Record events given as a person writes them (the CLI, a session): their fields, a
+        character named by id or by display name where that names one (`names.py`), each
+        event recorded with the id. An attacker or healer who is no character of the fight is
+        recorded, and warned of with the nearest. The first item that does not decode is
+        refused, with its index."""
+        opened = self.fight(fight)
+        version = opened.version
+        now = opened.state()
+        events = [
+            convert(with_ids(now.characters, item, f"#{version + at + 1}"), index=at)
+            for at, item in enumerate(items)
+        ]
+        if opened.cache is None:  # the append folds from the state just folded, not again
+            opened = Fight(self.store, fight, OneFold(version, now))
+        appended = opened.append(events, expected_version=expected_version)
+        warnings = [warning for event in events for warning in strangers(now.characters, event)]
+        if not warnings:
+            return appended
+        return msgspec.structs.replace(appended, warnings=[*appended.warnings, *warnings])
 
     def import_log(self, fight: str, items: Sequence[Event | RefusedError]) -> Appended:
         """Store a whole woundlog log as the new fight `fight`, all of it or none: every refused

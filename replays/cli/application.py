@@ -62,7 +62,7 @@ def one_event() -> Iterator[None]:
 
 def record(db: str | None, fight: str, fields: Mapping[str, Any], as_json: bool) -> None:
     """Record the one event `fields` describe, and print what it did. A fight not there is said
-    before anything wrong with the event."""
+    before anything wrong with the event; a character may be named by its display name."""
     with application(db, create=False) as app, one_event():
         app.fight(fight)
-        print_appended(app.record(fight, [given.event(fields)]), as_json=as_json)
+        print_appended(app.record_named(fight, [given.present(fields)]), as_json=as_json)

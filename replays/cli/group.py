@@ -48,6 +48,18 @@ class WoundlogGroup(typer.core.TyperGroup):
         at = names.index("export") + 1 if "export" in names else len(names)
         return [*names[:at], "import", *names[at:]] if "import" in self.commands else names
 
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except typer.TyperException as error:
+            # click's parser raises some errors with no context (`--plot` with no value): they
+            # are the command's, and its help is the one to point at, not the app's
+            own = getattr(error, "ctx", False) is None and not getattr(error, "hint", None)
+            if own and ctx.invoked_subcommand:
+                path = f"{ctx.command_path} {ctx.invoked_subcommand}"
+                error.hint = f"try '{path} -h' for help"  # type: ignore[attr-defined]
+            raise
+
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         try:
             return super().resolve_command(ctx, args)
@@ -68,11 +80,35 @@ def click_message(error: Exception) -> str:
     """Click's message in woundlog's style: lower case first, no final full stop, and the
     options it would suggest left to the hint."""
     message = getattr(error, "message", str(error))
+    negative = negative_number(error)
+    if negative is not None:
+        return negative
     if type(error).__name__ != "NoSuchOption":
         format_message = getattr(error, "format_message", None)
         message = format_message() if format_message else message
     message = message.strip().rstrip(".")
     return message[:1].lower() + message[1:]
+
+
+def negative_number(error: Exception) -> str | None:
+    """`hit FIGHT grim -1`: click reads `-1` as an option it does not know; said as what it is,
+    a number the command's DAMAGE (or AMOUNT) cannot be. None for any other error."""
+    option = getattr(error, "option_name", None)
+    ctx = getattr(error, "ctx", None)
+    if type(error).__name__ != "NoSuchOption" or ctx is None or not option:
+        return None
+    if not (option[1:].isascii() and option[1:].isdigit() and option[0] == "-"):
+        return None
+    from .options import whole_number  # only for this error: options loads the fight ids
+
+    counts = [
+        param.human_readable_name
+        for param in ctx.command.params
+        if getattr(param.type, "func", None) is whole_number
+    ]
+    if not counts:
+        return None
+    return f"{' or '.join(counts)} must be a whole number >= 0, not {option}"
 
 
 def click_hint(error: Exception) -> str:

@@ -21,7 +21,6 @@ from woundlog.events import (
     StructuralError,
     UsageError,
     bounded,
-    convert,
     decode_document,
     decode_json,
 )
@@ -71,9 +70,9 @@ def rolls(values: Iterable[str]) -> dict[str, list[Any]]:
     return result
 
 
-def event(fields: Mapping[str, Any]) -> Event:
-    """Validate an event given as a dict; options left unset (None) take the event's defaults."""
-    return convert({key: value for key, value in fields.items() if value is not None})
+def present(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's fields without the options left unset (None): they take the event's defaults."""
+    return {key: value for key, value in fields.items() if value is not None}
 
 
 def with_facts(

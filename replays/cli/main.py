@@ -27,6 +27,10 @@ def main() -> None:
         app.registered_commands, app.registered_groups = needed
     try:
         app(prog_name="woundlog")
+    except BrokenPipeError:  # help or an error, read by a program that stopped reading
+        from .pipes import quiet_end
+
+        sys.exit(quiet_end())
     finally:
         app.registered_commands, app.registered_groups = everything
 

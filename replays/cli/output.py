@@ -178,6 +178,10 @@ def print_appended(appended: Appended, *, as_json: bool) -> None:
         print_changes(changes)
     if appended.skipped:
         say(f"already recorded, nothing appended: {', '.join(appended.skipped)}")
+    if appended.warnings:
+        err = console(stderr=True)
+        for warning in appended.warnings:
+            err.print(shown(f"warning: {warning}"), markup=False, soft_wrap=True, style="yellow")
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -416,9 +420,12 @@ def print_odds(answer: Odds) -> None:
     )
     from rich.table import Table
 
-    say(f"odds after {answer.events} event{'s' if answer.events != 1 else ''}, {how}")
+    say(f"odds {answer.when()} (the what-if), {how}")
     for void in answer.void:
-        say(f"  what-if event {void.event} is void on {void.percent:.2f}% of paths: {void.reason}")
+        say(
+            f"  the what-if's event {void.event} of {answer.events} is void on "
+            f"{void.percent:.2f}% of paths: {void.reason}"
+        )
     for cid, character in answer.characters.items():
         varying = _varying(character)
         table = Table(title=shown(f"{character.name} ({cid})"), title_justify="left")

@@ -96,6 +96,10 @@ class Registered:
             fail(error, ctx)
         except STORE_ERRORS as error:  # the --db file went bad under a running command
             fail(unusable(url, error), ctx)
+        except BrokenPipeError:  # whoever read the output stopped: nobody to tell
+            from .pipes import quiet_end
+
+            raise typer.Exit(quiet_end()) from None
         except OSError as error:  # a file named on the command line: a usage error
             where = f": {error.filename}" if error.filename else ""
             fail(UsageError(f"{error.strerror or error}{where}"), ctx)

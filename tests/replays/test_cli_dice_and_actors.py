@@ -142,7 +142,7 @@ def test_check_takes_what_the_table_added_to_the_die(run: Run) -> None:
 
 def test_odds_of_a_hit_from_a_stored_fight_as_fractions_and_json(run: Run, skirmish: str) -> None:
     text = ok(run("odds", skirmish, "--hit", "grim:2", "--character", "grim")).stdout
-    assert "odds after 1 event, exact" in text
+    assert "odds once 1 more event has happened (the what-if), exact" in text
     assert "5/9" in text and "55.56" in text
     answer = json.loads(ok(run("odds", skirmish, "--hit", "grim:2", "--json")).stdout)
     states = {s["state"]: s["chance"] for s in answer["characters"]["grim"]["states"]}
