@@ -1327,3 +1327,20 @@ def test_a_hit_says_the_hp_it_took_and_what_was_left_over() -> None:
     )
     at_zero, _ = apply(state, hit(10))
     assert explanation(at_zero, hit(2, 1)) == "Mira takes 2 damage at 0 HP: no effect"
+
+
+def test_a_round_ended_twice_counts_once_for_agony() -> None:
+    """Each round ends at most once (DESIGN section 3's pulse): a second `turn_ended` of the
+    whole round 1, as a tracker resending it under a new id writes, is no second round end
+    (found alive by the mutation run: the tick's own scope read for the pulse's round end)."""
+    state = fight(
+        *HOLDING_ON,
+        TurnEnded(character="mira", round=1, rolls={"hold_on@mira": [1]}),  # agony
+        TurnEnded(round=1),  # the end of the round of the 1
+    )
+    assert (mira(state).state, mira(state).agony) == ("downed", 1)
+    state, _ = apply(state, TurnEnded(round=1))
+    assert (mira(state).state, mira(state).agony) == ("downed", 1)
+    state, changes = apply(state, TurnEnded(round=2))  # the end of the next round
+    assert mira(state).state == "dead"
+    assert "dies in agony" in changes.explanation
