@@ -1068,6 +1068,17 @@ def test_the_last_stand_may_be_a_heal_check_an_automatic_success() -> None:
     state, changes = apply(state, Heal(target="mira", amount=0, means="heal_check", healer="kael"))
     assert mira(state).state == "stabilised"
     assert "automatic success" in changes.explanation
+    assert "is stabilised and stands" not in changes.explanation
+
+
+def test_a_last_stand_heal_check_that_gives_hp_stabilises_and_stands_and_says_so() -> None:
+    """Found alive by the mutation run: the words "and stands" were never checked."""
+    state = fight(
+        *HOLDING_ON, hit(16, 3, target="kael"), Choice(character="kael", option="last_stand")
+    )
+    state, changes = apply(state, Heal(target="mira", amount=2, means="heal_check", healer="kael"))
+    assert (mira(state).state, mira(state).hp) == ("upright", 2)
+    assert "Mira is stabilised and stands" in changes.explanation
 
 
 @pytest.mark.parametrize(
