@@ -605,3 +605,24 @@ def test_a_revival_that_gives_no_hit_points_brings_back_the_dead_on_1() -> None:
     """Issue 27 (a surviving mutant): brought back "with the hit points it gives, at least 1"."""
     state, _ = then(fight(hit(20), revival=True), Heal(target="mira", amount=0, means="revivify"))
     assert (mira(state).state, mira(state).hp) == ("upright", 1)
+
+
+# --- found alive by the mutation run (tests/mutation/run.py) -------------------------------------
+
+
+def test_a_death_save_is_a_d20_a_21_is_refused() -> None:
+    then(fight(*DYING), TurnStarted(round=2, rolls={"death_save": [20]}))  # taken
+    with pytest.raises(StructuralError, match="death_save"):
+        then(fight(*DYING), TurnStarted(round=2, rolls={"death_save": [21]}))
+
+
+def test_a_creature_brought_back_to_life_has_no_temporary_hit_points() -> None:
+    state, _ = then(fight(hit(20), revival=True), Heal(target="mira", amount=1, means="revivify"))
+    assert (mira(state).hp, mira(state).temp_hp) == (1, 0)
+
+
+def test_temporary_hit_points_equal_to_those_held_are_kept_not_gained_again() -> None:
+    state = fight(Heal(target="mira", amount=5, means="temporary"))
+    state, said = then(state, Heal(target="mira", amount=5, means="temporary"))
+    assert mira(state).temp_hp == 5
+    assert "keeps 5 temporary hit points (not 5)" in said
