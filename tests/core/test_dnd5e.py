@@ -626,3 +626,20 @@ def test_temporary_hit_points_equal_to_those_held_are_kept_not_gained_again() ->
     state, said = then(state, Heal(target="mira", amount=5, means="temporary"))
     assert mira(state).temp_hp == 5
     assert "keeps 5 temporary hit points (not 5)" in said
+
+
+@pytest.mark.parametrize(
+    ("before", "why"),
+    [
+        ((*DYING, medicine(10)), "Mira is unconscious, though stable, and can take no action"),
+        ((hit(20),), "Mira is dead"),
+    ],
+)
+def test_the_stable_and_the_dead_neither_attack_nor_heal(
+    before: tuple[Event, ...], why: str
+) -> None:
+    state = fight(*before)
+    with pytest.raises(RuleError, match=why):
+        then(state, Hit(target="gob", damage=3, attacker="mira"))
+    with pytest.raises(RuleError, match=why):
+        then(state, Heal(target="bram", amount=3, means="potion", healer="mira"))
