@@ -9,6 +9,8 @@ or a client would resend events that are already written.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import chain, takewhile
@@ -172,7 +174,9 @@ class Fight:
         Without `report`, the result holds no changes: an import of a million events that only
         counts them need not keep a million explanations."""
         _refuse_unprintable(events)
-        for _ in range(RETRIES):
+        for attempt in range(RETRIES):
+            if attempt:
+                _back_off(attempt)
             with one_writer(self.store, self.id):
                 version = self.version
                 fresh, skipped = self._fresh(list(enumerate(events)), version)
@@ -447,6 +451,18 @@ def _check_structure(event: Event) -> None:
     """Refuse an event that would not read back (a Struct built in Python skips the decoder's
     checks: a negative damage), so it is named with the batch's other refusals, not alone."""
     decode_json(encode_json(event))
+
+
+def _back_off(attempt: int) -> None:
+    """After a lost race, wait a little, longer after each, at random (exponential backoff with
+    full jitter): two writers that keep colliding in step would otherwise each revalidate and
+    lose again, and one could lose RETRIES races in a row. Timing only: nothing folded reads it."""
+    time.sleep(_jitter.uniform(0, min(BACK_OFF_CAP_S, BACK_OFF_S * 2**attempt)))
+
+
+_jitter = random.Random()
+BACK_OFF_S = 0.001
+BACK_OFF_CAP_S = 0.05
 
 
 def one_writer(store: Store, fight: str) -> AbstractContextManager[object]:
