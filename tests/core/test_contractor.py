@@ -143,6 +143,12 @@ def test_ap_never_turns_a_hit_into_healing_and_a_hit_it_stops_does_nothing() -> 
     assert changes.characters == []
 
 
+def test_a_hit_that_ap_stops_whole_says_so() -> None:
+    """Damage 2 against AP 2 is 0: the explanation says nothing got through (mutant `== -1`)."""
+    _, changes = apply(fight(ap=2), Hit(target="cinder", damage=2))
+    assert "Cinder: no damage gets through (AP 2)" in changes.explanation
+
+
 def test_a_hit_that_ignores_ap_deals_its_full_damage() -> None:
     state = fight(Hit(target="cinder", damage=5, ignores_ap=True), ap=3)
     assert cinder(state).hp == 9
@@ -1045,6 +1051,13 @@ def test_a_contractor_needs_constitution() -> None:
 def test_a_contractor_joins_with_constitution_1_or_more() -> None:
     event = CharacterJoined(character="x", stats={"constitution": 0})
     refused(started(), event, "dead", "$.stats.constitution")
+
+
+def test_a_contractor_with_constitution_1_joins_alive_on_1_hp() -> None:
+    """Only 0 is dead: 1 is the least a contractor may join with (mutant `<= 1`)."""
+    state, _ = apply(started(), CharacterJoined(character="x", stats={"constitution": 1}))
+    joined = state.characters["x"]
+    assert (joined.constitution, joined.max_hp, joined.hp) == (1, 1, 1)
 
 
 def test_negative_ap_is_refused() -> None:

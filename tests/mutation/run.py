@@ -12,7 +12,13 @@ one more or less, a boundary comparison moved by one, a condition negated, `and`
 boolean flipped), and each mutant is run against the example tests of that module alone (`-x`:
 the first failing test kills it), so a run fits a machine others share. The copy is imported
 through PYTHONPATH, ahead of the editable install. Modules are run in order until `--budget`
-seconds are spent; a module cut short counts only the mutants it finished.
+seconds are spent; a module cut short counts only the mutants it finished (cosmic-ray runs them
+in random order, so which ones is chance).
+
+`--sample N` runs N mutants of each module instead of all: a fixed choice, the same for the same
+`--seed` and source (mutants are sorted by place and operator, then drawn with the seed), so a
+module too large for the time gets a sample spread over all its functions; another seed draws
+another sample.
 
 The score (killed / finished) is printed per module, with every survivor's diff; `--json FILE`
 keeps them too.
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -71,8 +78,13 @@ def copy_source(into: Path) -> None:
     shutil.copy2(ROOT / "pyproject.toml", into / "pyproject.toml")
 
 
+# Plugins the example tests do not use: each costs a second or more of every mutant's start.
+UNUSED_PLUGINS = ("schemathesis", "faker", "hypothesispytest", "anyio", "platformdirs")
+
+
 def config(module: str, tests: list[str], timeout: float) -> str:
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    unused = [arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *unused, *tests]
     keep = "|".join(OPERATORS)
     return "\n".join(
         [
@@ -95,8 +107,40 @@ def tool(name: str) -> str:
     return str(Path(sys.executable).with_name(name))
 
 
+NOT_SAMPLED = "not in the sample"
+
+
+def keep_sample(session: Path, size: int, seed: int, module: str) -> None:
+    """Mark all but `size` of the pending mutants as skipped, chosen by `seed` alone."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        # pending_work_items come in random order: sort them by what they change first
+        pending = sorted(
+            db.pending_work_items,
+            key=lambda item: (
+                item.mutations[0].start_pos,
+                item.mutations[0].operator_name,
+                item.mutations[0].occurrence,
+            ),
+        )
+        if len(pending) <= size:
+            return
+        chosen = set(random.Random(f"{seed}:{module}").sample(range(len(pending)), size))
+        left_out = [item.job_id for index, item in enumerate(pending) if index not in chosen]
+        db.set_multiple_results(
+            left_out, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=NOT_SAMPLED)
+        )
+
+
 def run_module(
-    work: Path, module: str, tests: list[str], until: float, timeout: float
+    work: Path,
+    module: str,
+    tests: list[str],
+    until: float,
+    timeout: float,
+    sample: tuple[int, int] | None,
 ) -> dict[str, object]:
     session = work / f"{module.replace('/', '_')}.sqlite"
     settings = work / f"{module.replace('/', '_')}.toml"
@@ -104,6 +148,8 @@ def run_module(
     quiet = {"cwd": work, "check": True, "stdout": subprocess.DEVNULL}
     subprocess.run([tool("cosmic-ray"), "init", str(settings), str(session)], **quiet)
     subprocess.run([tool("cr-filter-operators"), str(session), str(settings)], **quiet)
+    if sample is not None:
+        keep_sample(session, *sample, module)
     left = until - time.monotonic()
     cut = False
     if left > 0:
@@ -131,11 +177,12 @@ def results(session: Path, module: str, cut: bool) -> dict[str, object]:
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
-    killed, survivors, total = 0, [], 0
+    killed, survivors, total, not_sampled = 0, [], 0, 0
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             if result.worker_outcome == WorkerOutcome.SKIPPED:
-                continue  # an operator left out
+                not_sampled += result.output == NOT_SAMPLED
+                continue  # an operator left out, or a mutant out of the sample
             total += 1
             if result.test_outcome == TestOutcome.SURVIVED:
                 mutation = item.mutations[0]
@@ -154,6 +201,7 @@ def results(session: Path, module: str, cut: bool) -> dict[str, object]:
         "killed": killed,
         "finished": total,
         "pending": pending,
+        "not_sampled": not_sampled,
         "cut": cut,
         "survivors": survivors,
     }
@@ -165,6 +213,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=3600, help="seconds for the whole run")
     parser.add_argument("--mutant-timeout", type=float, default=120, help="seconds per mutant")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--sample", type=int, help="run this many mutants of each module")
+    parser.add_argument("--seed", type=int, default=0, help="which sample (with --sample)")
     args = parser.parse_args()
     chosen = args.modules or list(MODULES)
     unknown = [m for m in chosen if m not in MODULES]
@@ -172,6 +222,7 @@ def main() -> None:
         parser.error(
             f"not a module of this run: {', '.join(unknown)} (known: {', '.join(MODULES)})"
         )
+    sample = None if args.sample is None else (args.sample, args.seed)
     until = time.monotonic() + args.budget
     found = []
     with tempfile.TemporaryDirectory(prefix="woundlog-mutation-") as scratch:
@@ -187,21 +238,22 @@ def main() -> None:
         if not imported.startswith(scratch):  # else every mutant would survive, untested
             sys.exit(f"the tests would import {imported.strip()}, not the mutated copy")
         for module in chosen:
-            outcome = run_module(work, module, MODULES[module], until, args.mutant_timeout)
+            outcome = run_module(work, module, MODULES[module], until, args.mutant_timeout, sample)
             found.append(outcome)
             print(
                 f"{module}: {outcome['killed']} killed of {outcome['finished']}"
-                + (f" ({outcome['pending']} not run: budget spent)" if outcome["cut"] else ""),
+                + (f" ({outcome['pending']} not run: budget spent)" if outcome["cut"] else "")
+                + (f" ({outcome['not_sampled']} not in the sample)" if sample else ""),
                 flush=True,
             )
+            if args.json is not None:  # after each module, so a run stopped keeps the rest
+                args.json.write_text(json.dumps(found, indent=1))
             for survivor in outcome["survivors"]:  # type: ignore[attr-defined]
                 print(f"  survived, line {survivor['line']}: {survivor['operator']}")
                 print("    " + (survivor["diff"] or "").strip().replace("\n", "\n    "))
     killed = sum(int(o["killed"]) for o in found)  # type: ignore[call-overload]
     finished = sum(int(o["finished"]) for o in found)  # type: ignore[call-overload]
     print(f"score: {killed} killed of {finished} mutants run")
-    if args.json is not None:
-        args.json.write_text(json.dumps(found, indent=1))
 
 
 if __name__ == "__main__":
