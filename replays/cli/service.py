@@ -168,7 +168,9 @@ def share(
     of the table view for players' phones. --list and --revoke NAME manage the tokens."""
     base = base_url(url)
     if list_ or revoke is not None:
-        asked = [flag for flag, on in (("--gm", gm), ("--name", name), ("--serve", serve_too)) if on]
+        asked = [
+            flag for flag, on in (("--gm", gm), ("--name", name), ("--serve", serve_too)) if on
+        ]
         if (list_ and revoke is not None) or asked:
             given = ["--list"] * list_ + ["--revoke"] * (revoke is not None) + asked
             raise UsageError(f"{' and '.join(given)}: give --list or --revoke NAME alone")

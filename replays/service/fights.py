@@ -50,7 +50,7 @@ from .foldcache import FoldCache
 from .idempotency import Answers, AnswerTaken, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets
-from .tokens import Grant, Issued, Role, TokenInfo, Tokens, TokenNotYours
+from .tokens import Grant, Issued, Role, TokenInfo, TokenNotYours, Tokens
 
 log = logging.getLogger("woundlog.service")
 

@@ -136,7 +136,7 @@ class Tokens:
             db.execute("DELETE FROM service_tokens WHERE fight = ? AND name = ?", (fight, role))
         forget_passed_on(db, fight)
         db.executemany(
-            "INSERT INTO service_tokens (hash, fight, role, name, issued) VALUES (?, ?, ?, ?, ?)",
+            _INSERT,
             [(digest(tokens[role]), fight, role.value, role.value, now) for role in PAIR],
         )
         return tokens[Role.GM], tokens[Role.VIEWER]
@@ -152,7 +152,9 @@ class Tokens:
         """A new `role` token for `fight`, named `name` (None: `ROLE-N`, the first N from 2
         free), beside the tokens it has. A name the fight already holds is refused."""
         if role is Role.ADMIN:
-            raise UsageError("a fight's token is a gm or a viewer token; the admin's is the server's")
+            raise UsageError(
+                "a fight's token is a gm or a viewer token; the admin's is the server's"
+            )
         issued = time.time()
         token = new_token()
         with self._db.transaction() as db:
@@ -160,18 +162,18 @@ class Tokens:
                 "SELECT name FROM service_tokens WHERE fight = ?", (fight,)
             ).fetchall()}  # fmt: skip
             if name is None:
-                name = next(f"{role}-{n}" for n in range(2, len(taken) + 3) if f"{role}-{n}" not in taken)
+                name = next(
+                    f"{role}-{n}" for n in range(2, len(taken) + 3) if f"{role}-{n}" not in taken
+                )
             check_name(name)
             if name in taken:
                 raise TokenNameTaken(
                     f"fight `{fight}` already has a token named `{name}`: choose another name, "
                     f"or revoke that one first"
                 )
-            db.execute(
-                "INSERT INTO service_tokens (hash, fight, role, name, issued) VALUES (?, ?, ?, ?, ?)",
-                (digest(token), fight, role.value, name, issued),
-            )
-        return Issued(fight=fight, name=name, role=role, issued=_time(issued), token=token)
+            db.execute(_INSERT, (digest(token), fight, role.value, name, issued))
+        when = datetime.fromtimestamp(issued, UTC)
+        return Issued(fight=fight, name=name, role=role, issued=when, token=token)
 
     def named(self, fight: str) -> list[TokenInfo]:
         """The fight's tokens, oldest first: names, roles and times, never the tokens."""
@@ -221,6 +223,7 @@ class Tokens:
         return Grant(Role(role), str(fight))
 
 
+_INSERT = "INSERT INTO service_tokens (hash, fight, role, name, issued) VALUES (?, ?, ?, ?, ?)"
 _EPOCH = datetime.fromtimestamp(0, UTC)
 
 

@@ -50,7 +50,10 @@ def test_share_prints_links_that_open_the_fight_and_a_qr_code_of_the_table(
             line.split()[:2] for line in first.output.splitlines()
             if line.startswith(("timeline ", "table "))
         )  # fmt: skip
-        assert links["table"] == f"{server.url}/fights/{skirmish}/table#viewer={token_in(links['table'])}"
+        assert (
+            links["table"]
+            == f"{server.url}/fights/{skirmish}/table#viewer={token_in(links['table'])}"
+        )
         assert links["timeline"].startswith(f"{server.url}/fights/{skirmish}/#viewer=")
         viewer = bearer(token_in(links["table"]))
         assert httpx.get(f"{server.url}/fights/{skirmish}/state", headers=viewer).status_code == 200
@@ -108,7 +111,9 @@ def test_share_lists_and_revokes_by_name(run: Run, skirmish: str, db: Path) -> N
         (("--name", "-x"), "token name '-x'"),
     ],
 )
-def test_share_refuses_what_it_cannot_do(run: Run, skirmish: str, args: tuple[str, ...], said: str) -> None:
+def test_share_refuses_what_it_cannot_do(
+    run: Run, skirmish: str, args: tuple[str, ...], said: str
+) -> None:
     refused = run("share", skirmish, *args)
     assert refused.exit_code == 2
     assert said in refused.output
@@ -123,7 +128,9 @@ def test_share_on_postgres_hands_out_tokens_the_service_there_takes(
     postgres_url: str, tmp_path: Path
 ) -> None:
     env = {**os.environ, "WOUNDLOG_DB": postgres_url}
-    made = subprocess.run([*CLI, "new", "pg", "--ruleset", "mordheim"], env=env, capture_output=True)
+    made = subprocess.run(
+        [*CLI, "new", "pg", "--ruleset", "mordheim"], env=env, capture_output=True
+    )
     assert made.returncode == 0, made.stderr
     shared = subprocess.run([*CLI, "share", "pg", "--json"], env=env, capture_output=True)
     assert shared.returncode == 0, shared.stderr
@@ -148,7 +155,9 @@ def test_share_serve_starts_the_service_when_none_answers(skirmish: str, db: Pat
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
-        table = next(line.split()[1] for line in log.read_text().splitlines() if line.startswith("table "))
+        table = next(
+            line.split()[1] for line in log.read_text().splitlines() if line.startswith("table ")
+        )
         viewer = bearer(token_in(table))
         assert httpx.get(f"{base}/fights/{skirmish}/state", headers=viewer).status_code == 200
 
