@@ -567,7 +567,8 @@ each named: `POST /fights` hands out the pair `gm` and `viewer`, `POST
 /fights/{fight}/tokens/{name}` more (a gm token, viewer ones), `GET /fights/{fight}/tokens` lists
 them and `DELETE /fights/{fight}/tokens/{name}` revokes one. Send a token as `Authorization:
 Bearer TOKEN`, never in a URL. A browser's EventSource, which cannot send that header, opens
-the stream with a ticket: `POST /fights/{fight}/stream-ticket`, then `GET /fights/{fight}/stream?ticket=...` within 60 seconds.
+the stream with a ticket: `POST /fights/{fight}/stream-ticket`, then `GET
+/fights/{fight}/stream?ticket=...` within 60 seconds.
 
 Every POST is safe to retry: events by their ids, an undo by its `id`, an import by its records'
 identity, `POST /fights` by an `Idempotency-Key` (the same answer, tokens included, for 24 hours).
