@@ -43,6 +43,7 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("schema", "reference", "schema"),
     ("demo", "reference", "demo"),
     ("serve", "service", "serve"),
+    ("share", "service", "share"),
 ]
 IMPORTING = f"{__package__}.importing"
 """The module of `woundlog import`: the log form (`import_`) and one command per format."""
