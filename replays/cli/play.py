@@ -56,7 +56,7 @@ def greet(session: Session) -> None:
         f"fight `{session.fight}` ({state.ruleset}, {session.seen} events): a command as after "
         "`woundlog`, without the fight; `help` lists them, Tab completes, Ctrl-D leaves"
     )
-    say(status_line(state))
+    say(status_line(state.characters))
 
 
 def piped(lines: Iterable[str]) -> Iterator[str]:

@@ -29,10 +29,10 @@ Decisions where nothing says:
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from woundlog.core import FightState
+from woundlog.core import Character, FightState
 from woundlog.events import WoundlogError
 
 from ..application import Application
@@ -80,10 +80,10 @@ CHARACTER_OPTIONS = ("--attacker", "--healer", "--character")
 display names."""
 
 
-def status_line(state: FightState[Any]) -> str:
-    """`down: Grim (stunned); out: Snik (out of action)`, or that everyone stands."""
+def status_line(characters: Mapping[str, Character]) -> str:
+    """`down: Grim (stunned); out: Snik (out of action)`, or that nobody is."""
     groups: dict[str, list[str]] = {"down": [], "dying": [], "out": []}
-    for cid, character in state.characters.items():
+    for cid, character in characters.items():
         group = CONDITION.get(character.state)
         if group is not None:
             groups[group].append(f"{character.name or cid} ({character.state.replace('_', ' ')})")
@@ -181,7 +181,7 @@ class Session:
                 self.say(f"hint: the fight changed since your last command ({said}, above)")
         if now != self.seen or meanwhile:
             self.seen = now
-            self.say(status_line(self.app.state(self.fight)))
+            self.say(status_line(self.app.state(self.fight).characters))
         return True
 
     def refusal(self, word: str, rest: Sequence[str]) -> str | None:
