@@ -61,7 +61,7 @@ class FoldCache(Protocol):
     """Folded states kept in memory, keyed by fight and version, so an append folds only its
     own events: the state at version V is that of events 1..V whatever comes after, so a kept
     one never goes stale, and it always equals the fold. Given the store, to tell the fight's
-    log from another made under its id since (service/foldcache.py)."""
+    log from another made under its id since (foldcache.py)."""
 
     def get(self, store: Store, fight: str, version: int) -> FightState[Any] | None: ...
 

@@ -145,3 +145,24 @@ def test_the_http_walkthrough_runs_against_a_real_server(tmp_path: Path) -> None
     assert '"version":3' in done.stdout
     # the Foundry dnd5e hook lands in a dnd5e fight: hit points, not a Mordheim warrior's wounds
     assert '"explanation":"Brakka takes 7 (22 -> 15 HP)"' in done.stdout
+
+
+def test_the_session_transcript_is_what_play_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `woundlog play` transcript: its `yard>` lines piped into the session on the fight
+    its block makes print, in order, the lines under them."""
+    section = README.read_text().partition("## At the table: `woundlog play`")[2]
+    [setup] = re.findall(r"```sh\n(.*?)```", section, re.S)[:1]
+    [transcript] = re.findall(r"```text\n(.*?)```", section, re.S)[:1]
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
+    runner = CliRunner()
+    for line, _ in lines_of(setup):
+        args = shlex.split(line, comments=True)
+        if args[1] != "play":
+            assert runner.invoke(app, args[1:]).exit_code == 0, line
+    typed = [line.partition("> ")[2] for line in transcript.splitlines() if line.startswith("yard> ")]
+    shown = [line for line in transcript.splitlines() if not line.startswith("yard> ")]
+    played = runner.invoke(app, ["play", "yard"], input="\n".join(typed) + "\n")
+    assert played.output.splitlines() == shown
+    assert played.exit_code == 3  # the transcript's refused hit

@@ -59,7 +59,7 @@ from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_record
 from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, FoldCache
-from .names import strangers, with_ids
+from .names import asked_about, in_whatif, strangers, with_ids
 from .values import (
     EventsPage,
     FightId,
@@ -438,10 +438,13 @@ class Application:
         ticks: int = 0,
     ) -> list[Event]:
         """A what-if's events: `events`, then each `hits` shorthand (TARGET:DAMAGE[:ATTACKER]),
-        then `ticks` rounds of turns from `state`. NothingAsked when that is nothing."""
+        then `ticks` rounds of turns from `state`, a character named by id or display name
+        (`names.py`). NothingAsked when that is nothing."""
         from ..whatif import hit_shorthand, rounds
 
-        whatif = [*events, *(hit_shorthand(text) for text in hits), *rounds(state, ticks)]
+        given = [*events, *(hit_shorthand(text) for text in hits)]
+        named = [in_whatif(state.characters, event, at) for at, event in enumerate(given, 1)]
+        whatif = [*named, *rounds(state, ticks)]
         if not whatif:
             raise NothingAsked("say what happens")
         return whatif
@@ -456,11 +459,13 @@ class Application:
         budget: Budget | None = None,
     ) -> Odds:
         """The chance of every outcome of `whatif` from `state`, exact or from `samples`
-        replays, within `budget` (core.odds.TooLarge past it)."""
+        replays, within `budget` (core.odds.TooLarge past it), for `characters` named by id or
+        display name (default: everyone)."""
         self.check_batch_size(len(whatif))
         from ..whatif import odds as compute_odds
 
-        return compute_odds(state, whatif, characters=characters, samples=samples, budget=budget)
+        asked = [asked_about(state.characters, given) for given in characters]
+        return compute_odds(state, whatif, characters=asked, samples=samples, budget=budget)
 
     # --- reading ---------------------------------------------------------------------------
 

@@ -16,6 +16,9 @@ Decisions where nothing says:
   near, who joined, so a typo is seen before the next hit.
 - A value that is no string, or longer than an id may be, is left as given, for decoding to
   refuse with its own words (and so that no hostile string is compared with every name).
+- A what-if (`odds --hit Bob:2 --character Bob`) takes names as an event does, but nobody is
+  recorded: a target, or a character asked about, that names no one or several is a usage
+  error with the same "did you mean", not a path void on every outcome (a typo, not a question).
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from woundlog.core import Character
-from woundlog.events import Event, RuleError
+from woundlog.events import Event, RuleError, UsageError
 
 LONGEST = 200
 """The longest id or name compared: an id's bound (`CharacterId`); anything longer is no one."""
@@ -129,3 +134,27 @@ def with_ids(characters: Mapping[str, Character], fields: Mapping[str, Any], whe
         if cid != given:
             changed[field] = cid
     return {**fields, **changed} if changed else fields
+
+
+def asked_about(characters: Mapping[str, Character], given: str) -> str:
+    """The id of the one character a question names (`odds --character Bob`)."""
+    try:
+        return character_id(characters, given, "")
+    except RuleError as error:
+        raise UsageError(error.message) from None
+
+
+def in_whatif(characters: Mapping[str, Character], event: Event, place: int) -> Event:
+    """A what-if's event (the `place`-th, from 1) with each character named by id."""
+    changed: dict[str, str] = {}
+    for field, required in CHARACTER_FIELDS.get(str(event.__struct_config__.tag), ()):
+        given = getattr(event, field)
+        if not isinstance(given, str) or len(given) > LONGEST:
+            continue
+        try:
+            cid = character_id(characters, given, f"$.{field}", required=required)
+        except RuleError as error:
+            raise UsageError(f"the what-if's event {place}, {field}: {error.message}") from None
+        if cid != given:
+            changed[field] = cid
+    return msgspec.structs.replace(event, **changed) if changed else event

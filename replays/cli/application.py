@@ -1,17 +1,19 @@
 """The application a command runs on (over the store of the app's `--db`), and what the CLI
 adds to it: a fight not there named with the fights that are, and one event's place in its
-batch left unsaid."""
+batch left unsaid. A `woundlog play` session keeps one open (`kept_open`) for all its commands."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from typing import Any
 
 from woundlog.core import RULESETS
 from woundlog.events import UsageError, WoundlogError
 
 from ..application import Application, FightNotFound
+from ..foldcache import FoldCache
 from . import inputs as given
 from .output import print_appended
 
@@ -21,8 +23,15 @@ def application(db: str | None, *, create: bool = True) -> Iterator[Application]
     """The application over the store `db` names; a command that only reads (or needs a fight
     already there) passes `create=False`, and a store not there yet is an error, never made.
 
-    A fight not there is said with the fights that are, and how to find or start one."""
-    with Application.opened(db, create=create) as app:
+    A fight not there is said with the fights that are, and how to find or start one. Inside
+    `kept_open(db)`, it is the application kept open there."""
+    kept = KEPT.get()
+    source: AbstractContextManager[Application] = (
+        nullcontext(kept[1])
+        if kept is not None and kept[0] == db
+        else Application.opened(db, create=create)
+    )
+    with source as app:
         try:
             yield app
         except FightNotFound as error:
@@ -33,6 +42,24 @@ def application(db: str | None, *, create: bool = True) -> Iterator[Application]
                 "'woundlog new FIGHT --ruleset NAME' starts one"
             )
             raise missing from None
+
+
+KEPT: ContextVar[tuple[str | None, Application] | None] = ContextVar("kept", default=None)
+"""The store URL and the application `kept_open` holds open, while it does."""
+
+
+@contextmanager
+def kept_open(db: str | None) -> Iterator[Application]:
+    """One application over the store `db` (already there) for many commands, as a `woundlog
+    play` session runs them: each command's `application(db)` is this one, so a command after
+    the first opens no store and, its fight's folded state kept (`FoldCache`), folds only what
+    it appends."""
+    with Application.opened(db, create=False, cache=FoldCache(size=16)) as app:
+        token = KEPT.set((db, app))
+        try:
+            yield app
+        finally:
+            KEPT.reset(token)
 
 
 def known_ruleset(name: str, option: str = "") -> str:

@@ -19,6 +19,7 @@ from .registry import LOG_FORM, Deferred
 
 COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, function)
     ("new", "fight", "new"),
+    ("play", "play", "play"),
     ("join", "fight", "join"),
     ("hit", "fight", "hit"),
     ("heal", "fight", "heal"),
@@ -44,6 +45,7 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("demo", "reference", "demo"),
     ("serve", "service", "serve"),
     ("share", "service", "share"),
+    ("play", "play", "play"),
 ]
 IMPORTING = f"{__package__}.importing"
 """The module of `woundlog import`: the log form (`import_`) and one command per format."""

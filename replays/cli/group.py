@@ -23,6 +23,14 @@ class WoundlogGroup(typer.core.TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None, *more: Any, **extra: Any) -> Any:
         if extra.get("standalone_mode", True) is False:
             return super().main(args, prog_name, *more, **extra)
+        sys.exit(self.answer(args, prog_name, *more, **extra))
+
+    def answer(
+        self, args: Any = None, prog_name: str | None = None, *more: Any, **extra: Any
+    ) -> int:
+        """Run one command line and give its exit status, any error printed as woundlog prints
+        it: what `main` exits with, and how a `woundlog play` session answers each of its lines
+        (which must go on after a refusal, so nothing here exits)."""
         extra["standalone_mode"] = False  # errors come back here rather than being printed
         try:
             code = super().main(args, prog_name, *more, **extra)
@@ -33,13 +41,13 @@ class WoundlogGroup(typer.core.TyperGroup):
                 print_raw(str(error))
             else:
                 print_error(click_message(error), hint=click_hint(error))
-            sys.exit(getattr(error, "exit_code", 1))
+            return int(getattr(error, "exit_code", 1))
         except typer.Abort:
             from .output import print_error
 
             print_error("aborted")
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
+            return 1
+        return code if isinstance(code, int) else 0
 
     def list_commands(self, ctx: Any) -> list[str]:
         """The commands as `-h` lists them: `import`, a group of its own that typer would list

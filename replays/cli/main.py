@@ -12,6 +12,21 @@ from . import commands as _registered  # noqa: F401  # every command is in `app`
 from .group import app
 
 
+EVERYTHING = list(app.registered_commands), list(app.registered_groups)
+"""Every command and group, as registered: `main` narrows the app's lists for one run."""
+
+
+def every_command() -> Any:
+    """The `woundlog` group (click's) with every command built, for a caller that runs many
+    command lines in one process (a `woundlog play` session), whatever `main` narrowed."""
+    narrowed = app.registered_commands, app.registered_groups
+    app.registered_commands, app.registered_groups = (list(each) for each in EVERYTHING)
+    try:
+        return typer.main.get_command(app)
+    finally:
+        app.registered_commands, app.registered_groups = narrowed
+
+
 def main() -> None:
     """The console script: `woundlog ARGS...`.
 

@@ -46,7 +46,7 @@ from ..fight import Appended, Fight
 from ..import_cursors import ImportCursors
 from ..whatif import Odds
 from .database import Writer, open_service_db
-from .foldcache import FoldCache
+from ..foldcache import FoldCache
 from .idempotency import Answers, AnswerTaken, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets

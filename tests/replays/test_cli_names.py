@@ -70,6 +70,29 @@ def test_a_target_near_nobody_is_refused_with_everyone_who_joined(run: Run, skir
     assert_refused(refused, 3, "joined: `grim` (Grim), `snitch` (Snitch)")
 
 
+
+def test_a_whatif_takes_display_names_for_its_hit_and_the_characters_asked_about(
+    run: Run, skirmish: str
+) -> None:
+    by_name = ok(run("odds", skirmish, "--hit", "Grim:1:Snitch", "--character", "GRIM", "--json"))
+    by_id = ok(run("odds", skirmish, "--hit", "grim:1:snitch", "--character", "grim", "--json"))
+    assert json.loads(by_name.stdout) == json.loads(by_id.stdout)
+    assert list(json.loads(by_name.stdout)["characters"]) == ["grim"]
+
+
+def test_a_whatif_naming_nobody_is_refused_with_did_you_mean_not_void(
+    run: Run, skirmish: str
+) -> None:
+    refused = run("odds", skirmish, "--hit", "Grm:1")
+    assert_refused(refused, 2, "event 1, target", "did you mean `grim` (Grim)?")
+
+
+def test_a_character_asked_about_that_two_share_is_refused_naming_both(
+    run: Run, bobs: str
+) -> None:
+    refused = run("odds", bobs, "--hit", "grim:1", "--character", "Bob")
+    assert_refused(refused, 2, "did you mean `b1` (Bob) or `b2` (Bob)?")
+
 def joined(name: str) -> Character:
     return Character(state="upright", name=name, side="", kind="")
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from woundlog.events import CharacterJoined, FightStarted, Hit, RefusedError, Retract, UsageError
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight, snapshots
-from woundlog.replays.service.foldcache import FoldCache
+from woundlog.replays.foldcache import FoldCache
 
 FIGHT = "cached"
 FIGHTERS = ("grim", "mira", "snikkit")

@@ -1,4 +1,5 @@
-"""The service's folded states of its busy fights, in memory: an append folds only its events.
+"""Folded states of busy fights, in memory, for a front end that keeps a store open (the
+service, a `woundlog play` session): an append folds only its events.
 
 Each fight keeps one state, at the version it was folded to. An append whose fight is still at
 that version folds only its own events onto it; one that finds the fight moved on (another

@@ -1,0 +1,128 @@
+"""`woundlog play FIGHT`: the fight at the table, one command a line (session.py), read by
+prompt_toolkit at a terminal, else line by line from standard input.
+
+prompt_toolkit is the line editor: maintained, pure Python, the same on a plain terminal (no
+readline needed) and in the Windows console; it gives history (a file under the user's state
+directory), Tab completion (`Completer`, from the session's `candidates`), Ctrl-C (the line is
+cancelled) and Ctrl-D (the session ends). It loads only for a session at a terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from .application import application, kept_open
+from .options import Db, FightId
+from .output import print_error, say
+from .session import Session, split_typed, status_line
+
+HISTORY = "play_history"
+"""The history file's name, in the user's state directory (`platformdirs.user_state_path`)."""
+
+
+def play(fight: FightId, db: Db = None) -> None:
+    """Play a fight at the table: each line a command without `woundlog` and the fight.
+
+    `hit grim 1 --attacker snik`, `undo`, `tick start --side reavers`, `state`, `odds --hit
+    grim:2`: each answered at once, then who is down, dying or out. `help` lists the commands;
+    Tab completes commands, options, character ids and names; Ctrl-C cancels a line, Ctrl-D (or
+    `quit`) leaves. Lines piped in (not a terminal) run one by one; the exit status is then
+    that of the last refused line, 0 if none was."""
+    from .main import every_command  # the whole app, once: each line runs one of its commands
+
+    with kept_open(db) as app:
+        with application(db, create=False) as same:
+            same.fight(fight)  # a fight not there is said as every command says it
+        session = Session(every_command(), app, fight, db)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            greet(session)
+            interactive(session, history_path())
+            return  # at the table, a refusal was seen: leaving is no failure
+        for line in piped(sys.stdin):
+            if not session.handle(line):
+                break
+    if session.code:  # a script of lines: it failed if one of them did
+        import typer
+
+        raise typer.Exit(session.code)
+
+
+def greet(session: Session) -> None:
+    state = session.app.state(session.fight)
+    say(
+        f"fight `{session.fight}` ({state.ruleset}, {session.seen} events): a command as after "
+        "`woundlog`, without the fight; `help` lists them, Tab completes, Ctrl-D leaves"
+    )
+    say(status_line(state.characters))
+
+
+def piped(lines: Iterable[str]) -> Iterator[str]:
+    """Lines from a pipe or a file, each without its line break."""
+    for line in lines:
+        yield line.rstrip("\r\n")
+
+
+def history_path() -> Path | None:
+    """Where the session's history is kept; None when the directory cannot be made (the
+    history is then the session's only)."""
+    import platformdirs
+
+    folder = platformdirs.user_state_path("woundlog")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print_error(f"history not kept: {error}")
+        return None
+    return folder / HISTORY
+
+
+def interactive(
+    session: Session, history: Path | None, *, input: Any = None, output: Any = None
+) -> None:
+    """Read lines with prompt_toolkit until `quit` or Ctrl-D; `input` and `output` (a pipe
+    input and a DummyOutput in tests), else the terminal."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    prompt: PromptSession[str] = PromptSession(
+        history=FileHistory(str(history)) if history is not None else InMemoryHistory(),
+        completer=completer(session),
+        complete_while_typing=False,  # Tab asks; a list popping up at every key hides the table
+        input=input,
+        output=output,
+    )
+    while True:
+        try:
+            line = prompt.prompt(f"{session.fight}> ")
+        except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the session goes on
+            continue
+        except EOFError:  # Ctrl-D
+            break
+        try:
+            if not session.handle(line):
+                break
+        except KeyboardInterrupt:  # Ctrl-C while a command runs: that command is dropped
+            print_error("interrupted")
+
+
+def completer(session: Session) -> Any:
+    """A prompt_toolkit Completer offering the session's `candidates` for the word typed."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class Candidates(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
+            done, typing, raw = split_typed(document.text_before_cursor)
+            for word in session.candidates(done, typing):
+                yield Completion(quoted(word), start_position=-len(raw), display=word)
+
+    return Candidates()
+
+
+def quoted(word: str) -> str:
+    """A word as the line must hold it: a display name of several words in quotes."""
+    import shlex
+
+    return shlex.quote(word)
