@@ -23,6 +23,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at every 
 if TYPE_CHECKING:
     from .group import app
 
-__getattr__, __dir__ = lazy_names(__name__, globals(), {"app": "main"})
+__getattr__, __dir__ = lazy_names(__name__, globals(), {"app": "run"})
 
 __all__ = ["app", "main"]

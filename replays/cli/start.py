@@ -1,7 +1,7 @@
 """The console script's first step: `woundlog --version` alone is answered here, from the
 release constant, before typer, click or any command module is imported (issue 28: it took
 8.8 times the start of Python, now about the start of Python itself); everything else goes on
-to `run` (main.py), which builds the commands the words name."""
+to `run` (run.py), which builds the commands the words name."""
 
 from __future__ import annotations
 
@@ -16,6 +16,6 @@ def main() -> None:
         # the same line `woundlog --db URL --version` prints through typer (group.py)
         sys.stdout.write(f"woundlog {RELEASE}\n")
         return
-    from .main import run
+    from .run import run
 
     run()
