@@ -31,11 +31,12 @@ from typing import Any
 
 import msgspec
 
-from woundlog.events import Event, RuleError, UsageError, event_ref
+from woundlog.events import Event, RuleError, TurnEnded, TurnStarted, UsageError, event_ref
 
 from .dice import draw
 from .fight_state import Character, FightState
 from .reducer import advance
+from .rulesets import get_ruleset
 
 LIMIT = 500_000
 """Reducer steps (an evaluation of an event, or a die handed to it) one question may take."""
@@ -166,23 +167,84 @@ def exact(
     voids: Voids | None = None,
 ) -> list[tuple[FightState[Any], Fraction]]:
     """Every state the fight can be in after `whatif`, with its exact chance (summing to 1), in
-    the order first reached. `voids` gathers the chance of each event being refused."""
+    the order first reached. `voids` gathers the chance of each event being refused.
+
+    Once only ticks are left, a path whose characters no tick concerns (`Ruleset.tick_concerns`:
+    nobody down, stunned or dying) is at rest: no tick can move, count or roll for anyone of it
+    any more (icepool's stop at absorbing states), so what a tick does to it is what it does to
+    any other path at rest with the same rounds and cast: the tick is run on the first of them
+    alone, and the others take its seq and rounds (`_resting`)."""
     budget = budget or Budget()
     budget.events = len(whatif)
-    frontier: dict[bytes, tuple[FightState[Any], Fraction]] = {_key(state): (state, Fraction(1))}
+    ticks_from = _ticks_from(whatif)
+    # per state's key: the state, its chance, and whether it is at rest
+    frontier: dict[bytes, tuple[FightState[Any], Fraction, bool]] = {
+        _key(state): (state, Fraction(1), False)
+    }
     for index, event in enumerate(whatif):
         budget.event = index + 1
-        reached: dict[bytes, tuple[FightState[Any], Fraction]] = {}
-        for now, chance in frontier.values():
-            for after, share, void in branches(now, event, budget):
+        reached: dict[bytes, tuple[FightState[Any], Fraction, bool]] = {}
+        ticked: dict[bytes, Branch | None] = {}  # per rounds and cast: the tick at rest
+        for now, chance, rests in frontier.values():
+            rests = rests or (index >= ticks_from and _at_rest(now))
+            ways = _resting(now, event, budget, ticked) if rests else None
+            if ways is None:
+                rests = False
+                ways = branches(now, event, budget)
+            for after, share, void in ways:
                 if void is not None and voids is not None:
                     voids[(index, void)] = voids.get((index, void), Fraction(0)) + share * chance
                 key = _key(after)
                 seen = reached.get(key)
-                reached[key] = (after, share * chance + (seen[1] if seen else 0))
+                reached[key] = (after, share * chance + (seen[1] if seen else 0), rests)
             budget.hold(len(reached) + len(frontier))
         frontier = reached
-    return list(frontier.values())
+    return [(now, chance) for now, chance, _ in frontier.values()]
+
+
+def _ticks_from(whatif: Sequence[Event]) -> int:
+    """The index from which every event of `whatif` is a tick (len(whatif) if the last is not)."""
+    at = len(whatif)
+    while at > 0 and isinstance(whatif[at - 1], TurnStarted | TurnEnded):
+        at -= 1
+    return at
+
+
+TICKS = ("turn_started", "turn_ended")
+
+
+def _at_rest(state: FightState[Any]) -> bool:
+    """Whether no tick of either kind concerns anyone of `state`: a ruleset that declares no
+    concerns for a kind may do anything at it, so its fights never rest."""
+    concerns = get_ruleset(state.ruleset).tick_concerns
+    if not all(kind in concerns for kind in TICKS):
+        return False
+    started, ended = concerns["turn_started"], concerns["turn_ended"]
+    return not any(
+        started.concerns(one) or ended.concerns(one) for one in state.characters.values()
+    )
+
+
+def _resting(
+    state: FightState[Any], tick: Event, budget: Budget, ticked: dict[bytes, Branch | None]
+) -> list[Branch] | None:
+    """The one way `tick` goes for `state`, at rest: what it did to the first path at rest with
+    the same rounds and cast (all a tick reads of a fight whose characters it does not
+    concern), its seq and rounds taken over. None if the tick rolled a die or changed a
+    character there after all (a ruleset's concerns naming too few): then every path is
+    ticked for itself."""
+    sides = {cid: one.side for cid, one in state.characters.items()}
+    alike = _key(msgspec.structs.replace(state, characters=sides))
+    if alike not in ticked:
+        ways = branches(state, tick, budget)
+        lone = len(ways) == 1 and ways[0][0].characters == state.characters
+        ticked[alike] = ways[0] if lone else None
+    first = ticked[alike]
+    if first is None:
+        return None
+    after, share, void = first
+    moved = msgspec.structs.replace(state, seq=after.seq, rounds=after.rounds, ended=after.ended)
+    return [(moved, share, void)]
 
 
 def estimate(

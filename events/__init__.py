@@ -8,10 +8,10 @@ msgspec and every event Struct with it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .lazy import lazy_names
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
 if TYPE_CHECKING:
     from .codec import (
         canonical,

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: this module loads at every start, typing need not
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def lazy_names(

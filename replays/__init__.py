@@ -7,10 +7,10 @@ should not pay for `files` or the rest (issue 16), as events/importers/__init__.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from woundlog.events.lazy import lazy_names
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
 if TYPE_CHECKING:
     from .fight import Appended, Fight
     from .files import replay_file, replay_file_state

@@ -10,9 +10,19 @@ The group and its options are `group.py`; each command is a function in the modu
 (`fight.py`, `undo.py`, `importing.py`, `whatif.py`, `pictures.py`, `reference.py`,
 `service.py`), which `commands.py` lists and the registry (`registry.py`) loads only when the
 command is built; the options several commands share are declared once, in `options.py`, and
-the application a command runs on is opened by `application.py`.
+the application a command runs on is opened by `application.py`. The console script's `main`
+is `start.py`'s, which answers `--version` before typer is imported; `app` (the typer app, for
+typer's test runner and for embedding) is imported on first use.
 """
 
-from .main import app, main
+from woundlog.events.lazy import lazy_names
+
+from .start import main
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at every start
+if TYPE_CHECKING:
+    from .group import app
+
+__getattr__, __dir__ = lazy_names(__name__, globals(), {"app": "run"})
 
 __all__ = ["app", "main"]

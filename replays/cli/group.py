@@ -12,6 +12,8 @@ from typing import Annotated, Any, ParamSpec, get_type_hints
 
 import typer
 
+from woundlog.replays.release import RELEASE
+
 DB_KEY = "woundlog.db"
 """Where the app's `--db` is kept, in click's `ctx.meta`, which every nested context shares."""
 
@@ -140,15 +142,6 @@ app = typer.Typer(
 )
 
 
-def version_of_woundlog() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("woundlog")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown"
-
-
 P = ParamSpec("P")
 
 
@@ -181,7 +174,7 @@ ShowVersion = Annotated[
 def options(ctx: typer.Context, db: AppDb = None, show_version: ShowVersion = None) -> None:
     """Track what happens to tabletop characters once they get hurt."""
     if show_version:  # one plain line, as print_raw writes it, without loading the output module
-        sys.stdout.write(f"woundlog {version_of_woundlog()}\n")
+        sys.stdout.write(f"woundlog {RELEASE}\n")
         raise typer.Exit()
     ctx.meta[DB_KEY] = db
     if ctx.invoked_subcommand is None:

@@ -31,7 +31,7 @@ def play(fight: FightId, db: Db = None) -> None:
     Tab completes commands, options, character ids and names; Ctrl-C cancels a line, Ctrl-D (or
     `quit`) leaves. Lines piped in (not a terminal) run one by one; the exit status is then
     that of the last refused line, 0 if none was."""
-    from .main import every_command  # the whole app, once: each line runs one of its commands
+    from .run import every_command  # the whole app, once: each line runs one of its commands
 
     with kept_open(db) as app:
         with application(db, create=False) as same:

@@ -3,7 +3,7 @@
 Each command is a plain function in the module of its group (`fight.py`, `undo.py`, ...), which
 imports what the command needs at its top. `commands.py` names each command and its module; a
 `Deferred` stands in for it until typer builds that command, which a run does for the one it
-runs alone (`main.py`), so `woundlog --version` imports no command module and `woundlog hit`
+runs alone (`run.py`), so `woundlog --version` imports no command module and `woundlog hit`
 imports only `fight.py`.
 """
 

@@ -63,7 +63,9 @@ NOT_FOR_A_HIT = {  # what a hit on a SQLite store does without, and why each wou
     "woundlog.replays.pictures": "the timeline's drawing loads only for `woundlog timeline`",
     "woundlog.replays.files": "replaying a file loads only for `replay` and file sources",
 }
-NOT_FOR_THE_VERSION = {  # `woundlog --version` declares the commands and reads one number
+NOT_FOR_THE_VERSION = {  # `woundlog --version` prints one constant, before typer is imported
+    "typer": "the version is answered before any command is declared (replays/cli/start.py)",
+    "importlib.metadata": "the version is a constant of the package (replays/release.py)",
     "msgspec": "no event is read or written",
     "woundlog.core": "no rules are applied",
     "woundlog.events.model": "no event is read or written",
@@ -131,6 +133,18 @@ def test_version_loads_no_ruleset_no_rich_no_service(tmp_path: Path) -> None:
 def test_version_loads_neither_msgspec_nor_the_rules_nor_a_store(tmp_path: Path) -> None:
     modules = loaded_by(tmp_path, "--version")
     assert {name: why for name, why in NOT_FOR_THE_VERSION.items() if name in modules} == {}
+
+
+def test_the_version_printed_is_the_one_installed(tmp_path: Path) -> None:
+    """The constant `--version` prints is the one setuptools wrote into the installed metadata
+    (pyproject.toml reads it from replays/release.py), so the two cannot drift apart."""
+    from importlib.metadata import version
+
+    done = subprocess.run(
+        [sys.executable, "-c", "from woundlog.replays.cli import main; main()", "--version"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert done.stdout == f"woundlog {version('woundlog')}\n"
 
 
 def test_a_hit_loads_its_fights_ruleset_alone_and_prints_without_rich(

@@ -1,4 +1,5 @@
-"""The console script: `woundlog ARGS...`, building only the command the words name."""
+"""`woundlog ARGS...` past `--version` alone (start.py): building only the command the words
+name."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def every_command() -> Any:
         app.registered_commands, app.registered_groups = narrowed
 
 
-def main() -> None:
-    """The console script: `woundlog ARGS...`.
+def run() -> None:
+    """`woundlog ARGS...`, as the console script (start.py's `main`) runs it.
 
     Typer builds every command's parameters before it reads a word of the command line, which
     takes longer than a `hit` takes to run. When the first word names a command (or the
