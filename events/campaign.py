@@ -84,11 +84,12 @@ class FightPlayed(EventBase, tag="fight_played", frozen=True):
 
 
 class Rest(EventBase, tag="rest", frozen=True):
-    """A rest between fights: `kind` is the ruleset's word (dnd5e: `short`, `long`).
+    """A rest between fights: `kind` is the ruleset's word (dnd5e: `short`, `long`; none given:
+    the ruleset's first).
     `member` None: every living, active member rests. `amount`: what the table rolled back
     (dnd5e: the hit points the Hit Dice spent on a short rest gave)."""
 
-    kind: Name = "long"
+    kind: Name = ""
     member: CharacterId | None = None
     amount: Amount | None = None
 
