@@ -18,6 +18,7 @@ import msgspec
 from msgspec.structs import astuple
 
 from woundlog.events import (
+    EVENT_TYPES,
     FACTS,
     Amend,
     CharacterJoined,
@@ -47,6 +48,7 @@ from .rulesets import get_ruleset
 from .turns import Rounds, pulse
 
 _UNDO = (Retract, Amend)
+FIGHT_EVENTS = frozenset(EVENT_TYPES)
 Missing = Callable[[str, int, str | None], int]
 """Chooses a die the event does not give: (purpose, sides, character or None) -> face."""
 
@@ -165,6 +167,13 @@ def _effect(
     if isinstance(event, FightStarted):
         raise StructuralError(
             "`fight_started` comes once, as the first event", event=eid, field="$.type"
+        )
+    if type(event) not in FIGHT_EVENTS:  # a campaign's event (events.campaign), in a fight's log
+        raise StructuralError(
+            f"`{type_name(event)}` is a campaign's event, not a fight's: record it with "
+            "`woundlog campaign`",
+            event=eid,
+            field="$.type",
         )
     rules = get_ruleset(state.ruleset)
 

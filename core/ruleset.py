@@ -157,6 +157,9 @@ class Ruleset:
     """Whether some rule (or house rule) of this game brings a character back from `dead`."""
     kinds: ClassVar[tuple[str, ...]] = ("character",)
     """Kinds of character; the first is the default."""
+    permanence: ClassVar[Any] = None
+    """What outlasts a fight in a campaign (a `core.permanence.Permanence`, declared beside the
+    rules in the ruleset's module)."""
     hit_facts: ClassVar[frozenset[str]] = frozenset()
     heal_facts: ClassVar[frozenset[str]] = frozenset()
     options: ClassVar[Options] = {}

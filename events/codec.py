@@ -12,12 +12,14 @@ import msgspec
 
 from . import bounded
 from .errors import StructuralError
+from .campaign import Logged
 from .model import KNOWN_IDS, Amend, Event, EventBase, misnamed
 
-_json_decoder = msgspec.json.Decoder(Event)
+# A store's log is a fight's or a campaign's: one decoder reads both (events.campaign).
+_json_decoder = msgspec.json.Decoder(Logged)
 _json_encoder = msgspec.json.Encoder()
 _encode = _json_encoder.encode  # bound once: decode_json calls it for every line
-_msgpack_decoder = msgspec.msgpack.Decoder(Event)
+_msgpack_decoder = msgspec.msgpack.Decoder(Logged)
 _msgpack_encoder = msgspec.msgpack.Encoder()
 
 

@@ -76,3 +76,33 @@ def describe_char(char: str) -> str:
     if char.isprintable() and not char.isspace() and unicodedata.category(char)[0] != "M":
         return f"{char!r} ({code}{' ' + name if name else ''})"
     return f"{code}{' ' + name if name else ''}"
+
+
+# --- a campaign's log: a stream of the same stores that no fight id can name ---------------
+CAMPAIGN_PREFIX = "campaign~"
+"""A campaign's log is the stream `campaign~NAME`, NAME keeping the fight id rule: `~` is no
+character of a fight id, so no fight can ever collide with a campaign, and `~` is safe in a file
+name (Windows too) and a URL path segment."""
+
+
+def campaign_stream(campaign: str) -> str:
+    """The stream id of campaign `campaign`; BadFightId if the name breaks the fight id rule."""
+    try:
+        check_fight_id(campaign)
+    except BadFightId as exc:
+        raise BadFightId(exc.message.replace("fight id", "campaign name")) from None
+    if len(campaign.encode()) + len(CAMPAIGN_PREFIX) > MAX_BYTES:
+        raise BadFightId(f"campaign name {campaign!r} is too long: use {RULE}")
+    return CAMPAIGN_PREFIX + campaign
+
+
+def is_campaign_stream(stream: str) -> bool:
+    return stream.startswith(CAMPAIGN_PREFIX) and is_fight_id(stream[len(CAMPAIGN_PREFIX) :])
+
+
+def check_stream_id(stream: str) -> str:
+    """`stream` if it is a fight id or a campaign's stream id; else BadFightId (a store's check)."""
+    if stream.startswith(CAMPAIGN_PREFIX):
+        campaign_stream(stream[len(CAMPAIGN_PREFIX) :])
+        return stream
+    return check_fight_id(stream)

@@ -73,6 +73,16 @@ hit says `gear_absorbs: false`. Set it false to make gear take a wound only when
 `gear_absorbs: true`. `prosthetics_anywhere` (default false): a fitted prosthetic takes a wound
 at its own location wherever it is fitted, not only at the text's gear locations.
 
+Campaigns (`BETWEEN_JOBS`): every active wound stays until treated, with its three layers
+(the Wound Counter's -4 Constitution and Maximum HP, the body part's penalty, the type's
+effect): the next fight joins with Constitution and attributes at their values now. A
+`treatment` of a non-Maimed wound (means `treat_wound`, `clinic`, ...: Camp Treat Wound, Town
+Leave clinics) reverses all three layers. A Maimed wound is refused normal treatment; means
+`prosthetic` offsets its penalty (the Wound Counter stays), `coiltech` (Coiltech restoration)
+removes it. Motivation (Lucky's +5) is carried. Decisions: HP are not carried (the text resets
+them at every wound; woundlog starts each fight at Maximum HP); there is no rest; a location-10
+wound still waiting on the Foreman when the fight's log ends is not carried (resolve it there).
+
 Decisions where the text is silent or ambiguous:
 - Damage beyond 0 HP is lost at the reset: a hit that takes a contractor to 0 HP (exactly 0
   counts) rolls one wound however far below 0 it went, and HP comes back to Maximum HP.
@@ -159,6 +169,17 @@ from typing import Any, ClassVar
 import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, RuleError
+
+from ..permanence import (
+    Carried,
+    Injury,
+    Permanence,
+    Record,
+    named_injury,
+    nothing_to_restore,
+    without,
+)
+from woundlog.events.campaign import Treatment
 
 from ..fight_state import Character, FightState
 from ..machine import Graph
@@ -831,7 +852,65 @@ def lose_prosthetic(sheet: ContractorSheet, option: str, ctx: Context) -> Contra
     return with_layers(sheet, tuple(lost if w is wound else w for w in sheet.injuries))
 
 
+# --- between fights: a campaign ----------------------------------------------------------------
+
+
+def wounds_carried(sheet: ContractorSheet) -> Carried:
+    """Constitution, Motivation, AP and every attribute, as joined and as the wounds leave them."""
+    ends = dict(sheet.stats)
+    ends.update(constitution=sheet.constitution, motivation=sheet.motivation, ap=sheet.ap)
+    for stat in sheet.stats:
+        if stat in ATTRIBUTES and getattr(sheet, stat) is not None:
+            ends[stat] = getattr(sheet, stat)
+        elif stat in sheet.own_attributes:
+            ends[stat] = sheet.own_attributes[stat]
+    return dict(sheet.stats), ends
+
+
+def lasting_wound(wound: Wound) -> Injury:
+    """A wound and its layers: -4 Constitution for the counter, and its penalty unless offset."""
+    effect = {} if wound.offset() else dict(wound.penalty)
+    effect["constitution"] = effect.get("constitution", 0) - CONSTITUTION_PER_WOUND
+    return Injury(
+        name=str(wound), fight="", event="", effect=effect, permanent=wound.maimed,
+        prosthetic=wound.prosthetic,
+    )
+
+
+def treat_wound(record: Record, treatment: Treatment) -> Record:
+    injury = named_injury(record, treatment)
+    if not injury.permanent or treatment.means == "coiltech":
+        return without(record, injury)
+    if treatment.means != "prosthetic":
+        raise RuleError(
+            f"{record.name}: Maimed wounds cannot be removed by normal treatment: they require "
+            "prosthetics or Coiltech restoration (means `prosthetic` or `coiltech`)",
+            field="$.means",
+        )
+    if injury.prosthetic:
+        raise RuleError(f"{record.name}: {injury.name} already has a prosthetic", field="$.means")
+    counter = {"constitution": -CONSTITUTION_PER_WOUND}
+    offset = msgspec.structs.replace(injury, effect=counter, prosthetic=True)
+    current = dict(record.current)
+    for stat, value in injury.effect.items():
+        if stat in current:
+            current[stat] += counter.get(stat, 0) - value
+    injuries = tuple(offset if i is injury else i for i in record.injuries)
+    return msgspec.structs.replace(record, current=current, injuries=injuries)
+
+
+BETWEEN_JOBS = Permanence(
+    after_the_fight=wounds_carried,
+    lasting=lasting_wound,
+    rest=nothing_to_restore,
+    treat=treat_wound,
+    no_rest="has no rest that heals: a wound needs a `treatment` (Camp Treat Wound, a clinic)",
+    labels={"constitution": "Constitution", "motivation": "Motivation"},
+)
+
+
 class Contractor(Ruleset):
+    permanence = BETWEEN_JOBS
     name = "contractor"
     graph = Graph(name, [UPRIGHT, OUT_OF_ACTION, DEAD], TRANSITIONS)
     character = ContractorSheet

@@ -46,6 +46,11 @@ starts "stand-in:"). Give the book's own in `fight_started.tables.severe_injurie
 The injury thresholds, the location die and the Heal check difficulties are printed in the text
 and are fixed.
 
+Campaigns (`BETWEEN_FIGHTS`): Severe Injuries stay until a `treatment` heals them and Fatigued
+stays until a `rest` ("lasts until removed, for example by rest"). Decisions: the text gives no
+healing time, so HP return between fights, a Severe Injury heals when the GM records its
+treatment, and `time_passed` heals nothing.
+
 Decisions where the text is silent or ambiguous:
 - Damage. A hit's `damage` is taken after Dodge, Block and every other reduction. Above 0 HP it
   only lowers HP. The blow that reaches 0 checks what is left over (a blow landing exactly on 0
@@ -114,6 +119,8 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded, TurnStarted
+
+from ..permanence import Permanence, heal_removes_injury, lasts, rest_clears_conditions
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
@@ -507,7 +514,20 @@ def hp_text(before: Combatant, after: Combatant) -> str:
     return f" (HP {before.hp} -> {after.hp})" if after.hp != before.hp else ""
 
 
+# --- between fights: a campaign ----------------------------------------------------------------
+
+BETWEEN_FIGHTS = Permanence(
+    after_the_fight=lambda combatant: ({}, {}),
+    lasting=lasts,
+    conditions=lambda combatant: ("Fatigued",) if combatant.fatigued else (),
+    rest=rest_clears_conditions,
+    treat=heal_removes_injury,
+    rests=("rest",),
+)
+
+
 class D26(Ruleset):
+    permanence = BETWEEN_FIGHTS
     name = "d26"
     graph = Graph(name, [UPRIGHT, DOWNED, STABILISED, DEAD], TRANSITIONS)
     character = Combatant

@@ -95,6 +95,19 @@ Decisions where the text is silent or ambiguous:
 - Concentration, conditions (prone, unconscious's effects on attacks), exhaustion and hit dice
   are not tracked. A hit on an unconscious creature within 5 feet is a critical hit in the
   rules: the recorder says so with `critical`.
+
+Campaigns (`BETWEEN_FIGHTS`, SRD 5.1 "Resting"): hit points are carried from one fight to the
+next (optional stat `current_hp`, the hit points a creature joins with, 1 to its maximum `hp`;
+default: the maximum). A short rest (`rest`, kind `short`) gives back the hit points the Hit
+Dice spent gave (its `amount`, as rolled at the table: die plus Constitution modifier each); a
+long rest (kind `long`) gives back all lost hit points, and needs at least 1 hit point at its
+start. A `treatment` with an `amount` is healing between fights (a potion, a spell).
+Decisions: Hit Dice themselves (how many are left, half regained on a long rest) are not
+tracked: the table spends them and records what they gave. A creature that ends a fight at 0
+hit points, dying or stable, is carried at 0: it cannot join a fight (the reason is said) until
+healed, or until time passes (`time_passed`: a stable creature regains 1 hit point after 1d4
+hours, so after any day). One that ends the fight dying is taken as stable: a fight's log that
+leaves a creature dying has stopped before its death saves, and the GM records `died` if not.
 """
 
 from __future__ import annotations
@@ -104,10 +117,20 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from woundlog.events import CharacterJoined, Check, Heal, Hit, StructuralError, TurnStarted
+from woundlog.events import (
+    CharacterJoined,
+    Check,
+    Heal,
+    Hit,
+    RuleError,
+    StructuralError,
+    TurnStarted,
+)
+from woundlog.events.campaign import Rest, Treatment
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
+from ..permanence import Carried, Permanence, Record
 from ..ruleset import Acting, Context, Options, Ruleset
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..turns import starts_the_round_only
@@ -316,14 +339,75 @@ def revive(creature: Creature, heal: Heal, ctx: Context) -> Creature:
     return ctx.move(cleared(replace(creature, hp=hp, temp_hp=0)), "revive")
 
 
+# --- between fights: a campaign (SRD 5.1, Resting) ------------------------------------------
+
+CURRENT_HP = "current_hp"
+
+
+def hit_points_carried(creature: Creature) -> Carried:
+    """Hit points are carried: as the creature joined the fight, and as it ends it."""
+    return {CURRENT_HP: creature.stats.get(CURRENT_HP, creature.max_hp)}, {CURRENT_HP: creature.hp}
+
+
+def _regain(record: Record, amount: int) -> Record:
+    hp = record.current["hp"]
+    now = min(hp, record.current.get(CURRENT_HP, hp) + amount)
+    return replace(record, current={**record.current, CURRENT_HP: now})
+
+
+def resting(record: Record, rest: Rest) -> Record:
+    """Short rest: the hit points its Hit Dice gave. Long rest: all of them, from 1 or more."""
+    if rest.kind == "short":
+        return _regain(record, rest.amount or 0)
+    if record.current.get(CURRENT_HP, record.current["hp"]) < 1:
+        raise RuleError(
+            f"{record.name} is at 0 hit points: a long rest needs at least 1 at its start "
+            "(a short rest's Hit Dice, healing, or time passing first)",
+            field="$.kind",
+        )
+    return _regain(record, record.current["hp"])
+
+
+def healing_between_fights(record: Record, treatment: Treatment) -> Record:
+    if treatment.amount is None:
+        raise RuleError(
+            f"{record.name}: give the hit points the treatment restores (`amount`)",
+            field="$.amount",
+        )
+    return _regain(record, treatment.amount)
+
+
+def stable_regains_one(record: Record, days: int) -> Record:
+    """A stable creature at 0 regains 1 hit point after 1d4 hours: after any day, 1."""
+    return _regain(record, 1) if record.current.get(CURRENT_HP) == 0 else record
+
+
+def at_zero(record: Record) -> str | None:
+    if record.current.get(CURRENT_HP, 1) < 1:
+        return "is at 0 hit points (unconscious): heal them, or rest or let time pass, first"
+    return None
+
+
+BETWEEN_FIGHTS = Permanence(
+    after_the_fight=hit_points_carried,
+    rest=resting,
+    treat=healing_between_fights,
+    time_passes=stable_regains_one,
+    rests=("long", "short"),
+    labels={CURRENT_HP: "HP", "hp": "HP maximum"},
+    cannot_join=at_zero,
+)
+
+
 class Dnd5e(Ruleset):
     name = "dnd5e"
     graph = Graph(name, [UPRIGHT, DOWNED, STABILISED, DEAD], TRANSITIONS)
     character = Creature
     dice: ClassVar[dict[str, int]] = {DEATH_SAVE: 20}
     stats: ClassVar[dict[str, int | None]] = {"hp": None}
-    optional_stats = ("ac", "level")
+    optional_stats = ("ac", "level", CURRENT_HP)
     kinds = (PC, MONSTER)
+    permanence = BETWEEN_FIGHTS
     who_may_act = WHO_MAY_ACT
     # death saves are the dying's alone: the start of a turn does nothing to anyone else
     tick_concerns: ClassVar[dict[str, TickConcern]] = {
@@ -352,7 +436,13 @@ class Dnd5e(Ruleset):
     ) -> Creature:
         if stats["hp"] < 1:
             raise ctx.refuse("a hit point maximum is at least 1", "$.stats.hp")
-        return Creature(**self.basics(event, kind, stats), hp=stats["hp"])
+        now = stats.get(CURRENT_HP, stats["hp"])
+        if not 1 <= now <= stats["hp"]:
+            raise ctx.refuse(
+                f"`{CURRENT_HP}` (the hit points it joins with) is 1 to the maximum, {stats['hp']}",
+                f"$.stats.{CURRENT_HP}",
+            )
+        return Creature(**self.basics(event, kind, stats), hp=now)
 
     def on_hit(self, fight: FightState[Any], target: Creature, hit: Hit, ctx: Context) -> Creature:
         if target.state == DEAD:

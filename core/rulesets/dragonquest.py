@@ -89,6 +89,11 @@ Tables:
                     Ranges are "LOW-HIGH" or one number, within 1-100, never overlapping; a
                     malformed table is refused when the fight starts.
 
+Campaigns (`BETWEEN_FIGHTS`): a Grievous Injury stays until a `treatment` heals it. Decisions:
+the text gives no recovery time, so Fatigue and Endurance return between fights (a figure
+joins with his full pools, as the join requires), a Grievous Injury heals when the GM records
+its treatment, `time_passed` heals nothing, and there is no rest.
+
 Decisions where the text is silent or ambiguous:
 - Who may act: a stunned figure "may not take any other action except attempt to recover", so
   his blows and heals are refused; so are the unconscious's and the dead's. A knocked-down
@@ -187,6 +192,8 @@ from typing import Any, ClassVar, Literal, NamedTuple
 import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
+
+from ..permanence import Permanence, heal_removes_injury, lasts, nothing_to_restore
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
@@ -860,7 +867,20 @@ def revived(figure: Figure, ctx: Context) -> Figure:
 # --- pulses ----------------------------------------------------------------------------------
 
 
+# --- between fights: a campaign ----------------------------------------------------------------
+
+BETWEEN_FIGHTS = Permanence(
+    after_the_fight=lambda figure: ({}, {}),
+    lasting=lasts,
+    rest=nothing_to_restore,
+    treat=heal_removes_injury,
+    no_rest="has no rest that heals here: pools return between fights, a Grievous Injury "
+    "needs a `treatment`",
+)
+
+
 class DragonQuest(Ruleset):
+    permanence = BETWEEN_FIGHTS
     name = "dragonquest"
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION, DEAD], TRANSITIONS)
     character = Figure

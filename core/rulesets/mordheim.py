@@ -22,6 +22,12 @@ may do nothing at all, and one out of action takes no further part: a hit whose 
 one of them is refused on append and void on replay. An attacker who is not a fighter of this
 fight (a trap, a spell) is accepted and named in the changes.
 
+Campaigns (`AFTER_THE_BATTLE`): wounds return after the battle. "After the battle you can test
+to see whether he survives and if he sustains any serious lasting injuries": the text prints no
+such table, so a warrior taken out of action carries the condition "out of action: the
+after-battle test is owed"; the GM records its result, `died`, or a `treatment` (any means) for
+a survivor, which clears it. There is no rest.
+
 Decisions where the text is silent or ambiguous:
 - "Several wounds in one turn: apply the highest." Between two recovery phases a fighter's
   state only ever gets worse: each injury result is combined with his current state and the
@@ -58,6 +64,10 @@ from typing import Any, ClassVar
 import msgspec
 
 from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
+
+from ..permanence import Permanence, Record, nothing_to_restore
+from woundlog.events import RuleError
+from woundlog.events.campaign import Treatment
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
@@ -154,7 +164,29 @@ END_OF_TURN = TickConcern(counters=("half_rate",))
 """The end of a turn ends half rate, and does nothing else."""
 
 
+# --- between battles: a campaign ----------------------------------------------------------------
+
+TEST_OWED = "out of action: the after-battle test is owed"
+
+
+def survived(record: Record, treatment: Treatment) -> Record:
+    if TEST_OWED not in record.conditions:
+        raise RuleError(f"{record.name} owes no after-battle test", field="$.type")
+    left = tuple(c for c in record.conditions if c != TEST_OWED)
+    return msgspec.structs.replace(record, conditions=left)
+
+
+AFTER_THE_BATTLE = Permanence(
+    after_the_fight=lambda warrior: ({}, {}),
+    conditions=lambda warrior: (TEST_OWED,) if warrior.state == OUT_OF_ACTION else (),
+    rest=nothing_to_restore,
+    treat=survived,
+    no_rest="has no rest: wounds return after the battle",
+)
+
+
 class Mordheim(Ruleset):
+    permanence = AFTER_THE_BATTLE
     name = "mordheim"
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION], TRANSITIONS)
     character = Warrior

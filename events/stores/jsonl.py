@@ -35,7 +35,7 @@ import msgspec
 from .. import bounded
 from ..codec import canonical, decode_json
 from ..errors import ConflictError, StructuralError, UsageError
-from ..fight_ids import check_fight_id, is_fight_id
+from ..fight_ids import check_stream_id, is_fight_id
 from ..model import Amend, Event, Retract
 from . import companions
 from ._batch import nothing_stored, plan_append, split_refs
@@ -79,8 +79,8 @@ class JsonlStore(ClosesOnExit):
         """Nothing to release: files are open only during each call (and each read's stream)."""
 
     def path(self, fight: str) -> Path:
-        """The fight's file; UsageError if the fight id cannot safely be a file name."""
-        check_fight_id(fight)
+        """The fight's (or campaign's) file; UsageError if its id cannot safely be a file name."""
+        check_stream_id(fight)
         return self.directory / f"{fight}{SUFFIX}"
 
     # -- writing ---------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ import msgspec
 
 from ..codec import canonical
 from ..errors import ConflictError, StructuralError, UsageError
-from ..fight_ids import check_fight_id
+from ..campaign import Logged
+from ..fight_ids import check_fight_id, is_fight_id
 from ..model import Amend, Event, Retract, type_name
 from . import companions
 from ._batch import plan_append, split_refs
@@ -53,7 +54,7 @@ _UNDO_TYPES = tuple(str(kind.__struct_config__.tag) for kind in (Retract, Amend)
 # visibly implies the index's own.
 _IS_UNDO = f"type IN ({', '.join(repr(name) for name in _UNDO_TYPES)})"
 
-_decoder = msgspec.json.Decoder(Event)
+_decoder = msgspec.json.Decoder(Logged)  # a fight's or a campaign's log
 
 
 def store_schema(dialect: Dialect, *, created: str, of_fight: str, clustered: str) -> str:
@@ -198,7 +199,8 @@ class SqlStore(ClosesOnExit):
             after = rows[-1][0]
 
     def fights(self) -> list[str]:
-        return [row[0] for row in self._run("SELECT fight FROM fights ORDER BY created").fetchall()]
+        rows = self._run("SELECT fight FROM fights ORDER BY created").fetchall()
+        return [row[0] for row in rows if is_fight_id(row[0])]  # a campaign's log is no fight
 
     def version(self, fight: str) -> int:
         row = self._run("SELECT version FROM fights WHERE fight = ?", (fight,)).fetchone()

@@ -83,6 +83,10 @@ range keys: `{"downed": {"rows": {"1": "dead", "2-5": "unconscious", "6": "stabi
 serious_injuries rows name the results below (`"14": "severed_leg"`). A replacement that does not
 give exactly one result to every face is refused as malformed.
 
+Campaigns (`campaign.py`): wounds return after the adventure; Serious Injuries, with what they
+did to Starting Wounds and characteristics, stay for good; no rest or treatment between
+adventures (its docstring lists the decisions).
+
 Decisions where the text is silent or ambiguous:
 - The turn is the whole board's. Its start and end are `turn_started` / `turn_ended` with
   neither side nor character; a tick scoped to a side or a character is a marker that does
@@ -179,6 +183,7 @@ from ...machine import Graph
 from ...ruleset import Acting, Context, Options, Ruleset
 from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
 from ...turns import PULSE_VERSION
+from .campaign import BETWEEN_ADVENTURES
 from .blows import (
     coup_de_grace,
     pinned_warrior,
@@ -288,6 +293,7 @@ class WarhammerQuest(Ruleset):
     }
     stats: ClassVar[dict[str, int | None]] = {"wounds": None}
     optional_stats = PROFILE
+    permanence = BETWEEN_ADVENTURES  # what outlasts a fight (campaign.py)
     who_may_act = WHO_MAY_ACT
     tick_concerns: ClassVar[dict[str, TickConcern]] = {
         # head wounds and Recurring Pains need an injury; last turn's effects are cleared
