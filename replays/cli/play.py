@@ -94,9 +94,12 @@ def interactive(
         input=input,
         output=output,
     )
+    # prompt_toolkit runs its own event loop; where one already runs in this thread (a notebook,
+    # a sync Playwright in a test run) it must read in a thread of its own.
+    in_thread = loop_running()
     while True:
         try:
-            line = prompt.prompt(f"{session.fight}> ")
+            line = prompt.prompt(f"{session.fight}> ", in_thread=in_thread)
         except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the session goes on
             continue
         except EOFError:  # Ctrl-D
@@ -106,6 +109,17 @@ def interactive(
                 break
         except KeyboardInterrupt:  # Ctrl-C while a command runs: that command is dropped
             print_error("interrupted")
+
+
+def loop_running() -> bool:
+    """Whether an asyncio event loop is running in this thread."""
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def completer(session: Session) -> Any:

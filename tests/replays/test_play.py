@@ -224,6 +224,25 @@ def test_prompt_toolkit_reads_the_lines_keeps_history_and_ctrl_c_cancels_a_line(
     assert "snitch" not in kept
 
 
+def test_a_session_started_where_an_event_loop_already_runs_still_reads_its_lines(
+    session: Session, capsys: pytest.CaptureFixture[str], run: Run
+) -> None:
+    import asyncio
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    async def inside_a_loop() -> None:  # as in a notebook, or beside a sync Playwright
+        with create_pipe_input() as typed:
+            typed.send_text("hit grim 1 --roll injury=3\r")
+            typed.send_text("\x04")
+            interactive(session, None, input=typed, output=DummyOutput())
+
+    asyncio.run(inside_a_loop())
+    assert "#4 hit: Grim" in capsys.readouterr().out
+    assert len(events_of(run, "skirmish")) == 4
+
+
 def test_lines_piped_into_play_run_in_turn_and_a_refused_one_fails_the_run(
     run: Run, skirmish: str, db: Path
 ) -> None:
