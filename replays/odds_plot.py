@@ -1,5 +1,7 @@
 """`woundlog odds --plot FILE.svg|png`: the odds as a bar chart, one row per character, each bar
-split by state in the timeline's colours, with the percentages written on it.
+split by state in the timeline's colours, with the percentages written on it where they fit,
+every state of the row named under its bar (a 1% sliver has no room for words), and a legend
+of the colours.
 
 SVG is written directly; PNG is the same SVG through CairoSVG, as `woundlog timeline` does, so
 the two cannot disagree.
@@ -15,13 +17,13 @@ from woundlog.events import UsageError
 from .pictures import CHAR_W, COLOURS, svg_to_png
 from .whatif import Odds
 
-ROW_H, BAR_W, NAME_W, TOP, PAD = 34, 560, 190, 40, 12
+ROW_H, BAR_W, NAME_W, TOP, PAD, LEGEND_H = 50, 560, 190, 40, 12, 30
 
 
 def odds_svg(answer: Odds, title: str) -> str:
     """The chart as SVG text."""
     rows = list(answer.characters.items())
-    width, height = NAME_W + BAR_W + 2 * PAD, TOP + ROW_H * len(rows) + PAD
+    width, height = NAME_W + BAR_W + 2 * PAD, TOP + ROW_H * len(rows) + LEGEND_H + PAD
     svg = ET.Element(
         "svg",
         {
@@ -47,11 +49,10 @@ def odds_svg(answer: Odds, title: str) -> str:
             ET.SubElement(
                 svg, "rect", bar | {"fill": COLOURS[state.state], "data-state": state.state}
             )
+            fuller = f"{words_of(state.state)} {state.percent:.1f}%"
             words = next(
-                (w for w in (f"{state.state} {state.percent:.1f}%", f"{state.percent:.0f}%")
-                 if len(w) * CHAR_W + 6 < share),
-                None,
-            )  # fmt: skip
+                (w for w in (fuller, f"{state.percent:.0f}%") if len(w) * CHAR_W + 6 < share), None
+            )
             if words is not None:  # the longest label that fits in the bar
                 label = ET.SubElement(
                     svg,
@@ -65,7 +66,34 @@ def odds_svg(answer: Odds, title: str) -> str:
                 )
                 label.text = words
             x += share
+        said = ET.SubElement(
+            svg, "text", {"x": str(NAME_W), "y": str(y + 42), "font-size": "11", "class": "states"}
+        )
+        said.text = " · ".join(
+            f"{words_of(state.state)} {state.percent:.1f}%" for state in character.states
+        )
+    legend(svg, [state.state for _, c in rows for state in c.states], TOP + ROW_H * len(rows))
     return ET.tostring(svg, encoding="unicode")
+
+
+def words_of(state: str) -> str:
+    return state.replace("_", " ")
+
+
+def legend(svg: ET.Element, shown: list[str], y: int) -> None:
+    """A swatch and the name of each state the chart shows, in the order of the seven."""
+    group = ET.SubElement(svg, "g", {"class": "legend"})
+    x = float(PAD)
+    for state in (state for state in COLOURS if state in shown):
+        ET.SubElement(
+            group,
+            "rect",
+            {"x": f"{x:.1f}", "y": str(y + 8), "width": "14", "height": "14",
+             "fill": COLOURS[state], "stroke": "#1a1a1a", "data-legend": state},
+        )  # fmt: skip
+        name = ET.SubElement(group, "text", {"x": f"{x + 19:.1f}", "y": str(y + 19)})
+        name.text = words_of(state)
+        x += 19 + CHAR_W * len(name.text) + 16
 
 
 def write_odds_plot(answer: Odds, title: str, output: Path) -> None:

@@ -78,6 +78,13 @@ def test_every_walkthrough_of_the_readme_runs_as_written(
 def test_the_setup_blocks_demo_runs() -> None:
     [setup] = [block for block in SHELL if "pip install -e" in block]
     assert "woundlog demo" in setup
+    first, _, rest = setup.partition("\n")
+    # a virtual environment before anything is installed (issue 26): pip into the system's
+    # Python is refused on current Debian and Ubuntu, and mixes with whatever else is there
+    assert first.startswith("python3 -m venv .venv && . .venv/bin/activate"), first
+    assert rest.index("pip install -e") < rest.index("pytest")
+    [tests] = [line for line in setup.splitlines() if line.startswith("pytest")]
+    assert re.search(r"about \d+-\d+ minutes on two cores", tests), tests
     assert CliRunner().invoke(app, ["demo"]).exit_code == 0
 
 

@@ -11,10 +11,10 @@ import typer
 from woundlog.events import UsageError
 
 from ..files import Void, replay_file, replay_file_state
-from ..pictures import fight_moments, file_moments, write_picture
+from ..pictures import characters, fight_moments, file_moments, write_picture
 from .application import application
 from .options import AsJson, At, Db, Wide
-from .output import print_changes, print_json, print_state, report_voids
+from .output import print_changes, print_json, print_state, report_voids, say
 
 
 def replay(
@@ -66,7 +66,8 @@ def timeline(
     ],
     db: Db = None,
 ) -> None:
-    """Draw a fight's timeline as a picture: a row per character, a column per event."""
+    """Draw a fight's timeline as a picture: a row per character, a column per event; then
+    say what was written (the file, its size, what it shows)."""
     if source.endswith(".jsonl"):
         moments, title = file_moments(Path(source))
     else:
@@ -74,3 +75,9 @@ def timeline(
             moments = fight_moments(app.store, source)
         title = getattr(moments[0][0].event, "name", "") or source
     write_picture(moments, title, output)
+    cast = len(characters(moments))
+    say(
+        f"wrote {output} ({output.suffix[1:].upper()}, {output.stat().st_size:,} bytes): the "
+        f"timeline of `{title}`, {cast} character{'s' * (cast != 1)} over "
+        f"{len(moments)} event{'s' * (len(moments) != 1)}"
+    )

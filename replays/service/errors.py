@@ -1,6 +1,7 @@
 """Errors as HTTP responses: one body for every status the service returns, an RFC 9457 problem
 (`application/problem+json`, made by Litestar's `ProblemDetailsException`) that also keeps the
-fields woundlog's clients read (`ErrorBody`: `error`, `message`, `current_version`, `errors`).
+fields woundlog's clients read (`ErrorBody`: `error`, `message`, `current_version`,
+`most_samples`, `errors`).
 
 401 missing or unknown token, 403 a token of another fight (or a viewer token on a write),
 404 unknown fight (or importer format), 409 conflict (with the fight's current version),
@@ -34,6 +35,7 @@ from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from ..application import FightNotFound, TooLarge, UnknownFormat
+from .fights import OddsRefused
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
 
@@ -65,6 +67,7 @@ def body_of(error: WoundlogError) -> ErrorBody:
         error=type(error).__name__,
         message=str(error),
         current_version=error.current_version if isinstance(error, ConflictError) else None,
+        most_samples=error.most_samples if isinstance(error, OddsRefused) else None,
         errors=[refusal(error)] if located else [],
     )
 

@@ -400,9 +400,10 @@ class Fights:
         self.app.check_batch_size(len(whatif))
         most = max(1, WORK_LIMIT // (SAMPLE_STEPS * len(whatif)))
         if asked.samples is not None and asked.samples > most:
-            raise UsageError(
+            raise OddsRefused(
                 f"samples={asked.samples}: a what-if of {len(whatif)} events is estimated from "
-                f"at most {most:,} samples here (ask for fewer, or about fewer events)"
+                f"at most {most:,} samples here (ask for fewer, or about fewer events)",
+                most_samples=most,
             )
         budget = Budget(WORK_LIMIT, live=ODDS_LIVE, stop=stop)
         try:
@@ -416,7 +417,19 @@ class Fights:
                 else f"ask about fewer events, or estimate it with samples=N (at most {most:,} "
                 "here)"
             )
-            raise UsageError(f"this what-if takes {too_large.figure}: {way_out}") from None
+            raise OddsRefused(
+                f"this what-if takes {too_large.figure}: {way_out}", most_samples=most
+            ) from None
+
+
+class OddsRefused(UsageError):
+    """An odds question past the service's bound, with the most samples an estimate of the
+    same what-if may take here (`most_samples` of the 422): the page offers that figure, so
+    WORK_LIMIT and SAMPLE_STEPS have no copy outside this module."""
+
+    def __init__(self, message: str, *, most_samples: int) -> None:
+        super().__init__(message)
+        self.most_samples = most_samples
 
 
 def _differences(stored: Event, asked: FightStarted) -> str:

@@ -46,7 +46,9 @@ MEANING = {
     "content, or the fight exists with other settings. `current_version` says where it is.",
     413: "Over a limit: the body's size, or the events of one batch.",
     422: "Refused: each refused event in `errors` (batch index, id, field, why); or a "
-    f"parameter, header or body that does not fit (a fight id must be {RULE}).",
+    f"parameter, header or body that does not fit (a fight id must be {RULE}); or an odds "
+    "question past the service's bound, with `most_samples`, the most samples an estimate of "
+    "it may take.",
     503: "The database is out of reach (restarting?) or the server is at its connection "
     "limit: send the request again (`Retry-After`).",
     500: "The service failed; its log tells why under the incident number of `detail`.",

@@ -94,8 +94,9 @@ class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Every error response, an RFC 9457 problem (`application/problem+json`): `status`,
     `title` (the status's name) and `detail` (what went wrong, for a person), and besides them
     the fields clients of woundlog read: `error` (the kind: `ConflictError`, `BatchRefused`,
-    ...), `message` (the same text as `detail`), the fight's `current_version` on a 409, and
-    for refused events each of them in `errors`."""
+    ...), `message` (the same text as `detail`), the fight's `current_version` on a 409, the
+    most samples an estimate may take (`most_samples`) on an odds question refused as too
+    large, and for refused events each of them in `errors`."""
 
     type: str = "about:blank"  # the problem is what the status says; `error` names its kind
     title: str = ""
@@ -104,6 +105,7 @@ class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     error: str
     message: str
     current_version: int | None = None  # 409: the fight's version now
+    most_samples: int | None = None  # 422 of `GET /odds`: the most samples of this what-if
     errors: list[Refusal] = []
 
 

@@ -8,7 +8,6 @@ import {
   DEFAULT_SAMPLES,
   chanceText,
   describe,
-  eventCount,
   eventOf,
   eventStep,
   mostSamples,
@@ -25,7 +24,14 @@ const panel = {
   steps: [], // what the person added, in order
   state: null, // the fight as it stood at the selected event: whom a step can name
   ask: null, // () => ({ fight, token, at }) of the page
+  bound: null, // { question, most }: the most samples the service takes for that question
 };
+
+/** The what-if as the panel would ask it now: what the service's bound was given for. */
+function question() {
+  const { at } = panel.ask();
+  return JSON.stringify([at, panel.steps.map(eventOf), Number($("odds-rounds").value)]);
+}
 
 const names = () =>
   Object.fromEntries(Object.entries(panel.state?.characters ?? {}).map(([id, c]) => [id, c.name || id]));
@@ -161,12 +167,15 @@ function busy(working) {
   $("odds-busy").textContent = working ? "Working out the odds…" : "";
 }
 
-/** The sample count the estimate offers: the page's default, within what the service takes for
- * this what-if. */
+/** The sample count the estimate offers: the page's default, within what the service said it
+ * takes for this very what-if; null while it has not said (the what-if changed since). */
 function offerSamples() {
-  const rounds = Number($("odds-rounds").value);
-  const most = mostSamples(eventCount(panel.steps.length, rounds, panel.state));
+  const most = panel.bound?.question === question() ? panel.bound.most : null;
   const input = $("odds-samples");
+  if (most === null) {
+    input.removeAttribute("max");
+    return null;
+  }
   input.max = String(most);
   if (!(Number(input.value) <= most)) input.value = String(Math.min(DEFAULT_SAMPLES, most));
   return most;
@@ -176,6 +185,7 @@ async function askOdds(samples = null) {
   const { fight, token, at, say } = panel.ask();
   const rounds = Number($("odds-rounds").value);
   const events = panel.steps.map(eventOf);
+  const asked = question(); // the steps may change while the service works
   busy(true);
   try {
     const answer = await getOdds(fight, token, at, { events, ticks: rounds, samples });
@@ -188,6 +198,8 @@ async function askOdds(samples = null) {
     }
     // the service's own words: what was too large, or which step it cannot take
     $("odds-error").textContent = error.message;
+    const most = mostSamples(error);
+    if (most !== null) panel.bound = { question: asked, most };
     // too large to enumerate: offer the estimate (and keep offering it while sampling)
     $("odds-sampling").hidden = !tooLarge(error) && samples === null;
     offerSamples();
@@ -212,9 +224,10 @@ export function setUpOdds(ask) {
   $("odds-estimate").addEventListener("click", () => {
     const samples = Number($("odds-samples").value);
     const most = offerSamples();
-    if (!Number.isInteger(samples) || samples < 1 || samples > most) {
+    if (!Number.isInteger(samples) || samples < 1 || (most !== null && samples > most)) {
       // refused here, at once, with the service's bound: no request the service would refuse
-      $("odds-error").textContent = `An estimate of this what-if takes 1 to ${most.toLocaleString("en")} samples.`;
+      const range = most === null ? "a whole number of samples, 1 or more" : `1 to ${most.toLocaleString("en")} samples`;
+      $("odds-error").textContent = `An estimate of this what-if takes ${range}.`;
       return;
     }
     askOdds(samples);

@@ -85,22 +85,14 @@ export function unchanged(character, now) {
   );
 }
 
-/** The service's bound on an estimate (replays/service/fights.py): WORK_LIMIT reducer steps,
- * SAMPLE_STEPS at least per sampled event, so at most WORK_LIMIT // (SAMPLE_STEPS * events)
- * samples. tests/pages/test_odds_page.py checks these two against the service's own. */
-export const WORK_LIMIT = 50_000;
-export const SAMPLE_STEPS = 2;
+/** The samples an estimate starts from, where the service takes as many (its bound for a
+ * what-if comes with its refusal: `mostSamples`). */
 export const DEFAULT_SAMPLES = 2000;
 
-/** How many events the service plays for `steps` steps then `rounds` rounds of turns: each
- * round starts, each side starts and ends its turn, the round ends (replays/whatif.py, rounds). */
-export function eventCount(steps, rounds, state) {
-  const sides = new Set(Object.values(state?.characters ?? {}).map((c) => c.side).filter(Boolean));
-  return steps + rounds * (2 + 2 * sides.size);
-}
-
-/** The most samples the service takes for `events` events. */
-export const mostSamples = (events) => Math.max(1, Math.floor(WORK_LIMIT / (SAMPLE_STEPS * Math.max(events, 1))));
+/** The most samples the service takes for the what-if it refused with `error` (its 422 says,
+ * as `most_samples`); null when the refusal says nothing of it. */
+export const mostSamples = (error) =>
+  Number.isInteger(error?.body?.most_samples) ? error.body.most_samples : null;
 
 /** Whether a refusal of the service is the one for a question past its work budget (its
  * reducer steps, or the dice paths and states it may hold), which an estimate by sampling

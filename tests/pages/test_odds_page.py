@@ -232,23 +232,55 @@ def test_the_estimate_offers_as_many_samples_as_the_service_takes_and_it_answers
     watched: Watched, server: Any, client: httpx.Client, skirmish: Tokens
 ) -> None:
     """A hit and 3 rounds of turns (each: the round, two sides' turns, the round's end) are 19
-    events: the service samples at most WORK_LIMIT // (SAMPLE_STEPS * 19) of them, fewer than
-    the page's 2,000 of old, which the service refused."""
-    from woundlog.replays.service.fights import SAMPLE_STEPS, WORK_LIMIT
-
+    events: the service takes at most 50,000 // (2 * 19) = 1,315 samples of them (its 50,000
+    reducer steps, 2 at least per sampled event), fewer than the page's 2,000 of old, which the
+    service refused. The page is told so by the refusal, `most_samples`."""
+    hit = {"type": "hit", "target": "ulf", "damage": 8, "attacker": "hilde"}
+    refused = api_odds(client, skirmish, at=4, events=[hit], ticks=3)
+    assert refused.status_code == 422 and refused.json()["most_samples"] == 1315, refused.text
     page = open_at(watched, server.url, skirmish, 4)
-    bound = page.evaluate("import('/web/whatif.js').then(m => [m.WORK_LIMIT, m.SAMPLE_STEPS])")
-    assert bound == [WORK_LIMIT, SAMPLE_STEPS]  # the page's copy of the service's bound
     add_hit(page, "ulf", 8, "hilde")
     page.select_option("#odds-rounds", "3")
     page.click("#odds")
     expect(page.locator("#odds-sampling")).to_be_visible()
-    most = WORK_LIMIT // (SAMPLE_STEPS * 19)
-    assert most < 2000
-    expect(page.locator("#odds-samples")).to_have_value(str(most))
+    expect(page.locator("#odds-samples")).to_have_value("1315")
     page.click("#odds-estimate")  # the page's own offer, untouched
     expect(page.locator("#odds-table caption")).to_have_text(
-        f"After #4, 1 step(s) and 3 round(s) of turns, estimated from {most} replays"
+        "After #4, 1 step(s) and 3 round(s) of turns, estimated from 1315 replays"
+    )
+    expect_refused(watched)
+
+
+def test_the_page_holds_to_the_bound_the_service_gives_not_one_of_its_own(
+    watched: Watched, server: Any, skirmish: Tokens
+) -> None:
+    """The service's refusal, with its `most_samples` changed on the way (as another
+    configuration of the service would answer): the page offers and enforces that figure."""
+    page = open_at(watched, server.url, skirmish, 4)
+
+    def smaller_bound(route: Any) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        if answer.status == 422:
+            body["most_samples"] = 321
+        route.fulfill(response=answer, json=body)
+
+    page.route("**/odds?*", smaller_bound)
+    add_hit(page, "ulf", 8, "hilde")
+    page.select_option("#odds-rounds", "3")
+    page.click("#odds")
+    expect(page.locator("#odds-samples")).to_have_value("321")
+    expect(page.locator("#odds-samples")).to_have_attribute("max", "321")
+    page.fill("#odds-samples", "322")
+    page.click("#odds-estimate")
+    expect(page.locator("#odds-error")).to_have_text(
+        "An estimate of this what-if takes 1 to 321 samples."
+    )
+    add_hit(page, "ulf", 1, "hilde")  # another what-if: the page waits for the service's word
+    page.fill("#odds-samples", "400")
+    page.click("#odds-estimate")
+    expect(page.locator("#odds-table caption")).to_have_text(
+        "After #4, 2 step(s) and 3 round(s) of turns, estimated from 400 replays"
     )
     expect_refused(watched)
 

@@ -38,6 +38,22 @@ def test_svg_is_well_formed_with_a_row_per_character_and_a_column_per_event(tmp_
     assert svg.find(f"{SVG}title").text == "The fire chasm"  # type: ignore[union-attr]
 
 
+def test_timeline_says_what_it_wrote(tmp_path: Path) -> None:
+    """The fire chasm: 33 events, 8 characters joined (`grep -c` of the log file)."""
+    events = [e for _, e in read_jsonl(LOG)]
+    cast = sum(isinstance(e, CharacterJoined) for e in events)
+    assert (len(events), cast) == (33, 8)
+    for name in ("fight.svg", "fight.png"):
+        out = tmp_path / name
+        done = woundlog("timeline", str(LOG), "-o", str(out))
+        assert done.returncode == 0, done.stderr
+        kind = out.suffix[1:].upper()
+        assert done.stdout == (
+            f"wrote {out} ({kind}, {out.stat().st_size:,} bytes): the timeline of "
+            "`The fire chasm`, 8 characters over 33 events\n"
+        )
+
+
 def test_svg_cells_show_the_state_each_character_had_then(tmp_path: Path) -> None:
     out = tmp_path / "fight.svg"
     assert woundlog("timeline", str(LOG), "-o", str(out)).returncode == 0

@@ -40,6 +40,9 @@ def test_table_view_shows_each_character_and_updates_as_events_arrive(
         "data-state", "out_of_action", timeout=1000
     )
     expect(page.locator("#just")).to_have_text("Brand is now out of action, wounds 1 → 0.")
+    # the card the live event changed is the one highlighted, and it alone
+    expect(page.locator("li.changed")).to_have_count(1)
+    expect(page.locator("li.changed")).to_have_attribute("data-character", "brand")
 
 
 def test_timeline_endpoint_takes_a_token_of_the_fight(client: httpx.Client) -> None:

@@ -237,3 +237,33 @@ def test_odds_plot_draws_a_bar_per_character_split_by_state(run: Run, tmp_path: 
     assert png.read_bytes().startswith(b"\x89PNG")
     refused = run("odds", str(log), "--hit", "hilde:2", "--plot", str(tmp_path / "odds.gif"))
     assert refused.exit_code == 2 and "--plot writes .svg or .png" in refused.output
+
+
+def test_odds_plot_names_every_state_under_its_bar_and_has_a_legend(
+    run: Run, tmp_path: Path
+) -> None:
+    """Hilde's knocked down 1/9 is a sliver too narrow for its name: it is named, with every
+    other state of her row, under the bar; the legend gives each colour shown its state."""
+    import xml.etree.ElementTree as ET
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    out = tmp_path / "odds.svg"
+    ok(run("odds", str(DATA / "mordheim_undo.jsonl"), "--at", "4", "--hit", "hilde:2",
+           "--plot", str(out)))  # fmt: skip
+    svg = ET.parse(out).getroot()
+    rows = [t.text for t in svg.iter(f"{svg_ns}text") if t.get("class") == "states"]
+    assert rows == [
+        "out of action 55.6% · stunned 33.3% · knocked down 11.1%",  # 5/9, 1/3, 1/9
+        "upright 100.0%",
+        "upright 100.0%",
+    ]
+    [legend] = [g for g in svg.iter(f"{svg_ns}g") if g.get("class") == "legend"]
+    swatches = [r.get("data-legend") for r in legend.iter(f"{svg_ns}rect")]
+    assert swatches == ["upright", "knocked_down", "stunned", "out_of_action"]
+    assert [t.text for t in legend.iter(f"{svg_ns}text")] == [
+        "upright", "knocked down", "stunned", "out of action"
+    ]  # fmt: skip
+    bars = {r.get("data-state"): r.get("fill") for r in svg.iter(f"{svg_ns}rect")
+            if r.get("data-state")}  # fmt: skip
+    for swatch in legend.iter(f"{svg_ns}rect"):
+        assert swatch.get("fill") == bars[swatch.get("data-legend")]

@@ -87,3 +87,25 @@ def test_replay_fits_the_table_too(run: Run, hundred: None) -> None:
     replayed = ok(run("replay", str(DATA / "warhammer_quest_fire_chasm.jsonl"))).stdout
     assert "…" not in replayed and "ib = internal_bleeding" in replayed
     assert "Grundi the Trollslayer" in replayed
+
+
+def test_foundry_length_ids_leave_the_table_whole_with_names_beside_them(
+    run: Run, hundred: None
+) -> None:
+    """Issue 26: Foundry's token ids (`Scene.<16>.Token.<16>`, 45 characters) never break the
+    CLI table: each row one line within 100 columns, the id whole (it is what a command takes),
+    the display name beside it, and the event lines name the character, never the id."""
+    brakka = "Scene.Xq7mP2aZ0kLw9BcD.Token.h7Qk2aZ0rT5yUvWx"
+    boss = "Scene.Xq7mP2aZ0kLw9BcD.Token.Gob1inB0ss9aaQ3e"
+    ok(run("new", "road", "--ruleset", "dnd5e"))
+    ok(run("join", "road", brakka, "--name", "Brakka", "--side", "party", "--stat", "hp=22"))
+    ok(run("join", "road", boss, "--name", "Goblin Boss", "--side", "goblins", "--stat", "hp=21"))
+    hit = ok(run("hit", "road", "Brakka", "5", "--attacker", "Goblin Boss")).stdout
+    assert hit.splitlines()[0] == "#4 hit: Brakka takes 5 (22 -> 17 HP)"
+    table = ok(run("state", "road")).stdout
+    assert "…" not in table
+    assert max(len(line.rstrip()) for line in table.splitlines()) <= 100
+    rows = {line.split()[0]: line for line in table.splitlines() if " upright " in line}
+    assert set(rows) == {brakka, boss}
+    assert "Brakka" in rows[brakka] and "Goblin Boss" in rows[boss]
+    assert "Scene." not in ok(run("log", "road")).stdout

@@ -28,6 +28,27 @@ def knockout(writer: str, die: int) -> dict[str, object]:
     }
 
 
+def served_brawl(client: httpx.Client) -> dict[str, str]:
+    """The fight made through the service: Grim (one wound, reavers) and Snik (skaven); the
+    gm's headers."""
+    created = client.post(
+        "/fights", json={"fight": FIGHT, "ruleset": "mordheim"}, headers=bearer(ADMIN)
+    )
+    assert created.status_code == 201, created.text
+    gm = bearer(created.json()["gm_token"])
+    joined = client.post(
+        f"/fights/{FIGHT}/events",
+        json=[
+            {"type": "character_joined", "character": "grim", "name": "Grim", "side": "reavers",
+             "stats": {"wounds": 1}},
+            {"type": "character_joined", "character": "snik", "name": "Snik", "side": "skaven"},
+        ],
+        headers=gm,
+    )  # fmt: skip
+    assert joined.status_code == 200, joined.text
+    return gm
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "jsonl"])
 def test_over_http_the_hit_that_lost_the_race_is_refused_against_the_winners(
     kind: str, tmp_path: Path
@@ -37,21 +58,7 @@ def test_over_http_the_hit_that_lost_the_race_is_refused_against_the_winners(
         Server(url, logs=tmp_path) as server,
         httpx.Client(base_url=server.url, timeout=60) as client,
     ):
-        created = client.post(
-            "/fights", json={"fight": FIGHT, "ruleset": "mordheim"}, headers=bearer(ADMIN)
-        )
-        assert created.status_code == 201, created.text
-        gm = bearer(created.json()["gm_token"])
-        joined = client.post(
-            f"/fights/{FIGHT}/events",
-            json=[
-                {"type": "character_joined", "character": "grim", "side": "reavers",
-                 "stats": {"wounds": 1}},
-                {"type": "character_joined", "character": "snik", "side": "skaven"},
-            ],
-            headers=gm,
-        )  # fmt: skip
-        assert joined.status_code == 200, joined.text
+        gm = served_brawl(client)
         answers: dict[str, httpx.Response] = {}
 
         def send(writer: str, die: int) -> None:

@@ -58,6 +58,8 @@ def test_a_huge_hit_in_a_json_body_is_refused_at_the_step_budget_with_the_figure
             message = answer.json()["message"]
             assert "more than 50,000 reducer steps (reached 50," in message
             assert "estimate it with samples=N" in message
+            # one event, 2 steps at least per sampled event: 50,000 // 2 samples at most
+            assert answer.json()["most_samples"] == 25_000
         sampled = client.request(
             "GET",
             "/fights/bound-2/odds",
@@ -66,6 +68,14 @@ def test_a_huge_hit_in_a_json_body_is_refused_at_the_step_budget_with_the_figure
         )
         assert sampled.status_code == 200, sampled.text  # the way out it names works
         assert sampled.json()["samples"] == 2000
+        too_many = client.request(
+            "GET",
+            "/fights/bound-2/odds",
+            json={"hit": ["grim:600"], "samples": 25_001},
+            headers=fight.viewer,
+        )
+        assert too_many.status_code == 422, too_many.text
+        assert too_many.json()["most_samples"] == 25_000
 
 
 def run_gate(gate: OddsGate, token: str, work: Callable[[Callable[[], None]], int]) -> int:
@@ -123,3 +133,22 @@ def test_odds_work_past_its_time_limit_is_stopped_by_its_budget(
     with pytest.raises(OddsTimedOut, match="ran past its -1 s limit"):
         run_gate(OddsGate(), "viewer-a", work)
     assert ran == []  # waited its whole time for a worker: never started
+
+
+def test_the_readme_states_the_bounds_the_code_holds() -> None:
+    """One constant per bound, in Python; the README's figures are those constants (the page
+    has none of its own: it is told `most_samples`)."""
+    from pathlib import Path
+
+    from woundlog.core.odds import LIMIT, LIVE
+    from woundlog.replays.service.fights import ODDS_LIVE, SAMPLE_STEPS, WORK_LIMIT
+
+    readme = " ".join((Path(__file__).parents[3] / "README.md").read_text().split())
+    assert f"the CLI's budget is {LIMIT:,} steps, the service's {WORK_LIMIT:,}" in readme
+    assert f"at most {LIVE:,} (CLI) or {ODDS_LIVE:,} (service) dice paths" in readme
+    assert f"({LIMIT:,} reducer steps" in readme
+    assert f"at most {WORK_LIMIT:,} // ({SAMPLE_STEPS} x events) samples" in readme
+    assert f"the budget ({WORK_LIMIT:,} reducer steps)" in readme
+    web = Path(__file__).parents[3] / "replays" / "web"
+    for script in web.glob("*.js"):
+        assert f"{WORK_LIMIT:_}" not in script.read_text(), script  # no copy on the page
