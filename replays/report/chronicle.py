@@ -1,0 +1,106 @@
+"""The fight told round by round, in the sentences the rules already make, as it happened:
+an event later taken back is told where it was played, and the undo where the GM made it
+("the GM took back ...").
+
+Decisions where the issue is silent:
+- The round is the log's `round` of a tick when it gives one; else a tick of the whole round
+  (no side, no character) that starts a turn begins the next round. Events before the first
+  tick are chapter 0, the set-up.
+- Ticks that changed nobody and rolled nothing are left out ("start of the turn: no injury
+  acts" tells a reader nothing), and so is `fight_started`: its name is the title.
+- An undo is told by what it took back, as that event read when it was played, never by its
+  id; an amend adds what its replacement changed ("Grim: out_of_action -> knocked_down").
+- An event the rules voided is told as set aside, with the rules' reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from woundlog.core import Changes
+from woundlog.events import Amend, Event, FightStarted, Retract, TurnEnded, TurnStarted
+from woundlog.events.stores import Stored
+
+from .values import Chapter, Line
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class Chronicle:
+    def __init__(self) -> None:
+        self.chapters: list[Chapter] = []
+        self.round = 0
+        self.lines: list[Line] = []
+        self.told: dict[str, str] = {}  # an event's names -> what it did, as played
+
+    def add(self, stored: Stored, changes: Changes) -> None:
+        event = stored.event
+        if isinstance(event, TurnStarted | TurnEnded):
+            self._tick(event)
+            if not changes.characters and not changes.dice and changes.void is None:
+                return
+        told = self._tell(event, changes)
+        self.told[f"#{stored.seq}"] = changes.explanation
+        if event.id is not None:
+            self.told[event.id] = changes.explanation
+        if told:
+            self.lines.append(Line(seq=stored.seq, text=told))
+
+    def _tick(self, event: TurnStarted | TurnEnded) -> None:
+        if event.round is not None:
+            round_now = event.round
+        elif isinstance(event, TurnStarted) and event.side is None and event.character is None:
+            round_now = self.round + 1
+        else:
+            round_now = max(self.round, 1)
+        if round_now != self.round:
+            self._close()
+            self.round = round_now
+
+    def _close(self) -> None:
+        if self.lines:
+            self.chapters.append(Chapter(round=self.round, lines=self.lines))
+        self.lines = []
+
+    def _tell(self, event: Event, changes: Changes) -> str:
+        if isinstance(event, FightStarted):
+            return ""
+        if changes.void is not None:
+            return sentence(f"the rules set a {changes.type.replace('_', ' ')} aside: {changes.void}")
+        if isinstance(event, Retract | Amend):
+            took = self.told.get(event.event)
+            what = sentence(f"the GM took back: {took}" if took else "the GM took back an event")
+            if event.reason:
+                what = what[:-1] + f" ({event.reason})."
+            if isinstance(event, Amend) and changes.consequences:
+                now = ", ".join(c.summary() for c in changes.consequences)
+                what += " " + sentence(f"played otherwise, it left {now}")
+            return what
+        return sentence(changes.explanation)
+
+    def done(self) -> list[Chapter]:
+        self._close()
+        return self.chapters
+
+
+def chronicle(history: Iterable[tuple[Stored, Changes]]) -> list[Chapter]:
+    """The chapters of a fight from its events with what each did as it happened."""
+    told = Chronicle()
+    for stored, changes in history:
+        told.add(stored, changes)
+    return told.done()
+
+
+def markdown(title: str, chapters: list[Chapter]) -> str:
+    """The chronicle as Markdown, ready to paste into a campaign journal."""
+    parts = [f"## {title}" if title else "## The fight"]
+    for chapter in chapters:
+        parts.append(f"### Round {chapter.round}" if chapter.round else "### Before the first round")
+        parts.append(" ".join(line.text for line in chapter.lines))
+    return "\n\n".join(parts) + "\n"
