@@ -520,14 +520,20 @@ class Application:
             version=version, moments=moments, next=last + 1 if last < version else None
         )
 
-    def report(self, fight: str) -> Report:
+    def report(self, fight: str, *, most: int | None = None) -> Report:
         """The fight's report (`replays.report`): per character and side numbers from the
-        fight as it stands, the luck of its dice, and its chronicle as it happened."""
+        fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
+        more than `most` events is TooLarge (the service's bound: a report folds it twice)."""
         from ..fold import replayed
         from ..report import build
 
         opened = self.fight(fight)
         version = opened.version
+        if most is not None and version > most:
+            raise TooLarge(
+                f"fight `{fight}` has {version:,} events; a report here takes at most {most:,}: "
+                "run `woundlog report` where the store is"
+            )
         stream = list(opened.events(1, version))
         steps = replayed(stream, opened.undo_resolution(version))
         played = ((stored, *step) for stored, step in zip(stream, steps, strict=True))

@@ -24,8 +24,20 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def report_html(report: Report, *, timeline: str | None = None) -> str:
-    """The page; `timeline`, when given, is the address of the fight's timeline to link to."""
+def report_html(report: Report) -> str:
+    """The whole page, self-contained (`woundlog report -o report.html`)."""
+    title = report.name or report.fight
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}: report</title><style>{STYLE}</style></head>"
+        f"<body><main>{report_fragment(report)}</main></body></html>\n"
+    )
+
+
+def report_fragment(report: Report, *, timeline: str | None = None) -> str:
+    """The report's content, for a page to hold; `timeline`, when given, is the address of
+    the fight's timeline to link to."""
     title = report.name or report.fight
     named = names(report)
     parts = [f"<h1>{escape(title)}</h1>", f"<p>{escape(length_line(report))}</p>"]
@@ -88,9 +100,4 @@ def report_html(report: Report, *, timeline: str | None = None) -> str:
         heading = f"Round {chapter.round}" if chapter.round else "Before the first round"
         text = " ".join(line.text for line in chapter.lines)
         parts.append(f"<h3>{heading}</h3><p>{escape(text)}</p>")
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}: report</title><style>{STYLE}</style></head>"
-        f"<body><main>{''.join(parts)}</main></body></html>\n"
-    )
+    return "".join(parts)
