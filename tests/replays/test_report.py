@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from woundlog.events.codec import read_jsonl
-from woundlog.replays.application import Application
+from woundlog.replays.application import Application, TooLarge
 from woundlog.replays.report import Blow, Report, Tally, markdown
 from woundlog.replays.report import luck as luck_module
 from woundlog.replays.report.luck import highest, tens_units, total
@@ -114,6 +114,13 @@ def test_fire_chasm_numbers(app: Application) -> None:
     assert (chars["snotgit"].tally.downed, chars["snotgit"].tally.stabilised) == (2, 1)
     length = report.length
     assert (length.rounds, length.events, length.undo_events, length.undone) == (2, 33, 1, 1)
+
+
+def test_a_report_past_its_bound_is_refused_before_any_work(app: Application) -> None:
+    app.import_log("f", [event for _, event in read_jsonl(LOGS / "mordheim_ditch.jsonl")])
+    with pytest.raises(TooLarge, match="13 events; a report here takes at most 12"):
+        app.report("f", most=12)
+    assert app.report("f", most=13).length.events == 13
 
 
 # --- luck -----------------------------------------------------------------------------------
