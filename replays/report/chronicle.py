@@ -11,6 +11,8 @@ Decisions where the issue is silent:
 - An undo is told by what it took back, as that event read when it was played, never by its
   id; an amend adds what its replacement changed ("Grim: out_of_action -> knocked_down").
 - An event the rules voided is told as set aside, with the rules' reason.
+- A hit or a heal says who dealt it first ("Grishnak hits Elwen the Ranger for 9: ..."), as
+  the log names them: a character by name, anyone else (a trap, a troll) as written.
 """
 
 from __future__ import annotations
@@ -18,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from woundlog.core import Changes
-from woundlog.events import Amend, Event, FightStarted, Retract, TurnEnded, TurnStarted
+from woundlog.events import (
+    Amend,
+    Event,
+    FightStarted,
+    Heal,
+    Hit,
+    Retract,
+    TurnEnded,
+    TurnStarted,
+)
 from woundlog.events.stores import Stored
 
 from .values import Chapter, Line
@@ -38,6 +49,7 @@ class Chronicle:
         self.round = 0
         self.lines: list[Line] = []
         self.told: dict[str, str] = {}  # an event's names -> what it did, as played
+        self.names: dict[str, str] = {}  # character id -> display name, as they join
 
     def add(self, stored: Stored, changes: Changes) -> None:
         event = stored.event
@@ -45,10 +57,12 @@ class Chronicle:
             self._tick(event)
             if not changes.characters and not changes.dice and changes.void is None:
                 return
+        for change in changes.characters:
+            self.names.setdefault(change.character, change.name)
         told = self._tell(event, changes)
-        self.told[f"#{stored.seq}"] = changes.explanation
+        self.told[f"#{stored.seq}"] = told[:-1]  # its own sentence, told again
         if event.id is not None:
-            self.told[event.id] = changes.explanation
+            self.told[event.id] = self.told[f"#{stored.seq}"]
         if told:
             self.lines.append(Line(seq=stored.seq, text=told))
 
@@ -82,7 +96,18 @@ class Chronicle:
                 now = ", ".join(c.summary() for c in changes.consequences)
                 what += " " + sentence(f"played otherwise, it left {now}")
             return what
-        return sentence(changes.explanation)
+        return sentence(self._who(event) + changes.explanation)
+
+    def _who(self, event: Event) -> str:
+        def named(who: str) -> str:
+            return self.names.get(who, who)
+
+        if isinstance(event, Hit) and event.attacker is not None:
+            return f"{named(event.attacker)} hits {named(event.target)} for {event.damage}: "
+        if isinstance(event, Heal) and event.healer is not None:
+            means = f" ({event.means})" if event.means else ""
+            return f"{named(event.healer)} heals {named(event.target)}{means}: "
+        return ""
 
     def done(self) -> list[Chapter]:
         self._close()

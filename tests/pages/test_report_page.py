@@ -33,7 +33,7 @@ def test_report_page_is_linked_from_the_timeline_and_back(
     expect(report.locator("#damage svg rect.bar")).to_have_count(16)
     expect(report.locator("#health svg polyline.track")).to_have_count(8)
     expect(report.locator("#luck svg rect.column")).to_have_count(10)
-    expect(report).to_contain_text("The GM took back: Elwen the Ranger loses 3 wounds")
+    expect(report).to_contain_text("The GM took back: Skarsnik hits Elwen the Ranger for 3")
     expect(report).to_contain_text("1/36")
     page.locator("#timeline-link").click()
     expect(page).to_have_url(f"{server.url}/fights/{chasm.fight}/")

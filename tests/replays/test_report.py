@@ -208,8 +208,9 @@ def test_chronicle_tells_the_undo_by_what_it_took_back(app: Application) -> None
     assert list(rounds) == [0, 1, 2, 3]
     assert rounds[0] == ["Grim joins (upright).", "Snik joins (upright).", "Ulf joins (upright)."]
     assert rounds[2][-1] == (
-        "The GM took back: Ulf loses 1 wound (1 -> 0), 1 past zero; injury roll 1 knocked down: "
-        "knocked down; attacker `troll` is not a character of this fight (the troll missed)."
+        "The GM took back: Troll hits Ulf for 1: Ulf loses 1 wound (1 -> 0), 1 past zero; injury "
+        "roll 1 knocked down: knocked down; attacker `troll` is not a character of this fight "
+        "(the troll missed)."
     )
     text = markdown(report.name, report.chronicle)
     assert text.startswith("## The ditch\n\n### Before the first round\n\nGrim joins")
