@@ -61,7 +61,9 @@ HEALTH = ("wounds", "hp", "endurance", "constitution", "fatigue")
 Played = tuple[Stored, Event | None, FightState[Any], Changes]
 
 
-def build(fight: str, played: Iterable[Played], history: Iterable[tuple[Stored, Changes]]) -> Report:
+def build(
+    fight: str, played: Iterable[Played], history: Iterable[tuple[Stored, Changes]]
+) -> Report:
     numbers = Numbers()
     tracks = Tracks()
     dice: list[DieLuck] = []

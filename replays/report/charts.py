@@ -30,9 +30,14 @@ def damage_chart(report: Report) -> str:
     body: list[str] = []
     for row, one in enumerate(report.characters):
         y = 10 + row * (2 * BAR + 8)
-        body.append(f'<text x="{left - 6}" y="{y + BAR + 4}" text-anchor="end">{escape(one.name)}</text>')
+        body.append(
+            f'<text x="{left - 6}" y="{y + BAR + 4}" text-anchor="end">{escape(one.name)}</text>'
+        )
         for offset, (value, colour, what) in enumerate(
-            ((one.tally.damage_dealt, "#1f4e79", "dealt"), (one.tally.damage_taken, "#9dc3e6", "taken"))
+            (
+                (one.tally.damage_dealt, "#1f4e79", "dealt"),
+                (one.tally.damage_taken, "#9dc3e6", "taken"),
+            )
         ):
             width = span * value // most
             top = y + offset * BAR
@@ -51,7 +56,8 @@ def health_chart(report: Report) -> str:
     most = max([1] + [v for track in report.tracks for _, v in track.points])
     left, top, plot_w, plot_h = 40, 10, WIDTH - 200, 200
     body = [
-        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#555"/>',
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
+        'stroke="#555"/>',
         f'<text x="{left - 4}" y="{top + 10}" text-anchor="end">{most}</text>',
         f'<text x="{left - 4}" y="{top + plot_h}" text-anchor="end">0</text>',
     ]
@@ -71,7 +77,8 @@ def health_chart(report: Report) -> str:
         body.append(
             f'<polyline class="track" points="{" ".join(points)}" fill="none" stroke="{colour}" '
             f'stroke-width="2"><title>{name} ({track.counter})</title></polyline>'
-            f'<text x="{left + plot_w + 8}" y="{top + 12 + 14 * index}" fill="{colour}">{name}</text>'
+            f'<text x="{left + plot_w + 8}" y="{top + 12 + 14 * index}" '
+            f'fill="{colour}">{name}</text>'
         )
     return _svg("Health over the fight, a line per character", top + plot_h + 20, body)
 
@@ -92,8 +99,16 @@ def luck_chart(report: Report) -> str:
         body.append(
             f'<rect class="column" x="{x}" y="{10 + plot_h - height}" width="{column - 4}" '
             f'height="{height}" fill="#7f6000"><title>{count} readings that '
-            f'{index * 10}-{index * 10 + 10}% of rolls reach</title></rect>'
-            f'<text x="{x + column // 2}" y="{plot_h + 26}" text-anchor="middle">{index * 10}%</text>'
+            f"{index * 10}-{index * 10 + 10}% of rolls reach</title></rect>"
+            f'<text x="{x + column // 2}" y="{plot_h + 26}" '
+            f'text-anchor="middle">{index * 10}%</text>'
         )
-    body.append(f'<text x="{left}" y="{plot_h + 44}">share of rolls at least as high (left: high rolls)</text>')
-    return _svg("How high the dice stood: readings by the share of rolls at least as high", plot_h + 52, body)
+    body.append(
+        f'<text x="{left}" y="{plot_h + 44}">'
+        "share of rolls at least as high (left: high rolls)</text>"
+    )
+    return _svg(
+        "How high the dice stood: readings by the share of rolls at least as high",
+        plot_h + 52,
+        body,
+    )

@@ -86,7 +86,9 @@ class Chronicle:
         if isinstance(event, FightStarted):
             return ""
         if changes.void is not None:
-            return sentence(f"the rules set a {changes.type.replace('_', ' ')} aside: {changes.void}")
+            return sentence(
+                f"the rules set a {changes.type.replace('_', ' ')} aside: {changes.void}"
+            )
         if isinstance(event, Retract | Amend):
             took = self.told.get(event.event)
             what = sentence(f"the GM took back: {took}" if took else "the GM took back an event")
@@ -126,6 +128,8 @@ def markdown(title: str, chapters: list[Chapter]) -> str:
     """The chronicle as Markdown, ready to paste into a campaign journal."""
     parts = [f"## {title}" if title else "## The fight"]
     for chapter in chapters:
-        parts.append(f"### Round {chapter.round}" if chapter.round else "### Before the first round")
+        parts.append(
+            f"### Round {chapter.round}" if chapter.round else "### Before the first round"
+        )
         parts.append(" ".join(line.text for line in chapter.lines))
     return "\n\n".join(parts) + "\n"

@@ -58,11 +58,24 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
     parts += [
         "<h2>Characters</h2>",
         _table(
-            ["Character", "Side", "Ends", "Hits dealt (damage)", "Hits taken (damage)",
-             "Heals given", "Heals taken", "Knocked down", "Stunned", "Downed", "Stabilised",
-             "Rounds down", "Put out by", "Put out"],
+            [
+                "Character",
+                "Side",
+                "Ends",
+                "Hits dealt (damage)",
+                "Hits taken (damage)",
+                "Heals given",
+                "Heals taken",
+                "Knocked down",
+                "Stunned",
+                "Downed",
+                "Stabilised",
+                "Rounds down",
+                "Put out by",
+                "Put out",
+            ],
             rows,
-        ),  # fmt: skip
+        ),
         f'<figure id="damage">{damage_chart(report)}<figcaption>Damage dealt (dark) and taken '
         "(light)</figcaption></figure>",
         f'<figure id="health">{health_chart(report)}<figcaption>Health over the fight'
@@ -71,11 +84,15 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
         _table(
             ["Side", "Standing", "Hits dealt (damage)", "Hits taken (damage)", "Downed"],
             [
-                [s.side, f"{s.standing} of {len(s.characters)}",
-                 f"{s.tally.hits_dealt} ({s.tally.damage_dealt})",
-                 f"{s.tally.hits_taken} ({s.tally.damage_taken})", str(s.tally.downed)]
+                [
+                    s.side,
+                    f"{s.standing} of {len(s.characters)}",
+                    f"{s.tally.hits_dealt} ({s.tally.damage_dealt})",
+                    f"{s.tally.hits_taken} ({s.tally.damage_taken})",
+                    str(s.tally.downed),
+                ]
                 for s in report.sides
-            ],  # fmt: skip
+            ],
         ),
         "<h2>Luck</h2>",
         "<ul>"
@@ -92,7 +109,9 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
     ]
     if report.luck.characters:
         cells = [luck_row(one).strip("| ").split(" | ") for one in report.luck.characters]
-        parts.append(_table(["Character", "Ends", "At least as bad", "At least as good", "How"], cells))
+        parts.append(
+            _table(["Character", "Ends", "At least as bad", "At least as good", "How"], cells)
+        )
     if report.luck.why_sampled:
         parts.append(f"<p>({escape(report.luck.why_sampled)}.)</p>")
     parts.append("<h2>Chronicle</h2>")

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from generate import generate  # noqa: E402
+from generate import generate
 
-from woundlog.events.codec import read_jsonl  # noqa: E402
-from woundlog.replays.application import Application  # noqa: E402
+from woundlog.events.codec import read_jsonl
+from woundlog.replays.application import Application
 
 
 def cpu() -> float:

@@ -142,7 +142,10 @@ def test_d66_and_totals_counted_by_hand() -> None:
 
 def test_the_mordheim_injury_roll_of_6_on_two_dice_reads_11_in_36(app: Application) -> None:
     report = reported(app, LOGS / "mordheim_ditch.jsonl")
-    dice = [(d.seq, d.purpose, d.dice, d.reading, str(d.at_least), str(d.at_most)) for d in report.luck.dice]
+    dice = [
+        (d.seq, d.purpose, d.dice, d.reading, str(d.at_least), str(d.at_most))
+        for d in report.luck.dice
+    ]
     assert dice == [
         (7, "injury", [2, 6], "highest", "11/36", "1/1"),
         (8, "injury", [3], "die", "2/3", "1/2"),  # the retracted club (#11) rolled nothing
