@@ -51,11 +51,12 @@ def test_report_page_asks_for_a_token_it_does_not_have(
     expect(page.locator("#report h1")).to_have_text("The fire chasm")
 
 
+@pytest.mark.parametrize("size", ["desk", "phone"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_report_page_has_no_serious_accessibility_violation(
-    browser: Browser, server: Any, chasm: Tokens, scheme: str
+    browser: Browser, server: Any, chasm: Tokens, scheme: str, size: str
 ) -> None:
-    context = opened(browser, "desk", scheme)
+    context = opened(browser, size, scheme)
     try:
         page = context.new_page()
         page.goto(f"{server.url}/fights/{chasm.fight}/report.html#viewer={chasm.viewer}")

@@ -218,3 +218,10 @@ def test_chronicle_tells_the_undo_by_what_it_took_back(app: Application) -> None
     text = markdown(report.name, report.chronicle)
     assert text.startswith("## The ditch\n\n### Before the first round\n\nGrim joins")
     assert "club" not in text and "#11" not in text  # no ids
+
+
+def test_the_readme_shows_the_fire_chasm_chronicle_as_woundlog_tells_it(app: Application) -> None:
+    report = reported(app, FIRE_CHASM)
+    told = markdown(report.name, report.chronicle)
+    readme = (ROOT / "README.md").read_text()
+    assert f"```markdown\n{told}```\n" in readme
