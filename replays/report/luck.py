@@ -56,7 +56,7 @@ RANK = {
 }
 MOMENT_STEPS = 20_000
 """Reducer steps one event's moment may take (a D66 and a d6 after it: about 250)."""
-FIGHT_STEPS = 20_000
+FIGHT_STEPS = 10_000
 """Reducer steps the whole fight may take exactly before it is sampled (a report must come
 back in a second or two: a step of a Warhammer Quest hit costs about 40 microseconds)."""
 SAMPLE_STEPS = 60_000
