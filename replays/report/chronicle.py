@@ -43,6 +43,10 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+def words(state: str | None) -> str:
+    return "not in the fight" if state is None else state.replace("_", " ")
+
+
 class Chronicle:
     def __init__(self) -> None:
         self.chapters: list[Chapter] = []
@@ -50,6 +54,7 @@ class Chronicle:
         self.lines: list[Line] = []
         self.told: dict[str, str] = {}  # an event's names -> what it did, as played
         self.names: dict[str, str] = {}  # character id -> display name, as they join
+        self.retracted: dict[str, str] = {}  # a retract's names -> what it took back
 
     def add(self, stored: Stored, changes: Changes) -> None:
         event = stored.event
@@ -63,6 +68,13 @@ class Chronicle:
         self.told[f"#{stored.seq}"] = told[:-1]  # its own sentence, told again
         if event.id is not None:
             self.told[event.id] = self.told[f"#{stored.seq}"]
+        if isinstance(event, Retract) and event.event in self.told:
+            took = self.retracted.get(event.event)
+            # retracting a retract gives back what it took: that is what a later undo undoes
+            back = took if took is not None else self.told[event.event]
+            for name in (f"#{stored.seq}", event.id):
+                if name is not None:
+                    self.retracted[name] = back
         if told:
             self.lines.append(Line(seq=stored.seq, text=told))
 
@@ -89,14 +101,20 @@ class Chronicle:
             return sentence(
                 f"the rules set a {changes.type.replace('_', ' ')} aside: {changes.void}"
             )
+        if isinstance(event, Retract) and event.event in self.retracted:
+            what = sentence(f"the GM gave back: {self.retracted[event.event]}")
+            return what[:-1] + f" ({event.reason})." if event.reason else what
         if isinstance(event, Retract | Amend):
             took = self.told.get(event.event)
             what = sentence(f"the GM took back: {took}" if took else "the GM took back an event")
             if event.reason:
                 what = what[:-1] + f" ({event.reason})."
             if isinstance(event, Amend) and changes.consequences:
-                now = ", ".join(c.summary() for c in changes.consequences)
-                what += " " + sentence(f"played otherwise, it left {now}")
+                now = ", ".join(
+                    f"{c.name} {words(c.after)} rather than {words(c.before)}"
+                    for c in changes.consequences
+                )
+                what += " " + sentence(f"played as amended, it left {now}")
             return what
         return sentence(self._who(event) + changes.explanation)
 

@@ -225,3 +225,19 @@ def test_the_readme_shows_the_fire_chasm_chronicle_as_woundlog_tells_it(app: App
     told = markdown(report.name, report.chronicle)
     readme = (ROOT / "README.md").read_text()
     assert f"```markdown\n{told}```\n" in readme
+
+
+def test_chronicle_tells_an_amend_and_a_retracted_retract(app: Application) -> None:
+    report = reported(app, ROOT / "replays" / "data" / "mordheim_undo.jsonl")
+    lines = [line.text for chapter in report.chronicle for line in chapter.lines]
+    hit = "Brand hits Hilde for 1: Hilde loses 1 wound (1 -> 0), 1 past zero; injury roll 3"
+    assert lines[-3:] == [
+        f"{hit} stunned: stunned.",
+        f"The GM took back: {hit} stunned: stunned (Brand's blow missed).",
+        f"The GM gave back: {hit} stunned: stunned (it hit after all: retracting the retract "
+        "restores the hit).",
+    ]
+    amended = next(line for line in lines if "the die showed 2" in line)
+    assert amended.endswith(
+        "Played as amended, it left Ulf knocked down rather than out of action."
+    )
