@@ -75,6 +75,23 @@ def badness(character: Character) -> tuple[int, int]:
     return RANK.get(character.state, 0), len(injuries) if isinstance(injuries, Sequence) else 0
 
 
+def tails(
+    played: Character, cid: str, outcomes: Iterable[tuple[FightState[Any], Fraction]]
+) -> tuple[Fraction, Fraction]:
+    """The chance, over `outcomes`, that character `cid` fares at least as badly as `played`,
+    and at least as well."""
+    lot = badness(played)
+    as_bad = as_good = Fraction(0)
+    for state, chance in outcomes:
+        other = state.characters.get(cid)
+        if other is None:
+            continue
+        rank = badness(other)
+        as_bad += chance if rank >= lot else 0
+        as_good += chance if rank <= lot else 0
+    return as_bad, as_good
+
+
 # --- readings -------------------------------------------------------------------------------
 
 
@@ -199,15 +216,7 @@ def moments(
         played = after.characters.get(cid)
         if played is None:
             continue
-        lot = badness(played)
-        as_bad = as_good = Fraction(0)
-        for state, chance, _ in ways:
-            other = state.characters.get(cid)
-            if other is None:
-                continue
-            rank = badness(other)
-            as_bad += chance if rank >= lot else 0
-            as_good += chance if rank <= lot else 0
+        as_bad, as_good = tails(played, cid, ((state, chance) for state, chance, _ in ways))
         for kind, chance in (("unlucky", as_bad), ("lucky", as_good)):
             if chance < 1:
                 found.append(
@@ -278,15 +287,7 @@ def _luck(
 ) -> list[CharacterLuck]:
     found = []
     for cid, played in final.characters.items():
-        lot = badness(played)
-        as_bad = as_good = Fraction(0)
-        for state, chance in outcomes:
-            other = state.characters.get(cid)
-            if other is None:
-                continue
-            rank = badness(other)
-            as_bad += chance if rank >= lot else 0
-            as_good += chance if rank <= lot else 0
+        as_bad, as_good = tails(played, cid, outcomes)
         interval: dict[str, Chance] = {}
         if samples is not None:
             for name, share in (("as_bad", as_bad), ("as_good", as_good)):
