@@ -143,6 +143,11 @@ class Ruleset:
     character: ClassVar[type[Character]]
     dice: ClassVar[Mapping[str, int]] = {}
     """Die purposes the rules roll, with the number of sides of each."""
+    dice_readings: ClassVar[Mapping[str, str]] = {}
+    """Per die purpose, how the rules read that purpose's dice of one event together (for a
+    person asking how lucky they were): `highest` (the worst of several results stands),
+    `total` (summed), `tens_units` (a D66: pairs read as tens then units). A purpose not
+    listed reads each die on its own."""
     stats: ClassVar[Mapping[str, int | None]] = {}
     """Stats a character has, with their defaults (None: required)."""
     optional_stats: ClassVar[tuple[str, ...]] = ()

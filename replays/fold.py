@@ -32,17 +32,33 @@ def fold(
     `state` is where the stream takes up (a snapshot), or None from the first event. A rule
     error voids its event and the fold goes on, unless `strict`.
     """
+    for _, after, changes in replayed(stream, undo, state=state, strict=strict):
+        yield after, changes
+
+
+def replayed(
+    stream: Iterable[Stored],
+    undo: Undo,
+    *,
+    state: FightState[Any] | None = None,
+    strict: bool = False,
+) -> Iterator[tuple[Event | None, FightState[Any], Changes]]:
+    """`fold`, each step with the event the rules replayed in that place: the event itself, an
+    amended one's replacement, or None for a retracted one (a report reads what was played)."""
     step = apply if strict else apply_or_void
     for stored, fate in undo.fates(stream):
         if fate is None:
+            event: Event | None = stored.event
             state, changes = step(state, stored.event)
         elif fate.replacement is None:
             assert state is not None  # the first event, fight_started, cannot be undone
+            event = None
             state, changes = not_replayed(state, stored.event, fate.describe())
         else:
+            event = fate.replacement
             state, changes = step(state, fate.replacement)
             changes = msgspec.structs.replace(changes, undone=fate.describe())
-        yield state, changes
+        yield event, state, changes
 
 
 def fold_state(

@@ -191,6 +191,8 @@ class Mordheim(Ruleset):
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION], TRANSITIONS)
     character = Warrior
     dice: ClassVar[dict[str, int]] = {"injury": 6}
+    # the injury table is ordered, so the worst result of a hit's rolls is its highest die
+    dice_readings: ClassVar[dict[str, str]] = {"injury": "highest"}
     stats: ClassVar[dict[str, int | None]] = {"wounds": 1}
     optional_stats = PROFILE
     kinds = ("warrior", "hero", "henchman")

@@ -28,6 +28,7 @@ tokens, idempotency, streams and threads).
     events(fight, first=1, limit=None) -> EventsPage
     changes_from(fight, first, limit) -> list[Changes]
     timeline(fight, first=1, limit=TIMELINE_MAX) -> TimelinePage
+    report(fight) -> Report                              numbers, luck and chronicle (report/)
     summary(fight) -> FightSummary;  fights(offset=0, limit=None, *, only=None) -> FightsPage
     delete(fight) -> bool;  rename(old, new) -> int
 
@@ -80,6 +81,7 @@ if TYPE_CHECKING:  # loaded by the use cases that need them: `woundlog hit` need
     from woundlog.core.odds import Budget
 
     from ..import_cursors import ImportCursors
+    from ..report import Report
     from ..whatif import Odds
 
 __all__ = [
@@ -517,6 +519,26 @@ class Application:
         return TimelinePage(
             version=version, moments=moments, next=last + 1 if last < version else None
         )
+
+    def report(self, fight: str, *, most: int | None = None) -> Report:
+        """The fight's report (`replays.report`): per character and side numbers from the
+        fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
+        more than `most` events is TooLarge (the service's bound: a report folds it twice)."""
+        from ..fold import replayed
+        from ..report import build
+
+        opened = self.fight(fight)
+        version = opened.version
+        if most is not None and version > most:
+            raise TooLarge(
+                f"fight `{fight}` has {version:,} events; a report here takes at most {most:,}: "
+                "run `woundlog report` where the store is"
+            )
+        stream = list(opened.events(1, version))
+        steps = replayed(stream, opened.undo_resolution(version))
+        played = ((stored, *step) for stored, step in zip(stream, steps, strict=True))
+        history = zip(stream, opened.history(version), strict=True)
+        return build(fight, played, history)
 
     def summary(self, fight: str) -> FightSummary:
         """One fight as the lists show it: its ruleset, name, events and last change (its

@@ -40,6 +40,7 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("branch", "whatif", "branch_fight"),
     ("diff", "whatif", "diff_fights"),
     ("timeline", "pictures", "timeline"),
+    ("report", "report", "report"),
     ("rules", "reference", "rules"),
     ("schema", "reference", "schema"),
     ("demo", "reference", "demo"),

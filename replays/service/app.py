@@ -44,6 +44,7 @@ from woundlog.events.stores.locate import ENV_VAR
 
 from ..application import EventsPage, FightId, FightsPage, NewFight
 from ..fight import Appended
+from ..report import Report
 from ..whatif import MAX_TICKS, Odds
 from .access_log import TOKEN_PARAMS
 from .errors import (
@@ -358,6 +359,35 @@ async def fight_state(
     return await run(service(request).fights.state, fight, at)
 
 
+REPORT_MAX = 50_000
+"""The most events a fight's report is made of here: it folds the fight twice and runs its
+dice through the odds engine, so a longer one would hold a worker for many seconds."""
+
+
+async def reported(request: Request[Any, Any, Any], fight: str) -> Report:
+    """The report, run as odds are: off the event loop, at most a few at once per token."""
+    fights = service(request).fights
+    return await service(request).odds.run(
+        bearer(request), lambda stop: fights.app.report(fight, most=REPORT_MAX)
+    )
+
+
+@get("/fights/{fight:str}/report", role=Role.VIEWER, **GUARDED)
+async def fight_report(request: Request[Any, Any, Any], fight: FightId) -> Report:
+    """The fight's report (viewer): each character's and side's numbers, the exact luck of its
+    dice, and its chronicle round by round; 413 past REPORT_MAX (50,000) events."""
+    return await reported(request, fight)
+
+
+@get("/fights/{fight:str}/report/fragment", role=Role.VIEWER, media_type="text/html", **GUARDED)
+async def fight_report_fragment(request: Request[Any, Any, Any], fight: FightId) -> str:
+    """The report as an HTML fragment with its SVG charts (viewer): what the report page
+    shows, made by the same code as `woundlog report -o report.html`."""
+    from ..report.html import report_fragment
+
+    return report_fragment(await reported(request, fight), timeline="./")
+
+
 @get("/fights/{fight:str}/events", role=Role.VIEWER, **GUARDED)
 async def fight_events(
     request: Request[Any, Any, Any],
@@ -592,6 +622,8 @@ def create_app(
             stream_ticket,
             append_events,
             fight_state,
+            fight_report,
+            fight_report_fragment,
             fight_events,
             undo,
             stream,

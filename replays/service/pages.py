@@ -73,6 +73,11 @@ def pages_router(guards: Sequence[Guard]) -> Router:
         """The timeline page; it asks for a token and reads the API itself."""
         return page("timeline.html")
 
+    @get("/fights/{fight:str}/report.html", **AS_PAGE)
+    async def report_page(fight: FightId) -> File:
+        """The report page beside the timeline (viewer token): numbers, luck, chronicle."""
+        return page("report.html")
+
     @get("/fights/{fight:str}/table", **AS_PAGE)
     async def table_page(fight: FightId) -> File:
         """The large-print live view for players (viewer token)."""
@@ -100,4 +105,5 @@ def pages_router(guards: Sequence[Guard]) -> Router:
     static = create_static_files_router(
         path=STATIC, directories=[WEB], include_in_schema=False, name="web"
     )
-    return Router(path="/", route_handlers=[home_page, timeline_page, table_page, timeline, static])
+    handlers = [home_page, timeline_page, report_page, table_page, timeline, static]
+    return Router(path="/", route_handlers=handlers)

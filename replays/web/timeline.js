@@ -334,6 +334,8 @@ function tableLink() {
   $("table-link").href = `${location.pathname.replace(/\/$/, "")}/table${query}`;
 }
 $("table-monsters").addEventListener("change", tableLink);
+// beside the timeline: the report of the same fight, whether this page's address ends in / or not
+$("report-link").href = `${location.pathname.replace(/\/$/, "")}/report.html`;
 tableLink();
 drawLegend($("legend"));
 takeFromFragment(fight);

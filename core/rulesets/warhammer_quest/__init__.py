@@ -273,6 +273,11 @@ class WarhammerQuest(Ruleset):
     dice_hints: ClassVar[dict[str, str]] = {
         "serious_injury": "a D66 is two d6, tens then units: give 34 as [3, 4]"
     }
+    dice_readings: ClassVar[dict[str, str]] = {
+        "serious_injury": "tens_units",
+        "starting_wounds": "total",
+        "internal_injury": "total",
+    }
     dice: ClassVar[dict[str, int]] = {
         "serious_injury": 6,
         "downed": 6,

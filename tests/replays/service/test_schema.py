@@ -35,6 +35,8 @@ def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> Non
         "/fights/{fight}/undo",
         "/fights/{fight}/stream",
         "/fights/{fight}/timeline",
+        "/fights/{fight}/report",
+        "/fights/{fight}/report/fragment",
         "/fights/{fight}/import/{format}",
         "/fights/{fight}/odds",
         "/fights/{fight}/branch",

@@ -1,0 +1,149 @@
+"""A fight's report: its numbers, how lucky its dice were, and its chronicle.
+
+`build` is pure: it reads the fight as it stands (`played`: each event the rules replayed
+with the state after it and its changes, as `replays.fold.replayed` gives them) and as it
+happened (`history`: each stored event with what it did then, undos with their
+consequences), and returns a `Report`. The application's `report(fight)` feeds it from the
+store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from woundlog.core import Changes, FightState
+from woundlog.events import Amend, Event, FightStarted, Retract
+from woundlog.events.stores import Stored
+
+from .chronicle import chronicle, markdown
+from .luck import DICE_LISTED, extreme, fight_luck, moments, played_events, readings
+from .numbers import Numbers, sides
+from .values import (
+    Blow,
+    Chance,
+    Chapter,
+    CharacterLuck,
+    CharacterReport,
+    DieLuck,
+    Length,
+    Line,
+    Luck,
+    Moment,
+    Report,
+    SideReport,
+    Tally,
+    Track,
+)
+
+__all__ = [
+    "Blow",
+    "Chance",
+    "Chapter",
+    "CharacterLuck",
+    "CharacterReport",
+    "DieLuck",
+    "Length",
+    "Line",
+    "Luck",
+    "Moment",
+    "Report",
+    "SideReport",
+    "Tally",
+    "Track",
+    "build",
+    "markdown",
+]
+
+HEALTH = ("wounds", "hp", "endurance", "constitution", "fatigue")
+"""The counters a chart follows, the first a character has: what the rulesets call health."""
+
+Played = tuple[Stored, Event | None, FightState[Any], Changes]
+
+
+def build(
+    fight: str, played: Iterable[Played], history: Iterable[tuple[Stored, Changes]]
+) -> Report:
+    numbers = Numbers()
+    tracks = Tracks()
+    dice: list[DieLuck] = []
+    dice_read = 0
+    found: list[Moment] = []
+    events: list[Event | None] = []
+    start: FightState[Any] | None = None
+    before: FightState[Any] | None = None
+    undo_events = undone = void = 0
+    state: FightState[Any] | None = None
+    for stored, event, state, changes in played:
+        if isinstance(stored.event, Retract | Amend):
+            undo_events += 1
+        undone += changes.undone is not None
+        void += changes.void is not None
+        if isinstance(event, FightStarted):
+            start = state
+        numbers.add(event, state, changes)
+        tracks.add(state, changes)
+        if changes.dice and event is not None and before is not None:
+            read = readings(changes, state.ruleset)
+            dice_read += len(read)
+            dice.extend(read[: DICE_LISTED - len(dice)])
+            found.extend(moments(before, event, state, changes))
+        events.append(event)
+        before = state
+    assert state is not None and start is not None, "a fight begins with fight_started"
+    characters = numbers.characters(state)
+    per_character, why = fight_luck(start, played_events(events), state)
+    started = next(e for e in events if isinstance(e, FightStarted))
+    return Report(
+        fight=fight,
+        name=started.name,
+        ruleset=state.ruleset,
+        length=Length(
+            rounds=state.rounds.round,
+            events=state.seq,
+            undo_events=undo_events,
+            undone=undone,
+            void=void,
+        ),
+        characters=characters,
+        sides=sides(characters),
+        luck=Luck(
+            dice=dice,
+            dice_read=dice_read,
+            characters=per_character,
+            luckiest=extreme(found, "lucky"),
+            unluckiest=extreme(found, "unlucky"),
+            why_sampled=why,
+        ),
+        chronicle=chronicle(history),
+        tracks=tracks.done(),
+    )
+
+
+class Tracks:
+    """Each character's health counter, after every event that changed it."""
+
+    def __init__(self) -> None:
+        self.points: dict[str, tuple[str, list[tuple[int, int]]]] = {}
+
+    def add(self, state: FightState[Any], changes: Changes) -> None:
+        for change in changes.characters:
+            cid = change.character
+            if cid not in self.points:
+                character = state.characters.get(cid)
+                counter = next((c for c in HEALTH if hasattr(character, c)), None)
+                value = getattr(character, counter) if counter else None
+                if counter is None or not isinstance(value, int):
+                    continue
+                self.points[cid] = (counter, [(changes.seq, value)])
+                continue
+            counter, points = self.points[cid]
+            moved = change.counters.get(counter)
+            if moved is not None and isinstance(moved[1], int):
+                points.append((changes.seq, moved[1]))
+
+    def done(self) -> list[Track]:
+        return [
+            Track(character=cid, counter=counter, points=points)
+            for cid, (counter, points) in self.points.items()
+        ]

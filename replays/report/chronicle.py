@@ -1,0 +1,153 @@
+"""The fight told round by round, in the sentences the rules already make, as it happened:
+an event later taken back is told where it was played, and the undo where the GM made it
+("the GM took back ...").
+
+Decisions where the issue is silent:
+- The round is the log's `round` of a tick when it gives one; else a tick of the whole round
+  (no side, no character) that starts a turn begins the next round. Events before the first
+  tick are chapter 0, the set-up.
+- Ticks that changed nobody and rolled nothing are left out ("start of the turn: no injury
+  acts" tells a reader nothing), and so is `fight_started`: its name is the title.
+- An undo is told by what it took back, as that event read when it was played, never by its
+  id; an amend adds what its replacement changed ("Grim: out_of_action -> knocked_down").
+- An event the rules voided is told as set aside, with the rules' reason.
+- A hit or a heal says who dealt it first ("Grishnak hits Elwen the Ranger for 9: ..."), as
+  the log names them: a character by name, anyone else (a trap, a troll) as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from woundlog.core import Changes
+from woundlog.events import (
+    Amend,
+    Event,
+    FightStarted,
+    Heal,
+    Hit,
+    Retract,
+    TurnEnded,
+    TurnStarted,
+)
+from woundlog.events.stores import Stored
+
+from .values import Chapter, Line
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def words(state: str | None) -> str:
+    return "not in the fight" if state is None else state.replace("_", " ")
+
+
+class Chronicle:
+    def __init__(self) -> None:
+        self.chapters: list[Chapter] = []
+        self.round = 0
+        self.lines: list[Line] = []
+        self.told: dict[str, str] = {}  # an event's names -> what it did, as played
+        self.names: dict[str, str] = {}  # character id -> display name, as they join
+        self.retracted: dict[str, str] = {}  # a retract's names -> what it took back
+
+    def add(self, stored: Stored, changes: Changes) -> None:
+        event = stored.event
+        if isinstance(event, TurnStarted | TurnEnded):
+            self._tick(event)
+            if not changes.characters and not changes.dice and changes.void is None:
+                return
+        for change in changes.characters:
+            self.names.setdefault(change.character, change.name)
+        told = self._tell(event, changes)
+        self.told[f"#{stored.seq}"] = told[:-1]  # its own sentence, told again
+        if event.id is not None:
+            self.told[event.id] = self.told[f"#{stored.seq}"]
+        if isinstance(event, Retract) and event.event in self.told:
+            took = self.retracted.get(event.event)
+            # retracting a retract gives back what it took: that is what a later undo undoes
+            back = took if took is not None else self.told[event.event]
+            for name in (f"#{stored.seq}", event.id):
+                if name is not None:
+                    self.retracted[name] = back
+        if told:
+            self.lines.append(Line(seq=stored.seq, text=told))
+
+    def _tick(self, event: TurnStarted | TurnEnded) -> None:
+        if event.round is not None:
+            round_now = event.round
+        elif isinstance(event, TurnStarted) and event.side is None and event.character is None:
+            round_now = self.round + 1
+        else:
+            round_now = max(self.round, 1)
+        if round_now != self.round:
+            self._close()
+            self.round = round_now
+
+    def _close(self) -> None:
+        if self.lines:
+            self.chapters.append(Chapter(round=self.round, lines=self.lines))
+        self.lines = []
+
+    def _tell(self, event: Event, changes: Changes) -> str:
+        if isinstance(event, FightStarted):
+            return ""
+        if changes.void is not None:
+            return sentence(
+                f"the rules set a {changes.type.replace('_', ' ')} aside: {changes.void}"
+            )
+        if isinstance(event, Retract) and event.event in self.retracted:
+            what = sentence(f"the GM gave back: {self.retracted[event.event]}")
+            return what[:-1] + f" ({event.reason})." if event.reason else what
+        if isinstance(event, Retract | Amend):
+            took = self.told.get(event.event)
+            what = sentence(f"the GM took back: {took}" if took else "the GM took back an event")
+            if event.reason:
+                what = what[:-1] + f" ({event.reason})."
+            if isinstance(event, Amend) and changes.consequences:
+                now = ", ".join(
+                    f"{c.name} {words(c.after)} rather than {words(c.before)}"
+                    for c in changes.consequences
+                )
+                what += " " + sentence(f"played as amended, it left {now}")
+            return what
+        return sentence(self._who(event) + changes.explanation)
+
+    def _who(self, event: Event) -> str:
+        def named(who: str) -> str:
+            return self.names.get(who, who)
+
+        if isinstance(event, Hit) and event.attacker is not None:
+            return f"{named(event.attacker)} hits {named(event.target)} for {event.damage}: "
+        if isinstance(event, Heal) and event.healer is not None:
+            means = f" ({event.means})" if event.means else ""
+            return f"{named(event.healer)} heals {named(event.target)}{means}: "
+        return ""
+
+    def done(self) -> list[Chapter]:
+        self._close()
+        return self.chapters
+
+
+def chronicle(history: Iterable[tuple[Stored, Changes]]) -> list[Chapter]:
+    """The chapters of a fight from its events with what each did as it happened."""
+    told = Chronicle()
+    for stored, changes in history:
+        told.add(stored, changes)
+    return told.done()
+
+
+def markdown(title: str, chapters: list[Chapter]) -> str:
+    """The chronicle as Markdown, ready to paste into a campaign journal."""
+    parts = [f"## {title}" if title else "## The fight"]
+    for chapter in chapters:
+        parts.append(
+            f"### Round {chapter.round}" if chapter.round else "### Before the first round"
+        )
+        parts.append(" ".join(line.text for line in chapter.lines))
+    return "\n\n".join(parts) + "\n"

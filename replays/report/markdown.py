@@ -1,0 +1,112 @@
+"""A report as Markdown: what `woundlog report` prints and `-o report.md` writes, to paste
+into a campaign journal. Names, never ids, except where the log names someone who is no
+character of the fight (a trap, a troll): then as the log wrote it."""
+
+from __future__ import annotations
+
+from .chronicle import markdown as chronicle_markdown
+from .values import Blow, CharacterLuck, Moment, Report
+
+STATE_WORDS = {
+    "upright": "up",
+    "knocked_down": "knocked down",
+    "stunned": "stunned",
+    "downed": "down",
+    "stabilised": "stabilised",
+    "out_of_action": "out of action",
+    "dead": "dead",
+}
+
+
+def names(report: Report) -> dict[str, str]:
+    return {one.character: one.name for one in report.characters}
+
+
+def _blows(blows: list[Blow], named: dict[str, str], who: str) -> str:
+    def one(blow: Blow) -> str:
+        other = blow.by if who == "by" else blow.character
+        shown = "no one" if other is None else named.get(other, other)
+        return f"{shown} ({STATE_WORDS.get(blow.state, blow.state)}, #{blow.seq})"
+
+    return "; ".join(one(blow) for blow in blows) or "-"
+
+
+def length_line(report: Report) -> str:
+    length = report.length
+    undo = (
+        f"{length.undo_events} undo event{'s' * (length.undo_events != 1)} took back "
+        f"{length.undone} event{'s' * (length.undone != 1)}, left out of the numbers"
+    )
+    void = f"; {length.void} set aside by the rules" if length.void else ""
+    return (
+        f"{report.ruleset}, {length.rounds} round{'s' * (length.rounds != 1)}, "
+        f"{length.events} events ({undo}{void})."
+    )
+
+
+def moment_line(label: str, moment: Moment | None) -> str:
+    if moment is None:
+        return f"- {label}: none (no die could have changed anyone's lot)"
+    odds = "as well" if moment.kind == "lucky" else "as badly"
+    return (
+        f"- {label}: {moment.name} at #{moment.seq}, a chance of {moment.chance} of going at "
+        f"least {odds}: {moment.explanation}"
+    )
+
+
+def luck_row(one: CharacterLuck) -> str:
+    def shown(which: str) -> str:
+        value = getattr(one, which)
+        low, high = getattr(one, f"{which}_low"), getattr(one, f"{which}_high")
+        return str(value) if low is None else f"{value} ({low} to {high})"
+
+    how = "exact" if one.method == "exact" else f"{one.samples} samples, 95% interval"
+    ended = STATE_WORDS.get(one.state, one.state)
+    return f"| {one.name} | {ended} | {shown('as_bad')} | {shown('as_good')} | {how} |"
+
+
+def report_markdown(report: Report) -> str:
+    named = names(report)
+    out = [f"# {report.name or report.fight}", "", length_line(report), "", "## Characters", ""]
+    out += [
+        "| Character | Side | Ends | Hits dealt (damage) | Hits taken (damage) | Heals given "
+        "(amount) | Heals taken (amount) | Knocked down | Stunned | Downed | Stabilised | "
+        "Rounds down | Put out by | Put out |",
+        "|" + "---|" * 14,
+    ]
+    for one in report.characters:
+        t = one.tally
+        out.append(
+            f"| {one.name} | {one.side} | {STATE_WORDS.get(one.state, one.state)} | "
+            f"{t.hits_dealt} ({t.damage_dealt}) | {t.hits_taken} ({t.damage_taken}) | "
+            f"{t.heals_given} ({t.healing_given}) | {t.heals_taken} ({t.healing_taken}) | "
+            f"{t.knocked_down} | {t.stunned} | {t.downed} | {t.stabilised} | {t.rounds_down} | "
+            f"{_blows(one.put_out_by, named, 'by')} | {_blows(one.put_out, named, 'put')} |"
+        )
+    out += ["", "## Sides", "", "| Side | Standing | Hits dealt (damage) | Hits taken (damage) "
+            "| Heals (amount) | Downed | Rounds down |", "|" + "---|" * 7]  # fmt: skip
+    for side in report.sides:
+        t = side.tally
+        out.append(
+            f"| {side.side} | {side.standing} of {len(side.characters)} | {t.hits_dealt} "
+            f"({t.damage_dealt}) | {t.hits_taken} ({t.damage_taken}) | {t.heals_taken} "
+            f"({t.healing_taken}) | {t.downed} | {t.rounds_down} |"
+        )
+    luck = report.luck
+    out += ["", "## Luck", ""]
+    out.append(moment_line("Luckiest moment", luck.luckiest))
+    out.append(moment_line("Unluckiest moment", luck.unluckiest))
+    out += ["", f"{luck.dice_read} dice readings in all.", ""]
+    if luck.characters:
+        out += [
+            "Every event as played, the dice free: the chance of ending at least as badly, "
+            "or at least as well, as each character did.",
+            "",
+            "| Character | Ends | At least as bad | At least as good | How |",
+            "|---|---|---|---|---|",
+            *(luck_row(one) for one in luck.characters),
+        ]
+    if luck.why_sampled:
+        out += ["", f"({luck.why_sampled}.)"]
+    out += ["", chronicle_markdown(report.name, report.chronicle).rstrip()]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,125 @@
+"""Per character and per side numbers, counted from the fight as it stands (every undo
+applied): what was played, never what the GM took back.
+
+Decisions where the issue is silent:
+- A hit counts as a hit and its `damage` as damage whatever the rules made of it (armour, a
+  fighter already on zero): the numbers tell what was dealt; the states tell what it did. A
+  hit or heal the rules voided counts for nothing.
+- An attacker or healer who is no character of the fight (a trap, a spell) deals and heals
+  for no one's tally, but is named in `put_out_by`.
+- Knocked down, stunned, downed and stabilised count each time a character moves into that
+  state from another one.
+- Put out: moved into `downed` or `out_of_action`; killed: moved into `dead`. Each is a `Blow`
+  by the hit's attacker; by no one when a tick or a heal did it (bleeding, a failed roll).
+- Rounds spent down: the rounds (as the ticks number them) in which, after some event, the
+  character was knocked down, stunned, downed or stabilised. Before the first tick there is
+  no round to count.
+- Standing: a side's characters the fight left upright, knocked down or stunned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from woundlog.core import Changes, FightState
+from woundlog.events import Event, Heal, Hit
+
+from .values import Blow, CharacterReport, SideReport, Tally
+
+COUNTED = ("knocked_down", "stunned", "downed", "stabilised")
+DOWN = frozenset(COUNTED)
+PUT_OUT = frozenset({"downed", "out_of_action", "dead"})
+STANDING = frozenset({"upright", "knocked_down", "stunned"})
+TALLIED = tuple(Tally.__struct_fields__)
+
+
+class Numbers:
+    """Takes the fight event by event (`add`) and tells its numbers (`characters`, `sides`)."""
+
+    def __init__(self) -> None:
+        self.tallies: dict[str, Tally] = {}
+        self.put_out_by: dict[str, list[Blow]] = {}
+        self.put_out: dict[str, list[Blow]] = {}
+        self.down: set[str] = set()
+        self.rounds_down: dict[str, set[int]] = {}
+
+    def add(self, event: Event | None, after: FightState[Any], changes: Changes) -> None:
+        if event is None or changes.void is not None:
+            return
+        for change in changes.characters:
+            self.tallies.setdefault(change.character, Tally())
+        if isinstance(event, Hit):
+            self._hit(event, after)
+        elif isinstance(event, Heal):
+            self._heal(event, after)
+        attacker = event.attacker if isinstance(event, Hit) else None
+        for change in changes.characters:
+            cid, state = change.character, change.after
+            if state == change.before or state is None:
+                continue
+            tally = self.tallies[cid]
+            if state in DOWN:
+                setattr(tally, state, getattr(tally, state) + 1)
+                self.down.add(cid)
+            else:
+                self.down.discard(cid)
+            if state in PUT_OUT and not (change.before in PUT_OUT and state != "dead"):
+                blow = Blow(seq=changes.seq, character=cid, by=attacker, state=state)
+                self.put_out_by.setdefault(cid, []).append(blow)
+                if attacker is not None:
+                    self.put_out.setdefault(attacker, []).append(blow)
+        round_now = after.rounds.round
+        if round_now:
+            for cid in self.down:
+                self.rounds_down.setdefault(cid, set()).add(round_now)
+
+    def _hit(self, hit: Hit, state: FightState[Any]) -> None:
+        taken = self.tallies.setdefault(hit.target, Tally())
+        taken.hits_taken += 1
+        taken.damage_taken += hit.damage
+        if hit.attacker is not None and hit.attacker in state.characters:
+            dealt = self.tallies.setdefault(hit.attacker, Tally())
+            dealt.hits_dealt += 1
+            dealt.damage_dealt += hit.damage
+
+    def _heal(self, heal: Heal, state: FightState[Any]) -> None:
+        taken = self.tallies.setdefault(heal.target, Tally())
+        taken.heals_taken += 1
+        taken.healing_taken += heal.amount
+        if heal.healer is not None and heal.healer in state.characters:
+            given = self.tallies.setdefault(heal.healer, Tally())
+            given.heals_given += 1
+            given.healing_given += heal.amount
+
+    def characters(self, final: FightState[Any]) -> list[CharacterReport]:
+        """Every character of the fight as it ends, in join order."""
+        reports = []
+        for cid, character in final.characters.items():
+            tally = self.tallies.get(cid, Tally())
+            tally.rounds_down = len(self.rounds_down.get(cid, ()))
+            reports.append(
+                CharacterReport(
+                    character=cid,
+                    name=character.name,
+                    side=character.side,
+                    state=character.state,
+                    tally=tally,
+                    put_out_by=self.put_out_by.get(cid, []),
+                    put_out=self.put_out.get(cid, []),
+                )
+            )
+        return reports
+
+
+def sides(characters: list[CharacterReport]) -> list[SideReport]:
+    """Each side's totals, sides in the order their first character joined."""
+    reports: dict[str, SideReport] = {}
+    for one in characters:
+        side = reports.setdefault(
+            one.side, SideReport(side=one.side, characters=[], tally=Tally(), standing=0)
+        )
+        side.characters.append(one.character)
+        side.standing += one.state in STANDING
+        for field in TALLIED:
+            setattr(side.tally, field, getattr(side.tally, field) + getattr(one.tally, field))
+    return list(reports.values())
