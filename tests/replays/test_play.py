@@ -225,22 +225,37 @@ def test_prompt_toolkit_reads_the_lines_keeps_history_and_ctrl_c_cancels_a_line(
 
 
 def test_a_session_started_where_an_event_loop_already_runs_still_reads_its_lines(
-    session: Session, capsys: pytest.CaptureFixture[str], run: Run
+    db: Path, skirmish: str, capsys: pytest.CaptureFixture[str], run: Run
 ) -> None:
     import asyncio
+    import threading
 
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
     async def inside_a_loop() -> None:  # as in a notebook, or beside a sync Playwright
-        with create_pipe_input() as typed:
+        with kept_open(None) as opened, create_pipe_input() as typed:
+            session = Session(every_command(), opened, skirmish, None)
             typed.send_text("hit grim 1 --roll injury=3\r")
             typed.send_text("\x04")
             interactive(session, None, input=typed, output=DummyOutput())
 
-    asyncio.run(inside_a_loop())
+    # The loop in a thread of its own: a worker of the test run may hold a sync Playwright,
+    # whose loop would refuse this test's own asyncio.run. The session opens its store there.
+    failed: list[BaseException] = []
+
+    def host() -> None:
+        try:
+            asyncio.run(inside_a_loop())
+        except BaseException as error:  # handed back to the test's thread
+            failed.append(error)
+
+    hosting = threading.Thread(target=host)
+    hosting.start()
+    hosting.join(timeout=60)
+    assert not hosting.is_alive() and not failed, failed
     assert "#4 hit: Grim" in capsys.readouterr().out
-    assert len(events_of(run, "skirmish")) == 4
+    assert len(events_of(run, skirmish)) == 4
 
 
 def test_lines_piped_into_play_run_in_turn_and_a_refused_one_fails_the_run(
