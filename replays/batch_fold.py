@@ -11,6 +11,12 @@ what it named, and so on (its `reach`): the kept states at or after the earliest
 longer hold and are forgotten; the others still do, since no fate before them changed. A refold
 starts from the newest one left and keeps states as it goes. An undo of an event a few turns back
 refolds those few turns, however long the batch.
+
+How many states are kept is bounded, however long the batch: the newest `RECENT` at
+`KEEP_EVERY` apart, where undo events reach (the hit just recorded, one a few turns back), and
+at most `OLDER` behind them, thinned to every other one whenever there would be more, so the
+further back, the further apart. Any kept state is the fold of the events up to it, so which
+ones are kept changes how far a refold goes back, never what it gives.
 """
 
 from __future__ import annotations
@@ -27,7 +33,17 @@ KEEP_EVERY = 64
 """Seqs between two kept states: a refold starts at most this far behind the event an undo
 names, or behind the undo event before it that reached further. Each kept state is one map of
 the fight's characters (most of them shared with the next), so a batch keeps one map for
-every KEEP_EVERY of its events."""
+every KEEP_EVERY of its events, up to RECENT + OLDER of them."""
+
+RECENT = 64
+"""Kept states at KEEP_EVERY apart behind the newest: an undo of an event up to RECENT *
+KEEP_EVERY (4,096) seqs back refolds at most KEEP_EVERY events from a kept state."""
+
+OLDER = 64
+"""Kept states, at the most, behind the RECENT ones. When there would be one more, every other
+one of them goes (the oldest stays), so their spacing doubles as the batch grows: a million-event
+import keeps at most 128 states, not 15,625 (issue 28), and an undo of an event far back refolds from one
+at most about as far behind it as it is behind the newest."""
 
 
 class BatchFold:
@@ -82,6 +98,13 @@ class BatchFold:
         newest = self._kept[-1][0] if self._kept else -KEEP_EVERY
         if self._steady and state.seq - newest >= KEEP_EVERY:
             self._kept.append((state.seq, folded, state))
+            if len(self._kept) > RECENT + OLDER:
+                self._kept[:-RECENT] = self._kept[:-RECENT:2]
+
+    @property
+    def kept_seqs(self) -> list[int]:
+        """The seqs of the states kept, oldest first."""
+        return [seq for seq, _, _ in self._kept]
 
     def refused(self) -> None:
         """An event of the batch was refused: it is left out, and a fold of the batch does not

@@ -348,17 +348,18 @@ class Fight:
                 _check_structure(item)
                 if timeline.state is not None:
                     refuse_strangers_dice(timeline.state, item)
+                stored = Stored(seq, item)  # one per event: the batch keeps it (issue 28)
                 if changes is None:
-                    timeline.push_unreported(Stored(seq, item))
+                    timeline.push_unreported(stored)
                 else:
-                    changes.append(timeline.push(Stored(seq, item), strict=True))
+                    changes.append(timeline.push(stored, strict=True))
             except RefusedError as exc:
                 where = f"#{seq}" if isinstance(item, RefusedError) else event_ref(item, seq)
                 errors.append(exc.located(event=where, index=index))
                 timeline.pass_over(seq)
                 batch_fold.refused()
                 continue
-            batch_fold.add(Stored(seq, item), timeline.state)
+            batch_fold.add(stored, timeline.state)
         return errors, timeline.state
 
     def _refold(

@@ -12,7 +12,7 @@ to open the database, under an advisory lock so two processes starting at once d
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -221,7 +221,7 @@ class PostgresStore(SqlStore):
     def _announce(self, fight: str, version: int) -> None:
         self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} {version}"))
 
-    def _executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    def _executemany(self, sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
         with self._db.cursor() as cursor:
             cursor.executemany(sql, rows)
 

@@ -124,10 +124,10 @@ class SqlStore(ClosesOnExit):
                 self.dialect.sql(
                     "INSERT INTO events (fight, seq, id, type, body) VALUES (?, ?, ?, ?, ?)"
                 ),
-                [
+                (  # rows made as the database takes them: a million-event import holds no list
                     (fight, seq, event.id, type_name(event), body)
                     for seq, (event, body) in enumerate(fresh, start=version + 1)
-                ],
+                ),
             )
             self._set_version(fight, new_version)
             self._announce(fight, new_version)
@@ -287,7 +287,7 @@ class SqlStore(ClosesOnExit):
         """Inside `_write`: tell live streams in other processes, once the transaction commits,
         that the fight is at `version` (0: gone)."""
 
-    def _executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    def _executemany(self, sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
         """Execute `sql` (in the database's placeholders) once for each of `rows`."""
         raise NotImplementedError
 

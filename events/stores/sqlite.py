@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -90,7 +90,7 @@ class SQLiteStore(SqlStore):
             (fight, version),
         )
 
-    def _executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    def _executemany(self, sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
         self._db.executemany(sql, rows)
 
     def _rows_where(

@@ -1,7 +1,8 @@
 """The console script's first step: `woundlog --version` alone is answered here, from the
 release constant, before typer, click or any command module is imported (issue 28: it took
 8.8 times the start of Python, now about the start of Python itself); everything else goes on
-to `run` (run.py), which builds the commands the words name."""
+to `run` (run.py), which builds the commands the words name, after msgspec is imported without
+`typing_extensions`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,23 @@ def main() -> None:
         # the same line `woundlog --db URL --version` prints through typer (group.py)
         sys.stdout.write(f"woundlog {RELEASE}\n")
         return
+    _msgspec_without_typing_extensions()
     from .run import run
 
     run()
+
+
+def _msgspec_without_typing_extensions() -> None:
+    """Import msgspec with `typing_extensions` out of reach: msgspec tries it first for
+    `get_type_hints`, `Required` and `NotRequired` and falls back to `typing`'s, which on Python
+    3.11 and later (all woundlog runs on) are the same ones (typing_extensions hands
+    `typing.get_type_hints` on when asked for the extras, as msgspec always asks). Importing it
+    was about a tenth of a `woundlog hit`'s imports (issue 28). Only msgspec's first import is
+    kept from it: anything imported later (litestar under `woundlog serve`) gets it as usual."""
+    if "msgspec" in sys.modules or "typing_extensions" in sys.modules:
+        return
+    sys.modules["typing_extensions"] = None  # type: ignore[assignment]  # its import fails
+    try:
+        import msgspec  # noqa: F401
+    finally:
+        del sys.modules["typing_extensions"]

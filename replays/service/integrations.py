@@ -13,12 +13,13 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
 from litestar import Request, Response, Router, get
+
+from ..release import RELEASE
 
 FOUNDRY = "/integrations/foundry"
 MANIFEST = "module.json"
@@ -29,21 +30,13 @@ def foundry_files() -> Traversable:
     return files("woundlog.replays") / "integrations" / "foundry"
 
 
-def woundlog_version() -> str:
-    """The installed woundlog's version: the module is woundlog's, so Foundry offers an update
-    when woundlog has one."""
-    try:
-        return version("woundlog")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "0.0.0"
-
-
 def manifest(base: str) -> dict[str, Any]:
-    """The module's manifest with woundlog's version and its `manifest` and `download` URLs
-    under `base`."""
+    """The module's manifest with woundlog's version (so Foundry offers an update when woundlog
+    has one; the release constant, not `importlib.metadata`, which walks site-packages) and its
+    `manifest` and `download` URLs under `base`."""
     data: dict[str, Any] = json.loads((foundry_files() / MANIFEST).read_text(encoding="utf-8"))
     root = base.rstrip("/") + FOUNDRY
-    data["version"] = woundlog_version()
+    data["version"] = RELEASE
     data["manifest"] = f"{root}/{MANIFEST}"
     data["download"] = f"{root}/{ZIP}"
     return data

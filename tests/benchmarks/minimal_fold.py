@@ -50,7 +50,9 @@ def minimal_fold(path: str | Path) -> dict[str, Any]:
                     if event is None:
                         continue
             if isinstance(event, Hit):
-                hit(event, fighters, seed, event.id or f"#{seq}")
+                given = event.rolls.get("injury", []) if event.rolls else []
+                name = event.id or f"#{seq}"
+                hit(fighters, seed, name, event.target, event.damage, event.attacker, given)
             elif isinstance(event, TurnStarted):
                 if event.side is not None:
                     for fighter in sides[event.side]:
@@ -70,18 +72,26 @@ def minimal_fold(path: str | Path) -> dict[str, Any]:
     }
 
 
-def hit(event: Hit, fighters: dict[str, list[Any]], seed: int, name: str) -> None:
-    """The injury roll for every wound from the one that takes him to zero, the worst kept."""
-    target = fighters[event.target]
-    if event.attacker is not None:
-        attacker = fighters.get(event.attacker)
-        if attacker is not None and attacker[STATE] != UPRIGHT:
+def hit(
+    fighters: dict[str, list[Any]],
+    seed: int,
+    name: str,
+    target: str,
+    damage: int,
+    attacker: str | None,
+    given: list[int],
+) -> None:
+    """The injury roll for every wound from the one that takes him to zero, the worst kept.
+    Plain values, not the `Hit`: es_own_fold.py's aggregate folds its own events with it."""
+    hurt = fighters[target]
+    if attacker is not None:
+        by = fighters.get(attacker)
+        if by is not None and by[STATE] != UPRIGHT:
             return  # void, as the engine voids it
-    if target[STATE] == OUT_OF_ACTION or event.damage == 0:
+    if hurt[STATE] == OUT_OF_ACTION or damage == 0:
         return
-    past = max(0, event.damage - max(target[WOUNDS] - 1, 0))
-    given = event.rolls.get("injury", []) if event.rolls else []
-    worst = target[STATE]
+    past = max(0, damage - max(hurt[WOUNDS] - 1, 0))
+    worst = hurt[STATE]
     for i in range(past):
         roll = given[i] if i < len(given) else draw(seed, name, "injury", i, 6)
         result = INJURY[roll]
@@ -89,8 +99,8 @@ def hit(event: Hit, fighters: dict[str, list[Any]], seed: int, name: str) -> Non
             worst = result
         if result == OUT_OF_ACTION:
             break
-    target[WOUNDS] = max(target[WOUNDS] - event.damage, 0)
-    target[STATE] = worst
+    hurt[WOUNDS] = max(hurt[WOUNDS] - damage, 0)
+    hurt[STATE] = worst
 
 
 def recovery_phase(fighter: list[Any]) -> None:

@@ -62,6 +62,7 @@ NOT_FOR_A_HIT = {  # what a hit on a SQLite store does without, and why each wou
     "woundlog.events.schema": "the JSON Schema is made only for `woundlog schema` and the service",
     "woundlog.replays.pictures": "the timeline's drawing loads only for `woundlog timeline`",
     "woundlog.replays.files": "replaying a file loads only for `replay` and file sources",
+    "typing_extensions": "msgspec falls back to `typing`'s own, the same on Python 3.11 and on",
 }
 NOT_FOR_THE_VERSION = {  # `woundlog --version` prints one constant, before typer is imported
     "typer": "the version is answered before any command is declared (replays/cli/start.py)",
