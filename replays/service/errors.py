@@ -36,6 +36,7 @@ from woundlog.events.stores.postgres import DatabaseUnreachable
 from ..application import FightNotFound, TooLarge, UnknownFormat
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
+from .tokens import NoSuchToken, TokenNameTaken, TokenNotYours
 
 log = logging.getLogger("woundlog.service")
 CLIENT_GONE = "client disconnected prematurely"  # what Litestar raises (as a 500) for it
@@ -44,8 +45,12 @@ CLIENT_GONE = "client disconnected prematurely"  # what Litestar raises (as a 50
 def status_of(error: WoundlogError) -> int:
     if isinstance(error, StoreUnusable):
         return 500  # the server's store went bad: nothing the client can change
-    if isinstance(error, FightNotFound | UnknownFormat):
+    if isinstance(error, FightNotFound | UnknownFormat | NoSuchToken):
         return 404
+    if isinstance(error, TokenNotYours):
+        return 403
+    if isinstance(error, TokenNameTaken):
+        return 409
     if isinstance(error, ConflictError):
         return 409
     if isinstance(error, TooLarge):

@@ -1,21 +1,45 @@
-"""Bearer tokens: one admin token for the server, a gm and a viewer token per fight.
+"""Bearer tokens: one admin token for the server; per fight, any number of gm and viewer tokens,
+each with a name unique in its fight and the time it was issued, each revocable by its name.
+
+`POST /fights` (and a retry of it, or the admin's reissue) hands out the pair named `gm` and
+`viewer`, replacing that pair alone; `woundlog share` and `POST /fights/{fight}/tokens/{name}`
+add more beside it (a link per player, per table, per screen), and revoking one leaves the rest.
 
 Tokens are 32 random bytes, so a plain sha256 of each is enough to keep them unusable if the
-database leaks (no salt or slow hash needed: nothing to brute-force). Only hashes are stored.
+database leaks (no salt or slow hash needed: nothing to brute-force). Only hashes are stored,
+so a token is shown once, when issued; a listing gives names, roles and times, never a token.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+import time
+from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from woundlog.events import UsageError
 
 from .database import Db, Writer
 
-PASSED_ON = ("service_tokens", "service_answers", "service_tickets")
-"""What a fight's tokens open, all replaced or revoked with them: the tokens, answers kept for a
-retried `POST /fights` (which hold tokens) and the stream tickets issued with them."""
+PASSED_ON = ("service_answers", "service_tickets")
+"""What a fight's tokens open, revoked with any of them: the answers kept for a retried
+`POST /fights` (which hold the pair) and the stream tickets (60 s each: a page whose token
+still works simply asks for a new one)."""
+
+NAME_PATTERN = r"^\w[\w.-]*$"
+NAME_MAX = 64
+NAME_RULE = f"a letter, digit or _ first, then letters, digits and _ . -; at most {NAME_MAX}"
+TokenName = Annotated[
+    str,
+    Meta(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN, description=f"{NAME_RULE}."),
+]
 
 
 class Role(StrEnum):
@@ -24,12 +48,53 @@ class Role(StrEnum):
     ADMIN = "admin"  # creates fights; may read and write every fight
 
 
+PAIR = (Role.GM, Role.VIEWER)
+"""The roles of the pair `POST /fights` hands out, each named for its role."""
+
+
+class TokenInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A token of a fight as a listing shows it: never the token itself."""
+
+    name: str
+    role: Role
+    issued: datetime | None  # None: issued before tokens had names and times
+
+
+class Issued(msgspec.Struct, frozen=True, kw_only=True):
+    """A token just issued: the only time it is shown."""
+
+    fight: str
+    name: str
+    role: Role
+    issued: datetime
+    token: str
+
+
+class TokenNameTaken(UsageError):
+    """A fight already holds a token of that name (the service answers 409)."""
+
+
+class NoSuchToken(UsageError):
+    """No token of that name in the fight (the service answers 404)."""
+
+
+class TokenNotYours(UsageError):
+    """A token asked to hand out or revoke a token of a role above its own (403)."""
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: str) -> str:
+    """`name` if it is a valid token name, else a UsageError naming the rule."""
+    if len(name) > NAME_MAX or not re.fullmatch(NAME_PATTERN, name):
+        raise UsageError(f"token name {name!r}: use {NAME_RULE} characters")
+    return name
 
 
 class Grant:
@@ -49,34 +114,107 @@ class Grant:
 
 
 class Tokens:
-    def __init__(self, db: Db, admin_token: str) -> None:
+    """A fight's tokens in the service's tables. `admin_token`: the server's (None for a
+    caller that only hands out and revokes fights' tokens, as `woundlog share`)."""
+
+    def __init__(self, db: Db, admin_token: str | None = None) -> None:
         self._db = db
-        self._admin = digest(admin_token)
+        self._admin = digest(admin_token) if admin_token is not None else None
+
+    # --- the pair of POST /fights ------------------------------------------------------------
 
     def issue(self, fight: str) -> tuple[str, str]:
-        """New gm and viewer tokens for `fight`, replacing any it had."""
+        """New gm and viewer tokens for `fight`, replacing the pair it had (not its others)."""
         with self._db.transaction() as db:
             return self.issue_in(db, fight)
 
     def issue_in(self, db: Writer, fight: str) -> tuple[str, str]:
         """`issue`, inside the caller's transaction `db`."""
-        gm, viewer = new_token(), new_token()
-        forget(db, fight)
+        now = time.time()
+        tokens = {role: new_token() for role in PAIR}
+        for role in PAIR:
+            db.execute("DELETE FROM service_tokens WHERE fight = ? AND name = ?", (fight, role))
+        forget_passed_on(db, fight)
         db.executemany(
-            "INSERT INTO service_tokens (hash, fight, role) VALUES (?, ?, ?)",
-            [(digest(gm), fight, Role.GM.value), (digest(viewer), fight, Role.VIEWER.value)],
+            _INSERT,
+            [(digest(tokens[role]), fight, role.value, role.value, now) for role in PAIR],
         )
-        return gm, viewer
+        return tokens[Role.GM], tokens[Role.VIEWER]
 
     def revoke(self, fight: str) -> None:
         """Forget every token of `fight` (and what was handed out with them)."""
         with self._db.transaction() as db:
             forget(db, fight)
 
+    # --- named tokens -------------------------------------------------------------------------
+
+    def add(self, fight: str, role: Role, name: str | None = None) -> Issued:
+        """A new `role` token for `fight`, named `name` (None: `ROLE-N`, the first N from 2
+        free), beside the tokens it has. A name the fight already holds is refused."""
+        if role is Role.ADMIN:
+            raise UsageError(
+                "a fight's token is a gm or a viewer token; the admin's is the server's"
+            )
+        issued = time.time()
+        token = new_token()
+        with self._db.transaction() as db:
+            taken = {str(row[0]) for row in db.execute(
+                "SELECT name FROM service_tokens WHERE fight = ?", (fight,)
+            ).fetchall()}  # fmt: skip
+            if name is None:
+                name = next(
+                    f"{role}-{n}" for n in range(2, len(taken) + 3) if f"{role}-{n}" not in taken
+                )
+            check_name(name)
+            if name in taken:
+                raise TokenNameTaken(
+                    f"fight `{fight}` already has a token named `{name}`: choose another name, "
+                    f"or revoke that one first"
+                )
+            db.execute(_INSERT, (digest(token), fight, role.value, name, issued))
+        when = datetime.fromtimestamp(issued, UTC)
+        return Issued(fight=fight, name=name, role=role, issued=when, token=token)
+
+    def named(self, fight: str) -> list[TokenInfo]:
+        """The fight's tokens, oldest first: names, roles and times, never the tokens."""
+        rows = self._db.execute(
+            "SELECT name, role, issued FROM service_tokens WHERE fight = ?", (fight,)
+        )
+        found = [
+            TokenInfo(name=str(name or role), role=Role(role), issued=_time(issued))
+            for name, role, issued in rows
+        ]
+        return sorted(found, key=lambda t: (t.issued is not None, t.issued or _EPOCH, t.name))
+
+    def role_of(self, fight: str, name: str) -> Role:
+        """The role of the fight's token `name`, or NoSuchToken naming the ones it has."""
+        for held in self.named(fight):
+            if held.name == name:
+                return held.role
+        raise self._no_such(fight, name)
+
+    def revoke_named(self, fight: str, name: str) -> None:
+        """Revoke the fight's token `name`, and the stream tickets and kept answers issued
+        before (others holding a working token ask again); the other tokens keep working."""
+        with self._db.transaction() as db:
+            gone = db.execute(
+                "DELETE FROM service_tokens WHERE fight = ? AND name = ?", (fight, name)
+            ).rowcount
+            if gone:
+                forget_passed_on(db, fight)
+        if not gone:
+            raise self._no_such(fight, name)
+
+    def _no_such(self, fight: str, name: str) -> NoSuchToken:
+        held = ", ".join(f"`{t.name}` ({t.role})" for t in self.named(fight)) or "none"
+        return NoSuchToken(f"fight `{fight}` has no token named `{name}` (it has: {held})")
+
+    # --- checking -----------------------------------------------------------------------------
+
     def grant(self, token: str) -> Grant | None:
         """What `token` allows, or None for a token nobody issued."""
         hashed = digest(token)
-        if hmac.compare_digest(hashed, self._admin):
+        if self._admin is not None and hmac.compare_digest(hashed, self._admin):
             return Grant(Role.ADMIN, None)
         rows = self._db.execute("SELECT fight, role FROM service_tokens WHERE hash = ?", (hashed,))
         if not rows:
@@ -85,7 +223,20 @@ class Tokens:
         return Grant(Role(role), str(fight))
 
 
-def forget(db: Writer, fight: str) -> None:
-    """Drop the fight's tokens and everything that holds or stands for one."""
+_INSERT = "INSERT INTO service_tokens (hash, fight, role, name, issued) VALUES (?, ?, ?, ?, ?)"
+_EPOCH = datetime.fromtimestamp(0, UTC)
+
+
+def _time(seconds: float | None) -> datetime | None:
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
+def forget_passed_on(db: Writer, fight: str) -> None:
     for table in PASSED_ON:
         db.execute(f"DELETE FROM {table} WHERE fight = ?", (fight,))
+
+
+def forget(db: Writer, fight: str) -> None:
+    """Drop the fight's tokens and everything that holds or stands for one."""
+    db.execute("DELETE FROM service_tokens WHERE fight = ?", (fight,))
+    forget_passed_on(db, fight)
