@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import re
 import secrets
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated
@@ -132,11 +134,13 @@ class Tokens:
         """`issue`, inside the caller's transaction `db`."""
         now = time.time()
         tokens = {role: new_token() for role in PAIR}
-        for role in PAIR:
-            db.execute("DELETE FROM service_tokens WHERE fight = ? AND name = ?", (fight, role))
         forget_passed_on(db, fight)
+        # One statement per token that replaces the one of its name: two processes issuing the
+        # pair at once (a raced POST /fights) queue on the name's row instead of one of them
+        # failing on the unique name, and the loser's whole transaction then rolls back
         db.executemany(
-            _INSERT,
+            _INSERT + " ON CONFLICT (fight, name) DO UPDATE SET hash = excluded.hash,"
+            " role = excluded.role, issued = excluded.issued",
             [(digest(tokens[role]), fight, role.value, role.value, now) for role in PAIR],
         )
         return tokens[Role.GM], tokens[Role.VIEWER]
@@ -155,23 +159,29 @@ class Tokens:
             raise UsageError(
                 "a fight's token is a gm or a viewer token; the admin's is the server's"
             )
+        if name is not None:
+            check_name(name)
         issued = time.time()
         token = new_token()
         with self._db.transaction() as db:
             taken = {str(row[0]) for row in db.execute(
                 "SELECT name FROM service_tokens WHERE fight = ?", (fight,)
             ).fetchall()}  # fmt: skip
-            if name is None:
-                name = next(
-                    f"{role}-{n}" for n in range(2, len(taken) + 3) if f"{role}-{n}" not in taken
-                )
-            check_name(name)
-            if name in taken:
+            # The name is claimed by the insert itself, not by the look above: another process
+            # may take it in between, and that is a refusal (or the next free name), not a 500
+            for candidate in [name] if name is not None else _free(role, taken):
+                inserted = db.execute(
+                    _INSERT + " ON CONFLICT (fight, name) DO NOTHING",
+                    (digest(token), fight, role.value, candidate, issued),
+                ).rowcount
+                if inserted:
+                    name = candidate
+                    break
+            else:
                 raise TokenNameTaken(
-                    f"fight `{fight}` already has a token named `{name}`: choose another name, "
-                    f"or revoke that one first"
+                    f"fight `{fight}` already has a token named `{name or candidate}`: choose "
+                    "another name, or revoke that one first"
                 )
-            db.execute(_INSERT, (digest(token), fight, role.value, name, issued))
         when = datetime.fromtimestamp(issued, UTC)
         return Issued(fight=fight, name=name, role=role, issued=when, token=token)
 
@@ -221,6 +231,16 @@ class Tokens:
             return None
         fight, role = rows[0]
         return Grant(Role(role), str(fight))
+
+
+def _free(role: Role, taken: set[str]) -> Iterator[str]:
+    """The default names of `role`'s tokens not in `taken`, in order: `viewer-2`, `viewer-3`..."""
+    free = (f"{role}-{n}" for n in itertools.count(2) if f"{role}-{n}" not in taken)
+    return itertools.islice(free, FREE_TRIES)
+
+
+FREE_TRIES = 16
+"""How many free default names one issue tries, each lost only to another process's issue."""
 
 
 _INSERT = "INSERT INTO service_tokens (hash, fight, role, name, issued) VALUES (?, ?, ?, ?, ?)"

@@ -6,6 +6,7 @@ database made before tokens had names."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -134,3 +135,37 @@ def test_a_database_from_before_named_tokens_keeps_its_pair(tmp_path: Path) -> N
         assert [(t["name"], t["issued"]) for t in listed] == [("gm", None), ("viewer", None)]
         assert client.post("/fights/old/tokens/viewer", headers=pair.gm).status_code == 409
         assert client.post("/fights/old/tokens/new", headers=pair.gm).status_code == 201
+
+
+def test_one_name_asked_of_two_postgresql_processes_at_once_is_one_token_and_one_409(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Both requests read the name as free before either writes it: the unique name decides,
+    and the one that loses is told the name is taken, never a server error."""
+    with (
+        Server(postgres_url, logs=tmp_path) as one,
+        Server(postgres_url, logs=tmp_path) as other,
+        httpx.Client(base_url=one.url, timeout=30) as a,
+        httpx.Client(base_url=other.url, timeout=30) as b,
+    ):
+        pair = new_fight(a, "raced-names")
+        for round_ in range(10):
+            together = threading.Barrier(2)
+            answers: dict[int, httpx.Response] = {}
+
+            def ask(index: int, client: httpx.Client, name: str = f"table-{round_}") -> None:
+                together.wait()
+                answers[index] = client.post(f"/fights/raced-names/tokens/{name}", headers=pair.gm)
+
+            racers = [threading.Thread(target=ask, args=pair_) for pair_ in enumerate((a, b))]
+            for racer in racers:
+                racer.start()
+            for racer in racers:
+                racer.join(60)
+            assert sorted(answer.status_code for answer in answers.values()) == [201, 409]
+            won = next(answer for answer in answers.values() if answer.status_code == 201)
+            assert reads(b, "raced-names", won.json()["token"]) == 200
+        listed = a.get("/fights/raced-names/tokens", headers=pair.gm).json()
+        assert sorted(t["name"] for t in listed) == sorted(
+            ["gm", "viewer", *(f"table-{n}" for n in range(10))]
+        )
