@@ -15,10 +15,11 @@ import typer
 
 from woundlog.events import UsageError, bounded
 
+from ..application import Application
+from ..application.sharing import DEFAULT_BASE, Role, Shared, TokenInfo, base_url
 from ..service.database import open_service_db
 from ..service.environment import ADMIN_ENV, CORS_ENV
-from ..service.links import DEFAULT_BASE, Shared, base_url, shared
-from ..service.tokens import Role, TokenInfo, Tokens
+from ..service.tokens import Tokens
 from .application import application
 from .options import AsJson, Context, Db, FightId
 from .output import console, print_json, say, shown
@@ -174,19 +175,16 @@ def share(
         if (list_ and revoke is not None) or asked:
             given = ["--list"] * list_ + ["--revoke"] * (revoke is not None) + asked
             raise UsageError(f"{' and '.join(given)}: give --list or --revoke NAME alone")
-    with fight_tokens(db, fight) as tokens:
+    with fight_tokens(db, fight) as (app, keeper):
         if list_:
-            held = tokens.named(fight)
+            held = app.tokens_of(fight, keeper)
             return print_json(held) if as_json else print_tokens(fight, held)
         if revoke is not None:
-            role = tokens.role_of(fight, revoke)
-            tokens.revoke_named(fight, revoke)
+            role = app.revoke_token(fight, keeper, revoke, HOLDER)
             if as_json:
                 return print_json({"fight": fight, "revoked": revoke, "role": role})
             return say(f"revoked the {role} token `{revoke}` of `{fight}`: its links stop working")
-        viewer = tokens.add(fight, Role.VIEWER, name)
-        also = tokens.add(fight, Role.GM, f"{name}-gm" if name else None) if gm else None
-    handed = shared(base, fight, viewer, also)
+        handed = app.share(fight, keeper, base=base, gm=gm, name=name)
     if as_json:
         print_json(handed)
     else:
@@ -195,15 +193,20 @@ def share(
         serve_unless_answering(ctx, db, base)
 
 
+HOLDER = Role.ADMIN
+"""Whoever runs the CLI on a store holds the store itself, and so every token of its fights."""
+
+
 @contextmanager
-def fight_tokens(db: str | None, fight: str) -> Iterator[Tokens]:
-    """The tokens of `fight`, in the service's tables beside the store `db` names: the tables
-    `woundlog serve` reads on every request, so a token handed out here works there at once."""
+def fight_tokens(db: str | None, fight: str) -> Iterator[tuple[Application, Tokens]]:
+    """The application over the store `db` names, and the tokens in the service's tables
+    beside it: the tables `woundlog serve` reads on every request, so a token handed out here
+    works there at once."""
     with application(db, create=False) as app:
-        app.fight(fight)  # a fight not there is said as by every command
+        app.fight(fight)  # a fight not there is said as by every command, before any table
         tables = open_service_db(app.store, lambda: app.store)
         try:
-            yield Tokens(tables)
+            yield app, Tokens(tables)
         finally:
             tables.close()
 

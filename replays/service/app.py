@@ -43,6 +43,7 @@ from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
 from ..application import EventsPage, FightId, FightsPage, NewFight
+from ..application.sharing import Issued, TokenInfo, TokenName
 from ..fight import Appended
 from ..whatif import MAX_TICKS, Odds
 from .access_log import TOKEN_PARAMS
@@ -81,7 +82,7 @@ from .schemas import (
 )
 from .stream import Listener, Notifier, changes_stream
 from .tickets import TICKET_S
-from .tokens import Grant, Issued, Role, TokenInfo, TokenName
+from .tokens import Grant, Role
 
 MAX_BODY = 1024 * 1024
 MAX_BATCH = 1000

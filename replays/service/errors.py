@@ -34,9 +34,9 @@ from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from ..application import FightNotFound, TooLarge, UnknownFormat
+from ..application.sharing import NoSuchToken, TokenNameTaken, TokenNotYours
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
-from .tokens import NoSuchToken, TokenNameTaken, TokenNotYours
 
 log = logging.getLogger("woundlog.service")
 CLIENT_GONE = "client disconnected prematurely"  # what Litestar raises (as a 500) for it

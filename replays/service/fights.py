@@ -42,6 +42,7 @@ from ..application import (
     NewFight,
     NothingAsked,
 )
+from ..application.sharing import Issued, Role, TokenInfo
 from ..fight import Appended, Fight
 from ..import_cursors import ImportCursors
 from ..whatif import Odds
@@ -50,7 +51,7 @@ from ..foldcache import FoldCache
 from .idempotency import Answers, AnswerTaken, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets
-from .tokens import Grant, Issued, Role, TokenInfo, TokenNotYours, Tokens
+from .tokens import Grant, Tokens
 
 log = logging.getLogger("woundlog.service")
 
@@ -348,22 +349,13 @@ class Fights:
         self.tokens.revoke(fight)
 
     def hand_out(self, fight: str, name: str, role: Role, by: Grant) -> Issued:
-        """A new `role` token named `name` for the fight, beside its others (`by`: a gm token
-        may hand out viewer tokens; the admin's, either)."""
-        self.fight(fight)
-        _may_manage(by, role, "issue")
-        return self.tokens.add(fight, role, name)
+        return self.app.hand_out(fight, self.tokens, role, name, by.role)
 
     def tokens_of(self, fight: str) -> list[TokenInfo]:
-        self.fight(fight)
-        return self.tokens.named(fight)
+        return self.app.tokens_of(fight, self.tokens)
 
     def revoke_named(self, fight: str, name: str, by: Grant) -> None:
-        """Revoke the fight's token `name` (`by`: a gm token may revoke viewer tokens; the
-        admin's, any)."""
-        self.fight(fight)
-        _may_manage(by, self.tokens.role_of(fight, name), "revoke")
-        self.tokens.revoke_named(fight, name)
+        self.app.revoke_token(fight, self.tokens, name, by.role)
 
     def listing(self, only: str | None, offset: int, limit: int) -> FightsPage:
         """The fights, in the store's order, from `offset`, at most `limit` (`only`: that one
@@ -450,13 +442,6 @@ def _differences(stored: Event, asked: FightStarted) -> str:
         for name in fields
         if have.get(name) != want.get(name)
     )
-
-
-def _may_manage(by: Grant, role: Role, verb: str) -> None:
-    """A gm hands out and revokes its fight's viewer tokens, as a GM hands players the table
-    view; gm tokens, which write, only the admin's token."""
-    if by.role is not Role.ADMIN and role is not Role.VIEWER:
-        raise TokenNotYours(f"a {by.role} token cannot {verb} a {role} token: the admin's can")
 
 
 def _cursor_lost(fight: str, fmt: str, error: Exception) -> None:

@@ -15,19 +15,21 @@ from __future__ import annotations
 import hashlib
 import hmac
 import itertools
-import re
 import secrets
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from enum import StrEnum
-from typing import Annotated
-
-import msgspec
-from msgspec import Meta
 
 from woundlog.events import UsageError
 
+from ..application.sharing import (
+    Issued,
+    NoSuchToken,
+    Role,
+    TokenInfo,
+    TokenNameTaken,
+    check_name,
+)
 from .database import Db, Writer
 
 PASSED_ON = ("service_answers", "service_tickets")
@@ -35,53 +37,8 @@ PASSED_ON = ("service_answers", "service_tickets")
 `POST /fights` (which hold the pair) and the stream tickets (60 s each: a page whose token
 still works simply asks for a new one)."""
 
-NAME_PATTERN = r"^\w[\w.-]*$"
-NAME_MAX = 64
-NAME_RULE = f"a letter, digit or _ first, then letters, digits and _ . -; at most {NAME_MAX}"
-TokenName = Annotated[
-    str,
-    Meta(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN, description=f"{NAME_RULE}."),
-]
-
-
-class Role(StrEnum):
-    VIEWER = "viewer"  # reads the fight
-    GM = "gm"  # reads and writes it
-    ADMIN = "admin"  # creates fights; may read and write every fight
-
-
 PAIR = (Role.GM, Role.VIEWER)
 """The roles of the pair `POST /fights` hands out, each named for its role."""
-
-
-class TokenInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """A token of a fight as a listing shows it: never the token itself."""
-
-    name: str
-    role: Role
-    issued: datetime | None  # None: issued before tokens had names and times
-
-
-class Issued(msgspec.Struct, frozen=True, kw_only=True):
-    """A token just issued: the only time it is shown."""
-
-    fight: str
-    name: str
-    role: Role
-    issued: datetime
-    token: str
-
-
-class TokenNameTaken(UsageError):
-    """A fight already holds a token of that name (the service answers 409)."""
-
-
-class NoSuchToken(UsageError):
-    """No token of that name in the fight (the service answers 404)."""
-
-
-class TokenNotYours(UsageError):
-    """A token asked to hand out or revoke a token of a role above its own (403)."""
 
 
 def new_token() -> str:
@@ -90,13 +47,6 @@ def new_token() -> str:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def check_name(name: str) -> str:
-    """`name` if it is a valid token name, else a UsageError naming the rule."""
-    if len(name) > NAME_MAX or not re.fullmatch(NAME_PATTERN, name):
-        raise UsageError(f"token name {name!r}: use {NAME_RULE} characters")
-    return name
 
 
 class Grant:

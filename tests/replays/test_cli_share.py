@@ -171,3 +171,10 @@ def test_share_serve_starts_the_service_when_none_answers(skirmish: str, db: Pat
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_share_whose_gm_name_would_be_too_long_issues_nothing(run: Run, skirmish: str) -> None:
+    name = "t" * 62  # a valid viewer name (64 at most); its gm token's `NAME-gm` is 65
+    refused = run("share", skirmish, "--gm", "--name", name)
+    assert refused.exit_code == 2 and f"token name '{name}-gm'" in refused.output
+    assert json.loads(run("share", skirmish, "--list", "--json").output) == []
