@@ -154,14 +154,18 @@ class Tokens:
         raise self._no_such(fight, name)
 
     def revoke_named(self, fight: str, name: str) -> None:
-        """Revoke the fight's token `name`, and the stream tickets and kept answers issued
-        before (others holding a working token ask again); the other tokens keep working."""
+        """Revoke the fight's token `name` and the stream tickets issued before (a page whose
+        token still works asks again); the other tokens keep working. The kept answers of
+        `POST /fights` hold the pair alone, so they go only with a token of the pair: a
+        retried create after a player's link was revoked still gets its first answer."""
         with self._db.transaction() as db:
             gone = db.execute(
                 "DELETE FROM service_tokens WHERE fight = ? AND name = ?", (fight, name)
             ).rowcount
-            if gone:
+            if gone and name in PAIR:
                 forget_passed_on(db, fight)
+            elif gone:
+                db.execute("DELETE FROM service_tickets WHERE fight = ?", (fight,))
         if not gone:
             raise self._no_such(fight, name)
 
