@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -32,6 +33,7 @@ BLOCKS = [  # the walkthroughs: blocks of woundlog commands (a `cd` may come fir
         for line in block.splitlines()
     )
     and "woundlog serve" not in block
+    and "--serve" not in block  # a service in the foreground: run by its own test below
 ]
 
 
@@ -173,3 +175,42 @@ def test_the_session_transcript_is_what_play_prints(
     played = runner.invoke(app, ["play", "yard"], input="\n".join(typed) + "\n")
     assert played.output.splitlines() == shown
     assert played.exit_code == 3  # the transcript's refused hit
+
+
+def test_the_share_line_hands_out_links_that_open_the_fight_of_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The opening's `woundlog share ... --serve`, on the fight the session block makes, with a
+    service already answering (so `--serve` leaves it be): the lines it prints are those the
+    README shows, tokens apart, and the links open the fight, the gm's to write."""
+    section = README.read_text().partition("## At the table: `woundlog play`")[2]
+    setup, share = re.findall(r"```sh\n(.*?)```", section, re.S)[:2]
+    shown = re.findall(r"```text\n(.*?)```", section, re.S)[1].splitlines()
+    db = tmp_path / "fights.db"
+    monkeypatch.setenv("WOUNDLOG_DB", str(db))
+    runner = CliRunner()
+    for line, _ in lines_of(setup):
+        args = shlex.split(line, comments=True)
+        if args[1] != "play":
+            assert runner.invoke(app, args[1:]).exit_code == 0, line
+    [(line, _)] = lines_of(share)
+    args = shlex.split(line, comments=True)
+    assert "--serve" in args
+    with Server(db) as server:
+        result = runner.invoke(app, [*args[1:], "--url", server.url])
+        assert result.exit_code == 0, result.output
+        printed = result.output.replace(server.url, "http://127.0.0.1:8000").splitlines()
+        assert printed[0] == shown[0]
+        links = {}
+        for said, told in zip(printed[1:3], shown[1:3], strict=True):
+            page, link, rest = said.split(maxsplit=2)
+            assert told.split()[0] == page and told.split(maxsplit=2)[2] == rest
+            assert link.startswith(told.split()[1].removesuffix("...").rpartition("=")[0] + "=")
+            links[page] = link.replace("http://127.0.0.1:8000", server.url)
+        assert "a service answers at" in result.output
+        gm = {"Authorization": "Bearer " + links["timeline"].partition("#gm=")[2]}
+        hit = {"type": "hit", "target": "grim", "damage": 1, "attacker": "snik"}
+        wrote = httpx.post(f"{server.url}/fights/yard/events", json=hit, headers=gm)
+        assert wrote.status_code == 200, wrote.text
+        viewer = {"Authorization": "Bearer " + links["table"].partition("#viewer=")[2]}
+        assert httpx.get(f"{server.url}/fights/yard/state", headers=viewer).status_code == 200

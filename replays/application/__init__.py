@@ -31,6 +31,9 @@ tokens, idempotency, streams and threads).
     report(fight) -> Report                              numbers, luck and chronicle (report/)
     summary(fight) -> FightSummary;  fights(offset=0, limit=None, *, only=None) -> FightsPage
     delete(fight) -> bool;  rename(old, new) -> int
+    share(fight, keeper, *, base, gm=False, name=None) -> Shared   links with new tokens
+    hand_out(fight, keeper, role, name, by) -> Issued;  tokens_of(fight, keeper) -> list[TokenInfo]
+    revoke_token(fight, keeper, name, by) -> Role
 
 A new use case is one method here; a front end then calls it.
 """
@@ -61,6 +64,18 @@ from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, FoldCache
 from .names import asked_about, in_whatif, strangers, with_ids
+from .sharing import (
+    DEFAULT_BASE,
+    Issued,
+    Role,
+    Shared,
+    TokenInfo,
+    TokenKeeper,
+    base_url,
+    check_name,
+    may_manage,
+    shared,
+)
 from .values import (
     EventsPage,
     FightId,
@@ -585,3 +600,51 @@ class Application:
         self.fight(old)
         check_fight_id(new)
         return self.store.rename_fight(old, new)
+
+    # --- sharing (issue 26) -----------------------------------------------------------------
+
+    def share(
+        self,
+        fight: str,
+        keeper: TokenKeeper,
+        *,
+        base: str = DEFAULT_BASE,
+        gm: bool = False,
+        name: str | None = None,
+    ) -> Shared:
+        """A new viewer token for the fight (`gm`: a gm token too, named `NAME-gm`), beside
+        the tokens already out, and the links to its pages under `base` that open with them.
+
+        Example: `share("yard", keeper, name="phones")` -> the table link
+        `http://127.0.0.1:8000/fights/yard/table#viewer=...`, token named `phones`."""
+        self.fight(fight)
+        base = base_url(base)
+        if name is not None:
+            check_name(name)
+            if gm:
+                check_name(f"{name}-gm")
+        viewer = keeper.add(fight, Role.VIEWER, name)
+        also = keeper.add(fight, Role.GM, f"{name}-gm" if name else None) if gm else None
+        return shared(base, fight, viewer, also)
+
+    def hand_out(
+        self, fight: str, keeper: TokenKeeper, role: Role, name: str | None, by: Role
+    ) -> Issued:
+        """One new `role` token named `name` (None: `ROLE-N`) beside the fight's others;
+        `by`, the role asking: a gm hands out viewer tokens, the admin either."""
+        self.fight(fight)
+        may_manage(by, role, "issue")
+        return keeper.add(fight, role, name)
+
+    def tokens_of(self, fight: str, keeper: TokenKeeper) -> list[TokenInfo]:
+        """The fight's tokens, oldest first: names, roles and times, never the tokens."""
+        self.fight(fight)
+        return keeper.named(fight)
+
+    def revoke_token(self, fight: str, keeper: TokenKeeper, name: str, by: Role) -> Role:
+        """Revoke the fight's token `name`, the others kept; its role. `by` as in `hand_out`."""
+        self.fight(fight)
+        role = keeper.role_of(fight, name)
+        may_manage(by, role, "revoke")
+        keeper.revoke_named(fight, name)
+        return role

@@ -1,17 +1,28 @@
-"""`woundlog serve`: the fights over HTTP, for other software and the pages."""
+"""`woundlog serve`: the fights over HTTP, for other software and the pages; `woundlog share`: a
+fight's pages handed out, with tokens of their own."""
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 
 from woundlog.events import UsageError, bounded
 
+from ..application import Application
+from ..application.sharing import DEFAULT_BASE, Role, Shared, TokenInfo, base_url
+from ..service.database import open_service_db
 from ..service.environment import ADMIN_ENV, CORS_ENV
-from .options import Context, Db
-from .output import console, say
+from ..service.tokens import Tokens
+from .application import application
+from .options import AsJson, Context, Db, FightId
+from .output import console, print_json, say, shown
 
 
 def serve(
@@ -117,3 +128,140 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
             "is sent in an HTTP header"
         )
     return token
+
+
+# --- share --------------------------------------------------------------------------------
+
+
+def share(
+    ctx: Context,
+    fight: FightId,
+    gm: Annotated[
+        bool, typer.Option("--gm", help="Also a gm token: the timeline link then writes.")
+    ] = False,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            metavar="NAME",
+            help="The viewer token's name (its gm token: NAME-gm). Default: viewer-N.",
+        ),
+    ] = None,
+    serve_too: Annotated[
+        bool,
+        typer.Option("--serve", help="Then start the service here, unless one answers at --url."),
+    ] = False,
+    url: Annotated[
+        str, typer.Option("--url", metavar="BASE", help="The service's address in the links.")
+    ] = DEFAULT_BASE,
+    list_: Annotated[
+        bool, typer.Option("--list", help="List the fight's tokens (names, roles, issued).")
+    ] = False,
+    revoke: Annotated[
+        str | None,
+        typer.Option("--revoke", metavar="NAME", help="Revoke the fight's token NAME."),
+    ] = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Hand out a fight's pages: a new viewer token (with --gm a gm token too), beside the
+    tokens already out, and the timeline and table links that open with it, with a QR code
+    of the table view for players' phones. --list and --revoke NAME manage the tokens."""
+    base = base_url(url)
+    if list_ or revoke is not None:
+        asked = [
+            flag for flag, on in (("--gm", gm), ("--name", name), ("--serve", serve_too)) if on
+        ]
+        if (list_ and revoke is not None) or asked:
+            given = ["--list"] * list_ + ["--revoke"] * (revoke is not None) + asked
+            raise UsageError(f"{' and '.join(given)}: give --list or --revoke NAME alone")
+    with fight_tokens(db, fight) as (app, keeper):
+        if list_:
+            held = app.tokens_of(fight, keeper)
+            return print_json(held) if as_json else print_tokens(fight, held)
+        if revoke is not None:
+            role = app.revoke_token(fight, keeper, revoke, HOLDER)
+            if as_json:
+                return print_json({"fight": fight, "revoked": revoke, "role": role})
+            return say(f"revoked the {role} token `{revoke}` of `{fight}`: its links stop working")
+        handed = app.share(fight, keeper, base=base, gm=gm, name=name)
+    if as_json:
+        print_json(handed)
+    else:
+        print_shared(handed)
+    if serve_too:
+        serve_unless_answering(ctx, db, base)
+
+
+HOLDER = Role.ADMIN
+"""Whoever runs the CLI on a store holds the store itself, and so every token of its fights."""
+
+
+@contextmanager
+def fight_tokens(db: str | None, fight: str) -> Iterator[tuple[Application, Tokens]]:
+    """The application over the store `db` names, and the tokens in the service's tables
+    beside it: the tables `woundlog serve` reads on every request, so a token handed out here
+    works there at once."""
+    with application(db, create=False) as app:
+        app.fight(fight)  # a fight not there is said as by every command, before any table
+        tables = open_service_db(app.store, lambda: app.store)
+        try:
+            yield app, Tokens(tables)
+        finally:
+            tables.close()
+
+
+def print_tokens(fight: str, held: Sequence[TokenInfo]) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"tokens of {shown(fight)}", title_justify="left")
+    for column in ("name", "role", "issued"):
+        table.add_column(column)
+    for each in held:
+        issued = "-" if each.issued is None else each.issued.isoformat(timespec="seconds")
+        table.add_row(shown(each.name), each.role.value, issued)
+    console().print(table)
+
+
+def print_shared(handed: Shared) -> None:
+    import segno  # the QR code, only when one is shown
+
+    names = f"viewer token `{handed.viewer.name}`"
+    if handed.gm is not None:
+        names += f" and gm token `{handed.gm.name}`"
+    say(f"{names} for `{handed.fight}` (shown this once; the tokens already out still work)")
+    opens = "GM: reads and writes" if handed.gm is not None else "reads"
+    say(f"timeline  {handed.timeline}  ({opens})")
+    say(f"table     {handed.table}  (players: reads)")
+    segno.make_qr(handed.table).terminal(out=sys.stdout, compact=True)
+    say(
+        f"the QR code is the table link; `woundlog share {handed.fight} --revoke "
+        f"{handed.viewer.name}` ends it, `--list` lists the tokens"
+    )
+
+
+def serve_unless_answering(ctx: Context, db: str | None, base: str) -> None:
+    """`woundlog serve` on the host and port of `base`, in the foreground, unless a service
+    already answers its health route there."""
+    import httpx
+
+    try:
+        if httpx.get(f"{base}/health", timeout=HEALTH_TIMEOUT_S).status_code == 200:
+            return say(f"a service answers at {base}: the links work now")
+    except httpx.HTTPError:
+        pass
+    parts = urlsplit(base)
+    if parts.scheme != "http" or parts.path:
+        raise UsageError(
+            f"nothing answers at {base}, and `--serve` serves plain http://HOST:PORT only: "
+            "start the service behind that address yourself"
+        )
+    from ..service.limits import Limits
+    from ..service.serve import serve as run_service
+
+    admin = os.environ.get(ADMIN_ENV)  # else a new one, kept beside the store, as `serve`
+    host = parts.hostname or "127.0.0.1"
+    run_service(db, host, parts.port or 80, Limits(), admin=admin)
+
+
+HEALTH_TIMEOUT_S = 2.0

@@ -43,6 +43,7 @@ from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
 from ..application import EventsPage, FightId, FightsPage, NewFight
+from ..application.sharing import Issued, TokenInfo, TokenName
 from ..fight import Appended
 from ..report import Report
 from ..whatif import MAX_TICKS, Odds
@@ -71,7 +72,15 @@ from .openapi import (
     render_plugins,
 )
 from .pages import pages_router
-from .schemas import BranchRequest, Created, Health, OddsRequest, StreamTicket, UndoRequest
+from .schemas import (
+    BranchRequest,
+    Created,
+    Health,
+    OddsRequest,
+    StreamTicket,
+    TokenRequest,
+    UndoRequest,
+)
 from .stream import Listener, Notifier, changes_stream
 from .tickets import TICKET_S
 from .tokens import Grant, Role
@@ -263,6 +272,43 @@ async def revoke_tokens(request: Request[Any, Any, Any], fight: FightId) -> None
     """Revoke the fight's gm and viewer tokens (admin), and its stream tickets; only the admin
     token reaches the fight until `POST /fights/{fight}/tokens` issues a new pair."""
     await run(service(request).fights.revoke, fight)
+
+
+@get("/fights/{fight:str}/tokens", **of_a_fight(Role.GM))
+async def list_tokens(request: Request[Any, Any, Any], fight: FightId) -> list[TokenInfo]:
+    """The fight's tokens (gm or admin), oldest first: each one's name, role and when it was
+    issued, never the token (only its hash is kept)."""
+    return await run(service(request).fights.tokens_of, fight)
+
+
+@post(
+    "/fights/{fight:str}/tokens/{name:str}",
+    status_code=201,
+    role=Role.GM,
+    responses=problems(401, 403, 404, 409, 422, 503),
+    **GUARDED,
+)
+async def issue_token(
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    name: TokenName,
+    data: TokenRequest | None = None,
+) -> Issued:
+    """A new token named `name` for the fight, beside its others, shown once (body
+    `{"role": "viewer"}`, the default, or `"gm"`): a gm token may issue viewer tokens, the
+    admin's either. A name the fight holds already is 409: revoke it first (so a retry after a
+    lost answer is 409 too, and the token it made stays unknown: revoke it and ask again)."""
+    asked = strictly(await request.body(), TokenRequest) if data is not None else TokenRequest()
+    grant = grant_of(request)
+    return await run(service(request).fights.hand_out, fight, name, Role(asked.role), grant)
+
+
+@delete("/fights/{fight:str}/tokens/{name:str}", status_code=204, **of_a_fight(Role.GM))
+async def revoke_token(request: Request[Any, Any, Any], fight: FightId, name: TokenName) -> None:
+    """Revoke the fight's token `name` (a gm token may revoke viewer tokens, the admin's any),
+    and the fight's stream tickets (a page whose token still works asks for a new one); the
+    fight's other tokens keep working. An unknown name is 404, naming the ones there are."""
+    await run(service(request).fights.revoke_named, fight, name, grant_of(request))
 
 
 @post("/fights/{fight:str}/stream-ticket", status_code=200, **of_a_fight(Role.VIEWER))
@@ -547,10 +593,13 @@ async def branch_fight(
 API_DESCRIPTION = """Send a fight's events, get authoritative state back.
 
 Tokens: the admin token (`$WOUNDLOG_ADMIN_TOKEN`) creates, lists and deletes fights and reissues
-or revokes a fight's tokens; each fight has a gm token (reads and writes) and a viewer token
-(reads). Send one as `Authorization: Bearer TOKEN`, never in a URL. A browser's EventSource,
-which cannot send that header, opens the stream with a ticket: `POST
-/fights/{fight}/stream-ticket`, then `GET /fights/{fight}/stream?ticket=...` within 60 seconds.
+or revokes a fight's tokens; each fight has gm tokens (read and write) and viewer tokens (read),
+each named: `POST /fights` hands out the pair `gm` and `viewer`, `POST
+/fights/{fight}/tokens/{name}` more (a gm token, viewer ones), `GET /fights/{fight}/tokens` lists
+them and `DELETE /fights/{fight}/tokens/{name}` revokes one. Send a token as `Authorization:
+Bearer TOKEN`, never in a URL. A browser's EventSource, which cannot send that header, opens
+the stream with a ticket: `POST /fights/{fight}/stream-ticket`, then `GET
+/fights/{fight}/stream?ticket=...` within 60 seconds.
 
 Every POST is safe to retry: events by their ids, an undo by its `id`, an import by its records'
 identity, `POST /fights` by an `Idempotency-Key` (the same answer, tokens included, for 24 hours).
@@ -619,6 +668,9 @@ def create_app(
             list_fights,
             reissue_tokens,
             revoke_tokens,
+            list_tokens,
+            issue_token,
+            revoke_token,
             stream_ticket,
             append_events,
             fight_state,

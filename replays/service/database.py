@@ -39,9 +39,11 @@ def _schema(dialect: Dialect) -> str:
     """The service's tables in `dialect`, `;`-separated; every statement can run again."""
     return f"""
 CREATE TABLE IF NOT EXISTS service_tokens (
-    hash  TEXT PRIMARY KEY,
-    fight TEXT NOT NULL,
-    role  TEXT NOT NULL
+    hash   TEXT PRIMARY KEY,
+    fight  TEXT NOT NULL,
+    role   TEXT NOT NULL,
+    name   TEXT,
+    issued {dialect.real}
 );
 CREATE INDEX IF NOT EXISTS service_tokens_fight ON service_tokens (fight);
 {cursors.schema(dialect)};
@@ -59,6 +61,20 @@ CREATE TABLE IF NOT EXISTS service_tickets (
     expires {dialect.real} NOT NULL
 );
 """
+
+
+def _named_tokens(dialect: Dialect, has: set[str]) -> list[str]:
+    """The statements that bring a `service_tokens` table whose columns are `has` up to date
+    with named tokens (issue 26), for a database made before them: the missing columns, each
+    old token named for its role (a fight held one pair then, so the names are unique), and the
+    index that keeps a name unique in its fight."""
+    columns = {"name": "TEXT", "issued": dialect.real}
+    return [
+        *(f"ALTER TABLE service_tokens ADD COLUMN {name} {kind}"
+          for name, kind in columns.items() if name not in has),
+        "UPDATE service_tokens SET name = role WHERE name IS NULL",
+        "CREATE UNIQUE INDEX IF NOT EXISTS service_tokens_name ON service_tokens (fight, name)",
+    ]  # fmt: skip
 
 
 FIGHT_TABLES = ("service_tokens", cursors.TABLE, "service_answers", "service_tickets")
@@ -113,6 +129,10 @@ class ServiceDb:
             try:
                 self._db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
                 self._db.executescript(_schema(SQLITE))
+                with write_transaction(self._db) as db:  # one process at a time adds columns
+                    has = {row[1] for row in db.execute("PRAGMA table_info(service_tokens)")}
+                    for statement in _named_tokens(SQLITE, has):
+                        db.execute(statement)
                 companions.register(self._db, FIGHT_TABLES)
                 found = self._db.execute("PRAGMA quick_check").fetchone()[0]
             except BaseException:
@@ -172,6 +192,15 @@ class PostgresServiceDb:
             for statement in _schema(POSTGRES).split(";"):
                 if statement.strip():
                     connection.execute(statement)
+            has = {
+                row[0]
+                for row in connection.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name ="
+                    " 'service_tokens' AND table_schema = current_schema()"
+                ).fetchall()
+            }
+            for statement in _named_tokens(POSTGRES, has):
+                connection.execute(statement)
             companions.register(connection, FIGHT_TABLES, POSTGRES.mark)
 
     def _this_threads(self) -> PostgresStore:

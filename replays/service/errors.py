@@ -35,6 +35,7 @@ from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from ..application import FightNotFound, TooLarge, UnknownFormat
+from ..application.sharing import NoSuchToken, TokenNameTaken, TokenNotYours
 from .fights import OddsRefused
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
@@ -46,8 +47,12 @@ CLIENT_GONE = "client disconnected prematurely"  # what Litestar raises (as a 50
 def status_of(error: WoundlogError) -> int:
     if isinstance(error, StoreUnusable):
         return 500  # the server's store went bad: nothing the client can change
-    if isinstance(error, FightNotFound | UnknownFormat):
+    if isinstance(error, FightNotFound | UnknownFormat | NoSuchToken):
         return 404
+    if isinstance(error, TokenNotYours):
+        return 403
+    if isinstance(error, TokenNameTaken):
+        return 409
     if isinstance(error, ConflictError):
         return 409
     if isinstance(error, TooLarge):

@@ -42,6 +42,7 @@ from ..application import (
     NewFight,
     NothingAsked,
 )
+from ..application.sharing import Issued, Role, TokenInfo
 from ..fight import Appended, Fight
 from ..import_cursors import ImportCursors
 from ..whatif import Odds
@@ -50,7 +51,7 @@ from ..foldcache import FoldCache
 from .idempotency import Answers, AnswerTaken, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets
-from .tokens import Tokens
+from .tokens import Grant, Tokens
 
 log = logging.getLogger("woundlog.service")
 
@@ -346,6 +347,15 @@ class Fights:
     def revoke(self, fight: str) -> None:
         self.fight(fight)
         self.tokens.revoke(fight)
+
+    def hand_out(self, fight: str, name: str, role: Role, by: Grant) -> Issued:
+        return self.app.hand_out(fight, self.tokens, role, name, by.role)
+
+    def tokens_of(self, fight: str) -> list[TokenInfo]:
+        return self.app.tokens_of(fight, self.tokens)
+
+    def revoke_named(self, fight: str, name: str, by: Grant) -> None:
+        self.app.revoke_token(fight, self.tokens, name, by.role)
 
     def listing(self, only: str | None, offset: int, limit: int) -> FightsPage:
         """The fights, in the store's order, from `offset`, at most `limit` (`only`: that one

@@ -7,7 +7,7 @@ the batch, its id and its field (a whole-body decode would stop at the first bad
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -74,6 +74,13 @@ class BranchRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, re
     as_: FightId
     at: Annotated[int, Meta(ge=1, le=2**53 - 1)] | None = None
     then: Annotated[list[dict[str, Any]], Meta(max_length=MAX_WHATIF)] = []
+
+
+class TokenRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """`POST /fights/{fight}/tokens/{name}`: the role of the new token (a gm token may ask for
+    viewer tokens only)."""
+
+    role: Literal["viewer", "gm"] = "viewer"
 
 
 class Health(msgspec.Struct, kw_only=True):

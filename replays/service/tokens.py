@@ -1,27 +1,44 @@
-"""Bearer tokens: one admin token for the server, a gm and a viewer token per fight.
+"""Bearer tokens: one admin token for the server; per fight, any number of gm and viewer tokens,
+each with a name unique in its fight and the time it was issued, each revocable by its name.
+
+`POST /fights` (and a retry of it, or the admin's reissue) hands out the pair named `gm` and
+`viewer`, replacing that pair alone; `woundlog share` and `POST /fights/{fight}/tokens/{name}`
+add more beside it (a link per player, per table, per screen), and revoking one leaves the rest.
 
 Tokens are 32 random bytes, so a plain sha256 of each is enough to keep them unusable if the
-database leaks (no salt or slow hash needed: nothing to brute-force). Only hashes are stored.
+database leaks (no salt or slow hash needed: nothing to brute-force). Only hashes are stored,
+so a token is shown once, when issued; a listing gives names, roles and times, never a token.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import secrets
-from enum import StrEnum
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
 
+from woundlog.events import UsageError
+
+from ..application.sharing import (
+    Issued,
+    NoSuchToken,
+    Role,
+    TokenInfo,
+    TokenNameTaken,
+    check_name,
+)
 from .database import Db, Writer
 
-PASSED_ON = ("service_tokens", "service_answers", "service_tickets")
-"""What a fight's tokens open, all replaced or revoked with them: the tokens, answers kept for a
-retried `POST /fights` (which hold tokens) and the stream tickets issued with them."""
+PASSED_ON = ("service_answers", "service_tickets")
+"""What a fight's tokens open, revoked with any of them: the answers kept for a retried
+`POST /fights` (which hold the pair) and the stream tickets (60 s each: a page whose token
+still works simply asks for a new one)."""
 
-
-class Role(StrEnum):
-    VIEWER = "viewer"  # reads the fight
-    GM = "gm"  # reads and writes it
-    ADMIN = "admin"  # creates fights; may read and write every fight
+PAIR = (Role.GM, Role.VIEWER)
+"""The roles of the pair `POST /fights` hands out, each named for its role."""
 
 
 def new_token() -> str:
@@ -49,34 +66,119 @@ class Grant:
 
 
 class Tokens:
-    def __init__(self, db: Db, admin_token: str) -> None:
+    """A fight's tokens in the service's tables. `admin_token`: the server's (None for a
+    caller that only hands out and revokes fights' tokens, as `woundlog share`)."""
+
+    def __init__(self, db: Db, admin_token: str | None = None) -> None:
         self._db = db
-        self._admin = digest(admin_token)
+        self._admin = digest(admin_token) if admin_token is not None else None
+
+    # --- the pair of POST /fights ------------------------------------------------------------
 
     def issue(self, fight: str) -> tuple[str, str]:
-        """New gm and viewer tokens for `fight`, replacing any it had."""
+        """New gm and viewer tokens for `fight`, replacing the pair it had (not its others)."""
         with self._db.transaction() as db:
             return self.issue_in(db, fight)
 
     def issue_in(self, db: Writer, fight: str) -> tuple[str, str]:
         """`issue`, inside the caller's transaction `db`."""
-        gm, viewer = new_token(), new_token()
-        forget(db, fight)
+        now = time.time()
+        tokens = {role: new_token() for role in PAIR}
+        forget_passed_on(db, fight)
+        # One statement per token that replaces the one of its name: two processes issuing the
+        # pair at once (a raced POST /fights) queue on the name's row instead of one of them
+        # failing on the unique name, and the loser's whole transaction then rolls back
         db.executemany(
-            "INSERT INTO service_tokens (hash, fight, role) VALUES (?, ?, ?)",
-            [(digest(gm), fight, Role.GM.value), (digest(viewer), fight, Role.VIEWER.value)],
+            _INSERT + " ON CONFLICT (fight, name) DO UPDATE SET hash = excluded.hash,"
+            " role = excluded.role, issued = excluded.issued",
+            [(digest(tokens[role]), fight, role.value, role.value, now) for role in PAIR],
         )
-        return gm, viewer
+        return tokens[Role.GM], tokens[Role.VIEWER]
 
     def revoke(self, fight: str) -> None:
         """Forget every token of `fight` (and what was handed out with them)."""
         with self._db.transaction() as db:
             forget(db, fight)
 
+    # --- named tokens -------------------------------------------------------------------------
+
+    def add(self, fight: str, role: Role, name: str | None = None) -> Issued:
+        """A new `role` token for `fight`, named `name` (None: `ROLE-N`, the first N from 2
+        free), beside the tokens it has. A name the fight already holds is refused."""
+        if role is Role.ADMIN:
+            raise UsageError(
+                "a fight's token is a gm or a viewer token; the admin's is the server's"
+            )
+        if name is not None:
+            check_name(name)
+        issued = time.time()
+        token = new_token()
+        with self._db.transaction() as db:
+            taken = {str(row[0]) for row in db.execute(
+                "SELECT name FROM service_tokens WHERE fight = ?", (fight,)
+            ).fetchall()}  # fmt: skip
+            # The name is claimed by the insert itself, not by the look above: another process
+            # may take it in between, and that is a refusal (or the next free name), not a 500
+            for candidate in [name] if name is not None else _free(role, taken):
+                inserted = db.execute(
+                    _INSERT + " ON CONFLICT (fight, name) DO NOTHING",
+                    (digest(token), fight, role.value, candidate, issued),
+                ).rowcount
+                if inserted:
+                    name = candidate
+                    break
+            else:
+                raise TokenNameTaken(
+                    f"fight `{fight}` already has a token named `{name or candidate}`: choose "
+                    "another name, or revoke that one first"
+                )
+        when = datetime.fromtimestamp(issued, UTC)
+        return Issued(fight=fight, name=name, role=role, issued=when, token=token)
+
+    def named(self, fight: str) -> list[TokenInfo]:
+        """The fight's tokens, oldest first: names, roles and times, never the tokens."""
+        rows = self._db.execute(
+            "SELECT name, role, issued FROM service_tokens WHERE fight = ?", (fight,)
+        )
+        found = [
+            TokenInfo(name=str(name or role), role=Role(role), issued=_time(issued))
+            for name, role, issued in rows
+        ]
+        return sorted(found, key=lambda t: (t.issued is not None, t.issued or _EPOCH, t.name))
+
+    def role_of(self, fight: str, name: str) -> Role:
+        """The role of the fight's token `name`, or NoSuchToken naming the ones it has."""
+        for held in self.named(fight):
+            if held.name == name:
+                return held.role
+        raise self._no_such(fight, name)
+
+    def revoke_named(self, fight: str, name: str) -> None:
+        """Revoke the fight's token `name` and the stream tickets issued before (a page whose
+        token still works asks again); the other tokens keep working. The kept answers of
+        `POST /fights` hold the pair alone, so they go only with a token of the pair: a
+        retried create after a player's link was revoked still gets its first answer."""
+        with self._db.transaction() as db:
+            gone = db.execute(
+                "DELETE FROM service_tokens WHERE fight = ? AND name = ?", (fight, name)
+            ).rowcount
+            if gone and name in PAIR:
+                forget_passed_on(db, fight)
+            elif gone:
+                db.execute("DELETE FROM service_tickets WHERE fight = ?", (fight,))
+        if not gone:
+            raise self._no_such(fight, name)
+
+    def _no_such(self, fight: str, name: str) -> NoSuchToken:
+        held = ", ".join(f"`{t.name}` ({t.role})" for t in self.named(fight)) or "none"
+        return NoSuchToken(f"fight `{fight}` has no token named `{name}` (it has: {held})")
+
+    # --- checking -----------------------------------------------------------------------------
+
     def grant(self, token: str) -> Grant | None:
         """What `token` allows, or None for a token nobody issued."""
         hashed = digest(token)
-        if hmac.compare_digest(hashed, self._admin):
+        if self._admin is not None and hmac.compare_digest(hashed, self._admin):
             return Grant(Role.ADMIN, None)
         rows = self._db.execute("SELECT fight, role FROM service_tokens WHERE hash = ?", (hashed,))
         if not rows:
@@ -85,7 +187,30 @@ class Tokens:
         return Grant(Role(role), str(fight))
 
 
-def forget(db: Writer, fight: str) -> None:
-    """Drop the fight's tokens and everything that holds or stands for one."""
+def _free(role: Role, taken: set[str]) -> Iterator[str]:
+    """The default names of `role`'s tokens not in `taken`, in order: `viewer-2`, `viewer-3`..."""
+    free = (f"{role}-{n}" for n in itertools.count(2) if f"{role}-{n}" not in taken)
+    return itertools.islice(free, FREE_TRIES)
+
+
+FREE_TRIES = 16
+"""How many free default names one issue tries, each lost only to another process's issue."""
+
+
+_INSERT = "INSERT INTO service_tokens (hash, fight, role, name, issued) VALUES (?, ?, ?, ?, ?)"
+_EPOCH = datetime.fromtimestamp(0, UTC)
+
+
+def _time(seconds: float | None) -> datetime | None:
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
+def forget_passed_on(db: Writer, fight: str) -> None:
     for table in PASSED_ON:
         db.execute(f"DELETE FROM {table} WHERE fight = ?", (fight,))
+
+
+def forget(db: Writer, fight: str) -> None:
+    """Drop the fight's tokens and everything that holds or stands for one."""
+    db.execute("DELETE FROM service_tokens WHERE fight = ?", (fight,))
+    forget_passed_on(db, fight)

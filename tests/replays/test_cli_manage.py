@@ -137,7 +137,7 @@ def test_delete_takes_the_services_tokens_for_the_fight_with_it(db: Path) -> Non
 
     ServiceDb(db).close()
     with sqlite3.connect(db) as raw:
-        raw.execute("INSERT INTO service_tokens VALUES ('hash', 'pit', 'gm')")
+        raw.execute("INSERT INTO service_tokens (hash, fight, role) VALUES ('hash', 'pit', 'gm')")
     ok(woundlog(db, "delete", "pit", "--yes"))
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT count(*) FROM service_tokens").fetchone()[0] == 0

@@ -247,3 +247,19 @@ def test_a_tampered_kept_answer_is_never_served_nor_a_500(tmp_path: Path, column
         assert again.json()["gm_token"] != first["gm_token"]
         assert reads(client, "keyed-tampered", again.json()["gm_token"])
         assert "does not open" in running.log.read_text()
+
+
+def test_revoking_a_named_token_keeps_the_first_answer_for_a_retry(client: httpx.Client) -> None:
+    """The kept answer holds the pair `gm` and `viewer` alone: a player's link revoked leaves
+    it true, so a retry still gets it; revoking the pair's viewer token makes it false."""
+    key = str(uuid.uuid4())
+    first = create(client, "keyed-named", key)
+    gm = bearer(first.json()["gm_token"])
+    assert client.post("/fights/keyed-named/tokens/phone", headers=gm).status_code == 201
+    assert client.delete("/fights/keyed-named/tokens/phone", headers=gm).status_code == 204
+    again = create(client, "keyed-named", key)
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert client.delete("/fights/keyed-named/tokens/viewer", headers=gm).status_code == 204
+    renewed = create(client, "keyed-named", key)
+    assert renewed.json()["viewer_token"] != first.json()["viewer_token"]
+    assert reads(client, "keyed-named", renewed.json()["viewer_token"])

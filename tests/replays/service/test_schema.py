@@ -16,7 +16,8 @@ from .server import ADMIN, Server, bearer
 
 EXAMPLES = 25
 DESTRUCTIVE = {("DELETE", "/fights/{fight}"), ("DELETE", "/fights/{fight}/tokens"),
-               ("POST", "/fights/{fight}/tokens")}  # fmt: skip
+               ("POST", "/fights/{fight}/tokens"),
+               ("DELETE", "/fights/{fight}/tokens/{name}")}  # fmt: skip
 
 
 def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> None:
@@ -29,6 +30,7 @@ def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> Non
         "/fights",
         "/fights/{fight}",
         "/fights/{fight}/tokens",
+        "/fights/{fight}/tokens/{name}",
         "/fights/{fight}/stream-ticket",
         "/fights/{fight}/events",
         "/fights/{fight}/state",

@@ -1,0 +1,180 @@
+"""`woundlog share` (issue 26): a fight's pages handed out with a token of their own, through
+the store `woundlog serve` reads, beside the tokens already out; the links open the fight on a
+real service on loopback, the QR code in the terminal is the table link, `--list` and
+`--revoke` manage the tokens, `--serve` starts the service unless one answers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+import segno
+
+from .conftest import Run
+from .service.server import ADMIN, Server, bearer, free_port
+
+CLI = [sys.executable, "-c", "from woundlog.replays.cli import main; main()"]
+BLOCKS = {" ": (1, 1), "\u2580": (0, 1), "\u2584": (1, 0), "\u2588": (0, 0)}
+"""segno's compact terminal writer: a character is two modules, top and bottom, 1 dark."""
+WAIT_S = 20.0
+
+
+def token_in(link: str, role: str = "viewer") -> str:
+    return parse_qs(urlsplit(link).fragment)[role][0]
+
+
+def qr_modules(output: str) -> list[list[int]]:
+    """The QR code drawn in `output`, back to rows of modules (1 dark), quiet zone and all."""
+    lines = [line for line in output.splitlines() if line and set(line) <= set(BLOCKS)]
+    rows: list[list[int]] = []
+    for line in lines:
+        pairs = [BLOCKS[char] for char in line]
+        rows += [[top for top, _ in pairs], [bottom for _, bottom in pairs]]
+    return rows
+
+
+def test_share_prints_links_that_open_the_fight_and_a_qr_code_of_the_table(
+    run: Run, skirmish: str, db: Path
+) -> None:
+    with Server(db) as server:
+        first = run("share", skirmish, "--url", server.url)
+        assert first.exit_code == 0, first.output
+        links = dict(
+            line.split()[:2] for line in first.output.splitlines()
+            if line.startswith(("timeline ", "table "))
+        )  # fmt: skip
+        assert (
+            links["table"]
+            == f"{server.url}/fights/{skirmish}/table#viewer={token_in(links['table'])}"
+        )
+        assert links["timeline"].startswith(f"{server.url}/fights/{skirmish}/#viewer=")
+        viewer = bearer(token_in(links["table"]))
+        assert httpx.get(f"{server.url}/fights/{skirmish}/state", headers=viewer).status_code == 200
+        assert httpx.get(f"{server.url}/fights/{skirmish}/table").status_code == 200  # the page
+
+        drawn = qr_modules(first.output)
+        expected = segno.make_qr(links["table"])
+        border = 4
+        size = len(expected.matrix)
+        inner = [row[border : border + size] for row in drawn[border : border + size]]
+        assert inner == [list(row) for row in expected.matrix]
+        assert all(not any(row) for row in drawn[:border])  # the quiet zone is light
+
+        second = run("share", skirmish, "--gm", "--name", "table", "--url", server.url, "--json")
+        assert second.exit_code == 0, second.output
+        handed = json.loads(second.output)
+        assert (handed["viewer"]["name"], handed["gm"]["name"]) == ("table", "table-gm")
+        gm = bearer(token_in(handed["timeline"], "gm"))
+        hit = {"type": "hit", "target": "grim", "damage": 1}
+        wrote = httpx.post(f"{server.url}/fights/{skirmish}/events", json=hit, headers=gm)
+        assert wrote.status_code == 200, wrote.text
+        # the first link still works: sharing again revokes nothing
+        assert httpx.get(f"{server.url}/fights/{skirmish}/state", headers=viewer).status_code == 200
+
+
+def test_share_lists_and_revokes_by_name(run: Run, skirmish: str, db: Path) -> None:
+    kept = json.loads(run("share", skirmish, "--name", "alice", "--json").output)
+    gone = json.loads(run("share", skirmish, "--name", "bob", "--json").output)
+    listed = run("share", skirmish, "--list", "--json")
+    assert [(t["name"], t["role"]) for t in json.loads(listed.output)] == [
+        ("alice", "viewer"), ("bob", "viewer"),
+    ]  # fmt: skip
+    assert kept["viewer"]["token"] not in listed.output
+    table = run("share", skirmish, "--list")
+    assert "alice" in table.output and "bob" in table.output
+
+    revoked = run("share", skirmish, "--revoke", "bob")
+    assert revoked.exit_code == 0 and "revoked the viewer token `bob`" in revoked.output
+    with Server(db) as server:
+        state = f"{server.url}/fights/{skirmish}/state"
+        assert httpx.get(state, headers=bearer(kept["viewer"]["token"])).status_code == 200
+        assert httpx.get(state, headers=bearer(gone["viewer"]["token"])).status_code == 401
+    again = run("share", skirmish, "--revoke", "bob")
+    assert again.exit_code == 2 and "no token named `bob`" in again.output
+    taken = run("share", skirmish, "--name", "alice")
+    assert taken.exit_code == 2 and "already has a token named `alice`" in taken.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--list", "--gm"), "--list and --gm: give --list or --revoke NAME alone"),
+        (("--revoke", "x", "--name", "y"), "--revoke and --name"),
+        (("--url", "127.0.0.1:8000"), "give the service's base"),
+        (("--name", "-x"), "token name '-x'"),
+    ],
+)
+def test_share_refuses_what_it_cannot_do(
+    run: Run, skirmish: str, args: tuple[str, ...], said: str
+) -> None:
+    refused = run("share", skirmish, *args)
+    assert refused.exit_code == 2
+    assert said in refused.output
+
+
+def test_share_of_a_fight_not_there_names_the_fights(run: Run, skirmish: str) -> None:
+    refused = run("share", "nope")
+    assert refused.exit_code == 2 and f"no fight `nope` (fights: {skirmish})" in refused.output
+
+
+def test_share_on_postgres_hands_out_tokens_the_service_there_takes(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    env = {**os.environ, "WOUNDLOG_DB": postgres_url}
+    made = subprocess.run(
+        [*CLI, "new", "pg", "--ruleset", "mordheim"], env=env, capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    shared = subprocess.run([*CLI, "share", "pg", "--json"], env=env, capture_output=True)
+    assert shared.returncode == 0, shared.stderr
+    token = json.loads(shared.stdout)["viewer"]["token"]
+    with Server(postgres_url, logs=tmp_path) as server:
+        assert httpx.get(f"{server.url}/fights/pg/state", headers=bearer(token)).status_code == 200
+        listed = httpx.get(f"{server.url}/fights/pg/tokens", headers=bearer(ADMIN))
+        assert [t["name"] for t in listed.json()] == ["viewer-2"]
+
+
+def test_share_serve_starts_the_service_when_none_answers(skirmish: str, db: Path) -> None:
+    base = f"http://127.0.0.1:{free_port()}"
+    env = {**os.environ, "WOUNDLOG_DB": str(db), "WOUNDLOG_ADMIN_TOKEN": ADMIN}
+    log = db.parent / "share.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [*CLI, "share", skirmish, "--serve", "--url", base], env=env, stdout=out, stderr=out
+        )
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while "front page" not in log.read_text():
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        table = next(
+            line.split()[1] for line in log.read_text().splitlines() if line.startswith("table ")
+        )
+        viewer = bearer(token_in(table))
+        assert httpx.get(f"{base}/fights/{skirmish}/state", headers=viewer).status_code == 200
+
+        # a service answers there now: a second share only prints, and returns
+        again = subprocess.run(
+            [*CLI, "share", skirmish, "--serve", "--url", base], env=env, capture_output=True,
+            timeout=WAIT_S,
+        )  # fmt: skip
+        assert again.returncode == 0, again.stderr
+        assert f"a service answers at {base}" in again.stdout.decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_share_whose_gm_name_would_be_too_long_issues_nothing(run: Run, skirmish: str) -> None:
+    name = "t" * 62  # a valid viewer name (64 at most); its gm token's `NAME-gm` is 65
+    refused = run("share", skirmish, "--gm", "--name", name)
+    assert refused.exit_code == 2 and f"token name '{name}-gm'" in refused.output
+    assert json.loads(run("share", skirmish, "--list", "--json").output) == []
