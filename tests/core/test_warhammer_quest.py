@@ -367,6 +367,16 @@ def test_what_doesnt_kill_me_stands_him_on_one_wound_with_d3_more_starting_wound
     assert changes.unused == {"downed": [1]}
 
 
+def test_standing_up_spends_what_doesnt_kill_me_the_next_stand_rolls_its_own_d3_only() -> None:
+    # 10 Starting Wounds +2 on the first stand, +3 on the second: one d3 each time, not two
+    state = fight(down(6, 6), end(starting_wounds=[2]))
+    assert grim(state).stronger == 0
+    again = fight(down(6, 6), end(starting_wounds=[2]), down(6, 6))
+    state, changes = apply(again, end(starting_wounds=[3, 1]))
+    assert (grim(state).state, grim(state).starting_wounds) == ("upright", 15)
+    assert changes.unused == {"starting_wounds": [1]}
+
+
 def test_a_hit_of_no_damage_does_nothing() -> None:
     state, changes = apply(fight(), Hit(target="grim", damage=0))
     assert grim(state).wounds == 10 and changes.characters == []
