@@ -336,7 +336,11 @@ def test_each_starred_row_is_gained_once_and_each_other_row_again(number: int) -
         "which_arm": [1],
         "which_hand": [1, 1],
     }
-    state = fight(down(*digits(number), *digits(number), **dice))
+    # two hits, each its own Serious Injury roll (one hit rolls once: the second pair went
+    # unused and a starred row's `once` was never tested; the mutation run found it)
+    once = {purpose: rolls[:1] for purpose, rolls in dice.items()}
+    again = {purpose: rolls[1:] or rolls for purpose, rolls in dice.items()}
+    state = fight(down(*digits(number), **once), down(*digits(number), **again))
     recorded = [entry.partition(" (")[0] for entry in grim(state).injuries]
     assert recorded == [name] if starred else [name, name]
 
