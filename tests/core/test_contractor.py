@@ -1254,3 +1254,28 @@ def test_a_lost_prosthetic_takes_hp_above_the_lower_maximum_down_with_it() -> No
         if isinstance(event, Heal) and event.means != "prosthetic":
             assert (cinder(state).max_hp, cinder(state).hp) == (4, 4)
     assert (cinder(state).max_hp, cinder(state).hp) == (2, 2)
+
+
+# --- examples the mutation run found missing (tests/mutation/results, seed 27) ---------------
+
+
+def test_a_contractor_may_join_with_constitution_1() -> None:
+    assert cinder(fight(constitution=1)).constitution == 1
+
+
+@pytest.mark.parametrize("roll", [51, 50], ids=["location-1", "location-10"])
+def test_a_wound_taking_constitution_below_0_resets_hp_to_0_not_below(roll: int) -> None:
+    # Constitution 1 - 4 for the wound = -3: Maximum HP -3, and HP shown and kept at 0
+    state, changes = apply(fight(constitution=1), to_zero(roll))
+    assert (cinder(state).constitution, cinder(state).hp, cinder(state).state) == (-3, 0, "dead")
+    assert "Constitution 1 -> -3" in changes.explanation
+    assert "HP reset to 0; Cinder dies" in changes.explanation
+
+
+def test_gear_damage_reads_as_the_wound_type_or_destroyed() -> None:
+    from woundlog.core.changes import show
+
+    damaged = vex(fight(to_zero(57, "vex", id="h1")))  # Puncture, location 7: the weapon arm
+    assert show(damaged.gear_damage) == "h1 Coil Rifle: Puncture"
+    destroyed = vex(fight(to_zero(97, "vex", id="h1")))  # Maimed, location 7
+    assert show(destroyed.gear_damage) == "h1 Coil Rifle: destroyed"

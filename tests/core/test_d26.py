@@ -1355,3 +1355,10 @@ def test_a_round_ended_twice_counts_once_for_agony() -> None:
     state, changes = apply(state, TurnEnded(round=2))  # the end of the next round
     assert mira(state).state == "dead"
     assert "dies in agony" in changes.explanation
+
+
+def test_a_blow_on_1_hp_says_what_was_left_over() -> None:
+    # 1 HP, a blow of 4: 3 left over, Severe (the threshold table's 3-4 row), to the arm (d4=1)
+    assert explanation(fight(hp=1), hit(4, 1)).startswith(
+        "Mira takes 4 damage (HP 1 -> 0): Fatigued; 3 left over: location d4=1 arm: Severe"
+    )

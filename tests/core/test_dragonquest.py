@@ -1536,3 +1536,54 @@ def test_knock_back_weighs_the_damage_checks_total_when_given_in_parts() -> None
     _, pushed = apply(fight(**STRONG), hit(0, damage_roll=5, rolls={"knockback": [1]}, **facts))
     assert dice(pushed) == [("knockback", 1)]
     assert "damage 11 > PS 10" in pushed.explanation
+
+
+# --- examples the mutation run found missing (tests/mutation/results, seed 27) ---------------
+
+
+def test_a_house_rule_stat_of_1_is_the_lowest_accepted() -> None:
+    state, _ = apply(started(), CharacterJoined(character="r", stats={**ROLF, "agility": 1}))
+    assert state.characters["r"].stats["agility"] == 1
+
+
+def test_a_d100_range_starting_at_00_is_refused_the_dice_run_01_to_100() -> None:
+    table = {**BOOK, "C": {"00-05": "x"}}
+    with pytest.raises(StructuralError, match=re.escape('range "00-05" must run upwards')):
+        apply(None, FightStarted(ruleset="dragonquest", tables={"grievous_injury": table}))
+
+
+def test_grievous_injury_without_armour_costs_no_protection_and_says_none() -> None:
+    _, changes = apply(
+        fight(protection=0), hit(5, band="grievous", weapon="C", rolls={"grievous": [3]})
+    )
+    assert "skull fractured" in changes.explanation
+    assert "Protection" not in changes.explanation
+
+
+def test_grievous_hit_leaving_1_endurance_still_rolls_the_injury() -> None:
+    # Endurance 14 - 13 = 1: unconscious, alive, so the Grievous Injury Table is rolled
+    state, changes = apply(fight(), hit(13, band="grievous", weapon="C", rolls={"grievous": [3]}))
+    assert rolf(state).endurance == 1 and rolf(state).state == "out_of_action"
+    assert dice(changes) == [("grievous", 3)]
+    assert rolf(state).injuries == ("skull fractured",)
+
+
+def test_knock_back_says_the_3_x_ps_and_3_x_ag_it_rolled_against() -> None:
+    # PS 10, AG 12: d100=50 is not under 30, knocked back; d100=35 is under 36, keeps his feet
+    _, changes = apply(fight(**STRONG), hit(11, rolls={"knockback": [50], "keep_feet": [35]}))
+    assert (
+        "damage 11 > PS 10: d100=50 against 3 x PS = 30: knocked back one hex; "
+        "d100=35 against 3 x AG = 36: keeps his feet"
+    ) in changes.explanation
+
+
+def test_slam_drop_check_says_the_3_x_md_it_rolled_against() -> None:
+    _, changes = apply(fight(**STRONG), hit(11, slam=True, rolls={"knockback": [99], "drop": [23]}))
+    assert "d100=23 against 3 x MD = 24: keeps hand-held items" in changes.explanation
+
+
+def test_only_a_heal_that_revives_says_he_comes_to() -> None:
+    _, revived = apply(fight(hit(11, band="endurance")), Heal(target="rolf", amount=1, means="healer"))
+    assert "Rolf comes to, on the ground (knocked down)" in revived.explanation
+    _, awake = apply(fight(hit(9)), Heal(target="rolf", amount=5, means="rest"))
+    assert "comes to" not in awake.explanation

@@ -336,7 +336,11 @@ def test_each_starred_row_is_gained_once_and_each_other_row_again(number: int) -
         "which_arm": [1],
         "which_hand": [1, 1],
     }
-    state = fight(down(*digits(number), *digits(number), **dice))
+    # two hits, each its own Serious Injury roll (one hit rolls once: the second pair went
+    # unused and a starred row's `once` was never tested; the mutation run found it)
+    once = {purpose: rolls[:1] for purpose, rolls in dice.items()}
+    again = {purpose: rolls[1:] or rolls for purpose, rolls in dice.items()}
+    state = fight(down(*digits(number), **once), down(*digits(number), **again))
     recorded = [entry.partition(" (")[0] for entry in grim(state).injuries]
     assert recorded == [name] if starred else [name, name]
 
@@ -365,6 +369,16 @@ def test_what_doesnt_kill_me_stands_him_on_one_wound_with_d3_more_starting_wound
     assert (warrior.state, warrior.wounds, warrior.starting_wounds) == ("upright", 1, 12)
     assert [d.purpose for d in changes.dice] == ["starting_wounds"]  # no Downed roll
     assert changes.unused == {"downed": [1]}
+
+
+def test_standing_up_spends_what_doesnt_kill_me_the_next_stand_rolls_its_own_d3_only() -> None:
+    # 10 Starting Wounds +2 on the first stand, +3 on the second: one d3 each time, not two
+    state = fight(down(6, 6), end(starting_wounds=[2]))
+    assert grim(state).stronger == 0
+    again = fight(down(6, 6), end(starting_wounds=[2]), down(6, 6))
+    state, changes = apply(again, end(starting_wounds=[3, 1]))
+    assert (grim(state).state, grim(state).starting_wounds) == ("upright", 15)
+    assert changes.unused == {"starting_wounds": [1]}
 
 
 def test_a_hit_of_no_damage_does_nothing() -> None:
