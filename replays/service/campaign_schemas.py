@@ -19,7 +19,7 @@ CampaignName = Annotated[
     Meta(
         min_length=1,
         max_length=190,
-        description="A letter, digit or _ first, then letters, digits and _ . - (a fight id's rule).",
+        description="A letter, digit or _ first, then letters, digits and _ . - (as a fight id).",
     ),
 ]
 FightName = Annotated[str, Meta(min_length=1, max_length=200)]

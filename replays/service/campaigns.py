@@ -126,7 +126,7 @@ def _create(request: Request[Any, Any, Any], data: NewCampaign) -> tuple[Campaig
     return answer, not appended.skipped
 
 
-@get("/campaigns/{campaign:str}", **of_a_campaign(Role.VIEWER))
+@get("/campaigns/{campaign:str}/record", **of_a_campaign(Role.VIEWER))
 async def show_campaign(
     request: Request[Any, Any, Any],
     campaign: Name,
