@@ -28,6 +28,12 @@ from woundlog.events.fight_ids import campaign_stream, check_fight_id
 from woundlog.events.model import SAFE_INT
 
 from ..application import FightId
+from ..application.values import (
+    CampaignAppended,
+    CampaignHistory,
+    CampaignUndone,
+    CampaignView,
+)
 from ..campaign import Consequences
 from ..fight import Appended
 from .app import SECURITY, authorize, credentials, grant_of, run, service, strictly
@@ -131,7 +137,7 @@ async def show_campaign(
     request: Request[Any, Any, Any],
     campaign: Name,
     at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
-) -> Any:
+) -> CampaignView:
     """Every member's record (viewer): current stats under their own names, injuries with the
     fight and event each was taken in, death, retirement; now or at the campaign's event `at`.
     `stale`: the later fights that began from a record no longer true."""
@@ -143,7 +149,7 @@ async def campaign_history(
     request: Request[Any, Any, Any],
     campaign: Name,
     member: Annotated[str | None, Parameter(min_length=1, max_length=200)] = None,
-) -> Any:
+) -> CampaignHistory:
     """The campaign's log event by event, with what each did to each member's record (viewer);
     with `member`, the events that concern that member alone, across fights."""
     return await run(service(request).fights.app.campaign_history, campaign, member)
@@ -152,7 +158,7 @@ async def campaign_history(
 @post("/campaigns/{campaign:str}/members", status_code=200, **of_a_campaign(Role.GM))
 async def join_member(
     request: Request[Any, Any, Any], campaign: Name, data: MemberRequest
-) -> Any:
+) -> CampaignAppended:
     """A character joins the roster with their starting stats and gear (gm)."""
     data = strictly(await request.body(), MemberRequest)
     app = service(request).fights.app
@@ -172,7 +178,7 @@ async def fight_played(
         Parameter(header=FIGHT_TOKEN, max_length=200,
                   description="A token of the fight (any role): the campaign reads its log."),
     ] = None,
-) -> Any:
+) -> CampaignAppended:
     """Fight `fight` was played (gm of the campaign, and a token of the fight in
     `Woundlog-Fight-Token`): its result enters the roster by folding the fight's log, so a later
     undo in that fight flows into every record after it."""
@@ -187,7 +193,7 @@ async def fight_played(
 
 
 @post("/campaigns/{campaign:str}/between", status_code=200, **of_a_campaign(Role.GM))
-async def between_fights(request: Request[Any, Any, Any], campaign: Name, data: Between) -> Any:
+async def between_fights(request: Request[Any, Any, Any], campaign: Name, data: Between) -> CampaignAppended:
     """A between-fight event (gm), written as in the campaign's log: `rest` (`kind`, `member`,
     `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `time_passed` (`days`),
     `retired` (`member`, `reason`) or `died` (`member`, `cause`)."""
@@ -218,7 +224,7 @@ def _between(app: Any, campaign: str, event: Any) -> Any:
 @post("/campaigns/{campaign:str}/undo", status_code=200, **of_a_campaign(Role.GM))
 async def undo_campaign(
     request: Request[Any, Any, Any], campaign: Name, data: CampaignUndoRequest | None = None
-) -> Any:
+) -> CampaignUndone:
     """Retract an event of the campaign's log (gm; default: its newest live one), with its
     consequences across the campaign. An undo in one of its fights is that fight's
     (`POST /fights/{fight}/undo`); `GET .../consequences?since=FIGHT:VERSION` then reports what
