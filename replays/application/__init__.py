@@ -34,6 +34,9 @@ tokens, idempotency, streams and threads).
     share(fight, keeper, *, base, gm=False, name=None) -> Shared   links with new tokens
     hand_out(fight, keeper, role, name, by) -> Issued;  tokens_of(fight, keeper) -> list[TokenInfo]
     revoke_token(fight, keeper, name, by) -> Role
+    campaign_new / campaign_join / campaign_record / campaign_rest / campaign_treat /
+    campaign_time / campaign_retire / campaign_died / campaign_undo / campaign_show /
+    campaign_history / campaign_consequences / join_from_campaign      (campaigns.py)
 
 A new use case is one method here; a front end then calls it.
 """
@@ -63,6 +66,7 @@ from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_record
 from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, FoldCache
+from .campaigns import Campaigns
 from .names import asked_about, in_whatif, strangers, with_ids
 from .sharing import (
     DEFAULT_BASE,
@@ -168,7 +172,7 @@ def cursor_not_kept(fight: str, fmt: str, error: Exception) -> str:
     return f"the events are in, but where this import stopped was not kept: {error}"
 
 
-class Application:
+class Application(Campaigns):
     """Every use case over one store (`store_of` gives the calling thread's)."""
 
     def __init__(

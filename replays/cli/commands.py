@@ -87,6 +87,15 @@ import_app = typer.Typer(
 for command, module, function in COMMANDS:
     app.command(command)(Deferred(f"{__package__}.{module}", function))
 app.add_typer(import_app)
+campaign_app = typer.Typer(
+    name="campaign",
+    help="A roster that outlives its fights: new, join, record, rest, show, history, undo.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(campaign_app)
+for each_command in ("new", "join", "record", "rest", "show", "history", "undo"):
+    campaign_app.command(each_command)(Deferred(f"{__package__}.campaign", each_command))
 import_app.command(LOG_FORM, hidden=True)(Deferred(IMPORTING, "import_"))
 for each_format in IMPORTERS:
     import_app.command(each_format)(Deferred(IMPORTING, "records_of", each_format, name="records"))

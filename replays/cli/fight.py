@@ -92,10 +92,25 @@ def join(
     gear: Annotated[
         list[str] | None, typer.Option("--gear", metavar="SLOT=ITEM", help="Gear (repeatable).")
     ] = None,
+    campaign: Annotated[
+        str | None,
+        typer.Option(
+            "--from", metavar="CAMPAIGN",
+            help="Join a campaign member with their current record (name, stats, gear).",
+        ),
+    ] = None,
+    member: Annotated[
+        str | None, typer.Option(help="With --from: the member (default: CHARACTER).")
+    ] = None,
     as_json: AsJson = False,
     db: Db = None,
 ) -> None:
-    """A character joins the fight."""
+    """A character joins the fight (from a campaign's roster with --from)."""
+    if campaign is not None:
+        with application(db, create=False) as app, one_event():
+            joined = app.join_from_campaign(fight, character, campaign, member=member)
+            print_appended(joined, as_json=as_json)
+        return
     fields = {
         "type": "character_joined",
         "character": character,

@@ -601,6 +601,11 @@ Bearer TOKEN`, never in a URL. A browser's EventSource, which cannot send that h
 the stream with a ticket: `POST /fights/{fight}/stream-ticket`, then `GET
 /fights/{fight}/stream?ticket=...` within 60 seconds.
 
+Campaigns (`/campaigns/...`) have the same model: the admin token starts one, which answers with
+its gm and viewer tokens. A request that reads one log into another takes a token of each:
+recording a fight into a campaign, a token of the fight in `Woundlog-Fight-Token`; joining a
+fight from a campaign's roster, a token of the campaign in `Woundlog-Campaign-Token`.
+
 Every POST is safe to retry: events by their ids, an undo by its `id`, an import by its records'
 identity, `POST /fights` by an `Idempotency-Key` (the same answer, tokens included, for 24 hours).
 
@@ -638,6 +643,8 @@ def create_app(
     browser (a Foundry VTT bridge module runs in the page at Foundry's own origin).
     `allowed_hosts`: the `Host` headers answered (`host` or `host:port`; none: every one), so a
     page whose name was rebound to 127.0.0.1 (DNS rebinding) is refused with 400."""
+    from .campaigns import HANDLERS as CAMPAIGN_ROUTES  # it imports this module's guards
+
     fights = Fights(store_url, admin_token, max_batch=max_batch)
     notifier = Notifier()
     shared = shared_url(store_url)
@@ -685,6 +692,7 @@ def create_app(
             delete_fight,  # after the pages: its path is the timeline page's (see just above)
             fight_odds,
             branch_fight,
+            *CAMPAIGN_ROUTES,
             assets_router(),
         ],
         state=AppState({"service": Service(fights, notifier)}),

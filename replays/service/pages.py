@@ -1,4 +1,5 @@
-"""The pages `woundlog serve` serves: the front page, a fight's timeline and its live table view.
+"""The pages `woundlog serve` serves: the front page, a fight's timeline and its live table view,
+a campaign's roster.
 
 The pages are static files (`replays/web/`: HTML, CSS, ES modules, no build step) that read the
 same JSON as any other client, with the token the person gives them (kept in the tab's
@@ -83,6 +84,11 @@ def pages_router(guards: Sequence[Guard]) -> Router:
         """The large-print live view for players (viewer token)."""
         return page("table.html")
 
+    @get("/campaigns/{campaign:str}/", **AS_PAGE)
+    async def campaign_page(campaign: str) -> File:
+        """A campaign's roster and each member's history across fights (its viewer token)."""
+        return page("campaign.html")
+
     @get(
         "/fights/{fight:str}/timeline",
         role=Role.VIEWER,
@@ -105,5 +111,5 @@ def pages_router(guards: Sequence[Guard]) -> Router:
     static = create_static_files_router(
         path=STATIC, directories=[WEB], include_in_schema=False, name="web"
     )
-    handlers = [home_page, timeline_page, report_page, table_page, timeline, static]
+    handlers = [home_page, timeline_page, report_page, table_page, campaign_page, timeline, static]
     return Router(path="/", route_handlers=handlers)

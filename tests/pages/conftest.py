@@ -89,3 +89,42 @@ def one_place(percent: float) -> str:
     value rounded halves up (Python's `:.1f` rounds halves to even: 4.25 is "4.2" there and
     "4.3" on the page)."""
     return str(Decimal(percent).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+class Campaign:
+    def __init__(self, campaign: str, fight: Tokens, created: dict[str, Any]) -> None:
+        self.campaign = campaign
+        self.fight = fight
+        self.gm = created["gm_token"]
+        self.viewer = created["viewer_token"]
+
+
+def bundled_campaign(client: httpx.Client, campaign: str, name: str) -> Campaign:
+    """A campaign of one fight, the bundled log `name`, through the API: each character of its
+    side `warriors` (or of every side) joins the roster as they joined the fight."""
+    log = (files("woundlog.replays") / "data" / name).read_text()
+    lines = [json.loads(line) for line in log.splitlines() if line.strip()]
+    made = client.post(
+        "/campaigns",
+        json={"campaign": campaign, "ruleset": lines[0]["ruleset"]},
+        headers=bearer(ADMIN),
+    )
+    assert made.status_code == 201, made.text
+    fight = logged_fight(client, f"{campaign}-1", log)
+    joined = [line for line in lines if line["type"] == "character_joined"]
+    warriors = [line for line in joined if line.get("kind") == "warrior"] or joined
+    for line in warriors:
+        member = {k: line[k] for k in ("name", "side", "kind", "stats", "gear") if k in line}
+        sent = client.post(
+            f"/campaigns/{campaign}/members",
+            json={"member": line["character"], **member},
+            headers=bearer(made.json()["gm_token"]),
+        )
+        assert sent.status_code == 200, sent.text
+    played = client.post(
+        f"/campaigns/{campaign}/fights",
+        json={"fight": fight.fight},
+        headers={**bearer(made.json()["gm_token"]), "Woundlog-Fight-Token": fight.viewer},
+    )
+    assert played.status_code == 200, played.text
+    return Campaign(campaign, fight, made.json())

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Tokens, page_fight
+from .conftest import Campaign, Tokens, bundled_campaign, page_fight
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 AXE_VERSION = "4.10.2"
@@ -25,6 +25,12 @@ SIZES = {"desk": (1280, 800), "phone": (390, 844)}
 def roadside(server: Any) -> Tokens:
     with httpx.Client(base_url=server.url, timeout=30) as client:
         return page_fight(client, "axe-roadside", "roadside.jsonl")
+
+
+@pytest.fixture(scope="module")
+def chasm(server: Any) -> Campaign:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        return bundled_campaign(client, "axe-chasm", "warhammer_quest_fire_chasm.jsonl")
 
 
 def test_the_pinned_axe_core_is_the_one_named() -> None:
@@ -112,4 +118,21 @@ def test_the_token_forms_have_no_serious_accessibility_violation(
         page.goto(f"{server.url}/fights/{roadside.fight}/{path}")
         expect(page.get_by_label("Viewer token")).to_be_visible()
         assert serious(page) == [], path
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_campaign_page_has_no_serious_accessibility_violation(
+    browser: Browser, server: Any, chasm: Campaign, size: str, scheme: str
+) -> None:
+    context = opened(browser, size, scheme)
+    page = context.new_page()
+    page.goto(f"{server.url}/campaigns/{chasm.campaign}/")
+    expect(page.get_by_label("Viewer token")).to_be_visible()
+    assert serious(page) == []  # its token form
+    page = context.new_page()  # a fragment alone would not load the page again
+    page.goto(f"{server.url}/campaigns/{chasm.campaign}/#viewer={chasm.viewer}")
+    expect(page.locator("#history li").first).to_be_visible()
+    assert serious(page) == []
     context.close()
