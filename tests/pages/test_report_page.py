@@ -14,6 +14,11 @@ from .conftest import Tokens, Watched, bundled_fight
 from .test_accessibility import opened, serious
 
 
+# The report folds the fight again for each moment's odds: on a loaded two-core machine that
+# takes seconds, more than Playwright's default wait of five.
+REPORT_WAIT = 30_000
+
+
 @pytest.fixture(scope="module")
 def chasm(server: Any) -> Tokens:
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -28,7 +33,7 @@ def test_report_page_is_linked_from_the_timeline_and_back(
     page.locator("#report-link").click()
     expect(page).to_have_url(f"{server.url}/fights/{chasm.fight}/report.html")
     report = page.locator("#report")
-    expect(report.locator("h1")).to_have_text("The fire chasm")
+    expect(report.locator("h1")).to_have_text("The fire chasm", timeout=REPORT_WAIT)
     # one bar per character and way (dealt, taken), one line per character, ten luck columns
     expect(report.locator("#damage svg rect.bar")).to_have_count(16)
     expect(report.locator("#health svg polyline.track")).to_have_count(8)
@@ -48,7 +53,7 @@ def test_report_page_asks_for_a_token_it_does_not_have(
     expect(page.locator("#token-form")).to_be_visible()
     page.locator("#viewer").fill(chasm.viewer)
     page.locator("#token-form button").click()
-    expect(page.locator("#report h1")).to_have_text("The fire chasm")
+    expect(page.locator("#report h1")).to_have_text("The fire chasm", timeout=REPORT_WAIT)
 
 
 @pytest.mark.parametrize("size", ["desk", "phone"])
@@ -60,7 +65,7 @@ def test_report_page_has_no_serious_accessibility_violation(
     try:
         page = context.new_page()
         page.goto(f"{server.url}/fights/{chasm.fight}/report.html#viewer={chasm.viewer}")
-        expect(page.locator("#report h1")).to_have_text("The fire chasm")
+        expect(page.locator("#report h1")).to_have_text("The fire chasm", timeout=REPORT_WAIT)
         assert serious(page) == []
     finally:
         context.close()
