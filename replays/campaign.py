@@ -56,6 +56,61 @@ def fight_outcome(store: Store, fight: str, at: int | None = None) -> FightOutco
     )
 
 
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """One event of a campaign's log folded: the campaign after it, and, if it did nothing, why
+    (`undone`: a retract took it back; `void`: the rules refuse it on replay, as a fight's
+    fold voids an event an earlier undo left making no sense)."""
+
+    stored: Stored
+    state: CampaignState
+    undone: str | None = None
+    void: str | None = None
+
+
+def campaign_steps(
+    store: Store,
+    campaign: str,
+    *,
+    at: int | None = None,
+    fights_at: Mapping[str, int] | None = None,
+    then: tuple[EventBase, ...] = (),
+) -> Iterator[Step]:
+    """The campaign's log folded event by event, to its seq `at` (default: now), then the events
+    `then` (refused, not voided: an append's check). Each `fight_played` reads its fight as it
+    stands now, or at the version `fights_at` gives it."""
+    stream = campaign_stream(campaign)
+    undo = Undo(store.undo_events(stream, at))
+    state: CampaignState | None = None
+    logged = list(undo.fates(store.read(stream, 1, at)))
+    end = logged[-1][0].seq if logged else 0
+    fresh = [(Stored(end + i, event), None) for i, event in enumerate(then, start=1)]
+    if not logged and store.version(stream) == 0:
+        raise CampaignNotFound(f"no campaign `{campaign}` in this store")
+    for stored, fate in [*logged, *fresh]:
+        event = stored.event
+        if state is None:
+            state = start_campaign(event)
+            yield Step(stored=stored, state=state)
+            continue
+        if fate is not None:
+            state = pass_over(state)
+            yield Step(stored=stored, state=state, undone=fate.describe())
+            continue
+        outcome = None
+        if isinstance(event, FightPlayed):
+            limit = (fights_at or {}).get(event.fight)
+            outcome = fight_outcome(store, event.fight, limit)
+        try:
+            state = advance_campaign(state, event, outcome)
+        except RuleError as error:
+            if stored.seq > end:
+                raise
+            state = pass_over(state)
+            yield Step(stored=stored, state=state, void=error.message)
+            continue
+        yield Step(stored=stored, state=state)
+
+
 def campaign_state(
     store: Store,
     campaign: str,
@@ -64,32 +119,10 @@ def campaign_state(
     fights_at: Mapping[str, int] | None = None,
     then: tuple[EventBase, ...] = (),
 ) -> CampaignState:
-    """The campaign at its seq `at` (default: now), plus the events `then` (refused, not
-    voided: an append's check). A campaign event the rules refuse on replay is void."""
-    stream = campaign_stream(campaign)
-    undo = Undo(store.undo_events(stream, at))
+    """The campaign at its seq `at` (default: now), plus the events `then` (`campaign_steps`)."""
     state: CampaignState | None = None
-    logged = list(undo.fates(store.read(stream, 1, at)))
-    end = logged[-1][0].seq if logged else 0
-    fresh = [(Stored(end + i, event), None) for i, event in enumerate(then, start=1)]
-    for stored, fate in [*logged, *fresh]:
-        event = stored.event
-        if state is None:
-            state = start_campaign(event)
-            continue
-        if fate is not None:
-            state = pass_over(state)
-            continue
-        outcome = None
-        if isinstance(event, FightPlayed):
-            limit = (fights_at or {}).get(event.fight)
-            outcome = fight_outcome(store, event.fight, limit)
-        try:
-            state = advance_campaign(state, event, outcome)
-        except RuleError:
-            if stored.seq > end:
-                raise
-            state = pass_over(state)  # void on replay, as in a fight
+    for step in campaign_steps(store, campaign, at=at, fights_at=fights_at, then=then):
+        state = step.state
     if state is None:
         raise CampaignNotFound(f"no campaign `{campaign}` in this store")
     return state

@@ -60,6 +60,7 @@ from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_record
 from woundlog.events.stores import Store, open_store
 
 from ..fight import Appended, Fight, FoldCache
+from .campaigns import Campaigns
 from .names import asked_about, in_whatif, strangers, with_ids
 from .values import (
     EventsPage,
@@ -153,7 +154,7 @@ def cursor_not_kept(fight: str, fmt: str, error: Exception) -> str:
     return f"the events are in, but where this import stopped was not kept: {error}"
 
 
-class Application:
+class Application(Campaigns):
     """Every use case over one store (`store_of` gives the calling thread's)."""
 
     def __init__(

@@ -14,9 +14,14 @@ import msgspec
 from msgspec import Meta
 
 from woundlog.core import Changes
+from woundlog.core.campaign import Played
+from woundlog.core.permanence import Injury, Record
 from woundlog.events import Event, UsageError
+from woundlog.events.campaign import CampaignEvent
 from woundlog.events.fight_ids import FIGHT_ID_PATTERN, MAX_CHARS, RULE
 from woundlog.events.stores import Stored
+
+from ..campaign import Consequences
 
 FightId = Annotated[
     str,
@@ -112,3 +117,95 @@ class TimelinePage(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     moments: list[Moment]
     next: int | None = None
+
+
+# --- campaigns -------------------------------------------------------------------------------
+# A campaign's records (`core.permanence.Record`) and its undo's report (`replays.campaign`'s
+# `Consequences`) are given as they are; these add what a front end shows around them.
+
+
+class CampaignNotFoundError(UsageError):
+    """The campaign named is not in the store (the service answers 404)."""
+
+
+class CampaignAppended(msgspec.Struct, frozen=True, kw_only=True):
+    """A campaign event recorded: the campaign's version after it, the event, and the records
+    of the members it touched as they stand after it. `skipped`: an event with this id and the
+    same content was already in the log (a retried request), nothing was written."""
+
+    campaign: str
+    version: int
+    event: CampaignEvent
+    members: list[Record] = []
+    skipped: bool = False
+
+
+class CampaignView(msgspec.Struct, frozen=True, kw_only=True):
+    """A campaign at its seq `seq` (of `version`): every member's record, in join order, the
+    fights played, and the members who began a fight from a record no longer true (an undo in
+    an earlier fight: the later fight's log is left as it is)."""
+
+    campaign: str
+    name: str
+    ruleset: str
+    seq: int
+    version: int
+    members: list[Record]
+    fights: list[str]
+    stale: list[Played] = []
+
+
+class StatChange(msgspec.Struct, frozen=True, kw_only=True):
+    """One stat of a record changed by one event (`label`: the name the ruleset's text gives
+    it, "Starting Wounds")."""
+
+    stat: str
+    label: str
+    before: int | None
+    after: int | None
+
+
+class MemberChange(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What one campaign event did to one member's record."""
+
+    member: str
+    name: str
+    stats: list[StatChange] = []
+    gained: list[Injury] = []
+    lost: list[str] = []  # injuries no longer on the record (treated)
+    conditions: list[str] = []  # as they stand after the event
+    joined: bool = False
+    dead: str | None = None  # newly dead: where and why
+    retired: str | None = None  # newly retired: why
+
+
+class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One event of a campaign's log, what it did to each member, and, if nothing, why
+    (`undone`: taken back by a retract; `void`: the rules refuse it as the log stands now)."""
+
+    seq: int
+    event: CampaignEvent
+    changes: list[MemberChange] = []
+    undone: str | None = None
+    void: str | None = None
+
+
+class CampaignHistory(msgspec.Struct, frozen=True, kw_only=True):
+    """A campaign's log, event by event (for one member: the events that concern them)."""
+
+    campaign: str
+    version: int
+    member: str | None
+    entries: list[HistoryEntry]
+
+
+class CampaignUndone(msgspec.Struct, frozen=True, kw_only=True):
+    """An undo in a campaign: a retract in the campaign's own log, or in one of its fights
+    (`fight`, with what the retract did there), and its consequences across the campaign."""
+
+    campaign: str
+    version: int
+    retracted: str
+    fight: str | None = None
+    fight_changes: Any = None  # the fight's `Appended`, when the undo was in a fight
+    consequences: Consequences

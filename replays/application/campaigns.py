@@ -1,0 +1,536 @@
+"""The campaign's use cases, part of `Application` (which inherits them), written once for the
+CLI, the service and the pages.
+
+    campaign_new(campaign, ruleset, *, name="") -> CampaignAppended
+    campaign_join(campaign, member, *, name="", side="", kind="", stats={}, gear={})
+    campaign_record(campaign, fight, members=None)    a fight played: {member: character id}
+    campaign_rest(campaign, kind="", *, member=None, amount=None)
+    campaign_treat(campaign, member, *, injury="", means="", amount=None)
+    campaign_time(campaign, days);  campaign_retire(campaign, member, *, reason="")
+    campaign_died(campaign, member, *, cause="")
+    campaign_show(campaign, at=None) -> CampaignView          the roster's records
+    campaign_history(campaign, member=None) -> CampaignHistory
+    campaign_undo(campaign, event=None, *, fight=None, reason="") -> CampaignUndone
+    campaign_consequences(campaign, fights_at=None) -> Consequences
+    join_from_campaign(fight, character, campaign, *, member=None, at=None) -> Appended
+
+Every writing method takes `by`, `note` and `event_id` (the event's id: a retried request with
+the same id and content is skipped, `CampaignAppended.skipped`, never recorded twice).
+
+A campaign event is checked as a fight's is: its structure as it would read back, its ids and
+names printable, then the campaign's fold with it appended (`replays.campaign`), which refuses
+what the rules refuse, naming the event and field. Only then is it written, at the version the
+check read (a writer that got in first makes it check again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from woundlog.core.campaign import CampaignState, join_stats, permanence_of, start_campaign
+from woundlog.core.permanence import Record
+from woundlog.events import (
+    CharacterJoined,
+    ConflictError,
+    RuleError,
+    StructuralError,
+    UsageError,
+    canonical,
+    decode_json,
+    encode_json,
+)
+from woundlog.events.campaign import (
+    CampaignEvent,
+    CampaignStarted,
+    Died,
+    FightPlayed,
+    MemberJoined,
+    Rest,
+    Retired,
+    TimePassed,
+    Treatment,
+)
+from woundlog.events.fight_ids import campaign_stream, check_fight_id
+from woundlog.events.model import Retract, unprintable
+from woundlog.events.stores import Store
+
+from ..campaign import (
+    CampaignNotFound,
+    Consequences,
+    campaign_state,
+    campaign_steps,
+    consequences,
+)
+from ..undo import names_of
+from .values import (
+    CampaignAppended,
+    CampaignHistory,
+    CampaignNotFoundError,
+    CampaignUndone,
+    CampaignView,
+    HistoryEntry,
+    MemberChange,
+    StatChange,
+)
+
+if TYPE_CHECKING:
+    from ..fight import Appended, Fight
+
+RETRIES = 20
+"""How often an append is checked again when another writer got in first."""
+
+
+class Campaigns:
+    """The campaign use cases; `Application` gives `store` and the fight's use cases."""
+
+    if TYPE_CHECKING:
+
+        @property
+        def store(self) -> Store: ...
+
+        def record(self, fight: str, items: Any, *, expected_version: int | None = None) -> Appended: ...
+
+        def undo(
+            self, fight: str, event: str | None = None, *, reason: str = "", by: str | None = None,
+            undo_id: str | None = None,
+        ) -> Appended: ...
+
+        def state(self, fight: str, at: int | None = None) -> Any: ...
+
+        def fight(self, fight: str, *, cached: bool = True) -> Fight: ...
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def campaign_new(
+        self, campaign: str, ruleset: str, *, name: str = "", **common: Any
+    ) -> CampaignAppended:
+        """Start the campaign `campaign`, every fight of it played with `ruleset`; a campaign
+        already there is refused (unless this is a retry of the same start)."""
+        started = CampaignStarted(ruleset=ruleset, name=name, **_common(common))
+        return self._append(campaign, started, new=True)
+
+    def campaign_join(
+        self,
+        campaign: str,
+        member: str,
+        *,
+        name: str = "",
+        side: str = "",
+        kind: str = "",
+        stats: Mapping[str, int] | None = None,
+        gear: Mapping[str, str] | None = None,
+        **common: Any,
+    ) -> CampaignAppended:
+        """A character joins the roster with their starting stats and gear, checked as a fight
+        of the campaign's ruleset would check them."""
+        joined = MemberJoined(
+            member=member, name=name, side=side, kind=kind, stats=dict(stats or {}),
+            gear=dict(gear or {}), **_common(common),
+        )
+        return self._append(campaign, joined)
+
+    def campaign_record(
+        self, campaign: str, fight: str, members: Mapping[str, str] | None = None, **common: Any
+    ) -> CampaignAppended:
+        """Fight `fight` was played: `members` maps each member who took part to their character
+        id in it (None: every active member who is a character of the fight under their own
+        id). Its result enters the campaign by folding the fight's log."""
+        check_fight_id(fight)
+        if members is None:
+            members = self._members_by_id(campaign, fight)
+        played = FightPlayed(fight=fight, members=dict(members), **_common(common))
+        return self._append(campaign, played)
+
+    def campaign_rest(
+        self,
+        campaign: str,
+        kind: str = "",
+        *,
+        member: str | None = None,
+        amount: int | None = None,
+        **common: Any,
+    ) -> CampaignAppended:
+        """A rest between fights, the ruleset's `kind` (default its first), for `member` or
+        every active member; `amount`: the hit points a dnd5e short rest's Hit Dice gave."""
+        rest = Rest(kind=kind, member=member, amount=amount, **_common(common))
+        return self._append(campaign, rest)
+
+    def campaign_treat(
+        self,
+        campaign: str,
+        member: str,
+        *,
+        injury: str = "",
+        means: str = "",
+        amount: int | None = None,
+        **common: Any,
+    ) -> CampaignAppended:
+        """A member's injury (by name, or the event that dealt it) treated between fights."""
+        treated = Treatment(
+            member=member, injury=injury, means=means, amount=amount, **_common(common)
+        )
+        return self._append(campaign, treated)
+
+    def campaign_time(self, campaign: str, days: int, **common: Any) -> CampaignAppended:
+        """`days` go by between fights (the healing times of the rulesets that give them)."""
+        return self._append(campaign, TimePassed(days=days, **_common(common)))
+
+    def campaign_retire(
+        self, campaign: str, member: str, *, reason: str = "", **common: Any
+    ) -> CampaignAppended:
+        return self._append(campaign, Retired(member=member, reason=reason, **_common(common)))
+
+    def campaign_died(
+        self, campaign: str, member: str, *, cause: str = "", **common: Any
+    ) -> CampaignAppended:
+        """A member's death, as the GM records it (a fight's own death is read from its log)."""
+        return self._append(campaign, Died(member=member, cause=cause, **_common(common)))
+
+    def campaign_undo(
+        self,
+        campaign: str,
+        event: str | None = None,
+        *,
+        fight: str | None = None,
+        reason: str = "",
+        by: str | None = None,
+        undo_id: str | None = None,
+    ) -> CampaignUndone:
+        """Retract `event` of the campaign's log (default: its newest live event), or, with
+        `fight`, of that fight of the campaign (the fight's own undo, default its newest live
+        event), and report what that changed across the campaign: each member's stats from
+        which fight on, and which later fights began from a record no longer true (their logs
+        are history, left as they are)."""
+        before = self._state(campaign)
+        if fight is not None:
+            if fight not in before.fights:
+                played = ", ".join(before.fights) or "none yet"
+                raise UsageError(
+                    f"fight `{fight}` is not played in campaign `{campaign}` (fights: {played})"
+                )
+            target = event if event is not None else self.fight(fight).newest_live()
+            appended = self.undo(fight, target, reason=reason, by=by, undo_id=undo_id)
+            after = self._state(campaign)
+            return CampaignUndone(
+                campaign=campaign,
+                version=self.store.version(campaign_stream(campaign)),
+                retracted=target,
+                fight=fight,
+                fight_changes=appended,
+                consequences=consequences(before, after),
+            )
+        target = event if event is not None else self._newest_live(campaign)
+        retract = Retract(id=undo_id, event=target, reason=reason, by=by)
+        appended_event = self._append(campaign, retract)
+        after = self._state(campaign)
+        return CampaignUndone(
+            campaign=campaign,
+            version=appended_event.version,
+            retracted=target,
+            consequences=consequences(before, after),
+        )
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def campaign_show(self, campaign: str, at: int | None = None) -> CampaignView:
+        """Every member's record, now or as the campaign stood at its event `at`."""
+        version = self._version(campaign)
+        if at is not None and not 1 <= at <= version:
+            raise UsageError(f"at={at}: campaign `{campaign}` has events 1 to {version}")
+        state = self._state(campaign, at)
+        return CampaignView(
+            campaign=campaign,
+            name=state.name,
+            ruleset=state.ruleset,
+            seq=state.seq,
+            version=version,
+            members=list(state.members.values()),
+            fights=list(state.fights),
+            stale=[p for p in state.played if p.stale],
+        )
+
+    def campaign_history(self, campaign: str, member: str | None = None) -> CampaignHistory:
+        """The campaign's log, each event with what it did to each member's record; for one
+        `member`, the events that concern them alone, across fights."""
+        version = self._version(campaign)
+        entries: list[HistoryEntry] = []
+        before: CampaignState | None = None
+        for step in self._steps(campaign):
+            state = step.state
+            changes = [] if before is None else _member_changes(before, state)
+            if member is not None:
+                changes = [c for c in changes if c.member == member]
+                if not changes and not _names(step.stored.event, member):
+                    before = state
+                    continue
+            entries.append(
+                HistoryEntry(
+                    seq=step.stored.seq,
+                    event=step.stored.event,  # type: ignore[arg-type]
+                    changes=changes,
+                    undone=step.undone,
+                    void=step.void,
+                )
+            )
+            before = state
+        if member is not None and before is not None and member not in before.members:
+            known = ", ".join(before.members) or "none yet"
+            raise UsageError(f"no member `{member}` in campaign `{campaign}` (members: {known})")
+        return CampaignHistory(campaign=campaign, version=version, member=member, entries=entries)
+
+    def campaign_consequences(
+        self, campaign: str, fights_at: Mapping[str, int] | None = None
+    ) -> Consequences:
+        """What the campaign's fights as they stand now change against the campaign as they
+        stood at the versions `fights_at` gives (None: no comparison, only the fights that
+        began from a record no longer true)."""
+        after = self._state(campaign)
+        if not fights_at:
+            return consequences(after, after)
+        for fight in fights_at:
+            if fight not in after.fights:
+                played = ", ".join(after.fights) or "none yet"
+                raise UsageError(
+                    f"fight `{fight}` is not played in campaign `{campaign}` (fights: {played})"
+                )
+        return consequences(self._state(campaign, fights_at=fights_at), after)
+
+    # --- a fight from the roster ------------------------------------------------------------
+
+    def join_from_campaign(
+        self,
+        fight: str,
+        character: str,
+        campaign: str,
+        *,
+        member: str | None = None,
+        at: int | None = None,
+        by: str | None = None,
+        event_id: str | None = None,
+    ) -> Appended:
+        """`character` joins `fight` as campaign member `member` (default: the member of that
+        id) with their record at the campaign's event `at` (default: now): their name, side,
+        kind, gear and current stats. A dead or retired member, or one the ruleset says cannot
+        fight yet (dnd5e at 0 hit points), is refused with the reason."""
+        state = self._state(campaign, at)
+        record = _member(state, member or character, campaign)
+        if record.dead is not None:
+            raise RuleError(f"{record.name} is dead: {record.dead}", field="member")
+        if record.retired is not None:
+            raise RuleError(f"{record.name} has retired: {record.retired}", field="member")
+        why = permanence_of(state.ruleset).cannot_join(record)
+        if why is not None:
+            raise RuleError(f"{record.name} {why}", field="member")
+        ruleset = self.state(fight).ruleset
+        if ruleset != state.ruleset:
+            raise UsageError(
+                f"fight `{fight}` plays {ruleset}, campaign `{campaign}` {state.ruleset}"
+            )
+        joined = CharacterJoined(
+            id=event_id,
+            by=by,
+            character=character,
+            name=record.name,
+            side=record.side,
+            kind=record.kind,
+            stats=join_stats(record),
+            gear=dict(record.gear),
+        )
+        return self.record(fight, [joined])
+
+    # --- the parts -------------------------------------------------------------------------
+
+    def _steps(self, campaign: str, **asked: Any) -> Any:
+        try:
+            yield from campaign_steps(self.store, campaign, **asked)
+        except CampaignNotFound as error:
+            raise CampaignNotFoundError(error.message) from None
+
+    def _state(
+        self, campaign: str, at: int | None = None, *, fights_at: Mapping[str, int] | None = None
+    ) -> CampaignState:
+        try:
+            return campaign_state(self.store, campaign, at=at, fights_at=fights_at)
+        except CampaignNotFound as error:
+            raise CampaignNotFoundError(error.message) from None
+
+    def _version(self, campaign: str) -> int:
+        version = self.store.version(campaign_stream(campaign))
+        if version == 0:
+            raise CampaignNotFoundError(f"no campaign `{campaign}` in this store")
+        return version
+
+    def _members_by_id(self, campaign: str, fight: str) -> dict[str, str]:
+        state = self._state(campaign)
+        characters = self.state(fight).characters
+        members = {m: m for m, record in state.members.items() if record.active and m in characters}
+        if not members:
+            raise UsageError(
+                f"no member of campaign `{campaign}` is a character of fight `{fight}` under "
+                f"their own id (members: {', '.join(state.members) or 'none yet'}; characters: "
+                f"{', '.join(characters) or 'none'}): say who played whom"
+            )
+        return members
+
+    def _newest_live(self, campaign: str) -> str:
+        undone: set[str] = set()
+        steps = list(self._steps(campaign))
+        for step in steps:
+            if isinstance(step.stored.event, Retract) and step.undone is None:
+                undone.add(step.stored.event.event)
+        for step in reversed(steps):
+            event = step.stored.event
+            if isinstance(event, CampaignStarted | Retract):
+                continue
+            names = names_of(step.stored.seq, event)  # type: ignore[arg-type]
+            if not undone.intersection(names):
+                return names[-1]
+        raise UsageError(f"nothing to undo in campaign `{campaign}`")
+
+    def _append(self, campaign: str, event: CampaignEvent, *, new: bool = False) -> CampaignAppended:
+        stream = campaign_stream(campaign)
+        event = _checked(event)
+        store = self.store
+        for _ in range(RETRIES):
+            version = store.version(stream)
+            if event.id is not None:
+                kept = store.lookup(stream, [event.id]).get(event.id)
+                if kept is not None:
+                    if canonical(kept.event) != canonical(event):
+                        raise ConflictError(
+                            f"id `{event.id}` is already another event of campaign `{campaign}`",
+                            current_version=version,
+                            event=event.id,
+                        )
+                    return CampaignAppended(
+                        campaign=campaign, version=version, event=event, skipped=True
+                    )
+            if new and version:
+                raise ConflictError(
+                    f"campaign `{campaign}` is already there", current_version=version
+                )
+            if not new and version == 0:
+                raise CampaignNotFoundError(
+                    f"no campaign `{campaign}`: 'woundlog campaign new {campaign} --ruleset "
+                    "NAME' starts one"
+                )
+            if isinstance(event, Retract):
+                self._check_retract(stream, version, event)
+            if new:
+                start_campaign(event)  # an unknown ruleset is refused, naming the known ones
+                before = after = None
+            else:
+                before = campaign_state(store, campaign, at=version)
+                after = campaign_state(store, campaign, at=version, then=(event,))
+            try:
+                written = store.append(stream, [event], version)
+            except ConflictError:
+                continue  # another writer got in first: check against its events
+            touched = [] if before is None or after is None else _touched(before, after)
+            return CampaignAppended(
+                campaign=campaign, version=written, event=event, members=touched
+            )
+        raise ConflictError(
+            f"gave up after {RETRIES} tries: campaign `{campaign}` kept changing",
+            current_version=store.version(stream),
+        )
+
+    def _check_retract(self, stream: str, version: int, retract: Retract) -> None:
+        """A retract names an earlier event of the campaign other than its start (the fight's
+        rule, `undo.check_target`, in the campaign's words)."""
+        found = self.store.lookup(stream, [retract.event]).get(retract.event)
+        if found is None or found.seq > version:
+            raise StructuralError(
+                f"`{retract.event}` names no earlier event of this campaign", field="$.event"
+            )
+        if isinstance(found.event, CampaignStarted):
+            raise StructuralError(
+                "`campaign_started` cannot be undone; start a new campaign instead",
+                field="$.event",
+            )
+
+
+def _common(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields every event may carry, as a use case takes them (`event_id` for `id`)."""
+    unknown = set(given) - {"by", "note", "event_id", "at"}
+    if unknown:
+        raise TypeError(f"unexpected arguments: {', '.join(sorted(unknown))}")
+    common = {k: v for k, v in given.items() if k != "event_id" and v is not None}
+    if given.get("event_id") is not None:
+        common["id"] = given["event_id"]
+    return common
+
+
+def _checked(event: CampaignEvent) -> CampaignEvent:
+    """The event as it would read back (a Struct built in Python skips the decoder's bounds:
+    a negative day), its ids and names printable."""
+    read = decode_json(encode_json(event))
+    bad = unprintable(read)
+    if bad is not None:
+        raise StructuralError(bad[1], event=None, field=bad[0])
+    return read  # type: ignore[return-value]
+
+
+def _member(state: CampaignState, member: str, campaign: str) -> Record:
+    record = state.members.get(member)
+    if record is None:
+        known = ", ".join(state.members) or "none yet"
+        raise UsageError(f"no member `{member}` in campaign `{campaign}` (members: {known})")
+    return record
+
+
+def _names(event: Any, member: str) -> bool:
+    """Whether a campaign event names `member` (a rest of everyone names them all)."""
+    if isinstance(event, FightPlayed):
+        return member in event.members
+    if isinstance(event, Rest | TimePassed):
+        return getattr(event, "member", None) in (None, member)
+    return getattr(event, "member", None) == member
+
+
+def _touched(before: CampaignState, after: CampaignState) -> list[Record]:
+    return [r for m, r in after.members.items() if before.members.get(m) != r]
+
+
+def _member_changes(before: CampaignState, after: CampaignState) -> list[MemberChange]:
+    """What one event did to each member's record: its stats, injuries, death, retirement."""
+    permanence = permanence_of(after.ruleset)
+    changes = []
+    for member, now in after.members.items():
+        was = before.members.get(member)
+        if was == now:
+            continue
+        if was is None:
+            changes.append(MemberChange(member=member, name=now.name, joined=True))
+            continue
+        stats = [
+            StatChange(
+                stat=stat, label=permanence.label(stat), before=was.current.get(stat),
+                after=now.current.get(stat),
+            )
+            for stat in dict.fromkeys([*was.current, *now.current])
+            if was.current.get(stat) != now.current.get(stat)
+        ]
+        old = list(was.injuries)
+        gained = []
+        for injury in now.injuries:
+            if injury in old:
+                old.remove(injury)
+            else:
+                gained.append(injury)
+        changes.append(
+            MemberChange(
+                member=member,
+                name=now.name,
+                stats=stats,
+                gained=gained,
+                lost=[i.name for i in old],
+                conditions=list(now.conditions) if now.conditions != was.conditions else [],
+                dead=now.dead if now.dead != was.dead else None,
+                retired=now.retired if now.retired != was.retired else None,
+            )
+        )
+    return changes
