@@ -47,6 +47,11 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("serve", "service", "serve"),
     ("play", "play", "play"),
 ]
+CAMPAIGN_COMMANDS = [
+    "new", "join", "record", "rest", "treat", "time", "retire", "died", "undo", "show", "history"
+]
+"""`woundlog campaign COMMAND`, each the function of that name in campaign.py."""
+
 IMPORTING = f"{__package__}.importing"
 """The module of `woundlog import`: the log form (`import_`) and one command per format."""
 
@@ -86,6 +91,16 @@ import_app = typer.Typer(
 for command, module, function in COMMANDS:
     app.command(command)(Deferred(f"{__package__}.{module}", function))
 app.add_typer(import_app)
+campaign_app = typer.Typer(
+    name="campaign",
+    help="A roster carried from fight to fight: each member's permanent stats and injuries, "
+    "read by folding the fights played (`woundlog campaign new NAME --ruleset R`).",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(campaign_app)
+for each_command in CAMPAIGN_COMMANDS:
+    campaign_app.command(each_command)(Deferred(f"{__package__}.campaign", each_command))
 import_app.command(LOG_FORM, hidden=True)(Deferred(IMPORTING, "import_"))
 for each_format in IMPORTERS:
     import_app.command(each_format)(Deferred(IMPORTING, "records_of", each_format, name="records"))
