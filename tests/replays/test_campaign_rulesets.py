@@ -73,3 +73,29 @@ def test_warhammer_quest_refuses_a_treatment_serious_injuries_are_for_good(app) 
     assert len(grundi.injuries) == 1 and grundi.current["wounds"] == 10  # wounds return
     with pytest.raises(RuleError, match="Serious Injuries are permanent"):
         app.campaign_treat("c", "grundi")
+
+
+def test_dragonquest_a_grievous_injury_stays_until_treated_and_a_rest_is_refused(app) -> None:
+    # DragonQuest gives no healing time our text carries (the ruleset's documented decision):
+    # Fatigue and Endurance pools return between fights, a Grievous Injury stays until treated
+    app.campaign_new("c", "dragonquest")
+    app.campaign_join(
+        "c", "gorlag", stats={"fatigue": 30, "endurance": 35, "willpower": 8}, kind="monster"
+    )
+    app.create("f1", FightStarted(ruleset="dragonquest"))
+    app.join_from_campaign("f1", "gorlag", "c")
+    app.record_named("f1", [{"type": "character_joined", "character": "rolf", "stats": {
+        "fatigue": 24, "endurance": 14, "willpower": 12, "protection": 4,
+        "physical_strength": 9, "agility": 13}}])
+    app.record_named("f1", [{
+        "type": "hit", "target": "gorlag", "damage": 10, "attacker": "rolf", "strike_roll": 2,
+        "strike_chance": 40, "weapon": "A", "rolls": {"grievous": [5]},
+    }])
+    app.campaign_record("c", "f1")
+    [gorlag] = app.campaign_show("c").members
+    assert len(gorlag.injuries) == 1 and gorlag.injuries[0].fight == "f1"
+    assert gorlag.current == gorlag.stats  # the pools return
+    with pytest.raises(RuleError, match="Grievous Injury needs a `treatment`"):
+        app.campaign_rest("c")
+    app.campaign_treat("c", "gorlag")
+    assert app.campaign_show("c").members[0].injuries == ()
