@@ -43,7 +43,7 @@ def new(
     known_ruleset(ruleset, "--ruleset")
     with application(db) as app, one_event():
         done = app.campaign_new(campaign, ruleset, name=name, event_id=event_id, note=note)
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def join(
@@ -70,7 +70,7 @@ def join(
             campaign, member, name=name, side=side, kind=kind, stats=stats,
             gear=given.mapping(gear or [], "--gear", typed=False), event_id=event_id, note=note,
         )
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def record(
@@ -93,7 +93,7 @@ def record(
     members = dict(given.pairs(member, "--member")) if member else None
     with application(db, create=False) as app, one_event():
         done = app.campaign_record(campaign, fight, members, event_id=event_id, note=note)
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def rest(
@@ -113,7 +113,7 @@ def rest(
         done = app.campaign_rest(
             campaign, kind, member=member, amount=amount, event_id=event_id, note=note
         )
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def treat(
@@ -133,7 +133,7 @@ def treat(
             campaign, member, injury=injury, means=means, amount=amount, event_id=event_id,
             note=note,
         )
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def time(
@@ -147,7 +147,7 @@ def time(
     """Days go by between fights (healing times, where the ruleset's text gives them)."""
     with application(db, create=False) as app, one_event():
         done = app.campaign_time(campaign, days, event_id=event_id, note=note)
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def retire(
@@ -161,7 +161,7 @@ def retire(
     """A member leaves the campaign alive: no fight joins them from the roster again."""
     with application(db, create=False) as app, one_event():
         done = app.campaign_retire(campaign, member, reason=reason, event_id=event_id)
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def died(
@@ -175,7 +175,7 @@ def died(
     """A member's death the GM records (a death in a fight is read from the fight's log)."""
     with application(db, create=False) as app, one_event():
         done = app.campaign_died(campaign, member, cause=cause, event_id=event_id)
-        print_recorded(done, app.campaign_show(campaign).ruleset, as_json)
+    print_recorded(done, as_json)
 
 
 def undo(
@@ -234,17 +234,16 @@ def history(
     """The campaign's log, each event with what it did to each member's record."""
     with application(db, create=False) as app:
         found = app.campaign_history(campaign, member)
-        ruleset = app.campaign_show(campaign).ruleset
     if as_json:
         print_json(found)
         return
-    print_history(found, ruleset)
+    print_history(found)
 
 
 # --- printing ----------------------------------------------------------------------------
 
 
-def print_recorded(done: CampaignAppended, ruleset: str, as_json: bool) -> None:
+def print_recorded(done: CampaignAppended, as_json: bool) -> None:
     if as_json:
         print_json(done)
         return
@@ -253,7 +252,7 @@ def print_recorded(done: CampaignAppended, ruleset: str, as_json: bool) -> None:
         say(f"already recorded, nothing appended: {done.event.id}")
         return
     say(f"#{done.version} {tag}")
-    for line in record_lines(done.members, ruleset):
+    for line in record_lines(done.members, done.ruleset):
         say(f"    {line}")
 
 
@@ -290,7 +289,7 @@ def print_view(view: CampaignView) -> None:
         )
 
 
-def print_history(found: CampaignHistory, ruleset: str) -> None:
+def print_history(found: CampaignHistory) -> None:
     for entry in found.entries:
         say(entry_line(entry))
         for change in entry.changes:
