@@ -85,3 +85,23 @@ def test_refusals_say_why(run: Run) -> None:
     assert both.exit_code == 2 and "--stat with --from" in both.output
     missing = run("campaign", "show", "nowhere")
     assert missing.exit_code != 0 and "no campaign `nowhere`" in missing.output
+
+
+def test_the_issues_case_an_undo_in_fight_2_after_fight_4_reports_from_fight_3_on(run: Run) -> None:
+    ok(run, "campaign", "new", "quest", "--ruleset", "warhammer_quest")
+    ok(run, "campaign", "join", "quest", "grundi", "--name", "Grundi", "--stat", "wounds=10")
+    for fight in ("1", "2", "3", "4"):
+        ok(run, "new", fight, "--ruleset", "warhammer_quest")
+        ok(run, "join", fight, "grundi", "--from", "quest")
+        if fight == "2":  # D66 16, Internal Injury; the turn's end bleeds 2 (10 -> 8)
+            ok(run, "hit", fight, "grundi", "10", "--roll", "serious_injury=1,6")
+            ok(run, "tick", fight, "end", "--roll", "internal_injury=2", "--roll", "downed@grundi=6")
+        ok(run, "campaign", "record", "quest", fight)
+    undone = ok(run, "campaign", "undo", "quest", "4", "--fight", "2")  # that turn's end
+    assert "consequence: Grundi: Starting Wounds 8 -> 10 from fight 3 on" in undone
+    shown = json.loads(ok(run, "campaign", "show", "quest", "--json"))
+    assert shown["members"][0]["current"] == {"wounds": 10}
+    assert [(p["fight"], p["joined"], p["record"]) for p in shown["stale"]] == [
+        ("3", {"wounds": 8}, {"wounds": 10}),
+        ("4", {"wounds": 8}, {"wounds": 10}),
+    ]
