@@ -31,6 +31,8 @@ tokens, idempotency, streams and threads).
     report(fight) -> Report                              numbers, luck and chronicle (report/)
     summary(fight) -> FightSummary;  fights(offset=0, limit=None, *, only=None) -> FightsPage
     delete(fight) -> bool;  rename(old, new) -> int
+    campaign_new / _join / _record / _rest / _treat / _time / _retire / _died / _undo,
+    campaign_show / _history / _consequences, join_from_campaign      (campaigns.py)
 
 A new use case is one method here; a front end then calls it.
 """
