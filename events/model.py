@@ -20,6 +20,8 @@ from typing import Annotated, Any, Literal, TypeAlias
 import msgspec
 from msgspec import Meta
 
+from .fight_ids import is_fight_id
+
 WIRE_VERSION = 3
 """The newest wire format, which new fights record in `fight_started.version`. A log that names
 no version is version 1: its dice are drawn as they were when it was written, so an old log
@@ -404,6 +406,114 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     FightEnded,
 )
 
+# --- a campaign's events (events/campaign.py tells the campaign's story) ---------------------
+
+Members = Annotated[
+    dict[CharacterId, CharacterId],
+    Meta(
+        min_length=1,
+        max_length=ENTRIES,
+        description="Who took part: {member id: their character id in the fight}.",
+    ),
+]
+
+
+class CampaignStarted(EventBase, tag="campaign_started", frozen=True):
+    """Always first, exactly once: the ruleset every fight of the campaign plays."""
+
+    ruleset: Name
+    name: Name = ""
+
+
+class MemberJoined(EventBase, tag="member_joined", frozen=True):
+    """A character joins the roster, with what a fight's `character_joined` would take."""
+
+    member: CharacterId
+    name: Name = ""
+    side: Name = ""
+    kind: Name = ""
+    stats: Stats = {}
+    gear: Gear = {}
+
+
+class FightPlayed(EventBase, tag="fight_played", frozen=True):
+    """A fight of the campaign was played: its result is read by folding that fight's log."""
+
+    fight: Annotated[str, Meta(min_length=1, max_length=200)]
+    members: Members
+
+    def __post_init__(self) -> None:
+        if not is_fight_id(self.fight):
+            raise ValueError(f"`fight` {self.fight!r} is not a fight id - at `$.fight`")
+        for member, character in self.members.items():
+            if not member.strip() or not character.strip() or " " in member + character:
+                raise ValueError("a member or character id holds whitespace - at `$.members`")
+
+
+class Rest(EventBase, tag="rest", frozen=True):
+    """A rest between fights: `kind` is the ruleset's word (dnd5e: `short`, `long`; none given:
+    the ruleset's first).
+    `member` None: every living, active member rests. `amount`: what the table rolled back
+    (dnd5e: the hit points the Hit Dice spent on a short rest gave)."""
+
+    kind: Name = ""
+    member: CharacterId | None = None
+    amount: Amount | None = None
+
+
+class Treatment(EventBase, tag="treatment", frozen=True):
+    """A member's injury treated between fights (`injury`: its name, or the event that dealt
+    it); `means` is the ruleset's word (contractor: `treat_wound`, `prosthetic`)."""
+
+    member: CharacterId
+    injury: Name = ""
+    means: Name = ""
+    amount: Amount | None = None
+
+
+class TimePassed(EventBase, tag="time_passed", frozen=True):
+    """Days go by between fights (the healing times of the rulesets that give them)."""
+
+    days: Annotated[int, Meta(ge=1, le=100_000)]
+
+
+class Retired(EventBase, tag="retired", frozen=True):
+    member: CharacterId
+    reason: Text = ""
+
+
+class Died(EventBase, tag="died", frozen=True):
+    """A member's death the GM records (between fights, or one the fight's rules left open)."""
+
+    member: CharacterId
+    cause: Text = ""
+
+
+CampaignEvent: TypeAlias = (
+    CampaignStarted
+    | MemberJoined
+    | FightPlayed
+    | Rest
+    | Treatment
+    | TimePassed
+    | Retired
+    | Died
+    | Retract
+)
+"""Every event a campaign's log may hold."""
+
+CAMPAIGN_TYPES: tuple[type[EventBase], ...] = (
+    CampaignStarted,
+    MemberJoined,
+    FightPlayed,
+    Rest,
+    Treatment,
+    TimePassed,
+    Retired,
+    Died,
+)
+"""The campaign's own event types (its `retract` is the fight's)."""
+
 _COMMON = frozenset(EventBase.__struct_fields__)
 _HIT_CORE = frozenset({"target", "damage", "attacker"})
 _HEAL_CORE = frozenset({"target", "amount", "means", "healer"})
@@ -457,6 +567,14 @@ ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
     FightEnded: (("id", _IDS),),
     Retract: (("id", _IDS), ("event", _REFS)),
     Amend: (("id", _IDS), ("event", _REFS)),
+    CampaignStarted: (("id", _IDS),),
+    MemberJoined: (("id", _IDS), ("member", _CHARACTERS)),
+    FightPlayed: (("id", _IDS),),
+    Rest: (("id", _IDS),),
+    Treatment: (("id", _IDS), ("member", _CHARACTERS)),
+    TimePassed: (("id", _IDS),),
+    Retired: (("id", _IDS), ("member", _CHARACTERS)),
+    Died: (("id", _IDS), ("member", _CHARACTERS)),
 }
 """Per event type, its id fields (`Id`, `CharacterId`, `EventRef`) and their patterns."""
 
@@ -512,6 +630,14 @@ SHOWN: dict[type[EventBase], tuple[str, ...]] = {
     FightEnded: _SHOWN_COMMON,
     Retract: (*_SHOWN_COMMON, "event"),
     Amend: (*_SHOWN_COMMON, "event"),
+    CampaignStarted: (*_SHOWN_COMMON, "ruleset", "name"),
+    MemberJoined: (*_SHOWN_COMMON, "member", "name", "side", "kind"),
+    FightPlayed: (*_SHOWN_COMMON, "fight"),
+    Rest: (*_SHOWN_COMMON, "kind", "member"),
+    Treatment: (*_SHOWN_COMMON, "member", "injury", "means"),
+    TimePassed: _SHOWN_COMMON,
+    Retired: (*_SHOWN_COMMON, "member"),
+    Died: (*_SHOWN_COMMON, "member"),
 }
 """Per event type, its ids and names: the strings a person is shown as they are."""
 INVISIBLE = (

@@ -177,8 +177,8 @@ from ..permanence import (
     Record,
     named_injury,
     nothing_to_restore,
-    without,
 )
+from ..permanence import without as off_the_record
 from woundlog.events.campaign import Treatment
 
 from ..fight_state import Character, FightState
@@ -880,7 +880,8 @@ def lasting_wound(wound: Wound) -> Injury:
 def treat_wound(record: Record, treatment: Treatment) -> Record:
     injury = named_injury(record, treatment)
     if not injury.permanent or treatment.means == "coiltech":
-        return without(record, injury)
+        # the record's `without`, not this module's, which takes a wound off a fight's sheet
+        return off_the_record(record, injury)
     if treatment.means != "prosthetic":
         raise RuleError(
             f"{record.name}: Maimed wounds cannot be removed by normal treatment: they require "

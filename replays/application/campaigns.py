@@ -406,7 +406,8 @@ class Campaigns:
                             event=event.id,
                         )
                     return CampaignAppended(
-                        campaign=campaign, version=version, event=event, skipped=True
+                        campaign=campaign, ruleset=self._ruleset(campaign, event), version=version,
+                        event=event, skipped=True,
                     )
             if new and version:
                 raise ConflictError(
@@ -420,8 +421,8 @@ class Campaigns:
             if isinstance(event, Retract):
                 self._check_retract(stream, version, event)
             if new:
-                start_campaign(event)  # an unknown ruleset is refused, naming the known ones
-                before = after = None
+                after = start_campaign(event)  # an unknown ruleset is refused, naming the known
+                before = None
             else:
                 before = campaign_state(store, campaign, at=version)
                 after = campaign_state(store, campaign, at=version, then=(event,))
@@ -429,14 +430,20 @@ class Campaigns:
                 written = store.append(stream, [event], version)
             except ConflictError:
                 continue  # another writer got in first: check against its events
-            touched = [] if before is None or after is None else _touched(before, after)
+            touched = [] if before is None else _touched(before, after)
             return CampaignAppended(
-                campaign=campaign, version=written, event=event, members=touched
+                campaign=campaign, ruleset=after.ruleset, version=written, event=event,
+                members=touched,
             )
         raise ConflictError(
             f"gave up after {RETRIES} tries: campaign `{campaign}` kept changing",
             current_version=store.version(stream),
         )
+
+    def _ruleset(self, campaign: str, event: CampaignEvent) -> str:
+        if isinstance(event, CampaignStarted):
+            return event.ruleset
+        return self._state(campaign).ruleset
 
     def _check_retract(self, stream: str, version: int, retract: Retract) -> None:
         """A retract names an earlier event of the campaign other than its start (the fight's

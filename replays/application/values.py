@@ -134,6 +134,7 @@ class CampaignAppended(msgspec.Struct, frozen=True, kw_only=True):
     same content was already in the log (a retried request), nothing was written."""
 
     campaign: str
+    ruleset: str
     version: int
     event: CampaignEvent
     members: list[Record] = []

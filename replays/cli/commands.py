@@ -45,9 +45,13 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("schema", "reference", "schema"),
     ("demo", "reference", "demo"),
     ("serve", "service", "serve"),
-    ("share", "service", "share"),
     ("play", "play", "play"),
 ]
+CAMPAIGN_COMMANDS = [
+    "new", "join", "record", "rest", "treat", "time", "retire", "died", "undo", "show", "history"
+]
+"""`woundlog campaign COMMAND`, each the function of that name in campaign.py."""
+
 IMPORTING = f"{__package__}.importing"
 """The module of `woundlog import`: the log form (`import_`) and one command per format."""
 
@@ -89,12 +93,13 @@ for command, module, function in COMMANDS:
 app.add_typer(import_app)
 campaign_app = typer.Typer(
     name="campaign",
-    help="A roster that outlives its fights: new, join, record, rest, show, history, undo.",
+    help="A roster carried from fight to fight: each member's permanent stats and injuries, "
+    "read by folding the fights played (`woundlog campaign new NAME --ruleset R`).",
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(campaign_app)
-for each_command in ("new", "join", "record", "rest", "show", "history", "undo"):
+for each_command in CAMPAIGN_COMMANDS:
     campaign_app.command(each_command)(Deferred(f"{__package__}.campaign", each_command))
 import_app.command(LOG_FORM, hidden=True)(Deferred(IMPORTING, "import_"))
 for each_format in IMPORTERS:

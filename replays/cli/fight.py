@@ -96,18 +96,27 @@ def join(
         str | None,
         typer.Option(
             "--from", metavar="CAMPAIGN",
-            help="Join a campaign member with their current record (name, stats, gear).",
+            help="Join a campaign member with their record now: name, side, kind, gear and "
+            "current stats (a dead or retired member is refused with the reason).",
         ),
     ] = None,
     member: Annotated[
-        str | None, typer.Option(help="With --from: the member (default: CHARACTER).")
+        str | None, typer.Option(help="With --from: the member's id (default: CHARACTER).")
     ] = None,
     as_json: AsJson = False,
     db: Db = None,
 ) -> None:
-    """A character joins the fight (from a campaign's roster with --from)."""
+    """A character joins the fight (with --from, as their campaign record stands)."""
     if campaign is not None:
+        typed = [o for o, v in (("--name", name), ("--side", side), ("--kind", kind),
+                                ("--stat", stat), ("--gear", gear)) if v]
+        if typed:
+            raise UsageError(
+                f"{', '.join(typed)} with --from: the campaign's record gives them; "
+                "'woundlog campaign join' sets a member's, or join without --from"
+            )
         with application(db, create=False) as app, one_event():
+            app.fight(fight)
             joined = app.join_from_campaign(fight, character, campaign, member=member)
             print_appended(joined, as_json=as_json)
         return
