@@ -45,6 +45,7 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("schema", "reference", "schema"),
     ("demo", "reference", "demo"),
     ("serve", "service", "serve"),
+    ("share", "service", "share"),
     ("play", "play", "play"),
 ]
 CAMPAIGN_COMMANDS = [
