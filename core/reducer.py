@@ -532,7 +532,7 @@ def _on_event(
             if event.character in characters:
                 raise ctx.refuse(f"{event.character} has already joined", "$.character")
             joined = rules.join(state, event, ctx)
-            ctx.say(f"{joined.name} joins ({joined.state})")
+            ctx.say("{joined.name} joins ({joined.state})", joined=joined)
             return {event.character: joined}, False
         case Heal():
             _check_facts(rules, "heal", event, ctx)
