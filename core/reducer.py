@@ -91,11 +91,12 @@ def advance(
     state: FightState[Any] | None, event: Event, *, missing: Missing | None = None
 ) -> FightState[Any]:
     """The state `apply` folds the event into, refusing exactly what `apply` refuses, without
-    working out what changed: for a fold that keeps only where it ends. `missing`, when given,
-    chooses each die the event does not give instead of drawing it (exact odds)."""
+    working out what changed or putting it into words: for a fold that keeps only where it
+    ends. `missing`, when given, chooses each die the event does not give instead of drawing it
+    (exact odds)."""
     if state is None:
         return start(_first(event))[0]
-    new_state, rules, ctx, updated = _after(state, event, missing)
+    new_state, rules, ctx, updated = _after(state, event, missing, explains=False)
     if ctx is not None:
         _check_moves(rules, state.characters, updated)
     return new_state
@@ -140,12 +141,12 @@ def _first(event: Event) -> FightStarted:
 
 
 def _after(
-    state: FightState[Any], event: Event, missing: Missing | None = None
+    state: FightState[Any], event: Event, missing: Missing | None = None, *, explains: bool = True
 ) -> tuple[FightState[Any], Ruleset, Context | None, Mapping[str, Character]]:
     """The fight after the event (its `_effect` written into a new FightState), its ruleset,
     the event's Context (None for an undo event, which changes nothing here), and the
     characters the event updated."""
-    rules, ctx, updated, ended, rounds = _effect(state, event, missing)
+    rules, ctx, updated, ended, rounds = _effect(state, event, missing, explains=explains)
     characters = {**state.characters, **updated} if updated else state.characters
     seq = state.seq + 1
     new_state = msgspec.structs.replace(
