@@ -189,6 +189,7 @@ def _effect(
             hints=rules.dice_hints,
             owner=_concerns(event),
             missing=missing,
+            records=explains,
         )
 
     try:
@@ -219,9 +220,10 @@ class Fold:
 
     The fight's steps are compiled once, when it starts (`_Steps`): hits, heals and turns, the
     events of a long fight, go straight to the ruleset's handler with one reused Context, and
-    their Dice are made only if a rule rolls. Anything the quick step does not clear (an
-    unknown character, a fact, an actor who may not act, an ended fight, every other type of
-    event) goes the way `advance` goes, which refuses it with the same words.
+    their Dice are made only if a rule rolls, handing out integers with no DieRoll records.
+    Anything the quick step does not clear (an unknown character, a fact, an actor who may not
+    act, an ended fight, every other type of event) goes the way `advance` goes, which refuses
+    it with the same words.
     """
 
     def __init__(
@@ -307,6 +309,7 @@ class _Steps:
             strict=bool(fight.options["strict_dice"]),
             version=fight.version,
             hints=rules.dice_hints,
+            records=False,
         )
         self.event: Event | None = None
         self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
