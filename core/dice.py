@@ -70,7 +70,10 @@ def split_scope(key: str) -> tuple[str, str | None]:
 
 
 class Dice:
-    """The dice of one event: hands out given rolls in order, then drawn ones; records each."""
+    """The dice of one event: hands out given rolls in order, then drawn ones.
+
+    With `records` (an explained fold), each die handed out is kept in `used` as a DieRoll,
+    for the changes; a fold that keeps only state hands out the integers and builds none."""
 
     __slots__ = (
         "_event_id",
@@ -81,6 +84,7 @@ class Dice:
         "_owner",
         "_plain",
         "_position",
+        "_records",
         "_scoped",
         "_seed",
         "_sides",
@@ -100,6 +104,7 @@ class Dice:
         hints: Mapping[str, str] | None = None,
         owner: str | None = None,
         missing: Callable[[str, int, str | None], int] | None = None,
+        records: bool = True,
     ) -> None:
         self._seed = seed
         self._event_id = event_id
@@ -112,7 +117,8 @@ class Dice:
         self._missing = missing  # asked for each die not given instead of drawing it (odds)
         self._next: dict[str, int] = {}  # per key of `given`: how many of its dice are taken
         self._position: dict[str, int] = {}  # per purpose: how many dice of it were rolled
-        self.used: list[DieRoll] = []
+        self._records = records
+        self.used: list[DieRoll] = []  # with `records`: each die handed out, in order
         # nothing given, nothing to ask: every die is drawn (most events of a fight)
         self._plain = not given and missing is None and not strict
         if given:
@@ -185,7 +191,8 @@ class Dice:
                 value = draw(self._seed, self._event_id, purpose, own, sides, character)
             else:
                 value = draw(self._seed, self._event_id, purpose, position, sides)
-        self.used.append(DieRoll(purpose, sides, value, source, character))
+        if self._records:
+            self.used.append(DieRoll(purpose, sides, value, source, character))
         return value
 
     def _drawn(self, purpose: str, character: str | None) -> int:
@@ -198,7 +205,8 @@ class Dice:
             value = draw(self._seed, self._event_id, purpose, own, sides, character)
         else:
             value = draw(self._seed, self._event_id, purpose, position, sides)
-        self.used.append(DieRoll(purpose, sides, value, "drawn", character))
+        if self._records:
+            self.used.append(DieRoll(purpose, sides, value, "drawn", character))
         return value
 
     def _count(self, purpose: str) -> int:

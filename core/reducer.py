@@ -91,11 +91,12 @@ def advance(
     state: FightState[Any] | None, event: Event, *, missing: Missing | None = None
 ) -> FightState[Any]:
     """The state `apply` folds the event into, refusing exactly what `apply` refuses, without
-    working out what changed: for a fold that keeps only where it ends. `missing`, when given,
-    chooses each die the event does not give instead of drawing it (exact odds)."""
+    working out what changed or putting it into words: for a fold that keeps only where it
+    ends. `missing`, when given, chooses each die the event does not give instead of drawing it
+    (exact odds)."""
     if state is None:
         return start(_first(event))[0]
-    new_state, rules, ctx, updated = _after(state, event, missing)
+    new_state, rules, ctx, updated = _after(state, event, missing, explains=False)
     if ctx is not None:
         _check_moves(rules, state.characters, updated)
     return new_state
@@ -140,12 +141,12 @@ def _first(event: Event) -> FightStarted:
 
 
 def _after(
-    state: FightState[Any], event: Event, missing: Missing | None = None
+    state: FightState[Any], event: Event, missing: Missing | None = None, *, explains: bool = True
 ) -> tuple[FightState[Any], Ruleset, Context | None, Mapping[str, Character]]:
     """The fight after the event (its `_effect` written into a new FightState), its ruleset,
     the event's Context (None for an undo event, which changes nothing here), and the
     characters the event updated."""
-    rules, ctx, updated, ended, rounds = _effect(state, event, missing)
+    rules, ctx, updated, ended, rounds = _effect(state, event, missing, explains=explains)
     characters = {**state.characters, **updated} if updated else state.characters
     seq = state.seq + 1
     new_state = msgspec.structs.replace(
@@ -188,6 +189,7 @@ def _effect(
             hints=rules.dice_hints,
             owner=_concerns(event),
             missing=missing,
+            records=explains,
         )
 
     try:
@@ -218,9 +220,10 @@ class Fold:
 
     The fight's steps are compiled once, when it starts (`_Steps`): hits, heals and turns, the
     events of a long fight, go straight to the ruleset's handler with one reused Context, and
-    their Dice are made only if a rule rolls. Anything the quick step does not clear (an
-    unknown character, a fact, an actor who may not act, an ended fight, every other type of
-    event) goes the way `advance` goes, which refuses it with the same words.
+    their Dice are made only if a rule rolls, handing out integers with no DieRoll records.
+    Anything the quick step does not clear (an unknown character, a fact, an actor who may not
+    act, an ended fight, every other type of event) goes the way `advance` goes, which refuses
+    it with the same words.
     """
 
     def __init__(
@@ -306,27 +309,12 @@ class _Steps:
             strict=bool(fight.options["strict_dice"]),
             version=fight.version,
             hints=rules.dice_hints,
+            records=False,
         )
         self.event: Event | None = None
         self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
-        self.hit_facts_unstated = _unstated(Hit, rules.hit_facts, "hit")
-        self.heal_facts_unstated = _unstated(Heal, rules.heal_facts, "heal")
+        self.checks = checks_of(rules)
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
-        # who may act, as a table of the states that may not, unless the ruleset words its own
-        # exceptions (then asked each time); None: ask the ruleset
-        base, kind = Ruleset.__dict__, type(rules)
-        states = rules.graph.states
-        self.no_attack: frozenset[str] | None = None
-        self.no_heal: frozenset[str] | None = None
-        if (
-            kind.acting is base["acting"]
-            and kind.why_attacker_cannot is base["why_attacker_cannot"]
-        ):
-            self.no_attack = frozenset(
-                s for s in states if not rules.who_may_act.get(s, ACTS).attack
-            )
-        if kind.acting is base["acting"] and kind.why_healer_cannot is base["why_healer_cannot"]:
-            self.no_heal = frozenset(s for s in states if not rules.who_may_act.get(s, ACTS).heal)
         self.quick: dict[type, Callable[[FightState[Any], Any], bool]] = {
             Hit: self.hit,
             Heal: self.heal,
@@ -355,12 +343,7 @@ class _Steps:
         actor = self.characters.get(actor_id)
         if actor is None:  # from outside the fight: accepted
             return True
-        unable = self.no_attack if attack else self.no_heal
-        if unable is not None:
-            return actor.state not in unable
-        if attack:
-            return self.rules.why_attacker_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
-        return self.rules.why_healer_cannot(state, actor_id, actor, event) is None  # type: ignore[arg-type]
+        return self.checks.may_act(state, event, actor_id, actor, attack)
 
     def _store(self, cid: str, was: Character, now: Character) -> None:
         if now is not was:
@@ -370,12 +353,12 @@ class _Steps:
 
     def hit(self, state: FightState[Any], event: Hit) -> bool:
         return self._treat(
-            state, event, event.attacker, True, self.hit_facts_unstated, self.rules.on_hit
+            state, event, event.attacker, True, self.checks.hit_unstated, self.rules.on_hit
         )
 
     def heal(self, state: FightState[Any], event: Heal) -> bool:
         return self._treat(
-            state, event, event.healer, False, self.heal_facts_unstated, self.rules.on_heal
+            state, event, event.healer, False, self.checks.heal_unstated, self.rules.on_heal
         )
 
     def _treat(
@@ -445,6 +428,63 @@ class _Steps:
             raise exc.located(event=event_ref(event, state.seq + 1)) from None
         self.rounds = rounds
         return True
+
+
+class Checks:
+    """The checks a hit or a heal takes before its ruleset's handler, compiled once per ruleset
+    from its declarations: that it states no fact the ruleset does not read, and that its
+    attacker or healer, a character of the fight, may act (`Ruleset.who_may_act`). `apply`
+    and a Fold's quick steps ask the same ones, so speed never forks the rules: the quick step
+    asks whether an event passes; `apply` refuses one that does not, with the rules' words."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.hit_unstated = _unstated(Hit, rules.hit_facts, "hit")
+        self.heal_unstated = _unstated(Heal, rules.heal_facts, "heal")
+        # who may act, as a table of the states that may not, unless the ruleset words its own
+        # exceptions (then asked each time); None: ask the ruleset
+        base, kind = Ruleset.__dict__, type(rules)
+        states = rules.graph.states
+        self.no_attack: frozenset[str] | None = None
+        self.no_heal: frozenset[str] | None = None
+        if (
+            kind.acting is base["acting"]
+            and kind.why_attacker_cannot is base["why_attacker_cannot"]
+        ):
+            self.no_attack = frozenset(
+                s for s in states if not rules.who_may_act.get(s, ACTS).attack
+            )
+        if kind.acting is base["acting"] and kind.why_healer_cannot is base["why_healer_cannot"]:
+            self.no_heal = frozenset(s for s in states if not rules.who_may_act.get(s, ACTS).heal)
+
+    def unstated(self, kind: str) -> Callable[[Any], bool]:
+        """The test that a hit's (`kind` "hit") or a heal's facts are all ones it reads."""
+        return self.hit_unstated if kind == "hit" else self.heal_unstated
+
+    def may_act(
+        self, state: FightState[Any], event: Any, actor_id: str, actor: Any, attack: bool
+    ) -> bool:
+        """Whether `actor`, a character of the fight, may strike this hit (`attack`) or give
+        this heal: from the table when the ruleset makes no exceptions."""
+        unable = self.no_attack if attack else self.no_heal
+        if unable is not None:
+            return actor.state not in unable
+        return self.why_not(state, event, actor_id, actor, attack) is None
+
+    def why_not(
+        self, state: FightState[Any], event: Any, actor_id: str, actor: Any, attack: bool
+    ) -> str | None:
+        """Why `actor` may not act, in the rules' words; None if he may."""
+        if attack:
+            return self.rules.why_attacker_cannot(state, actor_id, actor, event)
+        return self.rules.why_healer_cannot(state, actor_id, actor, event)
+
+
+@functools.cache
+def checks_of(rules: Ruleset) -> Checks:
+    """A ruleset's Checks, compiled the first time a fight of it asks (a pure memo: a ruleset
+    declares its facts and who may act once, as class data)."""
+    return Checks(rules)
 
 
 def _unstated(kind: type[Hit | Heal], used: frozenset[str], name: str) -> Callable[[Any], bool]:
@@ -532,7 +572,7 @@ def _on_event(
             if event.character in characters:
                 raise ctx.refuse(f"{event.character} has already joined", "$.character")
             joined = rules.join(state, event, ctx)
-            ctx.say(f"{joined.name} joins ({joined.state})")
+            ctx.say("{joined.name} joins ({joined.state})", joined=joined)
             return {event.character: joined}, False
         case Heal():
             _check_facts(rules, "heal", event, ctx)
@@ -577,21 +617,19 @@ def _check_actor(
     actor = state.characters.get(actor_id)
     if actor is None:
         return f"{role} `{actor_id}` is not a character of this fight"
-    if isinstance(event, Hit):
-        why = rules.why_attacker_cannot(state, actor_id, actor, event)
-    else:
-        why = rules.why_healer_cannot(state, actor_id, actor, event)
-    if why is not None:
+    checks, attack = checks_of(rules), isinstance(event, Hit)
+    if not checks.may_act(state, event, actor_id, actor, attack):
+        why = checks.why_not(state, event, actor_id, actor, attack)
         raise ctx.refuse(f"{actor.name} {why}", f"$.{role}")
     return None
 
 
 def _check_facts(rules: Ruleset, kind: str, event: Hit | Heal, ctx: Context) -> None:
     """A fact the ruleset does not read is refused (the first one stated, in declaration order)."""
+    if checks_of(rules).unstated(kind)(event):
+        return  # the usual case: none of them stated
     unread, stated = _unread_facts(rules.hit_facts if kind == "hit" else rules.heal_facts, kind)
     values = stated(event)
-    if values.count(None) == len(values):
-        return  # the usual case: none of them stated
     fact = next(f for f, v in zip(unread, values, strict=True) if v is not None)
     raise ctx.refuse(f"this ruleset does not use the fact `{fact}` on a {kind}", f"$.{fact}")
 

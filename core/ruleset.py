@@ -62,7 +62,9 @@ class Context:
     context of one of them: the same event, whose dice are that character's own.
 
     `explains` is False when nobody will read the explanation (a fold that keeps only state):
-    `say` then keeps nothing, and a ruleset may skip building its sentences (STYLE.md).
+    `say` then keeps and formats nothing. A rule hands `say` its sentence as a template and the
+    values it reads (STYLE.md: the wording beside the rule, its cost only when read); a
+    sentence put together over several steps is built under `if ctx.explains`.
     `dice` may be given as a function that makes them: most events roll nothing, so their
     Dice are made only when a rule first asks for one."""
 
@@ -123,9 +125,12 @@ class Context:
     def roll(self, purpose: str) -> int:
         return self.dice.roll(purpose, self.character)
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, /, **values: object) -> None:
+        """Add a sentence to the explanation: `text` as it is, or, given `values`, a template
+        (`str.format`: `"{warrior.name} loses {damage}"`) put into words from them only when
+        someone will read it, so a fold that keeps only state formats nothing."""
         if self.explains:
-            self.said.append(text)
+            self.said.append(text.format_map(values) if values else text)
 
     def move(self, character: CharacterT, trigger: str) -> CharacterT:
         """Fire `trigger` on the character; the ruleset's Machine must declare the move."""

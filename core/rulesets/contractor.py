@@ -637,14 +637,14 @@ def settle(sheet: ContractorSheet, ctx: Context) -> ContractorSheet:
     """Death at Constitution 0; otherwise acting unless an active wound prevents it."""
     if sheet.constitution <= 0:
         dead = ctx.move(sheet, "die")
-        ctx.say(f"{sheet.name} dies: Constitution {sheet.constitution}, permanently")
+        ctx.say("{sheet.name} dies: Constitution {sheet.constitution}, permanently", sheet=sheet)
         return msgspec.structs.replace(dead, hp=0)
     stopped = bool(stopping(sheet))
     if stopped and sheet.state == UPRIGHT:
-        ctx.say(f"{sheet.name} cannot act until the wound is treated")
+        ctx.say("{sheet.name} cannot act until the wound is treated", sheet=sheet)
         return ctx.move(sheet, "prevent_acting")
     if not stopped and sheet.state == OUT_OF_ACTION:
-        ctx.say(f"{sheet.name} can act again")
+        ctx.say("{sheet.name} can act again", sheet=sheet)
         return ctx.move(sheet, "act_again")
     return sheet
 
@@ -698,8 +698,13 @@ def treat(sheet: ContractorSheet, heal: Heal, ctx: Context) -> ContractorSheet:
         )
     treated = without(sheet, wound)
     ctx.say(
-        f"{heal.means} treats wound {wound.id} ({wound.type}, {spoken(wound.location)}): "
-        f"Constitution {sheet.constitution} -> {treated.constitution}"
+        "{heal.means} treats wound {wound.id} ({wound.type}, {where}): Constitution "
+        "{sheet.constitution} -> {treated.constitution}",
+        heal=heal,
+        wound=wound,
+        where=spoken(wound.location),
+        sheet=sheet,
+        treated=treated,
     )
     return treated
 
@@ -710,7 +715,9 @@ def fit_prosthetic(sheet: ContractorSheet, heal: Heal, ctx: Context) -> Contract
     if wound.prosthetic:
         raise ctx.refuse(f"wound {wound.id} already has its prosthetic", "$.wound")
     fitted = msgspec.structs.replace(wound, prosthetic=True)
-    ctx.say(f"a prosthetic offsets wound {wound.id} ({spoken(wound.location)})")
+    ctx.say(
+        "a prosthetic offsets wound {wound.id} ({where})", wound=wound, where=spoken(wound.location)
+    )
     return with_layers(sheet, tuple(fitted if w is wound else w for w in sheet.injuries))
 
 
@@ -719,8 +726,12 @@ def coiltech_restoration(sheet: ContractorSheet, heal: Heal, ctx: Context) -> Co
     wound = maimed_named(sheet, heal, ctx)
     restored = without(sheet, wound)
     ctx.say(
-        f"Coiltech restores wound {wound.id} ({spoken(wound.location)}): "
-        f"Constitution {sheet.constitution} -> {restored.constitution}"
+        "Coiltech restores wound {wound.id} ({where}): Constitution {sheet.constitution} -> "
+        "{restored.constitution}",
+        wound=wound,
+        where=spoken(wound.location),
+        sheet=sheet,
+        restored=restored,
     )
     return restored
 
@@ -740,9 +751,14 @@ def restore_hp(sheet: ContractorSheet, amount: int, ctx: Context) -> ContractorS
     """Ordinary healing: current HP up by `amount`, never past Maximum HP."""
     hp = min(sheet.max_hp, sheet.hp + amount)
     if hp != sheet.hp:
-        ctx.say(f"{sheet.name} recovers {hp - sheet.hp} HP ({sheet.hp} -> {hp})")
+        ctx.say(
+            "{sheet.name} recovers {recovered} HP ({sheet.hp} -> {hp})",
+            sheet=sheet,
+            recovered=hp - sheet.hp,
+            hp=hp,
+        )
     elif amount:
-        ctx.say(f"{sheet.name} is already at Maximum HP ({sheet.max_hp})")
+        ctx.say("{sheet.name} is already at Maximum HP ({sheet.max_hp})", sheet=sheet)
     return msgspec.structs.replace(sheet, hp=hp)
 
 
@@ -792,8 +808,11 @@ def reset_once_placed(
     hp = min(placed.max_hp, waiting.hp + max(given_back, 0))
     if given_back > 0:
         ctx.say(
-            f"its counter comes off: Constitution {waiting.constitution} -> "
-            f"{placed.constitution}, HP {waiting.hp} -> {hp}"
+            "its counter comes off: Constitution {waiting.constitution} -> {placed.constitution}, "
+            "HP {waiting.hp} -> {hp}",
+            waiting=waiting,
+            placed=placed,
+            hp=hp,
         )
     return msgspec.structs.replace(placed, hp=hp)
 
@@ -808,7 +827,12 @@ def on_exposed_gear(
             f"{sheet.name} carries nothing in slot `{slot}` (slots: {carried})", "$.option"
         )
     placed, said = gear_takes_wound(sheet, waiting.id, kind, slot)
-    ctx.say(f"the Foreman points {named(kind)} {waiting.id} at exposed gear: {said}")
+    ctx.say(
+        "the Foreman points {kind} {waiting.id} at exposed gear: {said}",
+        kind=named(kind),
+        waiting=waiting,
+        said=said,
+    )
     return placed
 
 
@@ -833,7 +857,13 @@ def on_body_location(
     placed, said = land_wound(
         sheet, waiting.id, waiting.roll, kind, place, waiting.gear_absorbs, anywhere
     )
-    ctx.say(f"the Foreman places {named(kind)} {waiting.id} on the {named(place)}: {said}")
+    ctx.say(
+        "the Foreman places {kind} {waiting.id} on the {place}: {said}",
+        kind=named(kind),
+        waiting=waiting,
+        place=named(place),
+        said=said,
+    )
     return placed
 
 
@@ -848,7 +878,11 @@ def lose_prosthetic(sheet: ContractorSheet, option: str, ctx: Context) -> Contra
             "$.option",
         )
     lost = msgspec.structs.replace(wound, prosthetic=False)
-    ctx.say(f"{sheet.name} loses the prosthetic on wound {wound.id}: its penalties are back")
+    ctx.say(
+        "{sheet.name} loses the prosthetic on wound {wound.id}: its penalties are back",
+        sheet=sheet,
+        wound=wound,
+    )
     return with_layers(sheet, tuple(lost if w is wound else w for w in sheet.injuries))
 
 
@@ -872,7 +906,11 @@ def lasting_wound(wound: Wound) -> Injury:
     effect = {} if wound.offset() else dict(wound.penalty)
     effect["constitution"] = effect.get("constitution", 0) - CONSTITUTION_PER_WOUND
     return Injury(
-        name=str(wound), fight="", event="", effect=effect, permanent=wound.maimed,
+        name=str(wound),
+        fight="",
+        event="",
+        effect=effect,
+        permanent=wound.maimed,
         prosthetic=wound.prosthetic,
     )
 
@@ -971,12 +1009,17 @@ class Contractor(Ruleset):
         refuse_the_dead(target, ctx)
         damage = flat_damage(hit, target.ap)
         if damage == 0:
-            ctx.say(f"{target.name}: no damage gets through (AP {target.ap})")
+            ctx.say("{target.name}: no damage gets through (AP {target.ap})", target=target)
             return target
         if damage < target.hp:
-            ctx.say(f"{target.name} takes {damage} damage (HP {target.hp} -> {target.hp - damage})")
+            ctx.say(
+                "{target.name} takes {damage} damage (HP {target.hp} -> {left})",
+                target=target,
+                damage=damage,
+                left=target.hp - damage,
+            )
             return msgspec.structs.replace(target, hp=target.hp - damage)
-        ctx.say(f"{target.name} takes {damage} damage: 0 HP")
+        ctx.say("{target.name} takes {damage} damage: 0 HP", target=target, damage=damage)
         return self.hitting_zero_hp(fight, target, hit, ctx)
 
     def hitting_zero_hp(
@@ -1000,7 +1043,12 @@ class Contractor(Ruleset):
                 sheet, ctx.event_id, roll, kind, place, bool(absorbs), anywhere
             )
             said = f"{named(kind)} to location {number}, {named(place)}: {landed}"
-        ctx.say(f"wound roll {roll}: {said}; HP reset to {max(sheet.max_hp, 0)}")
+        ctx.say(
+            "wound roll {roll}: {said}; HP reset to {hp}",
+            roll=roll,
+            said=said,
+            hp=max(sheet.max_hp, 0),
+        )
         return settle(msgspec.structs.replace(sheet, hp=sheet.max_hp), ctx)
 
     def location_10(
@@ -1028,14 +1076,14 @@ class Contractor(Ruleset):
         )
         held = with_layers(sheet, sheet.injuries, (*sheet.pending, waiting))
         if hit.location is not None:
-            ctx.say(f"wound roll {roll}: {named(kind)} to location 10")
+            ctx.say("wound roll {roll}: {kind} to location 10", roll=roll, kind=named(kind))
             try:
                 placed = place(held, len(held.pending) - 1, hit.location, fight, self, ctx)
             except RuleError as exc:
                 raise ctx.refuse(exc.message, "$.location") from None
             if placed.state == DEAD:
                 return placed
-            ctx.say(f"HP reset to {placed.max_hp}")
+            ctx.say("HP reset to {placed.max_hp}", placed=placed)
             return settle(msgspec.structs.replace(placed, hp=placed.max_hp), ctx)
         counted = (
             f"Constitution {sheet.constitution} -> {held.constitution} now (nothing could take it)"
@@ -1043,9 +1091,12 @@ class Contractor(Ruleset):
             else "its counter counts once it lands on the body"
         )
         ctx.say(
-            f"wound roll {roll}: {named(kind)} to location 10: exposed gear or the most "
-            f"exposed location, the Foreman chooses (`choice`); {counted}; HP reset to "
-            f"{max(held.max_hp, 0)}"
+            "wound roll {roll}: {kind} to location 10: exposed gear or the most exposed location, "
+            "the Foreman chooses (`choice`); {counted}; HP reset to {hp}",
+            roll=roll,
+            kind=named(kind),
+            counted=counted,
+            hp=max(held.max_hp, 0),
         )
         return settle(msgspec.structs.replace(held, hp=held.max_hp), ctx)
 

@@ -304,9 +304,10 @@ def suffer_injury(
 def the_last_stand(character: Combatant, at: int, ctx: Context) -> Combatant:
     """One Main Action, at once, an automatic success; then death, beyond saving."""
     ctx.say(
-        f"{character.name} makes a Last Stand: one Main Action, an automatic success (an attack "
-        "hits at Hit Strength 3, reducible only to 2), recorded as the very next event (a hit "
-        "or a heal by them); then they die and cannot be saved"
+        "{character.name} makes a Last Stand: one Main Action, an automatic success (an attack "
+        "hits at Hit Strength 3, reducible only to 2), recorded as the very next event (a hit or "
+        "a heal by them); then they die and cannot be saved",
+        character=character,
     )
     chosen = msgspec.structs.replace(character, fate=LAST_STAND, last_stand_at=at)
     return ctx.move(chosen, "last_stand")
@@ -338,8 +339,11 @@ def last_stand_strength(hit: Hit, ctx: Context) -> int:
 def hold_on_to_life(character: Combatant, ctx: Context, *, why: str = "") -> Combatant:
     difficulty = heal_check_difficulty(character)
     ctx.say(
-        f"{character.name} holds on to life{why}: incapacitated, rolls the hold_on die at the end "
-        f"of each of their turns (1 agony, 6 stabilised); a Heal check of {difficulty} stabilises"
+        "{character.name} holds on to life{why}: incapacitated, rolls the hold_on die at the end "
+        "of each of their turns (1 agony, 6 stabilised); a Heal check of {difficulty} stabilises",
+        character=character,
+        why=why,
+        difficulty=difficulty,
     )
     return msgspec.structs.replace(character, fate=HOLD_ON)
 
@@ -371,12 +375,12 @@ def hold_on_roll(character: Combatant, ctx: Context) -> Combatant:
         )
         return after
     if result == AGONY and character.agony == 0:
-        ctx.say(f"{said}: agony, dies at the end of the next round unless stabilised")
+        ctx.say("{said}: agony, dies at the end of the next round unless stabilised", said=said)
         return msgspec.structs.replace(character, agony=AGONY_ROUND_ENDS)
     if result == AGONY:
-        ctx.say(f"{said}: still in agony, the deadline stands")
+        ctx.say("{said}: still in agony, the deadline stands", said=said)
         return character
-    ctx.say(f"{said}: holds on")
+    ctx.say("{said}: holds on", said=said)
     return character
 
 
@@ -384,9 +388,15 @@ def round_ends_in_agony(character: Combatant, ctx: Context) -> Combatant:
     """One round end closer to death; at the end of the next round, death."""
     left = character.agony - 1
     if left == 0:
-        ctx.say(f"{character.name} dies in agony: the next round ended before they were stabilised")
+        ctx.say(
+            "{character.name} dies in agony: the next round ended before they were stabilised",
+            character=character,
+        )
         return ctx.move(msgspec.structs.replace(character, agony=0), "die_in_agony")
-    ctx.say(f"{character.name} is in agony: dies at the end of this round unless stabilised")
+    ctx.say(
+        "{character.name} is in agony: dies at the end of this round unless stabilised",
+        character=character,
+    )
     return msgspec.structs.replace(character, agony=left)
 
 
@@ -445,8 +455,12 @@ def heal_check_to_stabilise(
         stands = " and stands" if after.state == UPRIGHT else ""
         unread = "" if heal.check is None else f" (the check {heal.check} is not needed)"
         ctx.say(
-            f"Heal check as The Last Stand's action, an automatic success{unread}: "
-            f"{target.name} is stabilised{stands}{hp_text(target, healed)}"
+            "Heal check as The Last Stand's action, an automatic success{unread}: {target.name} "
+            "is stabilised{stands}{hp}",
+            unread=unread,
+            target=target,
+            stands=stands,
+            hp=hp_text(target, healed),
         )
         return after
     if heal.check is None:
@@ -458,11 +472,22 @@ def heal_check_to_stabilise(
     healed = restore_hp(target, heal.amount)
     said = f"Heal check {heal.check} against Difficulty {difficulty}"
     if heal.check < difficulty:
-        ctx.say(f"{said}: fails, {target.name} still holds on to life{hp_text(target, healed)}")
+        ctx.say(
+            "{said}: fails, {target.name} still holds on to life{hp}",
+            said=said,
+            target=target,
+            hp=hp_text(target, healed),
+        )
         return healed
     after = stabilised(healed, ctx)
     stands = " and stands" if after.state == UPRIGHT else ""
-    ctx.say(f"{said}: {target.name} is stabilised{stands}{hp_text(target, healed)}")
+    ctx.say(
+        "{said}: {target.name} is stabilised{stands}{hp}",
+        said=said,
+        target=target,
+        stands=stands,
+        hp=hp_text(target, healed),
+    )
     return after
 
 
@@ -508,6 +533,17 @@ def incapacitated(character: Combatant) -> str | None:
             "choice (amend that event to correct it)"
         )
     return None
+
+
+def damage_taken(target: Combatant, hit: Hit, hp: int, strength: int | None) -> str:
+    """The words of a hit's damage, the first part of its explanation."""
+    said = f"{target.name} takes {hit.damage} damage"
+    said += f" (HP {target.hp} -> {hp})" if target.hp > 0 else " at 0 HP"
+    if strength is not None and hit.hit_strength is None:
+        said += f" (The Last Stand's blow: an automatic hit at Hit Strength {strength})"
+    if hit.hit_strength is not None and target.kind != LEGENDARY:
+        said += " (Hit Strength is read for legendary enemies only: damage decides)"
+    return said
 
 
 def hp_text(before: Combatant, after: Combatant) -> str:
@@ -592,14 +628,9 @@ class D26(Ruleset):
             strength = last_stand_strength(hit, ctx)
         hp, checked = lose_hp(target, hit.damage)
         hurt = msgspec.structs.replace(target, hp=hp)
-        said = f"{target.name} takes {hit.damage} damage"
-        said += f" (HP {target.hp} -> {hp})" if target.hp > 0 else " at 0 HP"
-        if strength is not None and hit.hit_strength is None:
-            said += f" (The Last Stand's blow: an automatic hit at Hit Strength {strength})"
-        if hit.hit_strength is not None and target.kind != LEGENDARY:
-            said += " (Hit Strength is read for legendary enemies only: damage decides)"
+        said = damage_taken(target, hit, hp, strength) if ctx.explains else ""
         if hp == 0 and target.kind == NPC:
-            ctx.say(f"{said}: an npc at 0 HP simply dies")
+            ctx.say("{said}: an npc at 0 HP simply dies", said=said)
             return ctx.move(hurt, "npc_dies")
         if hp == 0 and not hurt.fatigued:
             hurt = msgspec.structs.replace(hurt, fatigued=True)
@@ -610,11 +641,11 @@ class D26(Ruleset):
         severity, reading = injury_check(target, strength, checked)
         said += f"; {reading}: " if reading else ": "
         if severity == NO_EFFECT:
-            ctx.say(f"{said}no effect")
+            ctx.say("{said}no effect", said=said)
             return hurt
         effects: SevereInjuries = self.table(fight, "severe_injuries")
         injured, what = suffer_injury(hurt, severity, effects, ctx)
-        ctx.say(f"{said}{what}")
+        ctx.say("{said}{what}", said=said, what=what)
         return injured
 
     def on_choice(

@@ -207,7 +207,7 @@ def absorb(creature: Creature, damage: int, ctx: Context) -> tuple[Creature, int
     taken = min(creature.temp_hp, damage)
     if not taken:
         return creature, damage
-    ctx.say(f"{creature.name}'s temporary hit points absorb {taken}")
+    ctx.say("{creature.name}'s temporary hit points absorb {taken}", creature=creature, taken=taken)
     return replace(creature, temp_hp=creature.temp_hp - taken), damage - taken
 
 
@@ -219,17 +219,25 @@ def drop_to_zero(
     at_zero = replace(creature, hp=0)
     if left_over >= creature.max_hp:
         ctx.say(
-            f"{creature.name} drops to 0 with {left_over} damage left over, at least the "
-            f"maximum of {creature.max_hp}: instant death"
+            "{creature.name} drops to 0 with {left_over} damage left over, at least the maximum "
+            "of {creature.max_hp}: instant death",
+            creature=creature,
+            left_over=left_over,
         )
         return ctx.move(at_zero, "instant_death")
     if hit.knock_out:
-        ctx.say(f"{creature.name} drops to 0 and is knocked out: unconscious and stable")
+        ctx.say(
+            "{creature.name} drops to 0 and is knocked out: unconscious and stable",
+            creature=creature,
+        )
         return ctx.move(cleared(at_zero), "knock_out")
     if creature.kind == MONSTER and not variant:
-        ctx.say(f"{creature.name} drops to 0 hit points and dies")
+        ctx.say("{creature.name} drops to 0 hit points and dies", creature=creature)
         return ctx.move(at_zero, "monster_dies")
-    ctx.say(f"{creature.name} drops to 0 hit points: unconscious, making death saving throws")
+    ctx.say(
+        "{creature.name} drops to 0 hit points: unconscious, making death saving throws",
+        creature=creature,
+    )
     return ctx.move(cleared(at_zero), "fall_unconscious")
 
 
@@ -238,16 +246,23 @@ def damage_at_zero(creature: Creature, damage: int, hit: Hit, ctx: Context) -> C
     critical hit; a stable creature is dying again first."""
     if damage >= creature.max_hp:
         ctx.say(
-            f"{creature.name} takes {damage} at 0 hit points, at least the maximum of "
-            f"{creature.max_hp}: instant death"
+            "{creature.name} takes {damage} at 0 hit points, at least the maximum of "
+            "{creature.max_hp}: instant death",
+            creature=creature,
+            damage=damage,
         )
         return ctx.move(creature, "instant_death")
     if creature.state == STABILISED:
-        ctx.say(f"{creature.name} is no longer stable: dying again")
+        ctx.say("{creature.name} is no longer stable: dying again", creature=creature)
         creature = ctx.move(cleared(creature), "dying_again")
     failed = 2 if hit.critical else 1
     why = "two failures for a critical hit" if hit.critical else "a failure"
-    ctx.say(f"{creature.name} takes {damage} at 0 hit points: {why}")
+    ctx.say(
+        "{creature.name} takes {damage} at 0 hit points: {why}",
+        creature=creature,
+        damage=damage,
+        why=why,
+    )
     return add_failures(creature, failed, ctx)
 
 
@@ -255,7 +270,7 @@ def add_failures(creature: Creature, count: int, ctx: Context) -> Creature:
     failures = min(THREE, creature.failures + count)
     creature = replace(creature, failures=failures)
     if failures >= THREE:
-        ctx.say(f"{creature.name}: third failure: dies")
+        ctx.say("{creature.name}: third failure: dies", creature=creature)
         return ctx.move(creature, "third_failure")
     return creature
 
@@ -271,18 +286,30 @@ def death_saving_throw(creature: Creature, ctx: Context, bonus: int = 0) -> Crea
     said = f"{roll} {'+' if bonus > 0 else '-'} {abs(bonus)} = {total}" if bonus else f"{roll}"
     if total < SUCCESS_FROM:
         if roll == 1:
-            ctx.say(f"{creature.name}: death save {said}: a natural 1, two failures")
+            ctx.say(
+                "{creature.name}: death save {said}: a natural 1, two failures",
+                creature=creature,
+                said=said,
+            )
             return add_failures(creature, 2, ctx)
-        ctx.say(f"{creature.name}: death save {said}: failure")
+        ctx.say("{creature.name}: death save {said}: failure", creature=creature, said=said)
         return add_failures(creature, 1, ctx)
     if roll == 20:
-        ctx.say(f"{creature.name}: death save {said}: regains 1 hit point and consciousness")
+        ctx.say(
+            "{creature.name}: death save {said}: regains 1 hit point and consciousness",
+            creature=creature,
+            said=said,
+        )
         return ctx.move(cleared(replace(creature, hp=1)), "regain_consciousness")
     successes = creature.successes + 1
     if successes >= THREE:
-        ctx.say(f"{creature.name}: death save {said}: third success: stable")
+        ctx.say(
+            "{creature.name}: death save {said}: third success: stable",
+            creature=creature,
+            said=said,
+        )
         return ctx.move(cleared(creature), "stabilise")
-    ctx.say(f"{creature.name}: death save {said}: success")
+    ctx.say("{creature.name}: death save {said}: success", creature=creature, said=said)
     return replace(creature, successes=successes)
 
 
@@ -292,9 +319,13 @@ def death_saving_throw(creature: Creature, ctx: Context, bonus: int = 0) -> Crea
 def grant_temporary(creature: Creature, amount: int, ctx: Context) -> Creature:
     """Temporary hit points do not stack: the higher stands."""
     if amount <= creature.temp_hp:
-        ctx.say(f"{creature.name} keeps {creature.temp_hp} temporary hit points (not {amount})")
+        ctx.say(
+            "{creature.name} keeps {creature.temp_hp} temporary hit points (not {amount})",
+            creature=creature,
+            amount=amount,
+        )
         return creature
-    ctx.say(f"{creature.name} gains {amount} temporary hit points")
+    ctx.say("{creature.name} gains {amount} temporary hit points", creature=creature, amount=amount)
     return replace(creature, temp_hp=amount)
 
 
@@ -311,31 +342,57 @@ def stabilise(creature: Creature, heal: Heal, ctx: Context) -> Creature:
         if heal.check is None:
             raise ctx.refuse("a Wisdom (Medicine) check needs its total: fact `check`", "$.check")
         if heal.check < MEDICINE_DC:
-            ctx.say(f"Medicine check {heal.check} (DC {MEDICINE_DC}): {creature.name} still dying")
+            ctx.say(
+                "Medicine check {heal.check} (DC {MEDICINE_DC}): {creature.name} still dying",
+                heal=heal,
+                MEDICINE_DC=MEDICINE_DC,
+                creature=creature,
+            )
             return creature
-        ctx.say(f"Medicine check {heal.check} (DC {MEDICINE_DC}): {creature.name} is stable")
+        ctx.say(
+            "Medicine check {heal.check} (DC {MEDICINE_DC}): {creature.name} is stable",
+            heal=heal,
+            MEDICINE_DC=MEDICINE_DC,
+            creature=creature,
+        )
     else:
-        ctx.say(f"{heal.means.replace('_', ' ')}: {creature.name} is stable")
+        ctx.say(
+            "{means}: {creature.name} is stable",
+            means=heal.means.replace("_", " "),
+            creature=creature,
+        )
     return ctx.move(cleared(creature), "stabilise")
 
 
 def regain_hit_points(creature: Creature, amount: int, ctx: Context) -> Creature:
     """Healing never exceeds the maximum; at 0 hit points any healing wakes the creature."""
     if amount == 0:
-        ctx.say(f"{creature.name} regains nothing")
+        ctx.say("{creature.name} regains nothing", creature=creature)
         return creature
     hp = min(creature.max_hp, creature.hp + amount)
     healed = replace(creature, hp=hp)
     if creature.at_zero:
-        ctx.say(f"{creature.name} regains {hp} hit points and consciousness")
+        ctx.say(
+            "{creature.name} regains {hp} hit points and consciousness", creature=creature, hp=hp
+        )
         return ctx.move(cleared(healed), "regain_consciousness")
-    ctx.say(f"{creature.name} regains {hp - creature.hp} hit points ({creature.hp} -> {hp})")
+    ctx.say(
+        "{creature.name} regains {regained} hit points ({creature.hp} -> {hp})",
+        creature=creature,
+        regained=hp - creature.hp,
+        hp=hp,
+    )
     return healed
 
 
 def revive(creature: Creature, heal: Heal, ctx: Context) -> Creature:
     hp = min(creature.max_hp, max(1, heal.amount))
-    ctx.say(f"{heal.means.replace('_', ' ')}: {creature.name} returns to life with {hp} HP")
+    ctx.say(
+        "{means}: {creature.name} returns to life with {hp} HP",
+        means=heal.means.replace("_", " "),
+        creature=creature,
+        hp=hp,
+    )
     return ctx.move(cleared(replace(creature, hp=hp, temp_hp=0)), "revive")
 
 
@@ -455,13 +512,20 @@ class Dnd5e(Ruleset):
             )
         creature, damage = absorb(target, hit.damage, ctx)
         if damage == 0:
-            ctx.say(f"{creature.name} takes no damage ({hp_text(creature)})")
+            ctx.say(
+                "{creature.name} takes no damage ({hp})", creature=creature, hp=hp_text(creature)
+            )
             return creature
         if creature.at_zero:
             return damage_at_zero(creature, damage, hit, ctx)
         if damage < creature.hp:
             hurt = replace(creature, hp=creature.hp - damage)
-            ctx.say(f"{creature.name} takes {damage} ({creature.hp} -> {hurt.hp} HP)")
+            ctx.say(
+                "{creature.name} takes {damage} ({creature.hp} -> {hurt.hp} HP)",
+                creature=creature,
+                damage=damage,
+                hurt=hurt,
+            )
             return hurt
         variant = bool(fight.options["monster_death_saves"])
         return drop_to_zero(creature, damage - creature.hp, hit, ctx, variant=variant)
@@ -499,7 +563,7 @@ class Dnd5e(Ruleset):
             if creature.state != DOWNED:
                 continue
             if fight.options["death_saves"] == TABLE:
-                ctx.say(f"{creature.name} owes a death save, rolled at the table")
+                ctx.say("{creature.name} owes a death save, rolled at the table", creature=creature)
                 continue
             after = death_saving_throw(creature, ctx.for_character(cid))
             if after is not creature:

@@ -462,7 +462,13 @@ def strike_band(hit: Hit, strength_bonus: int, ctx: Context) -> Band:
             "$.band",
         )
     cut = f" (cut from {hit.strike_chance} by the break band)" if chance < hit.strike_chance else ""
-    ctx.say(f"Strike Check {hit.strike_roll:02d} of {chance}{cut}: {band} band")
+    ctx.say(
+        "Strike Check {hit.strike_roll:02d} of {chance}{cut}: {band} band",
+        hit=hit,
+        chance=chance,
+        cut=cut,
+        band=band,
+    )
     return band
 
 
@@ -521,11 +527,20 @@ def strength_bonus(fight: FightState[Any], hit: Hit, ctx: Context) -> int:
     bonus = max(0, strength - hit.weapon_minimum) // STRENGTH_PER_BONUS
     band = break_band(bonus)
     if band is None:
-        ctx.say(f"PS {strength}, weapon minimum {hit.weapon_minimum}: no Physical Strength bonus")
+        ctx.say(
+            "PS {strength}, weapon minimum {hit.weapon_minimum}: no Physical Strength bonus",
+            strength=strength,
+            hit=hit,
+        )
     else:
         ctx.say(
-            f"PS {strength}, weapon minimum {hit.weapon_minimum}: +{bonus} damage; a possible "
-            f"break on {band[0]}-{band[1]}, a possible drop on {DROP_ROLL}"
+            "PS {strength}, weapon minimum {hit.weapon_minimum}: +{bonus} damage; a possible "
+            "break on {band[0]}-{band[1]}, a possible drop on {drop}",
+            strength=strength,
+            hit=hit,
+            bonus=bonus,
+            band=band,
+            drop=DROP_ROLL,
         )
     return bonus
 
@@ -565,12 +580,13 @@ def damage_check(fight: FightState[Any], hit: Hit, magical: bool, ctx: Context) 
             "(woundlog adds it up) or the total",
             "$.damage",
         )
-    parts = [f"D10 {hit.damage_roll}", f"{modifier:+d} modifier"]
-    if strength:
-        parts.append(f"+{strength} Physical Strength")
-    if hit.rank is not None:
-        parts.append(f"+{ranks} for rank {hit.rank}")
-    ctx.say(f"Damage Check: {' '.join(parts)} = {total}")
+    if ctx.explains:
+        parts = [f"D10 {hit.damage_roll}", f"{modifier:+d} modifier"]
+        if strength:
+            parts.append(f"+{strength} Physical Strength")
+        if hit.rank is not None:
+            parts.append(f"+{ranks} for rank {hit.rank}")
+        ctx.say(f"Damage Check: {' '.join(parts)} = {total}")
     return DamageCheck(total, strength)
 
 
@@ -656,22 +672,28 @@ def grievous_injury(table: GrievousInjuryTable, figure: Figure, hit: Hit, ctx: C
     label = "stand-in " if table == GRIEVOUS_INJURY_STAND_IN else ""
     head = f"{label}Grievous Injury Table, class {weapon}, d100={roll:02d}"
     if injury is None:
-        ctx.say(f"{head}: no Grievous Injury")
+        ctx.say("{head}: no Grievous Injury", head=head)
         return figure
     injured = msgspec.structs.replace(figure, injuries=(*figure.injuries, injury))
     if hit.cleave_shield:
         ctx.say(
-            f"{head}: {injury}; the shield is cloven, the armour spared; may drop what he holds"
+            "{head}: {injury}; the shield is cloven, the armour spared; may drop what he holds",
+            head=head,
+            injury=injury,
         )
         return msgspec.structs.replace(injured, shield=0)
     if figure.protection > 0:
         protection = max(0, figure.protection - ARMOUR_LOST_PER_GRIEVOUS)
         ctx.say(
-            f"{head}: {injury}; Protection {figure.protection} -> {protection} until repaired; "
-            "may drop what he holds"
+            "{head}: {injury}; Protection {figure.protection} -> {protection} until repaired; may "
+            "drop what he holds",
+            head=head,
+            injury=injury,
+            figure=figure,
+            protection=protection,
         )
         return msgspec.structs.replace(injured, protection=protection)
-    ctx.say(f"{head}: {injury}; may drop what he holds")
+    ctx.say("{head}: {injury}; may drop what he holds", head=head, injury=injury)
     return injured
 
 
@@ -687,18 +709,28 @@ def drop_check(figure: Figure, ctx: Context, why: str) -> None:
     """Held items: at most 3 x Manual Dexterity keeps them. Reported; items are not tracked."""
     dexterity = stat(figure, "manual_dexterity")
     if dexterity is None:
-        ctx.say(f"{why}: may drop what he holds (no manual_dexterity: not rolled)")
+        ctx.say("{why}: may drop what he holds (no manual_dexterity: not rolled)", why=why)
         return
     roll = ctx.roll("drop")
     kept = "keeps hold" if roll <= 3 * dexterity else "drops what he holds"
-    ctx.say(f"{why}: drop check d100={roll:02d} against 3 x MD = {3 * dexterity}: {kept}")
+    ctx.say(
+        "{why}: drop check d100={roll:02d} against 3 x MD = {thrice}: {kept}",
+        why=why,
+        roll=roll,
+        thrice=3 * dexterity,
+        kept=kept,
+    )
 
 
 def stun(figure: Figure, inflicted: Inflicted, ctx: Context) -> State:
     """A stunning strike stuns; the drop check comes once, at the moment he becomes stunned."""
-    why = f"{inflicted.effective} effective damage > a third of {figure.stats['fatigue']} Fatigue"
+    why = (
+        f"{inflicted.effective} effective damage > a third of {figure.stats['fatigue']} Fatigue"
+        if ctx.explains
+        else ""
+    )
     if figure.state == STUNNED:
-        ctx.say(f"{why}: already stunned, stays stunned (no second drop check)")
+        ctx.say("{why}: already stunned, stays stunned (no second drop check)", why=why)
         return STUNNED
     drop_check(figure, ctx, f"stunned ({why})")
     return STUNNED
@@ -717,10 +749,12 @@ def stun_recovery(figure: Figure, ctx: Context) -> tuple[Figure, str]:
     """At most 2 x Willpower plus current Fatigue recovers."""
     target = 2 * figure.stats["willpower"] + figure.fatigue
     roll = ctx.roll("stun_recovery")
-    rolled = f"{figure.name} d100={roll:02d} against 2 x WP + Fatigue = {target}"
-    if roll <= target:
-        return ctx.move(figure, "recover_from_stun"), f"{rolled}: recovers (upright)"
-    return figure, f"{rolled}: still stunned"
+    recovers = roll <= target
+    after = ctx.move(figure, "recover_from_stun") if recovers else figure
+    if not ctx.explains:
+        return after, ""
+    outcome = "recovers (upright)" if recovers else "still stunned"
+    return after, f"{figure.name} d100={roll:02d} against 2 x WP + Fatigue = {target}: {outcome}"
 
 
 # --- the knock-back house rule ---------------------------------------------------------------
@@ -735,29 +769,38 @@ def knock_back(figure: Figure, hit: Hit, damage: int, ctx: Context) -> State:
     if strength is None or (agility is None and not hit.slam):
         needs = "physical_strength" if hit.slam else "physical_strength and agility"
         if hit.slam:
-            ctx.say(f"slam not checked: {figure.name} has no {needs}")
+            ctx.say("slam not checked: {figure.name} has no {needs}", figure=figure, needs=needs)
         return figure.state
     if damage <= strength:
         if hit.slam:
-            ctx.say(f"no slam: damage {damage} is not over PS {strength}")
+            ctx.say(
+                "no slam: damage {damage} is not over PS {strength}",
+                damage=damage,
+                strength=strength,
+            )
         return figure.state
     roll = ctx.roll("knockback")
-    rolled = f"damage {damage} > PS {strength}: d100={roll:02d} against 3 x PS = {3 * strength}"
+    rolled = "damage {damage} > PS {strength}: d100={roll:02d} against 3 x PS = {thrice}"
+    read = {"damage": damage, "strength": strength, "roll": roll, "thrice": 3 * strength}
     if roll < 3 * strength:
-        ctx.say(f"{rolled}: stands firm")
+        ctx.say(rolled + ": stands firm", **read)
         return figure.state
     if hit.slam:
-        ctx.say(f"{rolled}: slammed to the ground")
+        ctx.say(rolled + ": slammed to the ground", **read)
         drop_check_under(figure, ctx)
         return KNOCKED_DOWN
     if figure.state == KNOCKED_DOWN or agility is None:
-        ctx.say(f"{rolled}: knocked back one hex")
+        ctx.say(rolled + ": knocked back one hex", **read)
         return figure.state
     feet = ctx.roll("keep_feet")
     kept = feet < 3 * agility
     outcome = "keeps his feet" if kept else "knocked down"
     ctx.say(
-        f"{rolled}: knocked back one hex; d100={feet:02d} against 3 x AG = {3 * agility}: {outcome}"
+        rolled + ": knocked back one hex; d100={feet:02d} against 3 x AG = {agile}: {outcome}",
+        **read,
+        feet=feet,
+        agile=3 * agility,
+        outcome=outcome,
     )
     return figure.state if kept else KNOCKED_DOWN
 
@@ -770,7 +813,12 @@ def drop_check_under(figure: Figure, ctx: Context) -> None:
         return
     roll = ctx.roll("drop")
     kept = "keeps hand-held items" if roll < 3 * dexterity else "drops hand-held items"
-    ctx.say(f"d100={roll:02d} against 3 x MD = {3 * dexterity}: {kept}")
+    ctx.say(
+        "d100={roll:02d} against 3 x MD = {thrice}: {kept}",
+        roll=roll,
+        thrice=3 * dexterity,
+        kept=kept,
+    )
 
 
 # --- checks on a hit's facts -----------------------------------------------------------------
@@ -963,10 +1011,14 @@ class DragonQuest(Ruleset):
             check_weapon(hit, ctx)
         inflicted = self.damage(target, hit, check.damage, band, ctx)
         figure = take_damage(target, inflicted)
-        ctx.say(f"{target.name}: {damage_text(target, figure, inflicted)}")
+        if ctx.explains:  # the words of what `inflicted` holds, when someone reads them
+            ctx.say(f"{target.name}: {damage_text(target, figure, inflicted)}")
         through = check.damage - inflicted.absorbed
         if magical and through > target.fatigue + target.endurance:
-            ctx.say(f"{through} is more than Fatigue and Endurance together: killed outright")
+            ctx.say(
+                "{through} is more than Fatigue and Endurance together: killed outright",
+                through=through,
+            )
         if band == GRIEVOUS and figure.endurance > 0:
             figure = grievous_injury(self.table(fight, "grievous_injury"), figure, hit, ctx)
         worst = worse(target.state, effects_of_damage(figure))
@@ -978,7 +1030,7 @@ class DragonQuest(Ruleset):
         if worst != figure.state:
             figure = ctx.move(figure, FALL_TRIGGER[worst])
             if worst != KNOCKED_DOWN:  # the knock-back already said how he fell
-                ctx.say(FALL_TEXT[worst].format(name=figure.name, endurance=figure.endurance))
+                ctx.say(FALL_TEXT[worst], name=figure.name, endurance=figure.endurance)
         return stunned_when(target, figure)
 
     def damage(
@@ -987,9 +1039,13 @@ class DragonQuest(Ruleset):
         """The damage of one strike, by band (None: magic or breath)."""
         if band is None:
             if hit.magic and hit.purely_magical is False:
-                ctx.say(f"spell of the surroundings {damage}, absorbed by armour")
+                ctx.say("spell of the surroundings {damage}, absorbed by armour", damage=damage)
                 return surroundings_damage(target, damage)
-            ctx.say(f"{'breath' if hit.breath else 'magic'} {damage}, past any armour")
+            ctx.say(
+                "{spell} {damage}, past any armour",
+                spell="breath" if hit.breath else "magic",
+                damage=damage,
+            )
             return magic_damage(target, damage)
         if band == FATIGUE:
             return fatigue_damage(target, damage)
@@ -1001,12 +1057,18 @@ class DragonQuest(Ruleset):
         pool = healed_pool(heal, ctx)
         figure = restore(target, pool, heal.amount)
         was, now = getattr(target, pool), getattr(figure, pool)
-        said = f"{target.name} regains {now - was} {pool.capitalize()} ({was} -> {now}"
-        said += f", at most {target.stats[pool]})"
-        ctx.say(said)
+        ctx.say(
+            "{target.name} regains {regained} {pool} ({was} -> {now}, at most {most})",
+            target=target,
+            regained=now - was,
+            pool=pool.capitalize(),
+            was=was,
+            now=now,
+            most=target.stats[pool],
+        )
         figure = revived(figure, ctx)
         if figure.state != target.state:
-            ctx.say(f"{figure.name} comes to, on the ground (knocked down)")
+            ctx.say("{figure.name} comes to, on the ground (knocked down)", figure=figure)
         return figure
 
     def on_choice(
@@ -1019,7 +1081,7 @@ class DragonQuest(Ruleset):
             )
         if character.state != KNOCKED_DOWN:
             raise ctx.refuse(self.cannot_stand(character), "$.option")
-        ctx.say(f"{character.name} spends his action standing up")
+        ctx.say("{character.name} spends his action standing up", character=character)
         return ctx.move(character, "stand_up")
 
     @staticmethod
@@ -1042,13 +1104,15 @@ class DragonQuest(Ruleset):
                 continue
             if figure.stunned_this_pulse:
                 updated[cid] = msgspec.structs.replace(figure, stunned_this_pulse=False)
-                attempts.append(
-                    f"{figure.name} was stunned in this pulse: tries to recover from the next"
-                )
+                if ctx.explains:
+                    attempts.append(
+                        f"{figure.name} was stunned in this pulse: tries to recover from the next"
+                    )
                 continue
             after, said = stun_recovery(figure, ctx.for_character(cid))
             attempts.append(said)
             if after is not figure:
                 updated[cid] = after
-        ctx.say("end of pulse: " + ("; ".join(attempts) or "nobody stunned"))
+        if ctx.explains:
+            ctx.say("end of pulse: " + ("; ".join(attempts) or "nobody stunned"))
         return updated

@@ -218,7 +218,7 @@ class Mordheim(Ruleset):
         if target.state == OUT_OF_ACTION:
             raise ctx.refuse(f"{target.name} is out of action and takes no further part")
         if hit.damage == 0:
-            ctx.say(f"{target.name}: no wound")
+            ctx.say("{target.name}: no wound", target=target)
             return target
         wounds, results = take_wounds(target, hit.damage, ctx)
         worst = target.state
@@ -282,5 +282,5 @@ class Mordheim(Ruleset):
         }
         if rested and ctx.explains:
             names = ", ".join(fight.characters[cid].name for cid in rested)
-            ctx.say(f"end of turn: back to full movement and fighting: {names}")
+            ctx.say("end of turn: back to full movement and fighting: {names}", names=names)
         return rested

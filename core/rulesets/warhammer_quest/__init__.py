@@ -368,7 +368,7 @@ class WarhammerQuest(Ruleset):
         spare_the_fallen(fight, target, hit, ctx)
         pinned_warrior(target, hit, ctx)
         if hit.damage == 0:
-            ctx.say(f"{target.name}: no wound")
+            ctx.say("{target.name}: no wound", target=target)
             return target
         if not uses_serious_injuries(fight, hit.target, target, ctx.options):
             go_down = why_monsters_go_down(fight, hit.target, ctx.options)
@@ -418,7 +418,11 @@ class WarhammerQuest(Ruleset):
         concerned = self._turns(fight, kind, turn, ctx)
         if concerned is None:
             which = "start" if starts else "end"
-            ctx.say(f"not the {which} of the turn (that is a {kind} with no side or character)")
+            ctx.say(
+                "not the {which} of the turn (that is a {kind} with no side or character)",
+                which=which,
+                kind=kind,
+            )
             return {}
         tables = self.played_tables(fight)
         step = start_of_turn if starts else end_of_turn

@@ -75,9 +75,16 @@ def take_wounds(warrior: Warrior, damage: int, ctx: Context, tables: Tables) -> 
     """Wounds go down, never below 0; on 0 after the blow, a Serious Injury roll."""
     now = max(0, warrior.wounds - damage)
     if warrior.wounds == 0:
-        ctx.say(f"{warrior.name} is hit for {damage} while on 0 wounds")
+        ctx.say(
+            "{warrior.name} is hit for {damage} while on 0 wounds", warrior=warrior, damage=damage
+        )
     else:
-        ctx.say(f"{warrior.name} loses {plural(damage, 'wound')} ({warrior.wounds} -> {now})")
+        ctx.say(
+            "{warrior.name} loses {lost} ({warrior.wounds} -> {now})",
+            warrior=warrior,
+            lost=plural(damage, "wound"),
+            now=now,
+        )
     hurt = replace(warrior, wounds=now)
     return hurt if now > 0 else serious_injury(hurt, ctx, tables)
 
@@ -95,17 +102,22 @@ def pinned_warrior(target: Warrior, hit: Hit, ctx: Context) -> None:
 def wound_monster(monster: Warrior, damage: int, go_down: str | None, ctx: Context) -> Warrior:
     """Monsters on zero wounds are dead, unless a healing spellcaster lets them go Down."""
     if monster.state == DOWNED:
-        ctx.say(f"{monster.name} is wounded while down: dead")
+        ctx.say("{monster.name} is wounded while down: dead", monster=monster)
         return ctx.move(monster, "slay")
     now = max(0, monster.wounds - damage)
-    ctx.say(f"{monster.name} loses {plural(damage, 'wound')} ({monster.wounds} -> {now})")
+    ctx.say(
+        "{monster.name} loses {lost} ({monster.wounds} -> {now})",
+        monster=monster,
+        lost=plural(damage, "wound"),
+        now=now,
+    )
     hurt = replace(monster, wounds=now)
     if now > 0:
         return hurt
     if go_down is not None:
-        ctx.say(f"{monster.name} goes Down ({go_down})")
+        ctx.say("{monster.name} goes Down ({go_down})", monster=monster, go_down=go_down)
         return hurt if hurt.state == DOWNED else ctx.move(hurt, "go_down")
-    ctx.say(f"{monster.name} is dead")
+    ctx.say("{monster.name} is dead", monster=monster)
     return ctx.move(hurt, "slay")
 
 
@@ -132,7 +144,7 @@ def coup_de_grace(fight: FightState[Any], monster: Warrior, hit: Hit, ctx: Conte
         )
     by_a_warrior(fight, hit, ctx)
     pinned_warrior(monster, hit, ctx)
-    ctx.say(f"coup de grace: {monster.name} is dead")
+    ctx.say("coup de grace: {monster.name} is dead", monster=monster)
     return ctx.move(replace(monster, wounds=0), "coup_de_grace")
 
 

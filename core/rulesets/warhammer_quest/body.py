@@ -168,5 +168,5 @@ def retire_if_crippled(warrior: Warrior, ctx: Context) -> Warrior:
     reason = None if warrior.retired else crippled(warrior)
     if reason is None:
         return warrior
-    ctx.say(f"{reason}: {warrior.name} must retire from adventuring")
+    ctx.say("{reason}: {warrior.name} must retire from adventuring", reason=reason, warrior=warrior)
     return replace(warrior, retired=True)

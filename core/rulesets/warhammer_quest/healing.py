@@ -48,43 +48,80 @@ def treat_downed(warrior: Warrior, heal: Heal, ctx: Context, tables: Tables) -> 
         )
     if heal.amount:
         ctx.say(
-            f"{warrior.name} is downed: the {plural(heal.amount, 'wound')} healed are not gained"
+            "{warrior.name} is downed: the {healed} healed are not gained",
+            warrior=warrior,
+            healed=plural(heal.amount, "wound"),
         )
     if means in NEEDS_TREATMENT and not is_monster(warrior):
         roll = ctx.roll("treatment")
         if roll < TREATMENT_WORKS:
-            ctx.say(f"treatment {roll}: {means} not effective")
-            ctx.say(f"{warrior.name} rolls on the Downed table at the end of the turn")
+            ctx.say("treatment {roll}: {means} not effective", roll=roll, means=means)
+            ctx.say(
+                "{warrior.name} rolls on the Downed table at the end of the turn", warrior=warrior
+            )
             return warrior
-        ctx.say(f"treatment {roll}: {means} effective")
+        ctx.say("treatment {roll}: {means} effective", roll=roll, means=means)
     natural = ctx.roll("downed")
     total = natural + items
-    rolled = f"Downed {natural}+{items}={total}"
     if natural == 1 and ctx.options["healing_natural_one_kills"]:
-        ctx.say(f"{rolled}: a natural 1, the healing goes horribly wrong: {warrior.name} dies")
+        ctx.say(
+            "Downed {natural}+{items}={total}: a natural 1, the healing goes horribly wrong: "
+            "{warrior.name} dies",
+            natural=natural,
+            items=items,
+            total=total,
+            warrior=warrior,
+        )
         return ctx.move(warrior, "succumb")
     if tables.downed[min(total, 6)] == "stabilised":
-        ctx.say(f"{rolled}: {warrior.name} is stabilised on 1 wound")
+        ctx.say(
+            "Downed {natural}+{items}={total}: {warrior.name} is stabilised on 1 wound",
+            natural=natural,
+            items=items,
+            total=total,
+            warrior=warrior,
+        )
         return ctx.move(replace(warrior, wounds=STABILISED_WOUNDS), "stabilise")
-    ctx.say(f"{rolled}: still unconscious")
-    ctx.say(f"{warrior.name} rolls on the Downed table at the end of the turn")
+    ctx.say(
+        "Downed {natural}+{items}={total}: still unconscious",
+        natural=natural,
+        items=items,
+        total=total,
+    )
+    ctx.say("{warrior.name} rolls on the Downed table at the end of the turn", warrior=warrior)
     return warrior
 
 
 def heal_wounds(warrior: Warrior, amount: int, ctx: Context) -> Warrior:
     """Wounds come back as normal, up to his Starting Wounds; half of them stands him up."""
     if amount == 0:
-        ctx.say(f"{warrior.name} heals nothing")
+        ctx.say("{warrior.name} heals nothing", warrior=warrior)
         return warrior
     starting = warrior.starting_wounds
     now = min(starting, warrior.wounds + amount)
-    said = f"{warrior.name} heals {amount} ({warrior.wounds} -> {now})"
-    if warrior.wounds + amount > starting:
-        said += f"; {warrior.wounds + amount - starting} above his Starting Wounds are lost"
-    ctx.say(said)
+    lost = warrior.wounds + amount - starting
+    if lost > 0:
+        ctx.say(
+            "{warrior.name} heals {amount} ({warrior.wounds} -> {now}); {lost} above his Starting "
+            "Wounds are lost",
+            warrior=warrior,
+            amount=amount,
+            now=now,
+            lost=lost,
+        )
+    else:
+        ctx.say(
+            "{warrior.name} heals {amount} ({warrior.wounds} -> {now})",
+            warrior=warrior,
+            amount=amount,
+            now=now,
+        )
     healed = replace(warrior, wounds=now)
     if healed.state == STABILISED and now >= half(starting):
-        ctx.say(f"{warrior.name} is back on his feet (at least half his Starting Wounds)")
+        ctx.say(
+            "{warrior.name} is back on his feet (at least half his Starting Wounds)",
+            warrior=warrior,
+        )
         healed = ctx.move(healed, "get_up")
     return healed
 
@@ -93,5 +130,5 @@ def stop_bleeding(warrior: Warrior, ctx: Context) -> Warrior:
     """Internal Injury stops once healing has brought him to at least half wounds."""
     if not warrior.internal_bleeding or warrior.wounds < half(warrior.starting_wounds):
         return warrior
-    ctx.say(f"{warrior.name}'s Internal Injury stops bleeding")
+    ctx.say("{warrior.name}'s Internal Injury stops bleeding", warrior=warrior)
     return replace(warrior, internal_bleeding=0)

@@ -40,7 +40,9 @@ def serious_injury(warrior: Warrior, ctx: Context, tables: Tables) -> Warrior:
 
 def decapitated(warrior: Warrior, roll: int, ctx: Context) -> Warrior:
     """Dead at once, with no opportunity to roll on the Downed table."""
-    ctx.say(f"Serious Injury {roll}: Decapitated: {warrior.name} is dead")
+    ctx.say(
+        "Serious Injury {roll}: Decapitated: {warrior.name} is dead", roll=roll, warrior=warrior
+    )
     dead = replace(warrior, injuries=(*warrior.injuries, INJURIES["decapitated"].name), stronger=0)
     return ctx.move(dead, "decapitate")
 
@@ -48,8 +50,10 @@ def decapitated(warrior: Warrior, roll: int, ctx: Context) -> Warrior:
 def what_doesnt_kill_me(warrior: Warrior, roll: int, ctx: Context) -> Warrior:
     """He shrugs off the blow: down until the end of the turn, then up on 1 wound, stronger."""
     ctx.say(
-        f"Serious Injury {roll}: What Doesn't Kill Me: {warrior.name} shrugs it off and stands "
-        "at the end of the turn"
+        "Serious Injury {roll}: What Doesn't Kill Me: {warrior.name} shrugs it off and stands at "
+        "the end of the turn",
+        roll=roll,
+        warrior=warrior,
     )
     rising = replace(warrior, stronger=warrior.stronger + 1)
     return rising if rising.state == KNOCKED_DOWN else ctx.move(rising, "shrug_off")
@@ -57,7 +61,7 @@ def what_doesnt_kill_me(warrior: Warrior, roll: int, ctx: Context) -> Warrior:
 
 def laid_down(warrior: Warrior, ctx: Context) -> Warrior:
     """Any other result: Down and unconscious, and he may die at the end of the turn."""
-    ctx.say(f"{warrior.name} is Down and unconscious")
+    ctx.say("{warrior.name} is Down and unconscious", warrior=warrior)
     downed = replace(warrior, stronger=0)
     return downed if downed.state == DOWNED else ctx.move(downed, "go_down")
 
@@ -65,26 +69,36 @@ def laid_down(warrior: Warrior, ctx: Context) -> Warrior:
 def suffer(warrior: Warrior, result: str, roll: int, ctx: Context) -> Warrior:
     """Gain the result: what it takes, its stat changes, and retirement if it cripples him."""
     injury = INJURIES[result]
-    rolled = f"Serious Injury {roll}: {injury.name}"
     if result == "nothing_too_serious":
-        ctx.say(rolled)
+        ctx.say("Serious Injury {roll}: {injury.name}", roll=roll, injury=injury)
         return warrior
     if injury.once and times_gained(warrior, result):
-        ctx.say(f"{rolled}, which he already has: Nothing Too Serious")
+        ctx.say(
+            "Serious Injury {roll}: {injury.name}, which he already has: Nothing Too Serious",
+            roll=roll,
+            injury=injury,
+        )
         return warrior
     hurt, detail = warrior, ""
     special = SPECIAL.get(result)
     if special is not None:
         done = special(warrior, ctx)
         if done is None:
-            ctx.say(f"{rolled}, but he has nothing left for it to take: Nothing Too Serious")
+            ctx.say(
+                "Serious Injury {roll}: {injury.name}, but he has nothing left for it to take: "
+                "Nothing Too Serious",
+                roll=roll,
+                injury=injury,
+            )
             return warrior
         hurt, detail = done
     changes = {**injury.stats}
     for stat, delta in body_changes(warrior.lost, hurt.lost).items():
         changes[stat] = changes.get(stat, 0) + delta
     entry = injury.name + (f" ({detail})" if detail else "")
-    ctx.say(f"Serious Injury {roll}: {entry}: {injury.effect}")
+    ctx.say(
+        "Serious Injury {roll}: {entry}: {injury.effect}", roll=roll, entry=entry, injury=injury
+    )
     hurt = adjust(replace(hurt, injuries=(*hurt.injuries, entry)), changes)
     return retire_if_crippled(hurt, ctx)
 

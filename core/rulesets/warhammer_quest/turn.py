@@ -26,7 +26,13 @@ def start_of_turn(warrior: Warrior, ctx: Context, tables: Tables) -> Warrior:
             if times_gained(warrior, purpose):
                 roll = ctx.roll(purpose)
                 effect = table[roll]
-                ctx.say(f"{warrior.name}: {purpose} {roll}: {effect or 'no effect'}")
+                ctx.say(
+                    "{warrior.name}: {purpose} {roll}: {effect}",
+                    warrior=warrior,
+                    purpose=purpose,
+                    roll=roll,
+                    effect=effect or "no effect",
+                )
                 if effect:
                     effects.append(f"{purpose}: {effect}")
     if warrior.state in (UPRIGHT, STABILISED) and times_gained(warrior, "recurring_pains"):
@@ -40,10 +46,15 @@ def recurring_pains(warrior: Warrior, ctx: Context, tables: Tables, effects: lis
     """On a 1, 1d3 wounds with no modifiers, and -1 Toughness for the turn."""
     roll = ctx.roll("recurring_pains")
     if not RECURRING_PAINS[roll]:
-        ctx.say(f"{warrior.name}: recurring_pains {roll}: no effect")
+        ctx.say("{warrior.name}: recurring_pains {roll}: no effect", warrior=warrior, roll=roll)
         return warrior
     pain = ctx.roll("recurring_pains_wounds")
-    ctx.say(f"{warrior.name}: recurring_pains {roll}: {plural(pain, 'wound')}")
+    ctx.say(
+        "{warrior.name}: recurring_pains {roll}: {pain}",
+        warrior=warrior,
+        roll=roll,
+        pain=plural(pain, "wound"),
+    )
     effects.append("recurring_pains: -1 Toughness this turn")
     return take_wounds(warrior, pain, ctx, tables)
 
@@ -65,8 +76,12 @@ def stand_back_up(warrior: Warrior, ctx: Context) -> Warrior:
     starting = warrior.starting_wounds + gained
     wounds = max(STANDS_ON, warrior.wounds)
     ctx.say(
-        f"{warrior.name} stands back up on {plural(wounds, 'wound')}, "
-        f"+{gained} Starting Wounds ({warrior.starting_wounds} -> {starting})"
+        "{warrior.name} stands back up on {wounds}, +{gained} Starting Wounds "
+        "({warrior.starting_wounds} -> {starting})",
+        warrior=warrior,
+        wounds=plural(wounds, "wound"),
+        gained=gained,
+        starting=starting,
     )
     up = replace(warrior, starting_wounds=starting, wounds=wounds, stronger=0)
     return ctx.move(up, "stand_back_up")
@@ -77,12 +92,12 @@ def downed_roll(warrior: Warrior, ctx: Context, tables: Tables) -> Warrior:
     roll = ctx.roll("downed")
     result = tables.downed[roll]
     if result == "dead":
-        ctx.say(f"{warrior.name}: Downed {roll}: succumbs to his wounds")
+        ctx.say("{warrior.name}: Downed {roll}: succumbs to his wounds", warrior=warrior, roll=roll)
         return ctx.move(warrior, "succumb")
     if result == "stabilised":
-        ctx.say(f"{warrior.name}: Downed {roll}: stabilised on 1 wound")
+        ctx.say("{warrior.name}: Downed {roll}: stabilised on 1 wound", warrior=warrior, roll=roll)
         return ctx.move(replace(warrior, wounds=STABILISED_WOUNDS), "stabilise")
-    ctx.say(f"{warrior.name}: Downed {roll}: unconscious")
+    ctx.say("{warrior.name}: Downed {roll}: unconscious", warrior=warrior, roll=roll)
     return warrior
 
 
@@ -91,8 +106,11 @@ def internal_injury_bleeds(warrior: Warrior, ctx: Context) -> Warrior:
     loss = sum(ctx.roll("internal_injury") for _ in range(warrior.internal_bleeding))
     starting = max(0, warrior.starting_wounds - loss)
     ctx.say(
-        f"{warrior.name}'s Internal Injury: -{loss} Starting Wounds "
-        f"({warrior.starting_wounds} -> {starting})"
+        "{warrior.name}'s Internal Injury: -{loss} Starting Wounds ({warrior.starting_wounds} -> "
+        "{starting})",
+        warrior=warrior,
+        loss=loss,
+        starting=starting,
     )
     bled = replace(
         warrior,
@@ -101,7 +119,7 @@ def internal_injury_bleeds(warrior: Warrior, ctx: Context) -> Warrior:
     )
     if starting > 0:
         return bled
-    ctx.say(f"{warrior.name} bleeds out: dead")
+    ctx.say("{warrior.name} bleeds out: dead", warrior=warrior)
     return ctx.move(bled, "bleed_out")
 
 
