@@ -5,19 +5,21 @@ members it touched, or with `--json` the use case's value as it is."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from woundlog.core.campaign import permanence_of
 from woundlog.core.permanence import Record
+from woundlog.events import UsageError
 
 from ..application.values import CampaignAppended, CampaignHistory, CampaignView, HistoryEntry
 from ..campaign import Consequences
 from . import inputs as given
 from .application import application, known_ruleset, one_event
 from .options import AsJson, Db, EventId, FightId, Note, Reason, whole_number
-from .output import print_appended, print_json, say
+from .output import print_appended, print_json, print_raw, say
 
 CampaignName = Annotated[
     str, typer.Argument(metavar="CAMPAIGN", help="The campaign's id in the store.")
@@ -238,6 +240,34 @@ def history(
         print_json(found)
         return
     print_history(found)
+
+
+def report(
+    campaign: CampaignName,
+    as_json: AsJson = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", metavar="REPORT.md",
+                     help="Write the report to a Markdown file."),
+    ] = None,
+    db: Db = None,
+) -> None:
+    """Each member's numbers summed over the campaign's fights.
+
+    Luck and the chronicle are each fight's own: `woundlog report FIGHT`."""
+    if output is not None and output.suffix.lower() != ".md":
+        raise UsageError(f"-o {output}: write a .md file")
+    with application(db, create=False) as app:
+        made = app.campaign_report(campaign)
+    from woundlog.replays.report.markdown import campaign_markdown
+
+    if output is not None:
+        output.write_text(campaign_markdown(made), encoding="utf-8")
+        say(f"wrote {output}")
+    elif as_json:
+        print_json(made)
+    else:
+        print_raw(campaign_markdown(made).rstrip("\n"))
 
 
 # --- printing ----------------------------------------------------------------------------

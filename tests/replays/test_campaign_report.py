@@ -5,6 +5,7 @@ out; a fight's own undone hit left out."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from woundlog.replays.application import Application
 from woundlog.replays.application.values import CampaignNotFoundError
 from woundlog.replays.report import Length, Tally
 from woundlog.replays.report.campaign import FightBlow
+
+from .conftest import Run
 
 
 @pytest.fixture
@@ -107,3 +110,33 @@ def test_a_member_who_played_no_fight_is_listed_with_nothing(app: Application) -
 def test_an_unknown_campaign_is_refused(app: Application) -> None:
     with pytest.raises(CampaignNotFoundError, match="no campaign `east`"):
         app.campaign_report("east")
+
+
+# --- woundlog campaign report, as typed ---------------------------------------------------
+
+
+def test_the_command_prints_markdown_json_and_writes_a_file(
+    run: Run, db: Path, tmp_path: Path
+) -> None:
+    with Application.opened(str(db)) as app:
+        two_fights(app)
+
+    def ok(*args: str) -> str:
+        result = run(*args)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    text = ok("campaign", "report", "west")
+    assert "# Westmarch" in text
+    assert "dnd5e, 2 fights: 0 rounds, 15 events" in text
+    # Mira: 3 hits for 15, 1 taken for 6, 1 heal of 3; no one put out
+    assert "| Mira | party | 2 | 3 (15) | 1 (6) | 1 (3) | 0 (0) | 0 | 0 | 0 | 0 | 0 | 0 | 0 |" in text
+    assert "| Oro | party | 1 | 0 (0) | 1 (9) | 0 (0) | 1 (3) | 0 | 0 | 1 | 0 | 0 | 1 | 0 |" in text
+    assert "| All | | 2 | 3 (15) | 2 (15) | 1 (3) | 1 (3) | 0 | 0 | 1 | 0 | 0 | 1 | 0 |" in text
+    assert "- F2 (`f2`): 0 rounds, 8 events (1 undo event took back 1 event" in text
+    shown = json.loads(ok("campaign", "report", "west", "--json"))
+    assert shown["total"]["damage_dealt"] == 15
+    assert [f["fight"] for f in shown["fights"]] == ["f1", "f2"]
+    out = tmp_path / "west.md"
+    assert f"wrote {out}" in ok("campaign", "report", "west", "-o", str(out))
+    assert out.read_text(encoding="utf-8") == text
