@@ -19,7 +19,7 @@ from ..campaign import Consequences
 from . import inputs as given
 from .application import application, known_ruleset, one_event
 from .options import AsJson, Db, EventId, FightId, Note, Reason, whole_number
-from .output import print_appended, print_json, print_raw, say
+from .output import print_appended, print_json, say
 
 CampaignName = Annotated[
     str, typer.Argument(metavar="CAMPAIGN", help="The campaign's id in the store.")
@@ -261,13 +261,9 @@ def report(
         made = app.campaign_report(campaign)
     from woundlog.replays.report.markdown import campaign_markdown
 
-    if output is not None:
-        output.write_text(campaign_markdown(made), encoding="utf-8")
-        say(f"wrote {output}")
-    elif as_json:
-        print_json(made)
-    else:
-        print_raw(campaign_markdown(made).rstrip("\n"))
+    from .report import present
+
+    present(made, as_json, output, lambda _suffix: campaign_markdown(made))
 
 
 # --- printing ----------------------------------------------------------------------------

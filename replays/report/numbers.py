@@ -146,7 +146,9 @@ class Count:
         self.name = ""
         self.undo_events = self.undone = self.void = 0
 
-    def add(self, stored: Stored, event: Event | None, state: FightState[Any], changes: Changes) -> None:
+    def add(
+        self, stored: Stored, event: Event | None, state: FightState[Any], changes: Changes
+    ) -> None:
         if isinstance(stored.event, Retract | Amend):
             self.undo_events += 1
         self.undone += changes.undone is not None
