@@ -36,7 +36,8 @@ tokens, idempotency, streams and threads).
     revoke_token(fight, keeper, name, by) -> Role
     campaign_new / campaign_join / campaign_record / campaign_rest / campaign_treat /
     campaign_time / campaign_retire / campaign_died / campaign_undo / campaign_show /
-    campaign_history / campaign_consequences / join_from_campaign      (campaigns.py)
+    campaign_history / campaign_consequences / campaign_report / join_from_campaign
+                                                                      (campaigns.py)
 
 A new use case is one method here; a front end then calls it.
 """
@@ -63,7 +64,7 @@ from woundlog.events import (
 )
 from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
-from woundlog.events.stores import Store, open_store
+from woundlog.events.stores import Store, Stored, open_store
 
 from ..fight import Appended, Fight, FoldCache
 from .campaigns import Campaigns
@@ -543,8 +544,16 @@ class Application(Campaigns):
         """The fight's report (`replays.report`): per character and side numbers from the
         fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
         more than `most` events is TooLarge (the service's bound: a report folds it twice)."""
-        from ..fold import replayed
         from ..report import build
+
+        opened, stream, played = self.replayed(fight, most=most)
+        history = zip(stream, opened.history(opened.version), strict=True)
+        return build(fight, played, history)
+
+    def replayed(self, fight: str, *, most: int | None = None) -> tuple[Fight, list[Stored], Any]:
+        """The fight opened, its stored events, and each as `fold.replayed` gives it beside
+        its stored form: what a report reads. More than `most` events is TooLarge."""
+        from ..fold import replayed
 
         opened = self.fight(fight)
         version = opened.version
@@ -555,9 +564,7 @@ class Application(Campaigns):
             )
         stream = list(opened.events(1, version))
         steps = replayed(stream, opened.undo_resolution(version))
-        played = ((stored, *step) for stored, step in zip(stream, steps, strict=True))
-        history = zip(stream, opened.history(version), strict=True)
-        return build(fight, played, history)
+        return opened, stream, ((stored, *step) for stored, step in zip(stream, steps, strict=True))
 
     def summary(self, fight: str) -> FightSummary:
         """One fight as the lists show it: its ruleset, name, events and last change (its

@@ -12,6 +12,7 @@ CLI, the service and the pages.
     campaign_history(campaign, member=None) -> CampaignHistory
     campaign_undo(campaign, event=None, *, fight=None, reason="") -> CampaignUndone
     campaign_consequences(campaign, fights_at=None) -> Consequences
+    campaign_report(campaign, *, most=None) -> CampaignReport  numbers summed over its fights
     join_from_campaign(fight, character, campaign, *, member=None, at=None) -> Appended
 
 Every writing method takes `by`, `note` and `event_id` (the event's id: a retried request with
@@ -78,6 +79,7 @@ from .values import (
 
 if TYPE_CHECKING:
     from ..fight import Appended, Fight
+    from ..report.campaign import CampaignReport
 
 RETRIES = 20
 """How often an append is checked again when another writer got in first."""
@@ -101,6 +103,8 @@ class Campaigns:
         def state(self, fight: str, at: int | None = None) -> Any: ...
 
         def fight(self, fight: str, *, cached: bool = True) -> Fight: ...
+
+        def replayed(self, fight: str, *, most: int | None = None) -> tuple[Fight, Any, Any]: ...
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -297,6 +301,27 @@ class Campaigns:
                     f"fight `{fight}` is not played in campaign `{campaign}` (fights: {played})"
                 )
         return consequences(self._state(campaign, fights_at=fights_at), after)
+
+    def campaign_report(self, campaign: str, *, most: int | None = None) -> CampaignReport:
+        """Each member's numbers (as `report(fight)` counts them) summed over the fights the
+        campaign records, through each `fight_played`'s member -> character mapping (one the
+        GM took back counts for nothing), per member and in all, with the fights listed. Luck
+        and chronicle stay per fight. Fights of more than `most` events in all: TooLarge."""
+        from ..report.campaign import campaign_numbers
+        from ..report.numbers import fight_numbers
+
+        state = self._state(campaign)
+        numbers = {}
+        left = most
+        for fight in state.fights:
+            opened, stream, played = self.replayed(fight, most=left)
+            numbers[fight] = fight_numbers(played)
+            if left is not None:
+                left -= len(stream)
+        roster = {m: (r.name, r.side) for m, r in state.members.items()}
+        return campaign_numbers(
+            campaign, state.name, state.ruleset, roster, state.played, numbers
+        )
 
     # --- a fight from the roster ------------------------------------------------------------
 

@@ -5,12 +5,14 @@ members it touched, or with `--json` the use case's value as it is."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from woundlog.core.campaign import permanence_of
 from woundlog.core.permanence import Record
+from woundlog.events import UsageError
 
 from ..application.values import CampaignAppended, CampaignHistory, CampaignView, HistoryEntry
 from ..campaign import Consequences
@@ -238,6 +240,30 @@ def history(
         print_json(found)
         return
     print_history(found)
+
+
+def report(
+    campaign: CampaignName,
+    as_json: AsJson = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", metavar="REPORT.md",
+                     help="Write the report to a Markdown file."),
+    ] = None,
+    db: Db = None,
+) -> None:
+    """Each member's numbers summed over the campaign's fights.
+
+    Luck and the chronicle are each fight's own: `woundlog report FIGHT`."""
+    if output is not None and output.suffix.lower() != ".md":
+        raise UsageError(f"-o {output}: write a .md file")
+    with application(db, create=False) as app:
+        made = app.campaign_report(campaign)
+    from woundlog.replays.report.markdown import campaign_markdown
+
+    from .report import present
+
+    present(made, as_json, output, lambda _suffix: campaign_markdown(made))
 
 
 # --- printing ----------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -39,15 +40,22 @@ def report(
         made = app.report(fight)
     from woundlog.replays.report.markdown import report_markdown
 
-    if output is not None:
-        if output.suffix.lower() == ".html":
+    def written(suffix: str) -> str:
+        if suffix == ".html":
             from woundlog.replays.report.html import report_html
 
-            output.write_text(report_html(made), encoding="utf-8")
-        else:
-            output.write_text(report_markdown(made), encoding="utf-8")
+            return report_html(made)
+        return report_markdown(made)
+
+    present(made, as_json, output, written)
+
+
+def present(made: Any, as_json: bool, output: Path | None, written: Callable[[str], str]) -> None:
+    """A report to the file `-o` names (`written` of its suffix), as JSON, or as Markdown."""
+    if output is not None:
+        output.write_text(written(output.suffix.lower()), encoding="utf-8")
         say(f"wrote {output}")
     elif as_json:
         print_json(made)
     else:
-        print_raw(report_markdown(made).rstrip("\n"))
+        print_raw(written(".md").rstrip("\n"))

@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Amend, Event, FightStarted, Retract
+from woundlog.events import Event, FightStarted
 from woundlog.events.stores import Stored
 
 from .chronicle import chronicle, markdown
 from .luck import DICE_LISTED, extreme, fight_luck, moments, played_events, readings
-from .numbers import Numbers, sides
+from .numbers import Count, FightNumbers, fight_numbers, sides
 from .values import (
     Blow,
     Chance,
@@ -43,6 +43,7 @@ __all__ = [
     "CharacterLuck",
     "CharacterReport",
     "DieLuck",
+    "FightNumbers",
     "Length",
     "Line",
     "Luck",
@@ -52,6 +53,7 @@ __all__ = [
     "Tally",
     "Track",
     "build",
+    "fight_numbers",
     "markdown",
 ]
 
@@ -64,7 +66,7 @@ Played = tuple[Stored, Event | None, FightState[Any], Changes]
 def build(
     fight: str, played: Iterable[Played], history: Iterable[tuple[Stored, Changes]]
 ) -> Report:
-    numbers = Numbers()
+    count = Count()
     tracks = Tracks()
     dice: list[DieLuck] = []
     dice_read = 0
@@ -72,16 +74,11 @@ def build(
     events: list[Event | None] = []
     start: FightState[Any] | None = None
     before: FightState[Any] | None = None
-    undo_events = undone = void = 0
     state: FightState[Any] | None = None
     for stored, event, state, changes in played:
-        if isinstance(stored.event, Retract | Amend):
-            undo_events += 1
-        undone += changes.undone is not None
-        void += changes.void is not None
         if isinstance(event, FightStarted):
             start = state
-        numbers.add(event, state, changes)
+        count.add(stored, event, state, changes)
         tracks.add(state, changes)
         if changes.dice and event is not None and before is not None:
             read = readings(changes, state.ruleset)
@@ -91,22 +88,15 @@ def build(
         events.append(event)
         before = state
     assert state is not None and start is not None, "a fight begins with fight_started"
-    characters = numbers.characters(state)
+    counted = count.done(state)
     per_character, why = fight_luck(start, played_events(events), state)
-    started = next(e for e in events if isinstance(e, FightStarted))
     return Report(
         fight=fight,
-        name=started.name,
+        name=counted.name,
         ruleset=state.ruleset,
-        length=Length(
-            rounds=state.rounds.round,
-            events=state.seq,
-            undo_events=undo_events,
-            undone=undone,
-            void=void,
-        ),
-        characters=characters,
-        sides=sides(characters),
+        length=counted.length,
+        characters=counted.characters,
+        sides=sides(counted.characters),
         luck=Luck(
             dice=dice,
             dice_read=dice_read,

@@ -4,8 +4,13 @@ character of the fight (a trap, a troll): then as the log wrote it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .chronicle import markdown as chronicle_markdown
-from .values import Blow, CharacterLuck, Moment, Report
+from .values import Blow, CharacterLuck, Length, Moment, Report, Tally
+
+if TYPE_CHECKING:
+    from .campaign import CampaignReport
 
 STATE_WORDS = {
     "upright": "up",
@@ -32,15 +37,18 @@ def _blows(blows: list[Blow], named: dict[str, str], who: str) -> str:
 
 
 def length_line(report: Report) -> str:
-    length = report.length
+    return f"{report.ruleset}, {length_words(report.length)}."
+
+
+def length_words(length: Length) -> str:
     undo = (
         f"{length.undo_events} undo event{'s' * (length.undo_events != 1)} took back "
         f"{length.undone} event{'s' * (length.undone != 1)}, left out of the numbers"
     )
     void = f"; {length.void} set aside by the rules" if length.void else ""
     return (
-        f"{report.ruleset}, {length.rounds} round{'s' * (length.rounds != 1)}, "
-        f"{length.events} events ({undo}{void})."
+        f"{length.rounds} round{'s' * (length.rounds != 1)}, {length.events} events "
+        f"({undo}{void})"
     )
 
 
@@ -65,22 +73,31 @@ def luck_row(one: CharacterLuck) -> str:
     return f"| {one.name} | {ended} | {shown('as_bad')} | {shown('as_good')} | {how} |"
 
 
+TALLY_HEAD = (
+    "Hits dealt (damage) | Hits taken (damage) | Heals given (amount) | Heals taken (amount) | "
+    "Knocked down | Stunned | Downed | Stabilised | Rounds down"
+)
+
+
+def tally_cells(t: Tally) -> str:
+    return (
+        f"{t.hits_dealt} ({t.damage_dealt}) | {t.hits_taken} ({t.damage_taken}) | "
+        f"{t.heals_given} ({t.healing_given}) | {t.heals_taken} ({t.healing_taken}) | "
+        f"{t.knocked_down} | {t.stunned} | {t.downed} | {t.stabilised} | {t.rounds_down}"
+    )
+
+
 def report_markdown(report: Report) -> str:
     named = names(report)
     out = [f"# {report.name or report.fight}", "", length_line(report), "", "## Characters", ""]
     out += [
-        "| Character | Side | Ends | Hits dealt (damage) | Hits taken (damage) | Heals given "
-        "(amount) | Heals taken (amount) | Knocked down | Stunned | Downed | Stabilised | "
-        "Rounds down | Put out by | Put out |",
+        "| Character | Side | Ends | " + TALLY_HEAD + " | Put out by | Put out |",
         "|" + "---|" * 14,
     ]
     for one in report.characters:
-        t = one.tally
         out.append(
             f"| {one.name} | {one.side} | {STATE_WORDS.get(one.state, one.state)} | "
-            f"{t.hits_dealt} ({t.damage_dealt}) | {t.hits_taken} ({t.damage_taken}) | "
-            f"{t.heals_given} ({t.healing_given}) | {t.heals_taken} ({t.healing_taken}) | "
-            f"{t.knocked_down} | {t.stunned} | {t.downed} | {t.stabilised} | {t.rounds_down} | "
+            f"{tally_cells(one.tally)} | "
             f"{_blows(one.put_out_by, named, 'by')} | {_blows(one.put_out, named, 'put')} |"
         )
     out += ["", "## Sides", "", "| Side | Standing | Hits dealt (damage) | Hits taken (damage) "
@@ -109,4 +126,33 @@ def report_markdown(report: Report) -> str:
     if luck.why_sampled:
         out += ["", f"({luck.why_sampled}.)"]
     out += ["", chronicle_markdown(report.name, report.chronicle).rstrip()]
+    return "\n".join(out) + "\n"
+
+
+def campaign_markdown(report: CampaignReport) -> str:
+    """`woundlog campaign report`: each member's numbers over the campaign's fights, then the
+    fights; luck and chronicle are each fight's own (`woundlog report FIGHT`)."""
+    fights = len(report.fights)
+    out = [
+        f"# {report.name or report.campaign}",
+        "",
+        f"{report.ruleset}, {fights} fight{'s' * (fights != 1)}: {length_words(report.length)}.",
+        "",
+        "## Members",
+        "",
+        "| Member | Side | Fights | " + TALLY_HEAD + " | Put out | Put others out |",
+        "|" + "---|" * 14,
+    ]
+    for one in report.members:
+        out.append(
+            f"| {one.name} | {one.side} | {len(one.fights)} | {tally_cells(one.tally)} | "
+            f"{len(one.put_out_by)} | {len(one.put_out)} |"
+        )
+    out.append(f"| All | | {fights} | {tally_cells(report.total)} | "
+               f"{sum(len(m.put_out_by) for m in report.members)} | "
+               f"{sum(len(m.put_out) for m in report.members)} |")  # fmt: skip
+    out += ["", "## Fights", ""]
+    for fight in report.fights:
+        out.append(f"- {fight.name or fight.fight} (`{fight.fight}`): {length_words(fight.length)}")
+    out += ["", "Luck and the chronicle are each fight's own: `woundlog report FIGHT`."]
     return "\n".join(out) + "\n"

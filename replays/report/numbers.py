@@ -19,12 +19,16 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from woundlog.core import Changes, FightState
-from woundlog.events import Event, Heal, Hit
+import msgspec
 
-from .values import Blow, CharacterReport, SideReport, Tally
+from woundlog.core import Changes, FightState
+from woundlog.events import Amend, Event, FightStarted, Heal, Hit, Retract
+from woundlog.events.stores import Stored
+
+from .values import Blow, CharacterReport, Length, SideReport, Tally
 
 COUNTED = ("knocked_down", "stunned", "downed", "stabilised")
 DOWN = frozenset(COUNTED)
@@ -123,3 +127,57 @@ def sides(characters: list[CharacterReport]) -> list[SideReport]:
         for field in TALLIED:
             setattr(side.tally, field, getattr(side.tally, field) + getattr(one.tally, field))
     return list(reports.values())
+
+
+class FightNumbers(msgspec.Struct, kw_only=True):
+    """A fight's numbers without its luck or chronicle: what a campaign's report sums."""
+
+    name: str
+    length: Length
+    characters: list[CharacterReport]
+
+
+class Count:
+    """The numbers and the length of a fight, taken event by event as `fold.replayed` gives
+    them (`add`), told at its end (`done`)."""
+
+    def __init__(self) -> None:
+        self.numbers = Numbers()
+        self.name = ""
+        self.undo_events = self.undone = self.void = 0
+
+    def add(
+        self, stored: Stored, event: Event | None, state: FightState[Any], changes: Changes
+    ) -> None:
+        if isinstance(stored.event, Retract | Amend):
+            self.undo_events += 1
+        self.undone += changes.undone is not None
+        self.void += changes.void is not None
+        if isinstance(event, FightStarted):
+            self.name = event.name
+        self.numbers.add(event, state, changes)
+
+    def done(self, final: FightState[Any]) -> FightNumbers:
+        return FightNumbers(
+            name=self.name,
+            length=Length(
+                rounds=final.rounds.round,
+                events=final.seq,
+                undo_events=self.undo_events,
+                undone=self.undone,
+                void=self.void,
+            ),
+            characters=self.numbers.characters(final),
+        )
+
+
+def fight_numbers(
+    played: Iterable[tuple[Stored, Event | None, FightState[Any], Changes]],
+) -> FightNumbers:
+    """A fight's numbers alone (`build` without the odds engine's luck or the chronicle)."""
+    count = Count()
+    state: FightState[Any] | None = None
+    for stored, event, state, changes in played:
+        count.add(stored, event, state, changes)
+    assert state is not None, "a fight begins with fight_started"
+    return count.done(state)

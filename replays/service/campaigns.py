@@ -36,7 +36,8 @@ from ..application.values import (
 )
 from ..campaign import Consequences
 from ..fight import Appended
-from .app import SECURITY, authorize, credentials, grant_of, run, service, strictly
+from ..report.campaign import CampaignReport
+from .app import REPORT_MAX, SECURITY, authorize, credentials, grant_of, run, service, strictly
 from .campaign_schemas import (
     Between,
     CampaignCreated,
@@ -252,6 +253,16 @@ async def campaign_consequences(
     return await run(service(request).fights.app.campaign_consequences, campaign, fights_at)
 
 
+@get("/campaigns/{campaign:str}/report", **of_a_campaign(Role.VIEWER, 413))
+async def campaign_report(request: Request[Any, Any, Any], campaign: Name) -> CampaignReport:
+    """Each member's numbers summed over the fights the campaign records (viewer), per member
+    and in all, with the fights listed: the JSON `woundlog campaign report --json` prints. Luck
+    and chronicle are each fight's own (`GET /fights/{fight}/report`). Fights of more than
+    50,000 events in all are 413."""
+    app = service(request).fights.app
+    return await run(lambda: app.campaign_report(campaign, most=REPORT_MAX))
+
+
 def _since(given: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for item in given:
@@ -297,6 +308,7 @@ HANDLERS = [
     between_fights,
     undo_campaign,
     campaign_consequences,
+    campaign_report,
     join_from_campaign,
 ]
 """The `/campaigns` routes (and `join_from_campaign`, a fight's route under the fights' guard)."""

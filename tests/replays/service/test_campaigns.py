@@ -166,3 +166,24 @@ def test_reading_one_log_into_another_takes_a_token_of_both(client: httpx.Client
         headers={**bearer(fight["gm_token"]), CAMPAIGN_TOKEN: fight["viewer_token"]},
     )
     assert wrong.status_code == 403 and CAMPAIGN_TOKEN in wrong.json()["message"]
+
+
+def test_the_campaign_report_sums_mira_over_both_fights_for_a_viewer(client: httpx.Client) -> None:
+    rep = new_campaign(client, "rep")
+    fights = [new_fight(client, "rep-1"), new_fight(client, "rep-2")]
+    for fight, damage in zip(fights, (5, 3), strict=True):
+        assert join(client, fight, rep).status_code == 200
+        hit(client, fight, damage, f"h{damage}")
+        played(client, rep, fight)
+    asked = client.get("/campaigns/rep/report", headers=bearer(rep["viewer_token"]))
+    assert asked.status_code == 200, asked.text
+    report = asked.json()
+    [member] = report["members"]
+    # 5 in rep-1, 3 in rep-2, each by no one of the fight; each fight: started, joined, hit
+    assert (member["member"], member["fights"]) == ("mira", ["rep-1", "rep-2"])
+    assert (member["tally"]["hits_taken"], member["tally"]["damage_taken"]) == (2, 8)
+    assert report["total"]["damage_taken"] == 8 and report["length"]["events"] == 6
+    assert [f["members"] for f in report["fights"]] == [{"mira": "m"}, {"mira": "m"}]
+    other = client.get("/campaigns/rep/report", headers=bearer(fights[0]["viewer_token"]))
+    assert other.status_code == 403, other.text
+    assert client.get("/campaigns/nowhere/report", headers=bearer(ADMIN)).status_code == 404

@@ -55,6 +55,7 @@ def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> Non
         "/campaigns/{campaign}/between",
         "/campaigns/{campaign}/undo",
         "/campaigns/{campaign}/consequences",
+        "/campaigns/{campaign}/report",
         "/integrations/foundry/module.json",
         "/integrations/foundry/woundlog.zip",
     }
