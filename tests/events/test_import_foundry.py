@@ -537,3 +537,66 @@ def test_reimporting_into_another_ruleset_is_a_no_op(store: Store, ruleset: str)
     third = fight.append(convert_records("foundry", RECORDS, ruleset=ruleset).events)
     assert third.version == first.version
     assert fight.state() == before
+
+
+# --- examples the mutation run found missing ------------------------------------------------------
+# `crossed` walks from Foundry's `CombatHistoryData` prior to current (the `updateCombat` hook's
+# `combat.previous` and `combat.current`), so its boundaries are shown on those two alone.
+
+Step, History = foundry.Step, foundry.HistoryData
+
+
+def walk(prior: dict[str, Any], current: dict[str, Any], order: list[str]) -> list[Any]:
+    return list(foundry.crossed(History(**prior), History(**current), order))
+
+
+def test_a_jump_of_exactly_ten_rounds_is_crossed_turn_by_turn_without_a_warning() -> None:
+    ten = record(10, current={**RECORDS[10]["current"], "round": 12})  # round 2 -> 12
+    converted = convert_records("foundry", [ten], ruleset="dnd5e")
+    assert not any("jumps" in w for w in converted.warnings)
+    assert ticks(converted.events)[-2:] == [("TurnEnded", None, 11), ("TurnStarted", BRAKKA, 12)]
+
+
+def test_without_an_order_ten_rounds_end_one_by_one_and_eleven_end_only_the_first() -> None:
+    ten = walk(
+        {"round": 1, "turn": 0, "combatant_id": "a"}, {"round": 11, "turn": 0, "combatant_id": "b"}, []
+    )
+    assert ten == [
+        Step(1, 0, "a"),
+        *[Step(r) for r in range(1, 11)],
+        Step(11, 0, "b", starts=True),
+    ]
+    eleven = walk(
+        {"round": 1, "turn": 0, "combatant_id": "a"}, {"round": 12, "turn": 0, "combatant_id": "b"}, []
+    )
+    assert eleven == [Step(1, 0, "a"), Step(1), Step(12, 0, "b", starts=True)]
+
+
+def test_a_turn_handed_on_at_its_place_starts_at_that_place() -> None:
+    handed = walk(
+        {"round": 2, "turn": 1, "combatant_id": "a"},
+        {"round": 2, "turn": 1, "combatant_id": "b"},
+        ["x", "b"],
+    )
+    assert handed == [Step(2, 1, "a"), Step(2, 1, "b", starts=True)]
+
+
+def test_begin_combat_starts_the_first_turn_and_ends_nothing_of_round_zero() -> None:
+    """Foundry's combat before "Begin Combat" is round 0 with turn 0 set (Combat#setupTurns)."""
+    begun = walk(
+        {"round": 0, "turn": 0, "combatant_id": "a"},
+        {"round": 1, "turn": 0, "combatant_id": "a"},
+        ["a", "b"],
+    )
+    assert begun == [Step(1, 0, "a", starts=True)]
+
+
+def test_a_first_turn_after_no_turn_starts_only_that_turn() -> None:
+    first = walk({"round": 1}, {"round": 1, "turn": 0, "combatant_id": "a"}, ["a", "b"])
+    assert first == [Step(1, 0, "a", starts=True)]
+
+
+def test_a_current_in_round_zero_or_with_no_turn_crosses_nothing() -> None:
+    assert walk({}, {"round": 0, "turn": 0, "combatant_id": "a"}, ["a"]) == []
+    no_turn = {"round": 2, "combatant_id": "b"}  # a combatant named, no turn index
+    assert walk({"round": 1, "turn": 0, "combatant_id": "a"}, no_turn, ["a", "b"]) == []
