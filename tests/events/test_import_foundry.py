@@ -600,3 +600,28 @@ def test_a_current_in_round_zero_or_with_no_turn_crosses_nothing() -> None:
     assert walk({}, {"round": 0, "turn": 0, "combatant_id": "a"}, ["a"]) == []
     no_turn = {"round": 2, "combatant_id": "b"}  # a combatant named, no turn index
     assert walk({"round": 1, "turn": 0, "combatant_id": "a"}, no_turn, ["a", "b"]) == []
+
+
+def test_one_point_of_damage_is_a_hit_of_one_and_no_temporary_hp_absorbed_none() -> None:
+    """Brakka (12 HP, no temporary HP) takes 1: the hit is 1 in d26 (nothing absorbed) and in
+    dnd5e."""
+    graze = record(3, amount=1, changes={"hp": -1, "temp": 0, "total": -1})
+    graze["actor"]["hp"] |= {"value": 11}
+    for ruleset in ("d26", "dnd5e"):
+        events = convert_records("foundry", [graze], ruleset=ruleset).events
+        assert [e.damage for e in events if isinstance(e, Hit)] == [1], ruleset  # type: ignore[union-attr]
+    full = convert_records("foundry", [RECORDS[3]], ruleset="d26").events
+    assert [e.damage for e in full if isinstance(e, Hit)] == [5]  # type: ignore[union-attr]
+
+
+def test_temporary_hp_left_after_a_blow_through_some_of_them_are_not_granted_again() -> None:
+    """dnd5e: Brakka at 12 HP with 5 temporary HP takes 2, all off the temporary HP (3 left):
+    only the 5 he had on joining are granted, no new 3."""
+    first = record(3, amount=0, changes={"hp": 0, "temp": 0, "total": 0})
+    first["actor"]["hp"] |= {"value": 12, "temp": 5}
+    blow = record(3, id=RECORDS[3]["id"] + "b", amount=2, changes={"hp": 0, "temp": -2, "total": -2})
+    blow["actor"]["hp"] |= {"value": 12, "temp": 3}
+    events = convert_records("foundry", [first, blow], ruleset="dnd5e").events
+    granted = [e.amount for e in events if isinstance(e, Heal) and e.means == "temporary"]
+    assert granted == [5]
+    assert [e.damage for e in events if isinstance(e, Hit)] == [2]  # type: ignore[union-attr]
