@@ -559,7 +559,9 @@ def test_a_jump_of_exactly_ten_rounds_is_crossed_turn_by_turn_without_a_warning(
 
 def test_without_an_order_ten_rounds_end_one_by_one_and_eleven_end_only_the_first() -> None:
     ten = walk(
-        {"round": 1, "turn": 0, "combatant_id": "a"}, {"round": 11, "turn": 0, "combatant_id": "b"}, []
+        {"round": 1, "turn": 0, "combatant_id": "a"},
+        {"round": 11, "turn": 0, "combatant_id": "b"},
+        [],
     )
     assert ten == [
         Step(1, 0, "a"),
@@ -567,7 +569,9 @@ def test_without_an_order_ten_rounds_end_one_by_one_and_eleven_end_only_the_firs
         Step(11, 0, "b", starts=True),
     ]
     eleven = walk(
-        {"round": 1, "turn": 0, "combatant_id": "a"}, {"round": 12, "turn": 0, "combatant_id": "b"}, []
+        {"round": 1, "turn": 0, "combatant_id": "a"},
+        {"round": 12, "turn": 0, "combatant_id": "b"},
+        [],
     )
     assert eleven == [Step(1, 0, "a"), Step(1), Step(12, 0, "b", starts=True)]
 
@@ -609,7 +613,8 @@ def test_one_point_of_damage_is_a_hit_of_one_and_no_temporary_hp_absorbed_none()
     graze["actor"]["hp"] |= {"value": 11}
     for ruleset in ("d26", "dnd5e"):
         events = convert_records("foundry", [graze], ruleset=ruleset).events
-        assert [e.damage for e in events if isinstance(e, Hit)] == [1], ruleset  # type: ignore[union-attr]
+        damage = [e.damage for e in events if isinstance(e, Hit)]  # type: ignore[union-attr]
+        assert damage == [1], ruleset
     full = convert_records("foundry", [RECORDS[3]], ruleset="d26").events
     assert [e.damage for e in full if isinstance(e, Hit)] == [5]  # type: ignore[union-attr]
 
@@ -619,7 +624,9 @@ def test_temporary_hp_left_after_a_blow_through_some_of_them_are_not_granted_aga
     only the 5 he had on joining are granted, no new 3."""
     first = record(3, amount=0, changes={"hp": 0, "temp": 0, "total": 0})
     first["actor"]["hp"] |= {"value": 12, "temp": 5}
-    blow = record(3, id=RECORDS[3]["id"] + "b", amount=2, changes={"hp": 0, "temp": -2, "total": -2})
+    blow = record(
+        3, id=RECORDS[3]["id"] + "b", amount=2, changes={"hp": 0, "temp": -2, "total": -2}
+    )
     blow["actor"]["hp"] |= {"value": 12, "temp": 3}
     events = convert_records("foundry", [first, blow], ruleset="dnd5e").events
     granted = [e.amount for e in events if isinstance(e, Heal) and e.means == "temporary"]

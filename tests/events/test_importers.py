@@ -174,7 +174,7 @@ def test_one_hp_healed_beside_temporary_hit_points_is_a_heal() -> None:
 
 def test_one_temporary_hit_point_on_sight_is_granted() -> None:
     batch = _batch("dnd5e", joined=())
-    batch.sight(Sighting(id="tali", name="Tali", side=None, player=True, max_hp=10, hp=10, temp_hp=1))
+    batch.sight(Sighting(id="tali", name="Tali", player=True, max_hp=10, hp=10, temp_hp=1))
     assert _hp(batch) == [("foundry:tali:temp", "Heal", 1)]
 
 
