@@ -632,3 +632,20 @@ def test_temporary_hp_left_after_a_blow_through_some_of_them_are_not_granted_aga
     granted = [e.amount for e in events if isinstance(e, Heal) and e.means == "temporary"]
     assert granted == [5]
     assert [e.damage for e in events if isinstance(e, Hit)] == [2]  # type: ignore[union-attr]
+
+
+def test_a_blow_of_one_whose_hp_hook_came_after_it_is_one_hit() -> None:
+    """As test_a_blow_whose_hp_hook_came_after_it_is_one_hit, for the smallest blow: 1 on
+    Brakka, 12 -> 11, then dnd5e's own HP hook of -1 is the same update, not a second blow."""
+    blow = record(3, amount=1)
+    blow["actor"]["hp"] |= {"value": 11}
+    del blow["changes"]
+    late = {**record(3), "hook": "dnd5e.damageActor", "id": "env-late"}
+    late["actor"] = copy.deepcopy(blow["actor"])
+    del late["amount"], late["attacker"]
+    late["changes"] = {"hp": -1, "temp": 0, "total": -1}
+    first = convert_records("foundry", [RECORDS[0], blow], ruleset="dnd5e")
+    second = convert_records("foundry", [late], ruleset="dnd5e", previous=first.previous,
+                             joined=[BRAKKA, GOBLIN_1, GOBLIN_2])  # fmt: skip
+    assert (first.warnings, second.warnings, second.events) == ([], [], [])
+    assert [e.damage for e in first.events if isinstance(e, Hit)] == [1]  # type: ignore[union-attr]
