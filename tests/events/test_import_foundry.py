@@ -649,3 +649,18 @@ def test_a_blow_of_one_whose_hp_hook_came_after_it_is_one_hit() -> None:
                              joined=[BRAKKA, GOBLIN_1, GOBLIN_2])  # fmt: skip
     assert (first.warnings, second.warnings, second.events) == ([], [], [])
     assert [e.damage for e in first.events if isinstance(e, Hit)] == [1]  # type: ignore[union-attr]
+
+
+def test_the_token_says_who_is_a_player_and_without_it_the_actor_type_does() -> None:
+    """`token.player` is the module's `actor.hasPlayerOwner`: a character actor no player owns
+    (a GM's hireling) is on the monsters' side; with no `player` sent, a `character` is a pc."""
+    kinds: dict[bool | None, list[tuple[str, str]]] = {}
+    for player in (False, None):
+        hit = record(3)
+        if player is None:
+            del hit["token"]["player"]
+        else:
+            hit["token"]["player"] = player
+        events = convert_records("foundry", [hit], ruleset="dnd5e").events
+        kinds[player] = [(e.kind, e.side) for e in events if isinstance(e, CharacterJoined)]
+    assert kinds == {False: [("monster", "monsters")], None: [("pc", "players")]}
