@@ -336,3 +336,93 @@ def test_a_summary_line_below_zero_hp_is_read_with_its_sign() -> None:
         "  -1: GO1 <-3/7 HP> \n```"
     )
     assert summary_hp(summary) == {"Tali": (9, 12, 3), "GO1": (-3, 7, 0)}
+
+
+# --- examples the mutation run found missing ------------------------------------------------------
+# Each changes one field of the first combat's round-1 record (Tali, the Wolves group of WO1 and
+# WO2, the Ghost light), as Avrae v4.2.70's Combat.to_dict would write it.
+
+
+def round_one() -> dict[str, Any]:
+    return copy.deepcopy(RECORDS[2])
+
+
+def wo1(record: dict[str, Any]) -> dict[str, Any]:
+    member: dict[str, Any] = record["data"]["combatants"][1]["combatants"][0]
+    return member
+
+
+def test_a_combat_of_players_only_reads_their_hp_from_the_summary() -> None:
+    record = round_one()
+    record["data"]["combatants"] = record["data"]["combatants"][:1]  # Tali alone
+    assert rows(convert_records("avrae", [record], ruleset="dnd5e").events)[0] == (
+        "joined", "tali", "Tali", "pc", "{'hp': 12}"
+    )
+
+
+def test_only_a_player_at_0_hp_or_below_is_warned_about_avraes_death_saves() -> None:
+    record = round_one()
+    record["human_readable"] = record["human_readable"].replace("Tali <12/12 HP>", "Tali <1/12 HP>")
+    warnings = convert_records("avrae", [record], ruleset="dnd5e").warnings
+    assert not any("is at 0 HP" in w for w in warnings)  # 1 HP, and the wolves at 11
+    record["human_readable"] = record["human_readable"].replace("Tali <1/12 HP>", "Tali <0/12 HP>")
+    warnings = convert_records("avrae", [record], ruleset="dnd5e").warnings
+    assert [w for w in warnings if "is at 0 HP" in w][0].startswith("Tali (")
+
+
+def test_a_combat_whose_current_turn_is_none_or_outside_the_order_has_no_turn() -> None:
+    """Avrae's `current` is None before `!init begin`; an index past either end names nobody.
+    Without the Ghost light the order's last place is the Wolves, so reading -1 as "the last"
+    would start their turns."""
+    before = round_one()
+    before["data"]["combatants"] = before["data"]["combatants"][:2]
+    for current in (None, -1, 2):
+        now = copy.deepcopy(before)
+        now["timestamp"] += 1
+        now["data"]["current"] = current
+        ticks = rows(convert_records("avrae", [before, now], ruleset="dnd5e").events)[3:]
+        assert ticks == [("turn_ended", "tali", "1")], current  # Tali's turn ended, nobody's began
+
+
+def test_a_record_as_old_as_the_cursor_is_skipped_as_not_newer() -> None:
+    """"A record not newer than the last one of its combat taken in ... is skipped and
+    reported": the same timestamp, other content (WO1 hit), is not newer."""
+    first = convert_records("avrae", [RECORDS[2]], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    same_time = round_one()
+    wo1(same_time)["hp"] = 4
+    late = convert_records(
+        "avrae", [same_time], ruleset="dnd5e", joined=joined, previous=first.previous
+    )
+    assert late.events == []
+    assert any("older than the last one" in w for w in late.warnings)
+
+
+def test_an_effect_setting_the_maximum_replaces_the_base_and_one_without_adds_nothing() -> None:
+    record = round_one()
+    wo1(record)["effects"] = [{"name": "Bless", "effects": {}}]
+    joined = rows(convert_records("avrae", [record], ruleset="dnd5e").events)[1]
+    assert joined == ("joined", "wo1", "WO1", "monster", "{'hp': 11}")
+    wo1(record)["effects"] = [{"name": "Polymorph", "effects": {"max_hp_value": 30}}]
+    wo1(record)["hp"] = 30
+    joined = rows(convert_records("avrae", [record], ruleset="dnd5e").events)[1]
+    assert joined == ("joined", "wo1", "WO1", "monster", "{'hp': 30}")
+
+
+def test_a_maximum_of_0_is_not_tracked_and_a_maximum_of_1_is() -> None:
+    record = round_one()
+    wo1(record)["max_hp"], wo1(record)["hp"] = 0, 0
+    converted = convert_records("avrae", [record], ruleset="dnd5e")
+    assert "wo1" not in {r[1] for r in rows(converted.events)}
+    assert any("WO1" in w and "(max_hp 0)" in w for w in converted.warnings)
+    wo1(record)["max_hp"], wo1(record)["hp"] = 1, 1
+    joined = rows(convert_records("avrae", [record], ruleset="dnd5e").events)[1]
+    assert joined == ("joined", "wo1", "WO1", "monster", "{'hp': 1}")
+
+
+def test_a_cursor_with_a_field_this_importer_never_writes_is_refused() -> None:
+    first = convert_records("avrae", RECORDS[:3], ruleset="dnd5e")
+    tampered = {**json.loads(json.dumps(first.previous)), "rounds": 3}
+    with pytest.raises(StructuralError, match="not a cursor") as caught:
+        convert_records("avrae", RECORDS[3:], ruleset="dnd5e", previous=tampered)
+    assert caught.value.field == "previous"

@@ -537,3 +537,130 @@ def test_reimporting_into_another_ruleset_is_a_no_op(store: Store, ruleset: str)
     third = fight.append(convert_records("foundry", RECORDS, ruleset=ruleset).events)
     assert third.version == first.version
     assert fight.state() == before
+
+
+# --- examples the mutation run found missing ------------------------------------------------------
+# `crossed` walks from Foundry's `CombatHistoryData` prior to current (the `updateCombat` hook's
+# `combat.previous` and `combat.current`), so its boundaries are shown on those two alone.
+
+Step, History = foundry.Step, foundry.HistoryData
+
+
+def walk(prior: dict[str, Any], current: dict[str, Any], order: list[str]) -> list[Any]:
+    return list(foundry.crossed(History(**prior), History(**current), order))
+
+
+def test_a_jump_of_exactly_ten_rounds_is_crossed_turn_by_turn_without_a_warning() -> None:
+    ten = record(10, current={**RECORDS[10]["current"], "round": 12})  # round 2 -> 12
+    converted = convert_records("foundry", [ten], ruleset="dnd5e")
+    assert not any("jumps" in w for w in converted.warnings)
+    assert ticks(converted.events)[-2:] == [("TurnEnded", None, 11), ("TurnStarted", BRAKKA, 12)]
+
+
+def test_without_an_order_ten_rounds_end_one_by_one_and_eleven_end_only_the_first() -> None:
+    ten = walk(
+        {"round": 1, "turn": 0, "combatant_id": "a"},
+        {"round": 11, "turn": 0, "combatant_id": "b"},
+        [],
+    )
+    assert ten == [
+        Step(1, 0, "a"),
+        *[Step(r) for r in range(1, 11)],
+        Step(11, 0, "b", starts=True),
+    ]
+    eleven = walk(
+        {"round": 1, "turn": 0, "combatant_id": "a"},
+        {"round": 12, "turn": 0, "combatant_id": "b"},
+        [],
+    )
+    assert eleven == [Step(1, 0, "a"), Step(1), Step(12, 0, "b", starts=True)]
+
+
+def test_a_turn_handed_on_at_its_place_starts_at_that_place() -> None:
+    handed = walk(
+        {"round": 2, "turn": 1, "combatant_id": "a"},
+        {"round": 2, "turn": 1, "combatant_id": "b"},
+        ["x", "b"],
+    )
+    assert handed == [Step(2, 1, "a"), Step(2, 1, "b", starts=True)]
+
+
+def test_begin_combat_starts_the_first_turn_and_ends_nothing_of_round_zero() -> None:
+    """Foundry's combat before "Begin Combat" is round 0 with turn 0 set (Combat#setupTurns)."""
+    begun = walk(
+        {"round": 0, "turn": 0, "combatant_id": "a"},
+        {"round": 1, "turn": 0, "combatant_id": "a"},
+        ["a", "b"],
+    )
+    assert begun == [Step(1, 0, "a", starts=True)]
+
+
+def test_a_first_turn_after_no_turn_starts_only_that_turn() -> None:
+    first = walk({"round": 1}, {"round": 1, "turn": 0, "combatant_id": "a"}, ["a", "b"])
+    assert first == [Step(1, 0, "a", starts=True)]
+
+
+def test_a_current_in_round_zero_or_with_no_turn_crosses_nothing() -> None:
+    assert walk({}, {"round": 0, "turn": 0, "combatant_id": "a"}, ["a"]) == []
+    no_turn = {"round": 2, "combatant_id": "b"}  # a combatant named, no turn index
+    assert walk({"round": 1, "turn": 0, "combatant_id": "a"}, no_turn, ["a", "b"]) == []
+
+
+def test_one_point_of_damage_is_a_hit_of_one_and_no_temporary_hp_absorbed_none() -> None:
+    """Brakka (12 HP, no temporary HP) takes 1: the hit is 1 in d26 (nothing absorbed) and in
+    dnd5e."""
+    graze = record(3, amount=1, changes={"hp": -1, "temp": 0, "total": -1})
+    graze["actor"]["hp"] |= {"value": 11}
+    for ruleset in ("d26", "dnd5e"):
+        events = convert_records("foundry", [graze], ruleset=ruleset).events
+        damage = [e.damage for e in events if isinstance(e, Hit)]  # type: ignore[union-attr]
+        assert damage == [1], ruleset
+    full = convert_records("foundry", [RECORDS[3]], ruleset="d26").events
+    assert [e.damage for e in full if isinstance(e, Hit)] == [5]  # type: ignore[union-attr]
+
+
+def test_temporary_hp_left_after_a_blow_through_some_of_them_are_not_granted_again() -> None:
+    """dnd5e: Brakka at 12 HP with 5 temporary HP takes 2, all off the temporary HP (3 left):
+    only the 5 he had on joining are granted, no new 3."""
+    first = record(3, amount=0, changes={"hp": 0, "temp": 0, "total": 0})
+    first["actor"]["hp"] |= {"value": 12, "temp": 5}
+    blow = record(
+        3, id=RECORDS[3]["id"] + "b", amount=2, changes={"hp": 0, "temp": -2, "total": -2}
+    )
+    blow["actor"]["hp"] |= {"value": 12, "temp": 3}
+    events = convert_records("foundry", [first, blow], ruleset="dnd5e").events
+    granted = [e.amount for e in events if isinstance(e, Heal) and e.means == "temporary"]
+    assert granted == [5]
+    assert [e.damage for e in events if isinstance(e, Hit)] == [2]  # type: ignore[union-attr]
+
+
+def test_a_blow_of_one_whose_hp_hook_came_after_it_is_one_hit() -> None:
+    """As test_a_blow_whose_hp_hook_came_after_it_is_one_hit, for the smallest blow: 1 on
+    Brakka, 12 -> 11, then dnd5e's own HP hook of -1 is the same update, not a second blow."""
+    blow = record(3, amount=1)
+    blow["actor"]["hp"] |= {"value": 11}
+    del blow["changes"]
+    late = {**record(3), "hook": "dnd5e.damageActor", "id": "env-late"}
+    late["actor"] = copy.deepcopy(blow["actor"])
+    del late["amount"], late["attacker"]
+    late["changes"] = {"hp": -1, "temp": 0, "total": -1}
+    first = convert_records("foundry", [RECORDS[0], blow], ruleset="dnd5e")
+    second = convert_records("foundry", [late], ruleset="dnd5e", previous=first.previous,
+                             joined=[BRAKKA, GOBLIN_1, GOBLIN_2])  # fmt: skip
+    assert (first.warnings, second.warnings, second.events) == ([], [], [])
+    assert [e.damage for e in first.events if isinstance(e, Hit)] == [1]  # type: ignore[union-attr]
+
+
+def test_the_token_says_who_is_a_player_and_without_it_the_actor_type_does() -> None:
+    """`token.player` is the module's `actor.hasPlayerOwner`: a character actor no player owns
+    (a GM's hireling) is on the monsters' side; with no `player` sent, a `character` is a pc."""
+    kinds: dict[bool | None, list[tuple[str, str]]] = {}
+    for player in (False, None):
+        hit = record(3)
+        if player is None:
+            del hit["token"]["player"]
+        else:
+            hit["token"]["player"] = player
+        events = convert_records("foundry", [hit], ruleset="dnd5e").events
+        kinds[player] = [(e.kind, e.side) for e in events if isinstance(e, CharacterJoined)]
+    assert kinds == {False: [("monster", "monsters")], None: [("pc", "players")]}
