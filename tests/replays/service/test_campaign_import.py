@@ -1,0 +1,74 @@
+"""`POST /fights/{fight}/import/{format}?campaign=NAME` over real HTTP on loopback and a real
+SQLite file: the imported fight is recorded on the campaign's roster once, and, as the import
+writes into the campaign, it takes the campaign's gm token in `Woundlog-Campaign-Token`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from ..test_campaign_import import BRAKKA, damage, turn
+from .server import ADMIN, bearer
+
+CAMPAIGN_TOKEN = "Woundlog-Campaign-Token"
+
+
+def setup(client: httpx.Client, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Campaign `name` with Brakka on its roster, and the dnd5e fight `name-ambush`."""
+    made = client.post(
+        "/campaigns", json={"campaign": name, "ruleset": "dnd5e"}, headers=bearer(ADMIN)
+    )
+    assert made.status_code == 201, made.text
+    campaign: dict[str, Any] = made.json()
+    joined = client.post(
+        f"/campaigns/{name}/members",
+        json={"member": BRAKKA, "name": "Brakka", "stats": {"hp": 12}},
+        headers=bearer(campaign["gm_token"]),
+    )
+    assert joined.status_code == 200, joined.text
+    fight = client.post(
+        "/fights", json={"fight": f"{name}-ambush", "ruleset": "dnd5e"}, headers=bearer(ADMIN)
+    )
+    assert fight.status_code == 201, fight.text
+    return campaign, fight.json()
+
+
+def test_an_import_naming_a_campaign_records_the_fight_there_once(client: httpx.Client) -> None:
+    campaign, fight = setup(client, "imported-world")
+    headers = {**bearer(fight["gm_token"]), CAMPAIGN_TOKEN: campaign["gm_token"]}
+    records = [turn("e1"), damage("e2", 7, 5)]
+    first = client.post("/fights/imported-world-ambush/import/foundry?campaign=imported-world", json=records,
+                        headers=headers)  # fmt: skip
+    assert first.status_code == 200, first.text
+    assert first.json()["recorded_in"] == "imported-world"
+    again = client.post("/fights/imported-world-ambush/import/foundry?campaign=imported-world", json=records,
+                        headers=headers)  # fmt: skip
+    assert again.status_code == 200, again.text
+    assert again.json()["recorded_in"] is None
+    shown = client.get("/campaigns/imported-world/record", headers=bearer(campaign["viewer_token"]))
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["fights"] == ["imported-world-ambush"]
+    [brakka] = shown.json()["members"]
+    assert brakka["current"]["current_hp"] == 7  # 12 - 5
+
+
+def test_the_import_takes_the_campaigns_gm_token(client: httpx.Client) -> None:
+    campaign, fight = setup(client, "imported-guarded")
+    url = "/fights/imported-guarded-ambush/import/foundry?campaign=imported-guarded"
+    for sent, said in (
+        ({}, CAMPAIGN_TOKEN),
+        ({CAMPAIGN_TOKEN: campaign["viewer_token"]}, "gm token"),
+        ({CAMPAIGN_TOKEN: fight["gm_token"]}, "not one of campaign `imported-guarded`"),
+    ):
+        refused = client.post(url, json=[turn("e1")],
+                              headers={**bearer(fight["gm_token"]), **sent})  # fmt: skip
+        assert refused.status_code == 403, refused.text
+        assert said in refused.json()["message"]
+    too_long = "/fights/imported-guarded-ambush/import/foundry?campaign=" + "w" * 191
+    long = client.post(too_long, json=[turn("e1")], headers=bearer(ADMIN))
+    assert long.status_code in (400, 422), long.text
+    shown = client.get("/campaigns/imported-guarded/record", headers=bearer(campaign["viewer_token"]))
+    assert shown.json()["fights"] == []
+    events = client.get("/fights/imported-guarded-ambush/events", headers=bearer(fight["gm_token"]))
+    assert len(events.json()["events"]) == 1  # only its fight_started: nothing imported
