@@ -38,15 +38,15 @@ def test_an_import_naming_a_campaign_records_the_fight_there_once(client: httpx.
     campaign, fight = setup(client, "imported-world")
     headers = {**bearer(fight["gm_token"]), CAMPAIGN_TOKEN: campaign["gm_token"]}
     records = [turn("e1"), damage("e2", 7, 5)]
-    first = client.post("/fights/imported-world-ambush/import/foundry?campaign=imported-world", json=records,
-                        headers=headers)  # fmt: skip
+    url = "/fights/imported-world-ambush/import/foundry?campaign=imported-world"
+    first = client.post(url, json=records, headers=headers)
     assert first.status_code == 200, first.text
     assert first.json()["recorded_in"] == "imported-world"
-    again = client.post("/fights/imported-world-ambush/import/foundry?campaign=imported-world", json=records,
-                        headers=headers)  # fmt: skip
+    again = client.post(url, json=records, headers=headers)
     assert again.status_code == 200, again.text
     assert again.json()["recorded_in"] is None
-    shown = client.get("/campaigns/imported-world/record", headers=bearer(campaign["viewer_token"]))
+    record = "/campaigns/imported-world/record"
+    shown = client.get(record, headers=bearer(campaign["viewer_token"]))
     assert shown.status_code == 200, shown.text
     assert shown.json()["fights"] == ["imported-world-ambush"]
     [brakka] = shown.json()["members"]
