@@ -111,7 +111,7 @@ def test_a_campaign_not_there_or_of_other_rules_is_refused_before_anything_is_wr
 ) -> None:
     with pytest.raises(CampaignNotFoundError):
         app.import_records("ambush", "foundry", [turn("e1")], create=True, campaign="nowhere")
-    with pytest.raises(UsageError, match="campaign `world` plays dnd5e; fight `ambush` would play d26"):
+    with pytest.raises(UsageError, match="`world` plays dnd5e; fight `ambush` would play d26"):
         app.import_records(
             "ambush", "foundry", [turn("e1")], ruleset="d26", create=True, campaign="world"
         )

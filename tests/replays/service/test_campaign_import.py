@@ -68,7 +68,8 @@ def test_the_import_takes_the_campaigns_gm_token(client: httpx.Client) -> None:
     too_long = "/fights/imported-guarded-ambush/import/foundry?campaign=" + "w" * 191
     long = client.post(too_long, json=[turn("e1")], headers=bearer(ADMIN))
     assert long.status_code in (400, 422), long.text
-    shown = client.get("/campaigns/imported-guarded/record", headers=bearer(campaign["viewer_token"]))
+    record = "/campaigns/imported-guarded/record"
+    shown = client.get(record, headers=bearer(campaign["viewer_token"]))
     assert shown.json()["fights"] == []
     events = client.get("/fights/imported-guarded-ambush/events", headers=bearer(fight["gm_token"]))
     assert len(events.json()["events"]) == 1  # only its fight_started: nothing imported
