@@ -10,17 +10,13 @@ import httpx
 
 from ..test_campaign_import import BRAKKA, damage, turn
 from .server import ADMIN, bearer
-
-CAMPAIGN_TOKEN = "Woundlog-Campaign-Token"
+from .test_campaigns import CAMPAIGN_TOKEN, new_campaign
 
 
 def setup(client: httpx.Client, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Campaign `name` with Brakka on its roster, and the dnd5e fight `name-ambush`."""
-    made = client.post(
-        "/campaigns", json={"campaign": name, "ruleset": "dnd5e"}, headers=bearer(ADMIN)
-    )
-    assert made.status_code == 201, made.text
-    campaign: dict[str, Any] = made.json()
+    """Campaign `name` with Mira (test_campaigns) and Brakka on its roster, and the dnd5e fight
+    `name-ambush`."""
+    campaign = new_campaign(client, name)
     joined = client.post(
         f"/campaigns/{name}/members",
         json={"member": BRAKKA, "name": "Brakka", "stats": {"hp": 12}},
@@ -49,8 +45,10 @@ def test_an_import_naming_a_campaign_records_the_fight_there_once(client: httpx.
     shown = client.get(record, headers=bearer(campaign["viewer_token"]))
     assert shown.status_code == 200, shown.text
     assert shown.json()["fights"] == ["imported-world-ambush"]
-    [brakka] = shown.json()["members"]
+    mira, brakka = shown.json()["members"]
     assert brakka["current"]["current_hp"] == 7  # 12 - 5
+    assert "fights" not in mira  # a member who is no character of the fight took no part
+    assert brakka["fights"] == ["imported-world-ambush"]
 
 
 def test_the_import_takes_the_campaigns_gm_token(client: httpx.Client) -> None:
