@@ -433,13 +433,13 @@ class Application(Campaigns):
                 lost = self._cursor_lost(fight, fmt, error)
                 if lost is not None:
                     warnings.append(lost)
-        recorded_in = None
         if campaign is not None:  # after the commit: the campaign folds the fight's log
             recorded, said = self.campaign_record_imported(campaign, fight)
-            recorded_in = campaign if recorded else None
             warnings += said
-        if warnings or recorded_in is not None:
-            appended = msgspec.structs.replace(appended, warnings=warnings, recorded_in=recorded_in)
+            if recorded:
+                appended = msgspec.structs.replace(appended, recorded_in=campaign)
+        if warnings:
+            appended = msgspec.structs.replace(appended, warnings=warnings)
         return appended
 
     # --- what if ---------------------------------------------------------------------------

@@ -145,7 +145,7 @@ def import_records(
             raise on_records(error, lines) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
-    if appended.recorded_in is not None:
+    if isinstance(appended.recorded_in, str):
         say(f"recorded fight `{fight}` in campaign `{appended.recorded_in}`")
     for warning in appended.warnings:
         say(f"warning: {warning}", out=console(stderr=True))

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from woundlog.events import UsageError
@@ -83,11 +84,11 @@ def test_a_resent_or_continued_import_records_the_fight_once(app: Application) -
     app.import_records("ambush", "foundry", [turn("e1")], create=True, campaign="world")
     version = app.campaign_show("world").version
     resent = app.import_records("ambush", "foundry", [turn("e1")], create=True, campaign="world")
-    assert resent.recorded_in is None and resent.changes == []
+    assert resent.recorded_in is msgspec.UNSET and resent.changes == []
     more = app.import_records(
         "ambush", "foundry", [damage("e2", 9, 3)], create=True, campaign="world"
     )
-    assert more.recorded_in is None and len(more.changes) >= 1
+    assert more.recorded_in is msgspec.UNSET and len(more.changes) >= 1
     view = app.campaign_show("world")
     assert view.version == version and view.fights == ["ambush"]
     assert hp(app, BRAKKA) == 9  # 12 - 3: the record folds the fight as it stands now
@@ -100,7 +101,7 @@ def test_a_fight_without_members_is_imported_and_the_warning_says_how_to_record_
     appended = app.import_records(
         "ambush", "foundry", [turn("e1")], create=True, campaign="other"
     )
-    assert appended.recorded_in is None and app.exists("ambush")
+    assert appended.recorded_in is msgspec.UNSET and app.exists("ambush")
     [warning] = appended.warnings
     assert "not recorded in campaign `other`" in warning
     assert "'woundlog campaign record other ambush'" in warning
