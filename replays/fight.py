@@ -55,6 +55,8 @@ class Appended(msgspec.Struct, frozen=True):
     changes: list[Changes]
     skipped: list[str] = []  # ids already in the fight with the same content
     warnings: list[str] = []  # what an importer left out or corrected (drift, late records)
+    # the campaign an import recorded the fight in, this time; left out of the answer otherwise
+    recorded_in: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class FoldCache(Protocol):

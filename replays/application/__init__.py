@@ -20,7 +20,8 @@ tokens, idempotency, streams and threads).
     import_log(fight, items) -> Appended                 a woundlog log stored as a new fight
     undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
     amend(fight, event, replacement, *, reason="", by=None) -> Appended
-    import_records(fight, fmt, records, *, ruleset=None, seed=None, create=False) -> Appended
+    import_records(fight, fmt, records, *, ruleset=None, seed=None, create=False,
+                   campaign=None) -> Appended             recorded in `campaign` when named
     branch_log(fight, *, at=None, then=()) -> list[Event];  branch(fight, new, ...) -> Appended
     whatif(state, events=(), *, hits=(), ticks=0) -> list[Event]
     odds(state, whatif, *, characters=(), samples=None, budget=None) -> Odds
@@ -360,6 +361,7 @@ class Application(Campaigns):
         ruleset: str | None = None,
         seed: int | None = None,
         create: bool = False,
+        campaign: str | None = None,
     ) -> Appended:
         """Convert another program's records with its importer and append the events.
 
@@ -373,7 +375,12 @@ class Application(Campaigns):
         it also commits with the events. Elsewhere it is saved after the append; if that fails,
         the events are still committed (`cursor_lost` is told), and the records' stable ids
         make a resend harmless.
+
+        With `campaign`, the fight is then recorded in it once (`campaign_record_imported`), so
+        a program's fights accumulate on one roster; a new fight plays the campaign's ruleset.
         """
+        if campaign is not None:
+            ruleset = self.campaign_ruleset_for(campaign, fight, ruleset)
         if fmt not in IMPORTERS:
             raise UnknownFormat(f"no import format `{fmt}` (known: {', '.join(IMPORTERS)})")
         if records or not create:  # a new fight may start with no records
@@ -427,6 +434,11 @@ class Application(Campaigns):
                 lost = self._cursor_lost(fight, fmt, error)
                 if lost is not None:
                     warnings.append(lost)
+        if campaign is not None:  # after the commit: the campaign folds the fight's log
+            recorded, said = self.campaign_record_imported(campaign, fight)
+            warnings += said
+            if recorded:
+                appended = msgspec.structs.replace(appended, recorded_in=campaign)
         if warnings:
             appended = msgspec.structs.replace(appended, warnings=warnings)
         return appended

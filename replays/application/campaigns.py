@@ -14,6 +14,8 @@ CLI, the service and the pages.
     campaign_consequences(campaign, fights_at=None) -> Consequences
     campaign_report(campaign, *, most=None) -> CampaignReport  numbers summed over its fights
     join_from_campaign(fight, character, campaign, *, member=None, at=None) -> Appended
+    campaign_ruleset_for(campaign, fight, ruleset) -> str      an import's check, before it
+    campaign_record_imported(campaign, fight) -> (recorded, warnings)   an import's, after it
 
 Every writing method takes `by`, `note` and `event_id` (the event's id: a retried request with
 the same id and content is skipped, `CampaignAppended.skipped`, never recorded twice).
@@ -105,6 +107,8 @@ class Campaigns:
         def fight(self, fight: str, *, cached: bool = True) -> Fight: ...
 
         def replayed(self, fight: str, *, most: int | None = None) -> tuple[Fight, Any, Any]: ...
+
+        def exists(self, fight: str) -> bool: ...
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -365,6 +369,47 @@ class Campaigns:
             gear=dict(record.gear),
         )
         return self.record(fight, [joined])
+
+    # --- an import naming a campaign ----------------------------------------------------------
+
+    def campaign_ruleset_for(self, campaign: str, fight: str, ruleset: str | None) -> str:
+        """The ruleset an import into `fight` for `campaign` plays: the campaign's, checked
+        before anything is written (a fight or `ruleset` of other rules is refused)."""
+        plays = self._state(campaign).ruleset
+        if self.exists(fight):
+            ruleset = ruleset or self.state(fight).ruleset
+        if ruleset is not None and ruleset != plays:
+            raise UsageError(
+                f"campaign `{campaign}` plays {plays}; fight `{fight}` would play {ruleset}"
+            )
+        return plays
+
+    def campaign_record_imported(self, campaign: str, fight: str) -> tuple[bool, list[str]]:
+        """After an import into `fight` committed: record it in `campaign`, with every active
+        member who is a character of it under their own id, unless it is recorded there
+        already, so a resent or continued import records it once. A character who is no member
+        is not joined: a program's fights hold monsters and hirelings, the roster is the GM's.
+
+        The fight's events are committed whatever happens here, so a refusal is not raised:
+        it comes back as a warning saying how to record the fight by hand. Its `fight_played`
+        has a fixed id, so once recorded and then undone by the GM, a resend leaves it undone."""
+        state = self._state(campaign)
+        if fight in state.fights:
+            return False, []
+        by_hand = f"'woundlog campaign record {campaign} {fight}' records it"
+        try:
+            members = self._members_by_id(campaign, fight)
+            appended = self.campaign_record(
+                campaign, fight, members, event_id=f"imported~{fight}"
+            )
+        except ConflictError:  # recorded under this id before, then undone; or a race lost
+            return False, []
+        except (UsageError, RuleError, StructuralError) as error:
+            if isinstance(error, RuleError) and fight in self._state(campaign).fights:
+                return False, []  # another import of it got in first
+            return False, [f"fight `{fight}` is not recorded in campaign `{campaign}`: "
+                           f"{error.message}; {by_hand}"]  # fmt: skip
+        return not appended.skipped, []
 
     # --- the parts -------------------------------------------------------------------------
 

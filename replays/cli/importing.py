@@ -101,11 +101,20 @@ def records_of(fmt: str) -> Callable[..., None]:
             int | None,
             typer.Option(help="The seed of a fight this creates. Default: a random one."),
         ] = None,
+        campaign: Annotated[
+            str | None,
+            typer.Option(
+                "--campaign",
+                metavar="CAMPAIGN",
+                help="Record the fight in this campaign (once), with its members who are "
+                "characters of it under their own ids; a new fight plays its ruleset.",
+            ),
+        ] = None,
         db: Db = None,
     ) -> None:
         if ruleset is not None:
             known_ruleset(ruleset, "--ruleset:")
-        import_records(file, into, fmt, ruleset, seed, db)
+        import_records(file, into, fmt, ruleset, seed, db, campaign)
 
     records.__doc__ = (
         f"{IMPORTERS[fmt].summary}.\n\nConverted into events and appended to FIGHT in one "
@@ -115,7 +124,13 @@ def records_of(fmt: str) -> Callable[..., None]:
 
 
 def import_records(
-    file: Path, fight: str, fmt: str, ruleset: str | None, seed: int | None, db: str | None
+    file: Path,
+    fight: str,
+    fmt: str,
+    ruleset: str | None,
+    seed: int | None,
+    db: str | None,
+    campaign: str | None = None,
 ) -> None:
     """Convert another program's records and append them atomically, a new fight's
     `fight_started` in the same batch, continuing from the importer's cursor (the
@@ -124,12 +139,14 @@ def import_records(
     with application(db) as app:
         try:
             appended = app.import_records(
-                fight, fmt, records, ruleset=ruleset, seed=seed, create=True
+                fight, fmt, records, ruleset=ruleset, seed=seed, create=True, campaign=campaign
             )
         except WoundlogError as error:
             raise on_records(error, lines) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
+    if isinstance(appended.recorded_in, str):
+        say(f"recorded fight `{fight}` in campaign `{appended.recorded_in}`")
     for warning in appended.warnings:
         say(f"warning: {warning}", out=console(stderr=True))
 

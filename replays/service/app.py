@@ -37,7 +37,7 @@ from litestar.response import ServerSentEvent
 
 from woundlog.core import FightState
 from woundlog.events import StructuralError, UsageError, WoundlogError, decode_document
-from woundlog.events.fight_ids import check_fight_id
+from woundlog.events.fight_ids import campaign_stream, check_fight_id
 from woundlog.events.model import SAFE_INT
 from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
@@ -502,7 +502,21 @@ async def stream(
 
 @post("/fights/{fight:str}/import/{format:str}", status_code=200, role=Role.GM, **GUARDED)
 async def import_records(
-    request: Request[Any, Any, Any], fight: FightId, format: str, data: EventsBody
+    request: Request[Any, Any, Any],
+    fight: FightId,
+    format: str,
+    data: EventsBody,
+    campaign: Annotated[
+        str | None,
+        Parameter(min_length=1, max_length=190,
+                  description="A campaign to record the fight in (its gm token in "
+                  "`Woundlog-Campaign-Token`)."),
+    ] = None,
+    campaign_token: Annotated[
+        str | None,
+        Parameter(header="Woundlog-Campaign-Token", max_length=200,
+                  description="The campaign's gm token, with `campaign`."),
+    ] = None,
 ) -> Appended:
     """One record or a list in another program's format (`foundry`, `improved-initiative`,
     `avrae`), converted by its importer and appended (gm). An unknown format is 404, a
@@ -512,8 +526,19 @@ async def import_records(
     refuse (a heal on a character woundlog holds dead) is left out and named in `warnings`
     (its record, its event, the rules' reason), and the rest is appended, so the records after
     it still arrive; a blow or heal refused only for its attacker or healer is kept without
-    them (id `...:unattributed`). Sending the same records again adds nothing."""
-    return await appending(request, fight, service(request).fights.import_records, format, data)
+    them (id `...:unattributed`). Sending the same records again adds nothing.
+
+    With `campaign`, the fight is then recorded in that campaign once (`recorded_in` says it
+    was, this time), with its members who are characters of it under their own ids; a new
+    fight plays the campaign's ruleset."""
+    if campaign is not None:
+        # campaigns.py builds on this module: its check is taken when a campaign is named
+        from .campaigns import CAMPAIGN_TOKEN, also_allowed
+
+        stream = campaign_stream(campaign)
+        await also_allowed(request, CAMPAIGN_TOKEN, stream, f"campaign `{campaign}`", Role.GM)
+    imports = service(request).fights.import_records
+    return await appending(request, fight, imports, format, data, campaign)
 
 
 @get("/fights/{fight:str}/odds", role=Role.VIEWER, **GUARDED)

@@ -8,8 +8,9 @@ and a viewer token (reads) of that campaign alone.
 A request that reads one stream into another must be allowed on both, so that no token reads a
 log it was not given: recording a fight into a campaign takes, besides the campaign's gm token,
 a token of that fight in `Woundlog-Fight-Token`; joining a fight from a campaign's roster takes,
-besides the fight's gm token, a token of the campaign in `Woundlog-Campaign-Token`. The admin
-token needs neither.
+besides the fight's gm token, a token of the campaign in `Woundlog-Campaign-Token`; an import
+naming a campaign (`?campaign=`) writes into it, so takes the campaign's gm token in that header.
+The admin token needs neither.
 """
 
 from __future__ import annotations
@@ -83,18 +84,28 @@ def _version(connection: ASGIConnection[Any, Any, Any, Any], stream: str) -> int
 
 
 async def also_allowed(
-    request: Request[Any, Any, Any], header: str, stream: str, what: str
+    request: Request[Any, Any, Any], header: str, stream: str, what: str,
+    needed: Role = Role.VIEWER,
 ) -> None:
     """The request's bearer token covers one stream; the token in `header` must cover `stream`,
-    the other one it reads (the admin's bearer token covers both)."""
+    the other one it reads (or, `needed` GM, writes), in that role (the admin's bearer token
+    covers both)."""
     if grant_of(request).role is Role.ADMIN:
         return
     token = request.headers.get(header, "").strip()
+    verb = "reads" if needed is Role.VIEWER else "writes"
     if not token:
-        raise PermissionDeniedException(f"this reads {what}: send a token of it in `{header}`")
+        raise PermissionDeniedException(
+            f"this {verb} {what}: send a {needed.value} token of it in `{header}`"
+        )
     other: Grant | None = await run(service(request).fights.tokens.grant, token)
     if other is None or not other.covers(stream):
         raise PermissionDeniedException(f"the token in `{header}` is not one of {what}")
+    if not other.allows(needed):
+        raise PermissionDeniedException(
+            f"the token in `{header}` is a {other.role.value} token; this {verb} {what}: "
+            f"send its {needed.value} token"
+        )
 
 
 CAMPAIGN: dict[str, Any] = {

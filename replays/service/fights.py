@@ -364,10 +364,13 @@ class Fights:
 
     # --- importing -------------------------------------------------------------------------
 
-    def import_records(self, fight: str, fmt: str, body: object) -> Appended:
-        """Convert another program's records with its importer and append the events
-        (`Application.import_records`)."""
-        return self.app.import_records(fight, fmt, body if isinstance(body, list) else [body])
+    def import_records(
+        self, fight: str, fmt: str, body: object, campaign: str | None = None
+    ) -> Appended:
+        """Convert another program's records with its importer and append the events, then
+        record the fight in `campaign` if named (`Application.import_records`)."""
+        records = body if isinstance(body, list) else [body]
+        return self.app.import_records(fight, fmt, records, campaign=campaign)
 
     @contextmanager
     def _held_cursors(self, store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
