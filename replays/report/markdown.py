@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .chronicle import markdown as chronicle_markdown
-from .values import Blow, CharacterLuck, Length, Moment, Report, Tally
+from .values import Blow, Chance, CharacterLuck, Length, Moment, Report, Tally
 
 if TYPE_CHECKING:
     from .campaign import CampaignReport
@@ -62,11 +62,21 @@ def moment_line(label: str, moment: Moment | None) -> str:
     )
 
 
+def percent(chance: Chance) -> str:
+    """An interval's end, already rounded to thousandths, as a percentage."""
+    tenths = chance.num * 1000 // chance.den
+    return f"{tenths // 10}.{tenths % 10}%"
+
+
 def luck_row(one: CharacterLuck) -> str:
     def shown(which: str) -> str:
         value = getattr(one, which)
         low, high = getattr(one, f"{which}_low"), getattr(one, f"{which}_high")
-        return str(value) if low is None else f"{value} ({low} to {high})"
+        if low is None or one.samples is None:
+            return str(value)
+        # A sampled share as its count: 121/125 of 250 samples would read as an exact chance.
+        count = value.fraction() * one.samples
+        return f"{count} of {one.samples} ({percent(low)} to {percent(high)})"
 
     how = "exact" if one.method == "exact" else f"{one.samples} samples, 95% interval"
     ended = STATE_WORDS.get(one.state, one.state)

@@ -14,6 +14,7 @@ from woundlog.replays.application import Application, TooLarge
 from woundlog.replays.report import Blow, Report, Tally, markdown
 from woundlog.replays.report import luck as luck_module
 from woundlog.replays.report.luck import highest, tens_units, total
+from woundlog.replays.report.markdown import luck_row
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOGS = ROOT / "tests" / "data" / "report"
@@ -182,6 +183,12 @@ def test_sampled_fight_luck_agrees_with_the_exact_figures(
     assert snik.as_bad_low and snik.as_bad_high and grim.as_good_low and grim.as_good_high
     assert snik.as_bad_low.fraction() <= Fraction(5, 9) <= snik.as_bad_high.fraction()
     assert grim.as_good_low.fraction() <= Fraction(2, 3) <= grim.as_good_high.fraction()
+    # Told as counts of the samples, never as a reduced fraction that reads as exact
+    row = luck_row(snik)
+    count = snik.as_bad.fraction() * snik.samples
+    assert count.denominator == 1
+    assert f"| {count} of {snik.samples} (" in row and "%" in row
+    assert "/" not in row.split("|")[3]
 
 
 def test_fire_chasm_luck_moments(app: Application) -> None:
