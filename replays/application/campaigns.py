@@ -41,6 +41,7 @@ from woundlog.events import (
     RuleError,
     StructuralError,
     UsageError,
+    WoundlogError,
     canonical,
     decode_json,
     encode_json,
@@ -393,25 +394,31 @@ class Campaigns:
         The fight's events are committed whatever happens here, so a refusal is not raised:
         it comes back as a warning saying how to record the fight by hand. Its `fight_played`
         has a fixed id, so once recorded and then undone by the GM, a resend leaves it undone."""
-        state = self._state(campaign)
-        if fight in state.fights:
-            return False, []
         by_hand = f"'woundlog campaign record {campaign} {fight}' records it"
         try:
+            if fight in self._state(campaign).fights:
+                return False, []
             members = self._members_by_id(campaign, fight)
             appended = self.campaign_record(
                 campaign, fight, members, event_id=f"imported~{fight}"
             )
         except ConflictError:  # recorded under this id before, then undone; or a race lost
             return False, []
-        except (UsageError, RuleError, StructuralError) as error:
-            if isinstance(error, RuleError) and fight in self._state(campaign).fights:
+        except Exception as error:  # the import is committed: whatever failed is a warning
+            if isinstance(error, RuleError) and self._recorded_meanwhile(campaign, fight):
                 return False, []  # another import of it got in first
+            why = error.message if isinstance(error, WoundlogError) else str(error)
             return False, [f"fight `{fight}` is not recorded in campaign `{campaign}`: "
-                           f"{error.message}; {by_hand}"]  # fmt: skip
+                           f"{why}; {by_hand}"]  # fmt: skip
         return not appended.skipped, []
 
     # --- the parts -------------------------------------------------------------------------
+
+    def _recorded_meanwhile(self, campaign: str, fight: str) -> bool:
+        try:
+            return fight in self._state(campaign).fights
+        except Exception:  # noqa: BLE001 - asked only to word a warning after a commit
+            return False
 
     def _steps(self, campaign: str, **asked: Any) -> Any:
         try:

@@ -107,6 +107,24 @@ def test_a_fight_without_members_is_imported_and_the_warning_says_how_to_record_
     assert "'woundlog campaign record other ambush'" in warning
 
 
+def test_a_campaign_that_cannot_be_written_after_the_import_committed_is_a_warning(
+    app: Application, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    # The campaign's append fails as a full disk would, after the fight's events committed.
+    monkeypatch.setattr(app, "campaign_record", disk_full)
+    appended = app.import_records(
+        "ambush", "foundry", [turn("e1"), damage("e2", 7, 5)], create=True, campaign="world"
+    )
+    assert appended.recorded_in is msgspec.UNSET and len(appended.changes) >= 1
+    [warning] = appended.warnings
+    assert "not recorded in campaign `world`" in warning and "No space left" in warning
+    assert "'woundlog campaign record world ambush'" in warning
+    assert app.state("ambush").characters  # the fight itself is kept
+
+
 def test_a_campaign_not_there_or_of_other_rules_is_refused_before_anything_is_written(
     app: Application,
 ) -> None:
