@@ -131,3 +131,61 @@ def test_a_campaign_undo_takes_back_its_newest_event_and_history_says_so(app: Ap
     played = history.entries[1].changes[0]
     # dnd5e's `current_hp` is unset until a fight sets it (the member joined at full hp)
     assert [(s.stat, s.before, s.after) for s in played.stats] == [("current_hp", None, 8)]
+
+
+def test_a_fight_joined_from_the_roster_and_recorded_by_name_carries_its_hit_points_on(
+    app: Application,
+) -> None:
+    west(app)
+    fight(app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5))
+    app.campaign_record("west", "f1")
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "mira", "west")
+    app.record_named("f2", [{"type": "hit", "target": "mira", "damage": 3}])
+    mira = app.state("f2").characters["mira"]
+    assert (mira.stats["current_hp"], mira.hp) == (15, 12)  # `stats` as joined, `hp` now
+    app.campaign_record("west", "f2", {"mira": "mira"})
+    shown = app.campaign_show("west")
+    assert shown.members[0].current["current_hp"] == 12
+    assert shown.fights == ["f1", "f2"]
+    assert shown.members[0].fights == ("f1", "f2")
+
+
+def test_an_undo_in_an_old_fight_can_name_the_event_by_its_position(app: Application) -> None:
+    west(app)
+    fight(app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5))
+    app.campaign_record("west", "f1")
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "mira", "west")
+    app.record("f2", [Hit(target="mira", damage=3)])
+    app.campaign_record("west", "f2")
+    undone = app.campaign_undo("west", "#3", fight="f1")  # #3: the hit, after start and join
+    assert "Mira: HP 15 -> 20 from fight f2 on" in list(undone.consequences.lines())
+    assert app.campaign_show("west").members[0].current["current_hp"] == 17
+
+
+def test_a_retracted_rest_names_its_position_and_the_retract_that_took_it_back(
+    app: Application,
+) -> None:
+    west(app)  # the campaign's #1 and #2: created, mira joined
+    fight(app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5))
+    app.campaign_record("west", "f1")  # #3
+    app.campaign_rest("west", "long")  # #4
+    assert app.campaign_show("west").members[0].current["current_hp"] == 20
+    undone = app.campaign_undo("west")  # #5
+    assert undone.retracted == "#4"
+    assert app.campaign_show("west").members[0].current["current_hp"] == 15
+    assert app.campaign_history("west", "mira").entries[2].undone == "retracted by #5"
+
+
+def test_a_join_retried_with_its_id_is_skipped_and_what_is_missing_is_named(
+    app: Application,
+) -> None:
+    app.campaign_new("west", "dnd5e")
+    first = app.campaign_join("west", "mira", stats={"hp": 20}, event_id="j1")
+    again = app.campaign_join("west", "mira", stats={"hp": 20}, event_id="j1")
+    assert (first.skipped, again.skipped, again.version) == (False, True, 2)
+    with pytest.raises(CampaignNotFoundError, match="no campaign `east`"):
+        app.campaign_show("east")
+    with pytest.raises(UsageError, match="no member `bob`"):
+        app.join_from_campaign("f9", "bob", "west")
