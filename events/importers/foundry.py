@@ -448,7 +448,11 @@ class Conversion:
             return
         who, batch = hook.token.uuid, self.batch
         if hook.amount > 0:
-            absorbed = 0 if batch.profile.temporary is not None else max(-changes.temp, 0)
+            # dnd5e's `applyDamage` takes min(temporary HP, amount) off them, then may set them
+            # higher (a `temphp` part of the same damage): the change alone can hide what they
+            # took, the temporary HP held before cannot
+            held = max((hook.actor.hp.temp or 0) - changes.temp, 0)
+            absorbed = 0 if batch.profile.temporary is not None else min(held, hook.amount)
             batch.add(
                 Hit(
                     id=batch.id(hook.id, who, "hit"),

@@ -710,7 +710,8 @@ def test_four_blows_await_their_late_hp_hooks_and_a_fifth_back_is_not_awaited() 
     and the first one's, no longer awaited, is a change of its own (reported as drift)."""
     blows = [blow_without_changes(f"blow{n}", 2, 12 - 2 * n) for n in range(1, 6)]
     first = convert_records("foundry", [RECORDS[0], *blows], ruleset="dnd5e")
-    assert [e.damage for e in first.events if isinstance(e, Hit)] == [2] * 5  # type: ignore[union-attr]
+    hits = [e.damage for e in first.events if isinstance(e, Hit)]  # type: ignore[union-attr]
+    assert hits == [2] * 5
     cursor = msgspec.json.decode(msgspec.json.encode(first.previous))
     hooks = [late_hp_hook(b, 2) for b in blows]
     last_four = convert_records("foundry", hooks[1:], ruleset="dnd5e", previous=cursor,
@@ -744,7 +745,8 @@ def test_a_blow_without_changes_on_an_actor_with_no_current_hp_is_read_as_no_cha
     blind = blow_without_changes("blind", 5, 0)
     blind["actor"]["hp"]["value"] = None
     converted = convert_records("foundry", [RECORDS[0], blind], ruleset="dnd5e")
-    assert [e.damage for e in converted.events if isinstance(e, Hit)] == [5]  # type: ignore[union-attr]
+    hits = [e.damage for e in converted.events if isinstance(e, Hit)]  # type: ignore[union-attr]
+    assert hits == [5]
 
 
 def test_a_token_first_seen_in_a_turn_change_holding_temporary_hp_is_granted_all_of_them() -> None:
@@ -753,7 +755,8 @@ def test_a_token_first_seen_in_a_turn_change_holding_temporary_hp_is_granted_all
     shielded = record(0)
     shielded["turns"][0]["actor"]["hp"]["temp"] = 5
     events = convert_records("foundry", [shielded], ruleset="dnd5e").events
-    granted = [(e.target, e.amount) for e in events if isinstance(e, Heal) and e.means == "temporary"]
+    grants = [e for e in events if isinstance(e, Heal) and e.means == "temporary"]
+    granted = [(e.target, e.amount) for e in grants]
     assert granted == [(BRAKKA, 5)]
 
 
@@ -763,8 +766,9 @@ def test_a_death_save_with_a_bonus_die_records_the_d20_and_the_bonus_dies_total(
     check's die is the d20 (9); the d4's 3 is bonus."""
     d20 = {"faces": 20, "results": [{"result": 9, "active": True}]}
     d4 = {"faces": 4, "results": [{"result": 3, "active": True}]}
-    blessed = record(8, roll={"formula": "1d20 + 1d4", "total": 12, "target": 10,
-                              "isCritical": False, "isFumble": False, "dice": [d20, d4]})  # fmt: skip
+    roll = {"formula": "1d20 + 1d4", "total": 12, "target": 10, "isCritical": False,
+            "isFumble": False, "dice": [d20, d4]}  # fmt: skip
+    blessed = record(8, roll=roll)
     check = convert_records("foundry", [blessed], ruleset="dnd5e").events[-1]
     assert isinstance(check, Check)
     assert (check.rolls, check.bonus) == ({"death_save": [9]}, 3)
@@ -793,3 +797,19 @@ def test_temporary_hp_granted_by_the_blow_itself_take_nothing_off_it_without_tem
     mixed["actor"]["hp"] |= {"value": 6, "temp": 5}
     events = convert_records("foundry", [mixed], ruleset="d26").events
     assert [e.damage for e in events if isinstance(e, Hit)] == [6]  # type: ignore[union-attr]
+
+
+def test_temporary_hp_the_blow_went_through_are_absorbed_though_it_grants_more() -> None:
+    """A defect the survivor above pointed at. Brakka, 12 HP and 3 temporary, takes 4 fire and 5
+    `temphp` in one application: `applyDamage` takes `deltaTemp = min(hp.temp, amount)` (3)
+    off temporary HP and 1 off HP, then sets temp to 5 (`temp > updates[temp]`), so `changes`
+    is hp -1, temp +2. In d26, which keeps no temporary HP, the hit is the 1 Foundry took off
+    HP (4 less the 3 absorbed), not all 4; in dnd5e it is all 4, and the 5 are granted."""
+    mixed = record(3, amount=4, changes={"hp": -1, "temp": 2, "total": 1})
+    mixed["actor"]["hp"] |= {"value": 11, "temp": 5}
+    d26 = convert_records("foundry", [mixed], ruleset="d26").events
+    assert [e.damage for e in d26 if isinstance(e, Hit)] == [1]  # type: ignore[union-attr]
+    dnd5e = convert_records("foundry", [mixed], ruleset="dnd5e").events
+    assert [e.damage for e in dnd5e if isinstance(e, Hit)] == [4]  # type: ignore[union-attr]
+    granted = [e.amount for e in dnd5e if isinstance(e, Heal) and e.means == "temporary"]
+    assert granted == [3, 5]  # the 3 he held on joining, then the 5 of the blow
