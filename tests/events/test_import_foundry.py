@@ -691,10 +691,10 @@ def late_hp_hook(blow: dict[str, Any], lost: int) -> dict[str, Any]:
 
 
 def test_a_resend_is_known_among_the_last_500_envelope_ids_and_not_further_back() -> None:
-    """The cursor keeps the last 500 envelope ids (the module resends its whole queue after a
-    lost answer): a blow followed by 499 other envelopes is still known when resent; followed
-    by 500, it is forgotten, and its resend is taken in anew (a drift back to 12, then the blow
-    again), as the docstring's bound says."""
+    """The cursor keeps the last 500 envelope ids (`SEEN_KEPT`; replays/integrations/foundry/
+    outbox.mjs sends an envelope again when its answer was lost): a blow followed by 499 other
+    envelopes is still known when resent; followed by 500, it is forgotten, and its resend is
+    taken in anew (a drift back to 12, then the blow again)."""
     blow = RECORDS[3]  # 5 on Brakka, 12 -> 7
     others = [record(4, id=f"back{n:03d}") for n in range(500)]  # Previous Turn: no tick
     for kept, makes in ((499, []), (500, ["drift", "hit"])):
