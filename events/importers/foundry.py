@@ -494,7 +494,7 @@ class Conversion:
             event = self.batch.events[at]
             if isinstance(event, Hit):
                 event = msgspec.structs.replace(event, attacker=hook.attacker)
-            elif isinstance(event, Heal) and event.means is None:
+            elif isinstance(event, Heal) and not event.means:  # a heal of HP, not a grant
                 event = msgspec.structs.replace(event, healer=hook.attacker)
             self.batch.events[at] = event
         self.left(hook)

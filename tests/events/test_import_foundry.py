@@ -813,3 +813,49 @@ def test_temporary_hp_the_blow_went_through_are_absorbed_though_it_grants_more()
     assert [e.damage for e in dnd5e if isinstance(e, Hit)] == [4]  # type: ignore[union-attr]
     granted = [e.amount for e in dnd5e if isinstance(e, Heal) and e.means == "temporary"]
     assert granted == [3, 5]  # the 3 he held on joining, then the 5 of the blow
+
+
+def test_a_move_from_round_0_to_round_11_is_a_jump_of_11_rounds() -> None:
+    """Round 0 is the combat before "Begin Combat": a GM who types round 11 there jumps 11
+    rounds, past `MAX_ROUNDS`, and is told so."""
+    typed = record(0, current={**RECORDS[0]["current"], "round": 11})
+    converted = convert_records("foundry", [typed], ruleset="dnd5e")
+    assert any("jumps 11 rounds" in w for w in converted.warnings)
+    assert ticks(converted.events) == [("TurnStarted", BRAKKA, 11)]
+
+
+def test_a_prior_naming_a_combatant_but_no_turn_ends_no_turn() -> None:
+    """A `prior` with no `turn` index is before the round's first turn, whoever it names: no
+    turn of it ends, and the move crosses the round from its first turn."""
+    moved = walk({"round": 2, "combatant_id": "a"}, {"round": 2, "turn": 1, "combatant_id": "b"},
+                 ["a", "b"])  # fmt: skip
+    assert moved == [Step(2, 0, "a", starts=True), Step(2, 0, "a"), Step(2, 1, "b", starts=True)]
+
+
+def test_a_move_across_the_end_of_a_round_takes_the_next_round_from_its_first_turn() -> None:
+    """From b's turn (turn 1 of a, b, c) in round 1 to b's turn in round 2, as when quick Next
+    Turn clicks reach woundlog as one move: c's turn, the round's end, then a's turn of round
+    2, which comes before b's."""
+    moved = walk({"round": 1, "turn": 1, "combatant_id": "b"},
+                 {"round": 2, "turn": 1, "combatant_id": "b"}, ["a", "b", "c"])  # fmt: skip
+    assert moved == [
+        Step(1, 1, "b"),
+        Step(1, 2, "c", starts=True), Step(1, 2, "c"),
+        Step(1),
+        Step(2, 0, "a", starts=True), Step(2, 0, "a"),
+        Step(2, 1, "b", starts=True),
+    ]  # fmt: skip
+
+
+def test_a_heal_by_someone_through_an_hp_hook_names_the_healer_and_the_grant_does_not() -> None:
+    """An HP hook that names who did it (`attacker`, which the format takes on every HP hook):
+    the heal of HP carries the healer, as the hit carries the attacker; the temporary HP it
+    grants are the ruleset's own means and name nobody. Failed before: the heal's `means` is
+    "" when it is a plain heal, and the importer looked for None, so no heal named a healer."""
+    heal = heal_to(6, 5)  # Brakka, back at 1 HP by his natural 20 (record 11), 1 -> 6
+    heal["attacker"] = "Actor.actCleric0000001"
+    heal["actor"]["hp"]["temp"] = 5
+    heal["changes"] = {"hp": 5, "temp": 5, "total": 10}
+    events = convert_records("foundry", [*RECORDS[:12], heal], ruleset="dnd5e").events
+    heals = [(e.means, e.healer) for e in events if isinstance(e, Heal) and "env00013" in e.id]
+    assert heals == [("", "Actor.actCleric0000001"), ("temporary", None)]
