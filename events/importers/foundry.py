@@ -35,7 +35,9 @@ Hooks and mapping:
   `isCritical`) is a dnd5e hit's `critical` fact; `attacker` is the hit's attacker.
 - `dnd5e.damageActor` / `dnd5e.healActor(actor, changes{hp, temp, total}, update, userId)`: an
   HP change by any other means (the sheet, the token HUD): HP and temporary HP before
-  (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them.
+  (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them. An `attacker`,
+  which the module sends with `applyDamage` only, is the hit's attacker or the heal's healer
+  (temporary HP granted name nobody).
 - `dnd5e.rollDeathSave`: a dnd5e `check` (`death_save`), for a fight with option
   `death_saves: "table"` (the format's fight options, events/importers/__init__.py). Its
   outcome is Foundry's: the roll's `total` (bonuses in) against its `target` (10), a natural
