@@ -786,9 +786,7 @@ def test_a_death_save_that_names_no_die_adds_nothing_to_the_die_woundlog_draws()
         assert (check.rolls, check.bonus) == ({}, 0), roll
 
 
-def test_temporary_hp_granted_by_the_blow_itself_take_nothing_off_it_without_temporary_hp() -> (
-    None
-):
+def test_temporary_hp_the_blow_itself_grants_take_nothing_off_it() -> None:
     """d26 keeps no temporary HP. A damage roll of 6 fire and 5 `temphp` (calculateDamage sums
     `temphp` parts into `temp`, the rest into `amount`) on Brakka, 12 HP and none temporary:
     `applyDamage` takes 6 off HP and then sets temp to 5, so `changes` is hp -6, temp +5. None
