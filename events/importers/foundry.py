@@ -35,7 +35,9 @@ Hooks and mapping:
   `isCritical`) is a dnd5e hit's `critical` fact; `attacker` is the hit's attacker.
 - `dnd5e.damageActor` / `dnd5e.healActor(actor, changes{hp, temp, total}, update, userId)`: an
   HP change by any other means (the sheet, the token HUD): HP and temporary HP before
-  (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them.
+  (`hp.value - changes.hp`) and after, as `Batch.hp_and_temporary` reads them. An `attacker`,
+  which the module sends with `applyDamage` only, is the hit's attacker or the heal's healer
+  (temporary HP granted name nobody).
 - `dnd5e.rollDeathSave`: a dnd5e `check` (`death_save`), for a fight with option
   `death_saves: "table"` (the format's fight options, events/importers/__init__.py). Its
   outcome is Foundry's: the roll's `total` (bonuses in) against its `target` (10), a natural
@@ -448,7 +450,11 @@ class Conversion:
             return
         who, batch = hook.token.uuid, self.batch
         if hook.amount > 0:
-            absorbed = 0 if batch.profile.temporary is not None else max(-changes.temp, 0)
+            # dnd5e's `applyDamage` takes min(temporary HP, amount) off them, then may set them
+            # higher (a `temphp` part of the same damage): the change alone can hide what they
+            # took, the temporary HP held before cannot
+            held = max((hook.actor.hp.temp or 0) - changes.temp, 0)
+            absorbed = 0 if batch.profile.temporary is not None else min(held, hook.amount)
             batch.add(
                 Hit(
                     id=batch.id(hook.id, who, "hit"),
@@ -490,7 +496,7 @@ class Conversion:
             event = self.batch.events[at]
             if isinstance(event, Hit):
                 event = msgspec.structs.replace(event, attacker=hook.attacker)
-            elif isinstance(event, Heal) and event.means is None:
+            elif isinstance(event, Heal) and not event.means:  # a heal of HP, not a grant
                 event = msgspec.structs.replace(event, healer=hook.attacker)
             self.batch.events[at] = event
         self.left(hook)

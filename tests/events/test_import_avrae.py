@@ -7,6 +7,7 @@ import copy
 import json
 import random
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,9 @@ from woundlog.events.importers import convert_records
 from woundlog.events.importers.avrae import summary_hp
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight, replay
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "data" / "importers"))
+from avrae_fixtures import Combat, Combatant  # noqa: E402
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 ALL = [json.loads(line) for line in (DATA / "avrae_combat.jsonl").read_text().splitlines()]
@@ -426,3 +430,26 @@ def test_a_cursor_with_a_field_this_importer_never_writes_is_refused() -> None:
     with pytest.raises(StructuralError, match="not a cursor") as caught:
         convert_records("avrae", RECORDS[3:], ruleset="dnd5e", previous=tampered)
     assert caught.value.field == "previous"
+
+
+def test_a_negative_starting_thp_is_no_temporary_hp_and_the_blow_it_deepens_counts_whole() -> None:
+    """`!init add 10 GO1 -hp 7 -thp -3`: combatant_builders.py `basic_combatant` passes `-thp`
+    (`args.last("thp", type_=int, default=0)`) to the constructor unchecked, and
+    cogs5e/models/sheet/statblock.py `StatBlock.__init__` stores it (`self._temp_hp =
+    temp_hp`) without the setter's `max(0, value)`, so `to_dict` writes `temp_hp: -3`. Avrae's
+    summary shows no temp (`hp_str`: `temp_hp > 0`), and its next blow of 5 deals 8
+    (`modify_hp`: `value += min(thp, -value)` with `thp` -3), 7 -> -1. woundlog reads the -3 as
+    none and the 8 as the hit (v4.2.70)."""
+    combat = Combat("1700300000-negative-thp", 1700300000.0)
+    go1 = Combatant("go1-negative-thp", "GO1", "common", 10, 7)
+    go1._temp = -3  # StatBlock.__init__'s unclamped `_temp_hp`
+    combat.add(go1)
+    combat.advance()
+    combat.commit()
+    go1.modify_hp(-5)
+    combat.commit()
+    assert [r["data"]["combatants"][0]["temp_hp"] for r in combat.records[1:]] == [-3, 0]
+    assert [r["data"]["combatants"][0]["hp"] for r in combat.records[1:]] == [7, -1]
+    events = convert_records("avrae", combat.records, ruleset="dnd5e").events
+    assert [e.damage for e in events if isinstance(e, Hit)] == [8]  # type: ignore[union-attr]
+    assert not [e for e in events if isinstance(e, Heal) and e.means == "temporary"]

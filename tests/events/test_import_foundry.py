@@ -664,3 +664,196 @@ def test_the_token_says_who_is_a_player_and_without_it_the_actor_type_does() -> 
         events = convert_records("foundry", [hit], ruleset="dnd5e").events
         kinds[player] = [(e.kind, e.side) for e in events if isinstance(e, CharacterJoined)]
     assert kinds == {False: [("monster", "monsters")], None: [("pc", "players")]}
+
+
+# Shapes from dnd5e release-5.3.3: module/documents/actor/actor.mjs (`applyDamage`,
+# `calculateDamage`, `rollDeathSave`), module/data/actor/templates/attributes.mjs (`hitPoints`)
+# and module/data/actor/character.mjs (`death`).
+
+KNOWN = [BRAKKA, GOBLIN_1, GOBLIN_2]
+
+
+def blow_without_changes(envelope_id: str, amount: int, value: int) -> dict[str, Any]:
+    """A blow on Brakka as the module of manifest 1.0.0 sent it in dnd5e 4.0 and later, when
+    dnd5e's own HP hook came after `applyDamage`: no `changes`."""
+    blow = record(3, id=envelope_id, amount=amount)
+    blow["actor"]["hp"] |= {"value": value}
+    del blow["changes"]
+    return blow
+
+
+def late_hp_hook(blow: dict[str, Any], lost: int) -> dict[str, Any]:
+    """dnd5e's own HP hook of that blow (`onUpdateHP`), arriving after it."""
+    late = {**copy.deepcopy(blow), "hook": "dnd5e.damageActor", "id": blow["id"] + "-hp"}
+    del late["amount"], late["attacker"]
+    late["changes"] = {"hp": -lost, "temp": 0, "total": -lost}
+    return late
+
+
+def test_a_resend_is_known_among_the_last_500_envelope_ids_and_not_further_back() -> None:
+    """The cursor keeps the last 500 envelope ids (`SEEN_KEPT`; replays/integrations/foundry/
+    outbox.mjs sends an envelope again when its answer was lost): a blow followed by 499 other
+    envelopes is still known when resent; followed by 500, it is forgotten, and its resend is
+    taken in anew (a drift back to 12, then the blow again)."""
+    blow = RECORDS[3]  # 5 on Brakka, 12 -> 7
+    others = [record(4, id=f"back{n:03d}") for n in range(500)]  # Previous Turn: no tick
+    for kept, makes in ((499, []), (500, ["drift", "hit"])):
+        first = convert_records("foundry", [blow, *others[:kept]], ruleset="d26")
+        cursor = msgspec.json.decode(msgspec.json.encode(first.previous))
+        again = convert_records("foundry", [blow], ruleset="d26", previous=cursor, joined=KNOWN)
+        assert [e.id.rsplit(":", 1)[1] for e in again.events] == makes, kept
+
+
+def test_four_blows_await_their_late_hp_hooks_and_a_fifth_back_is_not_awaited() -> None:
+    """Up to 4 blows a token are awaited for their late HP hook (`UNHOOKED_KEPT`): five blows of
+    2 on Brakka (12 -> 2) before any hook arrives, then the hooks of the last four make nothing,
+    and the first one's, no longer awaited, is a change of its own (reported as drift)."""
+    blows = [blow_without_changes(f"blow{n}", 2, 12 - 2 * n) for n in range(1, 6)]
+    first = convert_records("foundry", [RECORDS[0], *blows], ruleset="dnd5e")
+    hits = [e.damage for e in first.events if isinstance(e, Hit)]  # type: ignore[union-attr]
+    assert hits == [2] * 5
+    cursor = msgspec.json.decode(msgspec.json.encode(first.previous))
+    hooks = [late_hp_hook(b, 2) for b in blows]
+    last_four = convert_records("foundry", hooks[1:], ruleset="dnd5e", previous=cursor,
+                                joined=KNOWN)  # fmt: skip
+    assert (last_four.events, last_four.warnings) == ([], [])
+    oldest = convert_records("foundry", hooks[:1], ruleset="dnd5e", previous=last_four.previous,
+                             joined=KNOWN)  # fmt: skip
+    assert "changed unseen" in oldest.warnings[0]
+
+
+def test_an_unmoved_blow_awaits_no_hp_hook_and_a_later_grant_at_that_hp_is_taken_in() -> None:
+    """Brakka immune to the blow: dnd5e's `calculateDamage` sets an immune part to 0 and
+    `applyDamage` still fires with amount 0, HP unmoved (12), so no HP hook follows it. Then
+    the sheet gives him 5 temporary HP (`onUpdateHP`: hp 0, temp +5, a `healActor`): that is
+    no late hook of the blow, and he gains them."""
+    immune = blow_without_changes("immune", 0, 12)
+    first = convert_records("foundry", [RECORDS[0], immune], ruleset="dnd5e")
+    grant = copy.deepcopy(heal_to(12, 0))
+    grant["id"] = "sheet-temp"
+    grant["actor"]["hp"]["temp"] = 5
+    grant["changes"] = {"hp": 0, "temp": 5, "total": 5}
+    second = convert_records("foundry", [grant], ruleset="dnd5e", previous=first.previous,
+                             joined=KNOWN)  # fmt: skip
+    granted = [e.amount for e in second.events if isinstance(e, Heal) and e.means == "temporary"]
+    assert granted == [5]
+
+
+def test_a_blow_without_changes_on_an_actor_with_no_current_hp_is_read_as_no_change() -> None:
+    """dnd5e's `hp.value` is nullable (attributes.mjs `hitPoints`: `initial: null`), so an
+    actor whose current HP was never set sends none: nothing to compare, no HP change."""
+    blind = blow_without_changes("blind", 5, 0)
+    blind["actor"]["hp"]["value"] = None
+    converted = convert_records("foundry", [RECORDS[0], blind], ruleset="dnd5e")
+    hits = [e.damage for e in converted.events if isinstance(e, Hit)]  # type: ignore[union-attr]
+    assert hits == [5]
+
+
+def test_a_token_first_seen_in_a_turn_change_holding_temporary_hp_is_granted_all_of_them() -> None:
+    """A turn change says nothing of a change of temporary HP: Brakka, first seen in
+    `combat.turns` with 5 temporary HP (False Life), joins with all 5."""
+    shielded = record(0)
+    shielded["turns"][0]["actor"]["hp"]["temp"] = 5
+    events = convert_records("foundry", [shielded], ruleset="dnd5e").events
+    grants = [e for e in events if isinstance(e, Heal) and e.means == "temporary"]
+    granted = [(e.target, e.amount) for e in grants]
+    assert granted == [(BRAKKA, 5)]
+
+
+def test_a_death_save_with_a_bonus_die_records_the_d20_and_the_bonus_dies_total() -> None:
+    """character.mjs `death.bonuses.save` is a formula, and `rollDeathSave` adds it to the d20's
+    parts: "1d4" makes the roll `1d20 + 1d4`, whose `Roll#dice` lists the d20 then the d4. The
+    check's die is the d20 (9); the d4's 3 is bonus."""
+    d20 = {"faces": 20, "results": [{"result": 9, "active": True}]}
+    d4 = {"faces": 4, "results": [{"result": 3, "active": True}]}
+    roll = {"formula": "1d20 + 1d4", "total": 12, "target": 10, "isCritical": False,
+            "isFumble": False, "dice": [d20, d4]}  # fmt: skip
+    blessed = record(8, roll=roll)
+    check = convert_records("foundry", [blessed], ruleset="dnd5e").events[-1]
+    assert isinstance(check, Check)
+    assert (check.rolls, check.bonus) == ({"death_save": [9]}, 3)
+
+
+def test_a_death_save_that_names_no_die_adds_nothing_to_the_die_woundlog_draws() -> None:
+    """The format lets a death save carry no roll, or a roll with no die (`roll` is optional):
+    no die is made up and nothing is added, so woundlog draws a plain d20."""
+    for roll in (None, {"formula": "", "dice": []}):
+        save_ = record(8, roll=roll)
+        if roll is None:
+            del save_["roll"]
+        check = convert_records("foundry", [save_], ruleset="dnd5e").events[-1]
+        assert isinstance(check, Check)
+        assert (check.rolls, check.bonus) == ({}, 0), roll
+
+
+def test_temporary_hp_the_blow_itself_grants_take_nothing_off_it() -> None:
+    """d26 keeps no temporary HP. A damage roll of 6 fire and 5 `temphp` (calculateDamage sums
+    `temphp` parts into `temp`, the rest into `amount`) on Brakka, 12 HP and none temporary:
+    `applyDamage` takes 6 off HP and then sets temp to 5, so `changes` is hp -6, temp +5. None
+    of the 6 was absorbed: the hit is 6."""
+    mixed = record(3, amount=6, changes={"hp": -6, "temp": 5, "total": -1})
+    mixed["actor"]["hp"] |= {"value": 6, "temp": 5}
+    events = convert_records("foundry", [mixed], ruleset="d26").events
+    assert [e.damage for e in events if isinstance(e, Hit)] == [6]  # type: ignore[union-attr]
+
+
+def test_temporary_hp_the_blow_went_through_are_absorbed_though_it_grants_more() -> None:
+    """A defect the survivor above pointed at. Brakka, 12 HP and 3 temporary, takes 4 fire and 5
+    `temphp` in one application: `applyDamage` takes `deltaTemp = min(hp.temp, amount)` (3)
+    off temporary HP and 1 off HP, then sets temp to 5 (`temp > updates[temp]`), so `changes`
+    is hp -1, temp +2. In d26, which keeps no temporary HP, the hit is the 1 Foundry took off
+    HP (4 less the 3 absorbed), not all 4; in dnd5e it is all 4, and the 5 are granted."""
+    mixed = record(3, amount=4, changes={"hp": -1, "temp": 2, "total": 1})
+    mixed["actor"]["hp"] |= {"value": 11, "temp": 5}
+    d26 = convert_records("foundry", [mixed], ruleset="d26").events
+    assert [e.damage for e in d26 if isinstance(e, Hit)] == [1]  # type: ignore[union-attr]
+    dnd5e = convert_records("foundry", [mixed], ruleset="dnd5e").events
+    assert [e.damage for e in dnd5e if isinstance(e, Hit)] == [4]  # type: ignore[union-attr]
+    granted = [e.amount for e in dnd5e if isinstance(e, Heal) and e.means == "temporary"]
+    assert granted == [3, 5]  # the 3 he held on joining, then the 5 of the blow
+
+
+def test_a_move_from_round_0_to_round_11_is_a_jump_of_11_rounds() -> None:
+    """Round 0 is the combat before "Begin Combat": a GM who types round 11 there jumps 11
+    rounds, past `MAX_ROUNDS`, and is told so."""
+    typed = record(0, current={**RECORDS[0]["current"], "round": 11})
+    converted = convert_records("foundry", [typed], ruleset="dnd5e")
+    assert any("jumps 11 rounds" in w for w in converted.warnings)
+    assert ticks(converted.events) == [("TurnStarted", BRAKKA, 11)]
+
+
+def test_a_prior_naming_a_combatant_but_no_turn_ends_no_turn() -> None:
+    """A `prior` with no `turn` index is before the round's first turn, whoever it names: no
+    turn of it ends, and the move crosses the round from its first turn."""
+    moved = walk({"round": 2, "combatant_id": "a"}, {"round": 2, "turn": 1, "combatant_id": "b"},
+                 ["a", "b"])  # fmt: skip
+    assert moved == [Step(2, 0, "a", starts=True), Step(2, 0, "a"), Step(2, 1, "b", starts=True)]
+
+
+def test_a_move_across_the_end_of_a_round_takes_the_next_round_from_its_first_turn() -> None:
+    """From b's turn (turn 1 of a, b, c) in round 1 to b's turn in round 2, as when quick Next
+    Turn clicks reach woundlog as one move: c's turn, the round's end, then a's turn of round
+    2, which comes before b's."""
+    moved = walk({"round": 1, "turn": 1, "combatant_id": "b"},
+                 {"round": 2, "turn": 1, "combatant_id": "b"}, ["a", "b", "c"])  # fmt: skip
+    assert moved == [
+        Step(1, 1, "b"),
+        Step(1, 2, "c", starts=True), Step(1, 2, "c"),
+        Step(1),
+        Step(2, 0, "a", starts=True), Step(2, 0, "a"),
+        Step(2, 1, "b", starts=True),
+    ]  # fmt: skip
+
+
+def test_a_heal_by_someone_through_an_hp_hook_names_the_healer_and_the_grant_does_not() -> None:
+    """An HP hook that names who did it (`attacker`, which the format takes on every HP hook):
+    the heal of HP carries the healer, as the hit carries the attacker; the temporary HP it
+    grants are the ruleset's own means and name nobody. Failed before: the heal's `means` is
+    "" when it is a plain heal, and the importer looked for None, so no heal named a healer."""
+    heal = heal_to(6, 5)  # Brakka, back at 1 HP by his natural 20 (record 11), 1 -> 6
+    heal["attacker"] = "Actor.actCleric0000001"
+    heal["actor"]["hp"]["temp"] = 5
+    heal["changes"] = {"hp": 5, "temp": 5, "total": 10}
+    events = convert_records("foundry", [*RECORDS[:12], heal], ruleset="dnd5e").events
+    heals = [(e.means, e.healer) for e in events if isinstance(e, Heal) and "env00013" in e.id]
+    assert heals == [("", "Actor.actCleric0000001"), ("temporary", None)]
