@@ -331,9 +331,7 @@ class _Steps:
     def heal(self, state: FightState[Any], event: Heal) -> bool:
         return self._treat(state, event, self.rules.on_heal)
 
-    def _treat(
-        self, state: FightState[Any], event: Any, handler: Callable[..., Character]
-    ) -> bool:
+    def _treat(self, state: FightState[Any], event: Any, handler: Callable[..., Character]) -> bool:
         """A hit or a heal on its target, if it passes the checks `apply` makes (`Checks`)."""
         target = self.checks.clears(state, event)
         if target is None:
@@ -565,8 +563,10 @@ def _on_event(
             target = checks_of(rules).clears(state, event)
             if target is None:
                 _refuse_treatment(rules, state, event, ctx)
-            handler = rules.on_hit if isinstance(event, Hit) else rules.on_heal
-            treated = handler(state, target, event, ctx)
+            if isinstance(event, Hit):
+                treated = rules.on_hit(state, target, event, ctx)
+            else:
+                treated = rules.on_heal(state, target, event, ctx)
             _say_outsider(state, event, ctx)
             return {event.target: treated}, False
         case TurnStarted() | TurnEnded():
