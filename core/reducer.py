@@ -257,9 +257,10 @@ class Fold:
         step = steps.quick.get(type(event))
         if step is None or state.ended or not step(state, event):
             state = self._generic(state, event)
-        elif steps.rounds is not None:  # a tick: where the rounds stand now
-            state = msgspec.structs.replace(state, rounds=steps.rounds)
+        elif steps.rounds is not None:  # a tick: where the rounds stand now, in the same copy
+            self._state = msgspec.structs.replace(state, seq=state.seq + 1, rounds=steps.rounds)
             steps.rounds = None
+            return
         self._state = msgspec.structs.replace(state, seq=state.seq + 1)
 
     def _generic(self, state: FightState[Any], event: Event) -> FightState[Any]:
@@ -297,11 +298,12 @@ class _Steps:
         self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
         self.checks = checks_of(rules)
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
+        # each step its handler bound in, made in C: one Python call fewer per event
         self.quick: dict[type, Callable[[FightState[Any], Any], bool]] = {
-            Hit: self.hit,
-            Heal: self.heal,
-            TurnStarted: self.turn_started,
-            TurnEnded: self.turn_ended,
+            Hit: functools.partial(self._treat, rules.on_hit),
+            Heal: functools.partial(self._treat, rules.on_heal),
+            TurnStarted: functools.partial(self._tick, rules.on_turn_started),
+            TurnEnded: functools.partial(self._tick, rules.on_turn_ended),
         }
 
     def _context(self, event: Event, seq: int) -> Context:
@@ -325,13 +327,7 @@ class _Steps:
                 _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
             self.characters.put(cid, now)
 
-    def hit(self, state: FightState[Any], event: Hit) -> bool:
-        return self._treat(state, event, self.rules.on_hit)
-
-    def heal(self, state: FightState[Any], event: Heal) -> bool:
-        return self._treat(state, event, self.rules.on_heal)
-
-    def _treat(self, state: FightState[Any], event: Any, handler: Callable[..., Character]) -> bool:
+    def _treat(self, handler: Callable[..., Character], state: FightState[Any], event: Any) -> bool:
         """A hit or a heal on its target, if it passes the checks `apply` makes (`Checks`)."""
         target = self.checks.clears(state, event)
         if target is None:
@@ -358,17 +354,11 @@ class _Steps:
         for cid, now in updated.items():
             characters.put(cid, now)
 
-    def turn_started(self, state: FightState[Any], event: TurnStarted) -> bool:
-        return self._tick(state, event, self.rules.on_turn_started)
-
-    def turn_ended(self, state: FightState[Any], event: TurnEnded) -> bool:
-        return self._tick(state, event, self.rules.on_turn_ended)
-
     def _tick(
         self,
+        handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
         state: FightState[Any],
         event: Any,
-        handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
     ) -> bool:
         """A turn's start or end, on the characters of its scope."""
         if not self.checks.in_scope(state, event):

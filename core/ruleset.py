@@ -337,7 +337,13 @@ class Ruleset:
         done = pulse.done
         if done.everyone:
             return {}
-        if not done.sides and not done.characters:
+        if turn.character is None and turn.side is not None:
+            # all of a side's scope is on that side (`ticked`): covered by it, or by name only
+            if turn.side in done.sides:
+                return {}
+            if not done.characters:
+                return scope
+        elif not done.sides and not done.characters:
             return scope
         return {cid: c for cid, c in scope.items() if not done.covers(cid, c.side)}
 
