@@ -124,6 +124,21 @@ class Dice:
         if given:
             self._check(given)
 
+    def anew(self, event_id: str, given: Mapping[str, list[int]], owner: str | None) -> Dice:
+        """These dice made another event's, as if made for it (seed, sides and options kept):
+        a fold that keeps only state takes up one Dice for each of its events in turn, since
+        it keeps no event's dice past the event."""
+        self._event_id = event_id
+        self._given = given
+        self._owner = owner
+        self._next = {}
+        self._position = {}
+        self.used = []
+        self._plain = not given and self._missing is None and not self._strict
+        if given:
+            self._check(given)
+        return self
+
     def _check(self, given: Mapping[str, list[int]]) -> None:
         """A given die outside its range is refused. A purpose the rules never roll is a typo,
         refused naming the purposes there are (version 1 logs kept such dice as unused, and

@@ -293,7 +293,7 @@ class _Steps:
         self.characters = characters
         # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
         self.ctx = Context("", _no_dice, rules.graph, fight.options, explains=False)
-        self.dice_of = dice_of(fight, rules, records=False)
+        self.dice = dice_of(fight, rules, records=False)("", {})  # each event's in turn
         self.event: Event | None = None
         self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
         self.checks = checks_of(rules)
@@ -319,11 +319,11 @@ class _Steps:
     def _dice(self) -> Dice:
         event = self.event
         assert event is not None
-        return self.dice_of(self.ctx.event_id, event.rolls, owner=_concerns(event))
+        return self.dice.anew(self.ctx.event_id, event.rolls, _concerns(event))
 
     def _store(self, cid: str, was: Character, now: Character) -> None:
         if now is not was:
-            if not _declared(self.rules, was, now):
+            if was.state != now.state and not _declared(self.rules, was, now):
                 _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
             self.characters.put(cid, now)
 
@@ -347,7 +347,7 @@ class _Steps:
         characters, rules = self.characters, self.rules
         for cid, now in updated.items():
             was = characters.get(cid)
-            if was is None or not _declared(rules, was, now):
+            if was is None or (was.state != now.state and not _declared(rules, was, now)):
                 _check_moves(rules, characters, updated)  # raises, or clears a joining
                 characters.update(updated)
                 return

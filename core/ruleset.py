@@ -123,7 +123,10 @@ class Context:
         return self._dice
 
     def roll(self, purpose: str) -> int:
-        return self.dice.roll(purpose, self.character)
+        dice = self._dice
+        if not isinstance(dice, Dice):
+            dice = self.dice
+        return dice.roll(purpose, self.character)
 
     def say(self, text: str, /, **values: object) -> None:
         """Add a sentence to the explanation: `text` as it is, or, given `values`, a template
