@@ -2,7 +2,8 @@
 checks (`core.reducer.Checks`), so each one is proved here by example through both, with the
 same words and field: a fact the ruleset does not read, a target not in the fight, an
 attacker who may not act and one from outside the fight, a turn's scope, and a move the
-ruleset's Machine does not declare. Each example fails if the shared check is broken, whichever
+ruleset's Machine does not declare; and whose turn a side's tick starts, which the fast fold no
+longer works out fighter by fighter. Each example fails if the shared check is broken, whichever
 way the event goes.
 
 The fights are Mordheim's test fights (Grim of the reavers, Snik of the skaven), whose rules
@@ -177,3 +178,23 @@ def test_a_move_the_machine_does_not_declare_is_a_bug_either_way(
         apply(state, cure)
     with pytest.raises(IllegalTransition, match="quack: ann moved downed -> upright"):
         Fold(state).add(cure)
+
+
+# --- whose turn a side's tick starts (`Ruleset.turns`), through both ----------------------
+
+
+def test_a_sides_second_turn_start_in_a_round_recovers_nobody_again() -> None:
+    stunned = mordheim.fight(mordheim.hit(1, 3), TurnStarted(round=1, side="reavers"))
+    assert stunned.characters["grim"].state == "knocked_down"  # turned face up, once
+    after, _ = both_accept(stunned, TurnStarted(round=1, side="reavers"))
+    assert after.characters["grim"].state == "knocked_down"
+
+
+def test_a_side_whose_fighter_began_his_turn_by_name_does_not_begin_it_again() -> None:
+    stunned = mordheim.fight(mordheim.hit(1, 3), TurnStarted(round=1, character="grim"))
+    after, _ = both_accept(stunned, TurnStarted(round=1, side="reavers"))
+    assert after.characters["grim"].state == "knocked_down"
+    after, _ = both_accept(stunned, TurnStarted(round=1, side="skaven"))  # another side's
+    assert after.characters["grim"].state == "knocked_down"
+    after, _ = both_accept(after, TurnStarted(round=2, side="reavers"))  # the next round
+    assert after.characters["grim"].state == "upright"
