@@ -13,12 +13,16 @@ still handed out in the order the rules ask (join order), as logs of version 1 w
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Collection, Mapping
 
 import msgspec
 
 from woundlog.events import RuleError, StructuralError
+
+try:  # hashlib's own blake2b, without the OpenSSL digests hashlib loads first (a few ms a run)
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b
 
 _SPACE = 1 << 64
 SCOPE = "@"
@@ -41,7 +45,7 @@ def draw(
     attempt = 0
     while True:
         key = f"{seed}\x1f{event_id}\x1f{scope}\x1f{index}\x1f{attempt}".encode()
-        value = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+        value = int.from_bytes(blake2b(key, digest_size=8).digest(), "big")
         if value < limit:
             return value % sides + 1
         attempt += 1
@@ -123,6 +127,21 @@ class Dice:
         self._plain = not given and missing is None and not strict
         if given:
             self._check(given)
+
+    def anew(self, event_id: str, given: Mapping[str, list[int]], owner: str | None) -> Dice:
+        """These dice made another event's, as if made for it (seed, sides and options kept):
+        a fold that keeps only state takes up one Dice for each of its events in turn, since
+        it keeps no event's dice past the event."""
+        self._event_id = event_id
+        self._given = given
+        self._owner = owner
+        self._next = {}
+        self._position = {}
+        self.used = []
+        self._plain = not given and self._missing is None and not self._strict
+        if given:
+            self._check(given)
+        return self
 
     def _check(self, given: Mapping[str, list[int]]) -> None:
         """A given die outside its range is refused. A purpose the rules never roll is a typo,

@@ -12,7 +12,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress
 from operator import ne
-from typing import Any
+from typing import Any, NamedTuple, NoReturn
 
 import msgspec
 from msgspec.structs import astuple
@@ -179,17 +179,8 @@ def _effect(
     rules = get_ruleset(state.ruleset)
 
     def dice() -> Dice:
-        return Dice(
-            state.seed,
-            eid,
-            event.rolls,
-            rules.dice,
-            strict=bool(state.options["strict_dice"]),
-            version=state.version,
-            hints=rules.dice_hints,
-            owner=_concerns(event),
-            missing=missing,
-            records=explains,
+        return dice_of(state, rules, missing=missing, records=explains)(
+            eid, event.rolls, owner=_concerns(event)
         )
 
     try:
@@ -266,9 +257,10 @@ class Fold:
         step = steps.quick.get(type(event))
         if step is None or state.ended or not step(state, event):
             state = self._generic(state, event)
-        elif steps.rounds is not None:  # a tick: where the rounds stand now
-            state = msgspec.structs.replace(state, rounds=steps.rounds)
+        elif steps.rounds is not None:  # a tick: where the rounds stand now, in the same copy
+            self._state = msgspec.structs.replace(state, seq=state.seq + 1, rounds=steps.rounds)
             steps.rounds = None
+            return
         self._state = msgspec.structs.replace(state, seq=state.seq + 1)
 
     def _generic(self, state: FightState[Any], event: Event) -> FightState[Any]:
@@ -299,27 +291,19 @@ class _Steps:
     def __init__(self, rules: Ruleset, characters: Roster[Any], fight: FightState[Any]) -> None:
         self.rules = rules
         self.characters = characters
-        self.edges = rules.graph.edges
         # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
         self.ctx = Context("", _no_dice, rules.graph, fight.options, explains=False)
-        self.dice_of = functools.partial(
-            Dice,
-            fight.seed,
-            sides=rules.dice,
-            strict=bool(fight.options["strict_dice"]),
-            version=fight.version,
-            hints=rules.dice_hints,
-            records=False,
-        )
+        self.dice = dice_of(fight, rules, records=False)("", {})  # each event's in turn
         self.event: Event | None = None
         self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
         self.checks = checks_of(rules)
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
+        # each step its handler bound in, made in C: one Python call fewer per event
         self.quick: dict[type, Callable[[FightState[Any], Any], bool]] = {
-            Hit: self.hit,
-            Heal: self.heal,
-            TurnStarted: self.turn_started,
-            TurnEnded: self.turn_ended,
+            Hit: functools.partial(self._treat, rules.on_hit),
+            Heal: functools.partial(self._treat, rules.on_heal),
+            TurnStarted: functools.partial(self._tick, rules.on_turn_started),
+            TurnEnded: functools.partial(self._tick, rules.on_turn_ended),
         }
 
     def _context(self, event: Event, seq: int) -> Context:
@@ -335,90 +319,49 @@ class _Steps:
     def _dice(self) -> Dice:
         event = self.event
         assert event is not None
-        return self.dice_of(self.ctx.event_id, event.rolls, owner=_concerns(event))
-
-    def _may_act(
-        self, state: FightState[Any], event: Hit | Heal, actor_id: str, attack: bool
-    ) -> bool:
-        actor = self.characters.get(actor_id)
-        if actor is None:  # from outside the fight: accepted
-            return True
-        return self.checks.may_act(state, event, actor_id, actor, attack)
+        return self.dice.anew(self.ctx.event_id, event.rolls, _concerns(event))
 
     def _store(self, cid: str, was: Character, now: Character) -> None:
         if now is not was:
-            if was.state != now.state and (was.state, now.state) not in self.edges:
+            if was.state != now.state and not _declared(self.rules, was, now):
                 _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
             self.characters.put(cid, now)
 
-    def hit(self, state: FightState[Any], event: Hit) -> bool:
-        return self._treat(
-            state, event, event.attacker, True, self.checks.hit_unstated, self.rules.on_hit
-        )
-
-    def heal(self, state: FightState[Any], event: Heal) -> bool:
-        return self._treat(
-            state, event, event.healer, False, self.checks.heal_unstated, self.rules.on_heal
-        )
-
-    def _treat(
-        self,
-        state: FightState[Any],
-        event: Any,
-        actor: str | None,
-        attack: bool,
-        facts_unstated: Callable[[Any], bool],
-        handler: Callable[..., Character],
-    ) -> bool:
-        """A hit or a heal on its target (`attack`: whether `actor` attacks or heals)."""
-        target = self.characters.get(event.target)
+    def _treat(self, handler: Callable[..., Character], state: FightState[Any], event: Any) -> bool:
+        """A hit or a heal on its target, if it passes the checks `apply` makes (`Checks`)."""
+        target = self.checks.clears(state, event)
         if target is None:
             return False
         seq = state.seq + 1
         try:
             ctx = self._context(event, seq)
-            if not facts_unstated(event):
-                return False
-            if actor is not None and not self._may_act(state, event, actor, attack):
-                return False
             self._store(event.target, target, handler(state, target, event, ctx))
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
         return True
 
-    def _in_scope(self, state: FightState[Any], turn: TurnStarted | TurnEnded) -> bool:
-        if turn.character is not None:
-            return turn.character in self.characters
-        return turn.side is None or state.has_side(turn.side)
-
     def _ticked(self, updated: Mapping[str, Character]) -> None:
         """Write what a turn updated, once every move in it is known to be declared."""
         if not updated:
             return
-        characters, edges = self.characters, self.edges
+        characters, rules = self.characters, self.rules
         for cid, now in updated.items():
             was = characters.get(cid)
-            if was is None or (was.state != now.state and (was.state, now.state) not in edges):
-                _check_moves(self.rules, characters, updated)  # raises, or clears a joining
+            if was is None or (was.state != now.state and not _declared(rules, was, now)):
+                _check_moves(rules, characters, updated)  # raises, or clears a joining
                 characters.update(updated)
                 return
         for cid, now in updated.items():
             characters.put(cid, now)
 
-    def turn_started(self, state: FightState[Any], event: TurnStarted) -> bool:
-        return self._tick(state, event, self.rules.on_turn_started)
-
-    def turn_ended(self, state: FightState[Any], event: TurnEnded) -> bool:
-        return self._tick(state, event, self.rules.on_turn_ended)
-
     def _tick(
         self,
+        handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
         state: FightState[Any],
         event: Any,
-        handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
     ) -> bool:
         """A turn's start or end, on the characters of its scope."""
-        if not self._in_scope(state, event):
+        if not self.checks.in_scope(state, event):
             return False
         try:
             ctx = self._context(event, state.seq + 1)
@@ -430,17 +373,31 @@ class _Steps:
         return True
 
 
+class _Treatment(NamedTuple):
+    """What the checks of a hit or a heal read: which facts are whose (`FACTS[kind]`), the
+    field naming who acts, whether he attacks or heals, and the test of its facts."""
+
+    kind: str
+    role: str
+    attack: bool
+    unstated: Callable[[Any], bool]
+
+
 class Checks:
-    """The checks a hit or a heal takes before its ruleset's handler, compiled once per ruleset
-    from its declarations: that it states no fact the ruleset does not read, and that its
-    attacker or healer, a character of the fight, may act (`Ruleset.who_may_act`). `apply`
-    and a Fold's quick steps ask the same ones, so speed never forks the rules: the quick step
-    asks whether an event passes; `apply` refuses one that does not, with the rules' words."""
+    """The checks an event takes before its ruleset's handler, compiled once per ruleset from
+    its declarations: that a hit or a heal states no fact the ruleset does not read, that its
+    target is in the fight and its attacker or healer, a character of the fight, may act
+    (`Ruleset.who_may_act`); that a turn's scope is in the fight. `apply` and a Fold's quick
+    steps ask the same ones, so speed never forks the rules: the quick step asks whether an
+    event passes (`clears`, `in_scope`); `apply` refuses one that does not, with the rules'
+    words (`_refuse_treatment`, `_check_scope`)."""
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
-        self.hit_unstated = _unstated(Hit, rules.hit_facts, "hit")
-        self.heal_unstated = _unstated(Heal, rules.heal_facts, "heal")
+        self.treatments: dict[type, _Treatment] = {
+            Hit: _Treatment("hit", "attacker", True, _unstated(Hit, rules.hit_facts, "hit")),
+            Heal: _Treatment("heal", "healer", False, _unstated(Heal, rules.heal_facts, "heal")),
+        }
         # who may act, as a table of the states that may not, unless the ruleset words its own
         # exceptions (then asked each time); None: ask the ruleset
         base, kind = Ruleset.__dict__, type(rules)
@@ -457,27 +414,47 @@ class Checks:
         if kind.acting is base["acting"] and kind.why_healer_cannot is base["why_healer_cannot"]:
             self.no_heal = frozenset(s for s in states if not rules.who_may_act.get(s, ACTS).heal)
 
-    def unstated(self, kind: str) -> Callable[[Any], bool]:
-        """The test that a hit's (`kind` "hit") or a heal's facts are all ones it reads."""
-        return self.hit_unstated if kind == "hit" else self.heal_unstated
+    def clears(self, fight: FightState[Any], event: Hit | Heal) -> Any | None:
+        """The target of a hit or a heal that passes every check before its handler: it states
+        no fact the ruleset does not read, its target is in the fight, and its attacker or
+        healer, if a character of the fight, may act. None if it fails one."""
+        treatment = self.treatments[type(event)]
+        target = fight.characters.get(event.target)
+        if target is None or not treatment.unstated(event):
+            return None
+        actor_id = getattr(event, treatment.role)
+        if actor_id is not None and not self.may_act(fight, event, actor_id, treatment.attack):
+            return None
+        return target
 
-    def may_act(
-        self, state: FightState[Any], event: Any, actor_id: str, actor: Any, attack: bool
-    ) -> bool:
-        """Whether `actor`, a character of the fight, may strike this hit (`attack`) or give
-        this heal: from the table when the ruleset makes no exceptions."""
+    def may_act(self, fight: FightState[Any], event: Any, actor_id: str, attack: bool) -> bool:
+        """Whether `actor_id` may strike this hit (`attack`) or give this heal: one from
+        outside the fight (a trap, a spell) may; a character of the fight as the rules say,
+        from the table when the ruleset makes no exceptions."""
+        actor = fight.characters.get(actor_id)
+        if actor is None:
+            return True
         unable = self.no_attack if attack else self.no_heal
         if unable is not None:
             return actor.state not in unable
-        return self.why_not(state, event, actor_id, actor, attack) is None
+        return self.why_not(fight, event, actor_id, actor, attack) is None
 
     def why_not(
-        self, state: FightState[Any], event: Any, actor_id: str, actor: Any, attack: bool
+        self, fight: FightState[Any], event: Any, actor_id: str, actor: Any, attack: bool
     ) -> str | None:
-        """Why `actor` may not act, in the rules' words; None if he may."""
+        """Why `actor`, a character of the fight, may not act, in the rules' words; None if he
+        may."""
         if attack:
-            return self.rules.why_attacker_cannot(state, actor_id, actor, event)
-        return self.rules.why_healer_cannot(state, actor_id, actor, event)
+            return self.rules.why_attacker_cannot(fight, actor_id, actor, event)
+        return self.rules.why_healer_cannot(fight, actor_id, actor, event)
+
+    @staticmethod
+    def in_scope(fight: FightState[Any], turn: TurnStarted | TurnEnded) -> bool:
+        """Whether a turn's scope is in the fight: its character has joined, or someone is on
+        its side, or it is the whole round's."""
+        if turn.character is not None:
+            return turn.character in fight.characters
+        return turn.side is None or fight.has_side(turn.side)
 
 
 @functools.cache
@@ -485,6 +462,23 @@ def checks_of(rules: Ruleset) -> Checks:
     """A ruleset's Checks, compiled the first time a fight of it asks (a pure memo: a ruleset
     declares its facts and who may act once, as class data)."""
     return Checks(rules)
+
+
+def dice_of(
+    fight: FightState[Any], rules: Ruleset, *, missing: Missing | None = None, records: bool
+) -> Callable[..., Dice]:
+    """The maker of this fight's Dice: given an event's id, its given dice and `owner` (the
+    character it concerns), its Dice, keyed by the fight's seed, drawn as its version says."""
+    return functools.partial(
+        Dice,
+        fight.seed,
+        sides=rules.dice,
+        strict=bool(fight.options["strict_dice"]),
+        version=fight.version,
+        hints=rules.dice_hints,
+        missing=missing,
+        records=records,
+    )
 
 
 def _unstated(kind: type[Hit | Heal], used: frozenset[str], name: str) -> Callable[[Any], bool]:
@@ -555,16 +549,18 @@ def _on_event(
     whether the fight has ended."""
     characters = state.characters
     match event:
-        case Hit():
-            _check_facts(rules, "hit", event, ctx)
-            target = _character(state, event.target, "$.target", ctx)
-            outsider = _check_actor(rules, state, event, ctx)
-            hurt = rules.on_hit(state, target, event, ctx)
-            if outsider:
-                ctx.say(outsider)
-            return {event.target: hurt}, False
+        case Hit() | Heal():
+            target = checks_of(rules).clears(state, event)
+            if target is None:
+                _refuse_treatment(rules, state, event, ctx)
+            if isinstance(event, Hit):
+                treated = rules.on_hit(state, target, event, ctx)
+            else:
+                treated = rules.on_heal(state, target, event, ctx)
+            _say_outsider(state, event, ctx)
+            return {event.target: treated}, False
         case TurnStarted() | TurnEnded():
-            _check_scope(state, event, ctx)
+            _check_scope(rules, state, event, ctx)
             if isinstance(event, TurnStarted):
                 return rules.on_turn_started(state, event, ctx), False
             return rules.on_turn_ended(state, event, ctx), False
@@ -574,14 +570,6 @@ def _on_event(
             joined = rules.join(state, event, ctx)
             ctx.say("{joined.name} joins ({joined.state})", joined=joined)
             return {event.character: joined}, False
-        case Heal():
-            _check_facts(rules, "heal", event, ctx)
-            target = _character(state, event.target, "$.target", ctx)
-            outsider = _check_actor(rules, state, event, ctx)
-            healed = rules.on_heal(state, target, event, ctx)
-            if outsider:
-                ctx.say(outsider)
-            return {event.target: healed}, False
         case Choice():
             chooser = _character(state, event.character, "$.character", ctx)
             return {event.character: rules.on_choice(state, chooser, event, ctx)}, False
@@ -603,35 +591,33 @@ def _character(state: FightState[Any], character_id: str, field: str, ctx: Conte
     return character
 
 
-def _check_actor(
+def _refuse_treatment(
     rules: Ruleset, state: FightState[Any], event: Hit | Heal, ctx: Context
-) -> str | None:
-    """Refuse a hit struck, or a heal given, by a character of the fight whose state the rules
-    say cannot act; of an attacker or healer from outside the fight (a trap, a spell), say so,
-    so that a typo shows."""
-    role, actor_id = (
-        ("attacker", event.attacker) if isinstance(event, Hit) else ("healer", event.healer)
-    )
-    if actor_id is None:
-        return None
-    actor = state.characters.get(actor_id)
-    if actor is None:
-        return f"{role} `{actor_id}` is not a character of this fight"
-    checks, attack = checks_of(rules), isinstance(event, Hit)
-    if not checks.may_act(state, event, actor_id, actor, attack):
-        why = checks.why_not(state, event, actor_id, actor, attack)
-        raise ctx.refuse(f"{actor.name} {why}", f"$.{role}")
-    return None
+) -> NoReturn:
+    """Refuse a hit or a heal `Checks.clears` did not clear, naming the first check it fails:
+    a fact the ruleset does not read (the first stated, in declaration order), a target not in
+    the fight, then an attacker or healer of the fight whose state the rules say cannot act."""
+    checks = checks_of(rules)
+    kind, role, attack, unstated = checks.treatments[type(event)]
+    if not unstated(event):
+        unread, stated = _unread_facts(rules.hit_facts if attack else rules.heal_facts, kind)
+        fact = next(f for f, v in zip(unread, stated(event), strict=True) if v is not None)
+        raise ctx.refuse(f"this ruleset does not use the fact `{fact}` on a {kind}", f"$.{fact}")
+    _character(state, event.target, "$.target", ctx)
+    actor_id = getattr(event, role)
+    actor = state.characters[actor_id]
+    why = checks.why_not(state, event, actor_id, actor, attack)
+    assert why is not None, "Checks.may_act and Checks.why_not disagree"
+    raise ctx.refuse(f"{actor.name} {why}", f"$.{role}")
 
 
-def _check_facts(rules: Ruleset, kind: str, event: Hit | Heal, ctx: Context) -> None:
-    """A fact the ruleset does not read is refused (the first one stated, in declaration order)."""
-    if checks_of(rules).unstated(kind)(event):
-        return  # the usual case: none of them stated
-    unread, stated = _unread_facts(rules.hit_facts if kind == "hit" else rules.heal_facts, kind)
-    values = stated(event)
-    fact = next(f for f, v in zip(unread, values, strict=True) if v is not None)
-    raise ctx.refuse(f"this ruleset does not use the fact `{fact}` on a {kind}", f"$.{fact}")
+def _say_outsider(state: FightState[Any], event: Hit | Heal, ctx: Context) -> None:
+    """Of an attacker or healer from outside the fight (a trap, a spell), say so, so that a
+    typo shows."""
+    role = "attacker" if isinstance(event, Hit) else "healer"
+    actor_id = getattr(event, role)
+    if actor_id is not None and actor_id not in state.characters:
+        ctx.say("{role} `{actor}` is not a character of this fight", role=role, actor=actor_id)
 
 
 @functools.cache
@@ -643,10 +629,15 @@ def _unread_facts(used: frozenset[str], kind: str) -> tuple[tuple[str, ...], Any
     return unread, lambda event: tuple(getattr(event, fact) for fact in unread)
 
 
-def _check_scope(state: FightState[Any], turn: TurnStarted | TurnEnded, ctx: Context) -> None:
+def _check_scope(
+    rules: Ruleset, state: FightState[Any], turn: TurnStarted | TurnEnded, ctx: Context
+) -> None:
+    """Refuse a turn whose scope `Checks.in_scope` does not find in the fight."""
+    if checks_of(rules).in_scope(state, turn):
+        return
     if turn.character is not None:
         _character(state, turn.character, "$.character", ctx)
-    elif turn.side is not None and not state.has_side(turn.side):
+    elif turn.side is not None:
         sides = ", ".join(dict.fromkeys(c.side for c in state.characters.values())) or "none yet"
         raise ctx.refuse(f"no character is on side `{turn.side}` (sides: {sides})", "$.side")
 

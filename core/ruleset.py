@@ -123,7 +123,10 @@ class Context:
         return self._dice
 
     def roll(self, purpose: str) -> int:
-        return self.dice.roll(purpose, self.character)
+        dice = self._dice
+        if not isinstance(dice, Dice):
+            dice = self.dice
+        return dice.roll(purpose, self.character)
 
     def say(self, text: str, /, **values: object) -> None:
         """Add a sentence to the explanation: `text` as it is, or, given `values`, a template
@@ -337,7 +340,13 @@ class Ruleset:
         done = pulse.done
         if done.everyone:
             return {}
-        if not done.sides and not done.characters:
+        if turn.character is None and turn.side is not None:
+            # all of a side's scope is on that side (`ticked`): covered by it, or by name only
+            if turn.side in done.sides:
+                return {}
+            if not done.characters:
+                return scope
+        elif not done.sides and not done.characters:
             return scope
         return {cid: c for cid, c in scope.items() if not done.covers(cid, c.side)}
 

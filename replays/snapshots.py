@@ -37,11 +37,10 @@ def rules_fingerprint() -> bytes:
     A snapshot is a cache of the fold, and the fold is what the rules make of the log: a
     snapshot folded by other rules (an older woundlog, before a rule was fixed or a ruleset's
     state took a new shape) no longer equals the fold, so it is not used."""
-    import hashlib  # here: only a command that keeps or reads snapshots needs it
-
     import woundlog.core
+    from woundlog.core.dice import blake2b  # the draw's: no second hash module to load
 
-    digest = hashlib.blake2b(digest_size=16)
+    digest = blake2b(digest_size=16)
     root = os.path.dirname(woundlog.core.__file__)  # a folder of files: woundlog is never zipped
     for name, source in sorted(_sources(root)):
         digest.update(name.encode() + b"\0" + source + b"\0")
