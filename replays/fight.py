@@ -9,7 +9,6 @@ or a client would resend events that are already written.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -460,10 +459,11 @@ def _back_off(attempt: int) -> None:
     """After a lost race, wait a little, longer after each, at random (exponential backoff with
     full jitter): two writers that keep colliding in step would otherwise each revalidate and
     lose again, and one could lose RETRIES races in a row. Timing only: nothing folded reads it."""
-    time.sleep(_jitter.uniform(0, min(BACK_OFF_CAP_S, BACK_OFF_S * 2**attempt)))
+    import random  # here: only a lost race waits, and a `woundlog hit` need not load it
+
+    time.sleep(random.SystemRandom().uniform(0, min(BACK_OFF_CAP_S, BACK_OFF_S * 2**attempt)))
 
 
-_jitter = random.Random()
 BACK_OFF_S = 0.001
 BACK_OFF_CAP_S = 0.05
 
