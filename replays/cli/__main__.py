@@ -1,5 +1,5 @@
 """`python -m woundlog.replays.cli ARGS...`, the same as `woundlog ARGS...`."""
 
-from .main import main
+from .start import main
 
 main()

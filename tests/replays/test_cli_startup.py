@@ -150,6 +150,17 @@ def test_the_version_printed_is_the_one_installed(tmp_path: Path) -> None:
     assert done.stdout == f"woundlog {version('woundlog')}\n"
 
 
+def test_python_dash_m_runs_the_same_cli_as_the_console_script() -> None:
+    """`python -m woundlog.replays.cli` (its `__main__`) answers as `woundlog` does."""
+    from importlib.metadata import version
+
+    done = subprocess.run(
+        [sys.executable, "-m", "woundlog.replays.cli", "--version"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, f"woundlog {version('woundlog')}\n")
+
+
 def test_a_hit_loads_its_fights_ruleset_alone_and_prints_without_rich(
     tmp_path: Path, store: Path
 ) -> None:
