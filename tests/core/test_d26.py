@@ -1362,3 +1362,15 @@ def test_a_blow_on_1_hp_says_what_was_left_over() -> None:
     assert explanation(fight(hp=1), hit(4, 1)).startswith(
         "Mira takes 4 damage (HP 1 -> 0): Fatigued; 3 left over: location d4=1 arm: Severe"
     )
+
+
+# --- examples the mutation run found missing (tests/mutation/results, seed 27) ---------------
+
+
+def test_a_turn_ending_after_the_choice_asks_nothing_again() -> None:
+    """Only a choice still pending lapses into Hold on to Life at a turn's end: one already made
+    is not made again, on anyone's turn end (`DOWNED and fate == UNDECIDED` with `or` said it
+    again, "the turn ended before a choice", for a character who had chosen)."""
+    state = fight(*HOLDING_ON)
+    assert explanation(state, TurnEnded(character="kael")) == "no effect"
+    assert explanation(state, own_turn_ends(3)) == "Mira rolls 3 to hold on to life: holds on"
