@@ -1374,3 +1374,13 @@ def test_a_turn_ending_after_the_choice_asks_nothing_again() -> None:
     state = fight(*HOLDING_ON)
     assert explanation(state, TurnEnded(character="kael")) == "no effect"
     assert explanation(state, own_turn_ends(3)) == "Mira rolls 3 to hold on to life: holds on"
+
+
+def test_a_new_rounds_first_turn_brings_no_agony_to_one_not_in_agony() -> None:
+    """Agony is "one round end closer to death" only once the hold_on die gave it: a Downed
+    character who rolled a 3 is no nearer death when the next round's first turn starts
+    (`DOWNED and agony` with `or` counted down from 0, to -1)."""
+    state = fight(*HOLDING_ON, TurnEnded(side="party", round=1, rolls={"hold_on@mira": [3]}))
+    state, changes = apply(state, TurnStarted(side="party", round=2))  # round 1 has ended
+    assert (mira(state).state, mira(state).agony) == ("downed", 0)
+    assert changes.explanation == "no effect"
