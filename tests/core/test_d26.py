@@ -1384,3 +1384,25 @@ def test_a_new_rounds_first_turn_brings_no_agony_to_one_not_in_agony() -> None:
     state, changes = apply(state, TurnStarted(side="party", round=2))  # round 1 has ended
     assert (mira(state).state, mira(state).agony) == ("downed", 0)
     assert changes.explanation == "no effect"
+
+
+def test_a_heal_says_the_hp_it_gave_and_nothing_when_it_gave_none() -> None:
+    potion = Heal(target="mira", amount=3, means="potion")
+    assert explanation(fight(hit(5)), potion) == "Mira is healed 3 (HP 5 -> 8)"
+    assert explanation(fight(), potion) == "Mira is healed 3"  # at 10 of 10 HP: no HP to show
+
+
+def test_a_turn_starting_within_the_round_is_no_round_end_for_agony() -> None:
+    # agony counts round ends; a turn starting without the round moving on is none
+    state = fight(*HOLDING_ON, own_turn_ends(1))  # a 1: agony, 2 round ends left
+    state, changes = apply(state, TurnStarted(character="kael"))
+    assert (mira(state).state, mira(state).agony) == ("downed", 2)
+    assert changes.explanation == "no effect"
+
+
+def test_fatigued_lasts_past_the_fight_and_only_for_the_fatigued() -> None:
+    """ "Fatigued ... until you rest": a campaign carries it out of the fight (the campaign's
+    own tests show it whole; this is the ruleset's part of it)."""
+    conditions = get_ruleset("d26").permanence.conditions
+    assert conditions(mira(fight(hit(10)))) == ("Fatigued",)  # 0 HP: Fatigued
+    assert conditions(mira(fight(hit(4)))) == ()
