@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 from woundlog.core import FightState, apply, apply_or_void, get_ruleset
+from woundlog.core.permanence import Injury, Record
 from woundlog.core.rulesets import contractor
 from woundlog.events import (
     CharacterJoined,
@@ -26,6 +27,7 @@ from woundlog.events import (
     TurnStarted,
     decode_json,
 )
+from woundlog.events.campaign import Treatment
 from woundlog.replays import replay, replay_file
 
 VEX_GEAR = {"weapon_arm": "Coil Rifle", "shield_arm": "Riot Shield", "pack": "Salvage Pack"}
@@ -1279,3 +1281,43 @@ def test_gear_damage_reads_as_the_wound_type_or_destroyed() -> None:
     assert show(damaged.gear_damage) == "h1 Coil Rifle: Puncture"
     destroyed = vex(fight(to_zero(97, "vex", id="h1")))  # Maimed, location 7
     assert show(destroyed.gear_damage) == "h1 Coil Rifle: destroyed"
+
+
+# Between jobs: "Non-Maimed wounds can be treated by: ... Camp Treat Wound action ... Maimed
+# wounds cannot be removed by normal treatment. They require prosthetics or Coiltech
+# restoration." A record of Constitution 14 with one wound's counter (-4) taken off.
+
+
+def on_the_record(injury: Injury) -> Record:
+    current = {"constitution": 10, "dexterity": 10}
+    return Record(member="cinder", name="Cinder", current=current, injuries=(injury,))
+
+
+def treated_between_jobs(record: Record, means: str) -> Record:
+    treat = get_ruleset("contractor").permanence.treat
+    return treat(record, Treatment(member="cinder", means=means))
+
+
+def test_a_wound_not_maimed_is_removed_by_a_camp_treat_wound() -> None:
+    fracture = Injury(name="h1 Fracture", fight="f1", event="#3", effect={"constitution": -4})
+    treated = treated_between_jobs(on_the_record(fracture), "treat_wound")
+    assert (treated.current, treated.injuries) == ({"constitution": 14, "dexterity": 10}, ())
+
+
+def test_a_maimed_wound_needs_a_prosthetic_or_coiltech() -> None:
+    maimed = Injury(
+        name="h2 Maimed",
+        fight="f1",
+        event="#4",
+        effect={"constitution": -4, "dexterity": -2},
+        permanent=True,
+    )
+    record = on_the_record(maimed)
+    with pytest.raises(RuleError, match="Maimed wounds cannot be removed by normal treatment"):
+        treated_between_jobs(record, "treat_wound")
+    # the prosthetic offsets the penalty (Dexterity back to 10 + 2); the counter stays
+    fitted = treated_between_jobs(record, "prosthetic")
+    assert fitted.current == {"constitution": 10, "dexterity": 12}
+    assert [(i.effect, i.prosthetic) for i in fitted.injuries] == [({"constitution": -4}, True)]
+    restored = treated_between_jobs(record, "coiltech")
+    assert (restored.current, restored.injuries) == ({"constitution": 14, "dexterity": 12}, ())

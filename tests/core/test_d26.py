@@ -1362,3 +1362,47 @@ def test_a_blow_on_1_hp_says_what_was_left_over() -> None:
     assert explanation(fight(hp=1), hit(4, 1)).startswith(
         "Mira takes 4 damage (HP 1 -> 0): Fatigued; 3 left over: location d4=1 arm: Severe"
     )
+
+
+# --- examples the mutation run found missing (tests/mutation/results, seed 27) ---------------
+
+
+def test_a_turn_ending_after_the_choice_asks_nothing_again() -> None:
+    """Only a choice still pending lapses into Hold on to Life at a turn's end: one already made
+    is not made again, on anyone's turn end (`DOWNED and fate == UNDECIDED` with `or` said it
+    again, "the turn ended before a choice", for a character who had chosen)."""
+    state = fight(*HOLDING_ON)
+    assert explanation(state, TurnEnded(character="kael")) == "no effect"
+    assert explanation(state, own_turn_ends(3)) == "Mira rolls 3 to hold on to life: holds on"
+
+
+def test_a_new_rounds_first_turn_brings_no_agony_to_one_not_in_agony() -> None:
+    """Agony is "one round end closer to death" only once the hold_on die gave it: a Downed
+    character who rolled a 3 is no nearer death when the next round's first turn starts
+    (`DOWNED and agony` with `or` counted down from 0, to -1)."""
+    state = fight(*HOLDING_ON, TurnEnded(side="party", round=1, rolls={"hold_on@mira": [3]}))
+    state, changes = apply(state, TurnStarted(side="party", round=2))  # round 1 has ended
+    assert (mira(state).state, mira(state).agony) == ("downed", 0)
+    assert changes.explanation == "no effect"
+
+
+def test_a_heal_says_the_hp_it_gave_and_nothing_when_it_gave_none() -> None:
+    potion = Heal(target="mira", amount=3, means="potion")
+    assert explanation(fight(hit(5)), potion) == "Mira is healed 3 (HP 5 -> 8)"
+    assert explanation(fight(), potion) == "Mira is healed 3"  # at 10 of 10 HP: no HP to show
+
+
+def test_a_turn_starting_within_the_round_is_no_round_end_for_agony() -> None:
+    # agony counts round ends; a turn starting without the round moving on is none
+    state = fight(*HOLDING_ON, own_turn_ends(1))  # a 1: agony, 2 round ends left
+    state, changes = apply(state, TurnStarted(character="kael"))
+    assert (mira(state).state, mira(state).agony) == ("downed", 2)
+    assert changes.explanation == "no effect"
+
+
+def test_fatigued_lasts_past_the_fight_and_only_for_the_fatigued() -> None:
+    """ "Fatigued ... until you rest": a campaign carries it out of the fight (the campaign's
+    own tests show it whole; this is the ruleset's part of it)."""
+    conditions = get_ruleset("d26").permanence.conditions
+    assert conditions(mira(fight(hit(10)))) == ("Fatigued",)  # 0 HP: Fatigued
+    assert conditions(mira(fight(hit(4)))) == ()
