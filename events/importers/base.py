@@ -140,16 +140,6 @@ class Sighting:
     temp_hp: int = 0
 
 
-@dataclass(frozen=True)
-class Turn:
-    """Where the initiative stands: the round, the active entry's place in the order (None when
-    nobody acts) and the characters whose turn it is."""
-
-    round: int
-    position: int | None
-    active: tuple[str, ...]
-
-
 class Batch:
     """The events of one conversion, with who has joined so far.
 
@@ -276,24 +266,6 @@ class Batch:
                 )
             )
 
-    def turn_change(self, key: str, before: Turn, now: Turn) -> None:
-        """The active turn moved on: the turns of `before` end, the round ends when the round
-        counter went up, and the turns of `now` start. Moving back (a GM's correction) makes no
-        event: the end-of-turn rules cannot be run backwards; undo them in woundlog instead.
-        Only joined characters tick: nothing has happened to the others yet."""
-        if not advanced(before, now):
-            return
-        if before.round >= 1:
-            for character in before.active:
-                self.tick(TurnEnded, key, before.round, character)
-            if now.round > before.round:
-                self.add(
-                    TurnEnded(id=self.id(key, "round_ended"), by=self.source, round=before.round)
-                )
-        if now.round >= 1:
-            for character in now.active:
-                self.tick(TurnStarted, key, now.round, character)
-
     def tick(
         self, kind: type[TurnStarted] | type[TurnEnded], key: str, round_: int, character: str
     ) -> None:
@@ -331,18 +303,6 @@ class Batch:
                     field=error.field,
                     index=index,
                 ) from None
-
-
-def advanced(before: Turn, now: Turn) -> bool:
-    """Whether the initiative moved forward from `before` to `now`."""
-    if now.round != before.round:
-        return now.round > before.round
-    if now.active == before.active and now.position == before.position:
-        return False
-    if before.position is None or now.position is None:
-        return True
-    # the same place with someone else in it: the active combatant left and the next moved up
-    return now.position >= before.position
 
 
 def scoped(rolls: dict[str, list[int]], character: str | None) -> dict[str, list[int]]:

@@ -18,8 +18,6 @@ from woundlog.events.importers.base import (
     Batch,
     Sighting,
     SourceId,
-    Turn,
-    advanced,
     content_key,
 )
 from woundlog.events.model import Heal, Hit, TurnEnded, TurnStarted
@@ -55,22 +53,9 @@ def test_ruleset_without_hit_points_is_refused_with_the_reason() -> None:
         convert_records("foundry", FOUNDRY, ruleset="chess")
 
 
-def test_the_initiative_moved_on_when_the_next_combatant_moves_up_into_the_same_place() -> None:
-    """The combatant whose turn it is deleted, the next takes its turn at the same place in the
-    order (as the Foundry import's test_deleting_the_combatant_whose_turn_it_is_... records
-    it): that is a turn, not a resend."""
-    before = Turn(round=2, position=1, active=("gob1",))
-    assert advanced(before, Turn(round=2, position=1, active=("gob2",)))  # moved up
-    assert not advanced(before, Turn(round=2, position=1, active=("gob1",)))  # a resend
-    assert advanced(before, Turn(round=2, position=2, active=("gob2",)))
-    assert not advanced(before, Turn(round=2, position=0, active=("tali",)))  # a rewind
-    assert not advanced(before, Turn(round=1, position=3, active=("orc",)))
-    assert advanced(before, Turn(round=3, position=0, active=("tali",)))
-
-
 # --- examples the mutation run found missing (base.py) -------------------------------------------
 # Each names the slip it catches. The Batch is driven the way every importer drives it: a
-# snapshot's turn and HP readings, before and now, as the formats' own tests record them.
+# snapshot's ticks and HP readings, before and now, as the formats' own tests record them.
 
 
 def _batch(ruleset: str, joined: tuple[str, ...] = ("tali", "gob1")) -> Batch:
@@ -85,46 +70,17 @@ def _ticks(batch: Batch) -> list[tuple[str, int | None, str | None]]:
     ]
 
 
-def test_a_turn_within_round_one_ends_the_first_turn_and_starts_the_next() -> None:
-    """Round 1 is a round like any other (`before.round >= 1`, not `> 1`), and a turn that moves
-    on within a round does not end the round."""
+def test_only_a_joined_character_ticks_and_each_tick_has_an_id_of_its_record() -> None:
+    """Nothing has happened yet to a combatant who never joined: its turn makes no event."""
     batch = _batch("d26")
-    batch.turn_change("k", Turn(1, 0, ("tali",)), Turn(1, 1, ("gob1",)))
-    assert _ticks(batch) == [("TurnEnded", 1, "tali"), ("TurnStarted", 1, "gob1")]
-
-
-def test_the_round_counter_going_up_ends_the_round_between_the_two_turns() -> None:
-    batch = _batch("d26")
-    batch.turn_change("k", Turn(1, 1, ("gob1",)), Turn(2, 0, ("tali",)))
-    assert _ticks(batch) == [
-        ("TurnEnded", 1, "gob1"),
-        ("TurnEnded", 1, None),
-        ("TurnStarted", 2, "tali"),
+    batch.tick(TurnStarted, "k", 2, "tali")
+    batch.tick(TurnEnded, "k", 2, "orc")  # not joined
+    batch.tick(TurnEnded, "k", 2, "tali")
+    assert _ticks(batch) == [("TurnStarted", 2, "tali"), ("TurnEnded", 2, "tali")]
+    assert [event.id for event in batch.events] == [
+        "foundry:k:tali:turn_started",
+        "foundry:k:tali:turn_ended",
     ]
-    assert batch.events[1].id == "foundry:k:round_ended"
-
-
-def test_starting_the_combat_starts_the_first_turn_and_ends_no_round_zero() -> None:
-    """Foundry's "Begin Combat" moves round 0 (not started) to round 1, turn 0."""
-    batch = _batch("d26")
-    batch.turn_change("k", Turn(0, None, ()), Turn(1, 0, ("tali",)))
-    assert _ticks(batch) == [("TurnStarted", 1, "tali")]
-
-
-def test_a_combat_not_yet_started_ticks_nothing_when_its_order_changes() -> None:
-    """Round 0 is the combat before "Begin Combat": a combatant shown first is no turn yet."""
-    batch = _batch("d26")
-    batch.turn_change("k", Turn(0, None, ()), Turn(0, 0, ("tali",)))
-    assert batch.events == []
-
-
-def test_the_initiative_moved_on_when_nobody_was_or_is_active_any_more() -> None:
-    """With no place to compare (None), a change of who acts is a move forward."""
-    assert advanced(Turn(1, None, ()), Turn(1, 0, ("tali",)))
-    assert advanced(Turn(1, 0, ("tali",)), Turn(1, None, ()))
-    batch = _batch("d26")
-    batch.turn_change("k", Turn(1, 0, ("tali",)), Turn(1, None, ()))
-    assert _ticks(batch) == [("TurnEnded", 1, "tali")]
 
 
 def _hp(batch: Batch) -> list[tuple[str, str, int]]:
