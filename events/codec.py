@@ -329,7 +329,7 @@ def _decoded(text: bytes, start: int) -> tuple[int, Iterator[tuple[int, Event]]]
     except (msgspec.MsgspecError, RecursionError):
         events = []
     encoded = list(map(_encode, events))
-    if b"\n".join(encoded) == body and all(
+    if events and b"\n".join(encoded) == body and all(  # (no events: a blank line's block)
         map(operator.call, map(KNOWN_IDS.__getitem__, map(type, events)), events)
     ):
         return len(events), zip(itertools.count(start), events)
