@@ -244,10 +244,10 @@ def convert(obj: object, *, index: int | None = None) -> Event:
 
 
 BLOCK = 1 << 12
-"""Bytes of JSON Lines decoded in one call: about a hundred events of a fight (a block ends
-at the end of a line, so it may be one line longer). Bounded, so memory stays flat however
-long the file; small, because a block's events live together, and a few hundred young
-objects at once set off the garbage collector."""
+"""Bytes of JSON Lines decoded in one call: some sixty events of a fight (a block ends at the
+end of a line, so it may be one line longer). Bounded, so memory stays flat however long the
+file; small, because a block's events live together, and a few hundred young objects at once
+set off the garbage collector, which then walks them all."""
 
 
 def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int, Event]]:
