@@ -72,6 +72,7 @@ def blocks(
     its newline); a line past `limit` bytes (default MAX_LINE) is refused, naming `where` and
     the line."""
     limit = limit or MAX_LINE
+    size = min(size, limit)  # only a line that spans reads is measured: no read may hold one
     pending: list[bytes] = []  # the start of a line the next read ends
     held = lines_before = 0
     while data := f.read(size):

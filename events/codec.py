@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime
+import itertools
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -241,13 +243,120 @@ def convert(obj: object, *, index: int | None = None) -> Event:
     return event
 
 
+BLOCK = 1 << 12
+"""Bytes of JSON Lines decoded in one call: some sixty events of a fight (a block ends at the
+end of a line, so it may be one line longer). Bounded, so memory stays flat however long the
+file; small, because a block's events live together, and a few hundred young objects at once
+set off the garbage collector, which then walks them all."""
+
+
 def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int, Event]]:
-    """Decode JSON Lines one at a time: (line number, event). Blank lines are skipped.
+    """Decode JSON Lines, each as a binary file gives it (with its newline): (line number,
+    event). Blank lines are skipped.
 
     Each line is checked exactly as `decode_json` checks it, and a line it refuses is refused
-    by `decode_json` itself, with its message. A plain line (one that decodes, whose ids were
-    seen before, and that is its event's own encoding, as woundlog writes it) is cleared here
-    without a call per line: the loop of a replay."""
+    by `decode_json` itself, with its message; lines are decoded in blocks (`_decoded`), so
+    the plain lines of a replay take a few calls a block, not a few a line."""
+    number = start
+    for block in _line_blocks(lines):
+        text = _as_text(block)
+        yield from _one_by_one(block, number) if text is None else _decoded(text, number)[1]
+        number += len(block)
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[int, Event]]:
+    """Stream the events of a `.jsonl` file, as `iter_jsonl` decodes them; memory does not
+    grow with the file."""
+    with open(path, "rb") as f:
+        number = 1
+        for text in bounded.blocks(f, path, BLOCK):
+            lines, events = _decoded(text, number)
+            yield from events
+            number += lines
+
+
+def _line_blocks(lines: Iterable[bytes]) -> Iterator[list[bytes]]:
+    """`lines` in lists of about BLOCK bytes (the last may be shorter)."""
+    block: list[bytes] = []
+    size = 0
+    for raw in lines:
+        block.append(raw)
+        size += len(raw)
+        if size >= BLOCK:
+            yield block
+            block, size = [], 0
+    if block:
+        yield block
+
+
+_NEWLINES = itertools.repeat(b"\n")
+
+
+def _as_text(block: list[bytes]) -> bytes | None:
+    """`block` joined, when splitting that at newlines gives `block` back, as a file's lines:
+    each line but the last ends with its newline (so holds one at least) and there are no more
+    newlines than that; else None (a line of str, or with a newline inside, or an empty last)."""
+    last = block[-1]
+    try:
+        if not last or not all(map(bytes.endswith, block[:-1], _NEWLINES)):
+            return None
+        text = b"".join(block)
+    except TypeError:  # a line of str, or of another type that is not bytes
+        return None
+    return text if text.count(b"\n") == len(block) - 1 + last.endswith(b"\n") else None
+
+
+_block_decoder = msgspec.json.Decoder(list[Logged])
+
+
+def _decoded(text: bytes, start: int) -> tuple[int, Iterator[tuple[int, Event]]]:
+    """The number of lines of `text` (split at newlines; the last may lack its newline), and
+    what `_one_by_one` yields or raises for them, found with a few calls for all of them.
+
+    The lines, joined by commas, are decoded as one array in one call, and each event is
+    encoded again. When the encodings, joined by newlines, are `text` itself (and every id is
+    one seen before to keep to its pattern), the events are yielded as they are: an encoding
+    holds each key once, no escape (an id spelled with `\\u`), no BOM and no newline, so each
+    line is exactly its event's own encoding, which `_one_by_one` clears without `decode_json`
+    too. Else each line is compared with its event's encoding on its own, and a line that
+    differs, or whose ids are new, takes `_one_by_one`, and so `decode_json`'s full check. A
+    block that does not decode as an array of as many events as lines (a line msgspec refuses,
+    a blank line, a line of two events) takes `_one_by_one` whole. So every event, line
+    number, refusal and message is the one-line path's own."""
+    body = text[:-1] if text.endswith(b"\n") else text
+    try:
+        events: list[Event] = _block_decoder.decode(b"[%b]" % body.replace(b"\n", b","))
+    except (msgspec.MsgspecError, RecursionError):
+        events = []
+    encoded = list(map(_encode, events))
+    if events and b"\n".join(encoded) == body and all(  # (no events: a blank line's block)
+        map(operator.call, map(KNOWN_IDS.__getitem__, map(type, events)), events)
+    ):
+        return len(events), zip(itertools.count(start), events)
+    lines = body.split(b"\n")
+    ends = [b"\n"] * (len(lines) - 1) + [text[len(body) :]]  # each line's newline, if it has one
+    if len(events) != len(lines):
+        return len(lines), _one_by_one(map(bytes.__add__, lines, ends), start)
+    return len(lines), _each_line(zip(itertools.count(start), lines, events, encoded, ends))
+
+
+def _each_line(
+    lines: Iterable[tuple[int, bytes, Event, bytes, bytes]],
+) -> Iterator[tuple[int, Event]]:
+    """(number, line, its event, the event's encoding, its newline) each: a line equal to the
+    encoding, with ids seen before, is its event; every other line goes to `_one_by_one`."""
+    seen = KNOWN_IDS
+    for number, line, event, own, end in lines:
+        if line == own and seen[type(event)](event):
+            yield number, event
+        else:
+            yield from _one_by_one((line + end,), number)
+
+
+def _one_by_one(lines: Iterable[bytes], start: int) -> Iterator[tuple[int, Event]]:
+    """Decode JSON Lines one at a time. A plain line (one that decodes, whose ids were seen
+    before, and that is its event's own encoding, as woundlog writes it) is cleared here
+    without a call to `decode_json`; every other line is decoded by it."""
     decode, encode, seen = _json_decoder.decode, _encode, KNOWN_IDS
     for number, raw in enumerate(lines, start=start):
         try:
@@ -262,12 +371,6 @@ def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int,
                 yield number, event  # the rest of the line is its newline: msgspec took it
                 continue
         yield number, decode_json(raw, line=number)
-
-
-def read_jsonl(path: str | Path) -> Iterator[tuple[int, Event]]:
-    """Stream the events of a `.jsonl` file; memory does not grow with the file."""
-    with open(path, "rb") as f:
-        yield from iter_jsonl(bounded.lines(f, path))
 
 
 def write_jsonl(out: IO[bytes], events: Iterable[EventBase]) -> None:

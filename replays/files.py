@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, WoundlogError, bounded, decode_json, iter_jsonl
+from woundlog.events import Event, WoundlogError, bounded, decode_json, read_jsonl
 from woundlog.events.stores import Stored
 
 from .fold import fold, fold_state
@@ -167,10 +167,9 @@ class _Events:
         at = self.at
         if at is not None and at <= 0:
             return
-        with open(self.path, "rb") as f:
-            # returns right after event `at`, so no line past it is even decoded
-            for seq, (line, event) in enumerate(iter_jsonl(bounded.lines(f, self.path)), start=1):
-                self.line = line
-                yield Stored(seq, event)
-                if seq == at:
-                    return
+        # returns right after event `at`, so no line past it is refused (or folded)
+        for seq, (line, event) in enumerate(read_jsonl(self.path), start=1):
+            self.line = line
+            yield Stored(seq, event)
+            if seq == at:
+                return
