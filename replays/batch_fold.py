@@ -68,6 +68,8 @@ class BatchFold:
             self._kept.append((base.seq, base))
         self._reaches: dict[int, int] = {}  # of each undo event of the batch: see `reach`
         self._steady = True  # no event refused yet: see `refused`
+        self.stored = version
+        """The fight's version in the store: the events up to it are read from there."""
         self.reached_upto = version
         """The seq of the newest undo event whose reach `forget_from` was told of."""
 
@@ -94,10 +96,12 @@ class BatchFold:
         if state is not None:
             self.keep(state)
 
-    def written(self) -> BatchFold:
-        """This BatchFold for the next batch of one transaction, once this batch is written:
-        its events are let go (the store reads them back), its kept states and reaches go on."""
+    def written(self, version: int) -> BatchFold:
+        """This BatchFold for the next batch of one transaction, once this batch is written
+        and the fight is at `version`: its events are let go (the store reads them back), its
+        kept states and reaches go on."""
         self.events, self._seqs, self._ids = [], [], {}
+        self.stored = version
         return self
 
     def keep(self, state: FightState[Any]) -> None:

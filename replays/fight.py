@@ -203,7 +203,7 @@ class Fight:
                         raise
                     continue  # another writer got in first: revalidate against its events
                 if self._carry:  # written: the next batch goes on from this one's fold
-                    self._carried = folded.written()
+                    self._carried = folded.written(new_version)
             # committed: from here on nothing may turn the append into an error
             if self.cache is not None:
                 self.cache.put(self.store, self.id, new_version, state)
@@ -347,7 +347,9 @@ class Fight:
         # the batch before's fold, if it was written right before this one (else it is let go:
         # a batch that is refused must not hand on what it kept)
         carried, self._carried = self._carried, None
-        batch_fold = carried if carried is not None else BatchFold(base, version)
+        if carried is None or carried.stored != version:
+            carried = BatchFold(base, version)
+        batch_fold = carried
         timeline = Timeline(
             base,
             self.undo_resolution() if version else Undo(),
@@ -388,7 +390,7 @@ class Fight:
             folded = batch_fold.start(upto)
             if folded is not None:
                 # the events after it: of the batches written before (streamed.py), then held
-                written = min(upto, self.version)
+                written = min(upto, batch_fold.stored)
                 stream = chain(
                     self.events(folded.seq + 1, written) if folded.seq < written else (),
                     batch_fold.held(max(folded.seq, written), upto),
