@@ -163,9 +163,10 @@ def on_records(error: WoundlogError, lines: list[int | None]) -> WoundlogError:
 def on_lines(error: WoundlogError, file: Path) -> WoundlogError:
     """Name the file's line for an error that names its place in the appended batch."""
     each = error.errors if isinstance(error, BatchRefused) else [error]
-    unplaced = [refused for refused in each if refused.index is not None and refused.line is None]
-    lines = given.jsonl_lines(file, {refused.index for refused in unplaced})  # type: ignore[misc]
-    for refused in unplaced:
-        refused.line = lines.get(refused.index)  # type: ignore[arg-type]
+    # found by reading the file again: the import kept no line of the events it took
+    unplaced = [(e.index, e) for e in each if e.index is not None and e.line is None]
+    lines = given.jsonl_lines(file, {index for index, _ in unplaced})
+    for index, refused in unplaced:
+        refused.line = lines.get(index)
     # a batch's message is made from its errors' when it is built: build it again
     return BatchRefused(error.errors) if isinstance(error, BatchRefused) else error
