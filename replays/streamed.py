@@ -64,9 +64,9 @@ def append_streamed(
     store: Store, fight: str, items: Iterable[Event | RefusedError], *, size: int | None = None
 ) -> Appended:
     """Append the events of `items` to `fight` (new, or holding all of them already: a retry),
-    `size` (default BATCH) at a time in one transaction of `store` (`streams(store)`): all of them, or none
-    and every refused item named, each by its place in `items`. Nothing of what each event did
-    is kept: the result holds the version and the ids already there."""
+    `size` (default BATCH) at a time in one transaction of `store` (`streams(store)`): all of
+    them, or none and every refused item named, each by its place in `items`. Nothing of what
+    each event did is kept: the result holds the version and the ids already there."""
     assert streams(store), store
     transactional: Transactional = store  # type: ignore[assignment]
     size = size or BATCH
