@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.replays.test_import_linear import fight_log, run, write
+from tests.replays.test_import_linear import fight_log, run
 from woundlog.core import reducer
 from woundlog.events import (
     BatchRefused,
