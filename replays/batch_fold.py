@@ -31,7 +31,7 @@ from typing import Any
 from woundlog.core import FightState
 from woundlog.events.stores import Stored
 
-from .undo import POSITION, Target, target_of
+from .undo import POSITION, Target, Undo, target_of
 
 KEEP_EVERY = 64
 """Seqs between two kept states: a refold starts at most this far behind the event an undo
@@ -57,7 +57,10 @@ class BatchFold:
     state. The fight is at `version` before the batch; its undo events were accounted for there.
     """
 
-    def __init__(self, base: FightState[Any] | None, version: int) -> None:
+    def __init__(self, base: FightState[Any] | None, version: int, undo: Undo) -> None:
+        self.undo = undo
+        """The undo resolution of the fight at `version`, then of the batch as it is folded (so
+        the next batch of one transaction need not read every undo event again)."""
         self.events: list[Stored] = []
         """The events of this batch held in memory (those of the batches before it are in the
         store, `written`)."""

@@ -348,11 +348,11 @@ class Fight:
         # a batch that is refused must not hand on what it kept)
         carried, self._carried = self._carried, None
         if carried is None or carried.stored != version:
-            carried = BatchFold(base, version)
+            carried = BatchFold(base, version, self.undo_resolution() if version else Undo())
         batch_fold = carried
         timeline = Timeline(
             base,
-            self.undo_resolution() if version else Undo(),
+            batch_fold.undo,  # resolved in place by the batch's undo events, carried with it
             lambda undo, upto: self._refold(undo, upto, batch_fold),
             lambda name: self._find(name, batch_fold),
         )
