@@ -17,6 +17,10 @@ How many states are kept is bounded, however long the batch: the newest `RECENT`
 at most `OLDER` behind them, thinned to every other one whenever there would be more, so the
 further back, the further apart. Any kept state is the fold of the events up to it, so which
 ones are kept changes how far a refold goes back, never what it gives.
+
+A log appended in batches inside one transaction (streamed.py) carries one BatchFold from each
+batch to the next (`written`): the kept states and the undo events' reaches go on, and the
+events of the batches before, now in the store, are read back from it.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any
 from woundlog.core import FightState
 from woundlog.events.stores import Stored
 
-from .undo import POSITION, Target, target_of
+from .undo import POSITION, Target, Undo, target_of
 
 KEEP_EVERY = 64
 """Seqs between two kept states: a refold starts at most this far behind the event an undo
@@ -53,16 +57,22 @@ class BatchFold:
     state. The fight is at `version` before the batch; its undo events were accounted for there.
     """
 
-    def __init__(self, base: FightState[Any] | None, version: int) -> None:
+    def __init__(self, base: FightState[Any] | None, version: int, undo: Undo) -> None:
+        self.undo = undo
+        """The undo resolution of the fight at `version`, then of the batch as it is folded (so
+        the next batch of one transaction need not read every undo event again)."""
         self.events: list[Stored] = []
+        """The events of this batch held in memory (those of the batches before it are in the
+        store, `written`)."""
         self._seqs: list[int] = []  # of `events`, for bisection (a refused event leaves a gap)
         self._ids: dict[str, int] = {}  # explicit id -> index in `events`; `#N` is found by N
-        # (seq, how many events of the batch it folds in, state), oldest first
-        self._kept: list[tuple[int, int, FightState[Any]]] = []
+        self._kept: list[tuple[int, FightState[Any]]] = []  # (seq, state), oldest first
         if base is not None:
-            self._kept.append((base.seq, 0, base))
+            self._kept.append((base.seq, base))
         self._reaches: dict[int, int] = {}  # of each undo event of the batch: see `reach`
         self._steady = True  # no event refused yet: see `refused`
+        self.stored = version
+        """The fight's version in the store: the events up to it are read from there."""
         self.reached_upto = version
         """The seq of the newest undo event whose reach `forget_from` was told of."""
 
@@ -87,24 +97,32 @@ class BatchFold:
         if stored.event.id is not None:
             self._ids[stored.event.id] = len(self.events) - 1
         if state is not None:
-            self.keep(state, len(self.events))
+            self.keep(state)
 
-    def keep(self, state: FightState[Any], folded: int) -> None:
-        """Keep `state`, the fold of the fight up to the batch's first `folded` events under
-        the undo resolution as it now stands, if it is far enough past the newest kept one.
+    def written(self, version: int) -> BatchFold:
+        """This BatchFold for the next batch of one transaction, once this batch is written
+        and the fight is at `version`: its events are let go (the store reads them back), its
+        kept states and reaches go on."""
+        self.events, self._seqs, self._ids = [], [], {}
+        self.stored = version
+        return self
+
+    def keep(self, state: FightState[Any]) -> None:
+        """Keep `state`, the fold of the fight up to its seq under the undo resolution as it
+        now stands, if it is far enough past the newest kept one.
 
         By distance, not by count: after an undo event forgets the states behind it, the next
         event or refold keeps one at once, so the undo event after it refolds little."""
         newest = self._kept[-1][0] if self._kept else -KEEP_EVERY
         if self._steady and state.seq - newest >= KEEP_EVERY:
-            self._kept.append((state.seq, folded, state))
+            self._kept.append((state.seq, state))
             if len(self._kept) > RECENT + OLDER:
                 self._kept[:-RECENT] = self._kept[:-RECENT:2]
 
     @property
     def kept_seqs(self) -> list[int]:
         """The seqs of the states kept, oldest first."""
-        return [seq for seq, _, _ in self._kept]
+        return [seq for seq, _ in self._kept]
 
     def refused(self) -> None:
         """An event of the batch was refused: it is left out, and a fold of the batch does not
@@ -117,13 +135,17 @@ class BatchFold:
         while self._kept and self._kept[-1][0] >= seq:
             self._kept.pop()
 
-    def start(self, upto: int) -> tuple[FightState[Any], int, int] | None:
-        """The newest kept state at or before `upto`, and the slice of `events` (start, end)
-        to fold onto it to reach `upto`; None if none is kept there (fold from the store)."""
-        for seq, folded, state in reversed(self._kept):
+    def start(self, upto: int) -> FightState[Any] | None:
+        """The newest kept state at or before `upto`; None if none is kept there (fold from
+        the store)."""
+        for seq, state in reversed(self._kept):
             if seq <= upto:
-                return state, folded, bisect_right(self._seqs, upto)
+                return state
         return None
+
+    def held(self, after: int, upto: int) -> list[Stored]:
+        """The events of `events` past seq `after`, up to seq `upto`."""
+        return self.events[bisect_right(self._seqs, after) : bisect_right(self._seqs, upto)]
 
     def reach(self, undo_seq: int, target: Target | None) -> int:
         """The first seq whose fate an undo event at `undo_seq` naming `target` may change,

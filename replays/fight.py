@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from itertools import chain, takewhile
+from itertools import chain, islice, takewhile
 from typing import Any, NoReturn, Protocol
 
 import msgspec
@@ -70,10 +70,16 @@ class FoldCache(Protocol):
 
 
 class Fight:
-    def __init__(self, store: Store, fight: str, cache: FoldCache | None = None) -> None:
+    def __init__(
+        self, store: Store, fight: str, cache: FoldCache | None = None, *, carry: bool = False
+    ) -> None:
         self.store = store
         self.id = fight
         self.cache = cache  # an append then folds only its own events onto the kept state
+        # With `carry`, the appends are batches of one log in one transaction (streamed.py):
+        # what one batch's fold keeps (states, undo reaches) goes on to the next append.
+        self._carry = carry
+        self._carried: BatchFold | None = None
         # The events undo events name, by the name they use. A stored event never changes, so a
         # name once found stays true; names not found are asked again (they may be written yet).
         # One store lookup for all of a fold's undo events, not one per undo event: in the JSON
@@ -188,13 +194,15 @@ class Fight:
                         f"the fight is at version {version}, not {expected_version}",
                         current_version=version,
                     )
-                changes, state = self._validate(fresh, version, report)
+                changes, state, folded = self._validate(fresh, version, report)
                 try:
                     new_version = self.store.append(self.id, [e for _, e in fresh], version)
                 except ConflictError:
                     if expected_version is not None:
                         raise
                     continue  # another writer got in first: revalidate against its events
+                if self._carry:  # written: the next batch goes on from this one's fold
+                    self._carried = folded.written(new_version)
             # committed: from here on nothing may turn the append into an error
             if self.cache is not None:
                 self.cache.put(self.store, self.id, new_version, state)
@@ -215,7 +223,7 @@ class Fight:
         checked = [
             (i, item) for i, item in enumerate(items) if isinstance(item, RefusedError) or i in kept
         ]
-        errors, _ = self._refusals(checked, version)
+        errors, _, _ = self._fold_batch(checked, version)
         if not errors:
             raise ValueError("refuse() is for a batch with an unreadable item; append the rest")
         _raise_all(errors)
@@ -314,30 +322,36 @@ class Fight:
 
     def _validate(
         self, fresh: list[tuple[int, Event]], version: int, report: bool = True
-    ) -> tuple[list[Changes], FightState[Any]]:
+    ) -> tuple[list[Changes], FightState[Any], BatchFold]:
         """Fold the new events onto the fight as it stands, strictly; raise every refusal."""
         changes: list[Changes] = []
-        errors, state = self._refusals(fresh, version, changes if report else None)
+        errors, state, folded = self._fold_batch(fresh, version, changes if report else None)
         if errors:
             _raise_all(errors)
         assert state is not None
-        return changes, state
+        return changes, state, folded
 
-    def _refusals(
+    def _fold_batch(
         self,
         items: Sequence[tuple[int, Event | RefusedError]],
         version: int,
         changes: list[Changes] | None = None,
-    ) -> tuple[list[RefusedError], FightState[Any] | None]:
+    ) -> tuple[list[RefusedError], FightState[Any] | None, BatchFold]:
         """Fold (batch index, event) items onto the fight at `version`, strictly: every
-        refusal, and the state after. An item that is an error (an unreadable event) is refused
-        in its place; later events are checked as if each refused one were void."""
+        refusal, the state after, and the batch as folded. An item that is an error (an
+        unreadable event) is refused in its place; later events are checked as if each refused
+        one were void."""
         self._prefetch(e.event for _, e in items if isinstance(e, Retract | Amend))
         base = self.state() if version else None
-        batch_fold = BatchFold(base, version)
+        # the batch before's fold, if it was written right before this one (else it is let go:
+        # a batch that is refused must not hand on what it kept)
+        carried, self._carried = self._carried, None
+        if carried is None or carried.stored != version:
+            carried = BatchFold(base, version, self.undo_resolution() if version else Undo())
+        batch_fold = carried
         timeline = Timeline(
             base,
-            self.undo_resolution() if version else Undo(),
+            batch_fold.undo,  # resolved in place by the batch's undo events, carried with it
             lambda undo, upto: self._refold(undo, upto, batch_fold),
             lambda name: self._find(name, batch_fold),
         )
@@ -361,7 +375,7 @@ class Fight:
                 batch_fold.refused()
                 continue
             batch_fold.add(stored, timeline.state)
-        return errors, timeline.state
+        return errors, timeline.state, batch_fold
 
     def _refold(
         self, undo: Undo, upto: int, batch_fold: BatchFold | None = None
@@ -372,13 +386,17 @@ class Fight:
         holds: an undo of an event of the batch refolds part of the batch, not the fight."""
         if batch_fold is not None:
             self._forget_reached(undo, batch_fold)
-            kept = batch_fold.start(upto)
-            if kept is not None:
-                folded, first, end = kept
-                for at in range(first, end, KEEP_EVERY):  # keeping states on the way
-                    chunk = batch_fold.events[at : min(at + KEEP_EVERY, end)]
+            folded = batch_fold.start(upto)
+            if folded is not None:
+                # the events after it: of the batches written before (streamed.py), then held
+                written = min(upto, batch_fold.stored)
+                stream = chain(
+                    self.events(folded.seq + 1, written) if folded.seq < written else (),
+                    batch_fold.held(max(folded.seq, written), upto),
+                )
+                while chunk := list(islice(stream, KEEP_EVERY)):  # keeping states on the way
                     folded = fold_state(chunk, undo, state=folded) or folded
-                    batch_fold.keep(folded, at + len(chunk))
+                    batch_fold.keep(folded)
                 return folded
         batch: Sequence[Stored] = batch_fold.events if batch_fold is not None else ()
         targets = self._undo_targets(undo, batch_fold)

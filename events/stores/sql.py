@@ -170,11 +170,14 @@ class SqlStore(ClosesOnExit):
             raise _taken(old, new, self.version(new)) from None
 
     def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
-        self._run(
-            "INSERT INTO snapshots (fight, seq, data) VALUES (?, ?, ?)"
-            " ON CONFLICT (fight, seq) DO UPDATE SET data = excluded.data",
-            (fight, seq, data),
-        )
+        # in a write of its own: inside a transaction (an import's) a snapshot that fails is
+        # undone alone, and the transaction goes on (PostgreSQL's would be aborted)
+        with self._write():
+            self._run(
+                "INSERT INTO snapshots (fight, seq, data) VALUES (?, ?, ?)"
+                " ON CONFLICT (fight, seq) DO UPDATE SET data = excluded.data",
+                (fight, seq, data),
+            )
 
     # -- reading ---------------------------------------------------------------------------------
 

@@ -76,8 +76,16 @@ class SQLiteStore(SqlStore):
 
     # -- what SQLite does its own way ------------------------------------------------------------
 
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction around several appends, which commit together or not at all
+        (an import streamed in batches): each append inside is a savepoint of it, and what it
+        wrote is read back by the store's reads till the end, when all of it commits."""
+        with write_transaction(self._db) as db:
+            yield db
+
     def _write(self) -> AbstractContextManager[object]:
-        return write_transaction(self._db)
+        return savepoint(self._db) if self._db.in_transaction else write_transaction(self._db)
 
     def _lock_version(self, fight: str) -> int:
         return self.version(fight)  # the write transaction holds the database's lock
@@ -136,6 +144,20 @@ def write_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     except BaseException:
         if db.in_transaction:  # some errors (a full disk) have rolled back already
             db.execute("ROLLBACK")
+        raise
+
+
+@contextmanager
+def savepoint(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write inside `transaction()`: undone alone if it fails, committed with the rest."""
+    db.execute("SAVEPOINT woundlog_write")
+    try:
+        yield db
+        db.execute("RELEASE woundlog_write")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK TO woundlog_write")
+            db.execute("RELEASE woundlog_write")
         raise
 
 

@@ -17,7 +17,8 @@ tokens, idempotency, streams and threads).
     read(items: Sequence[object]) -> list[Event | RefusedError]
     record(fight, items, *, expected_version=None) -> Appended   hit, heal, tick, choice, ...
     record_named(fight, fields, *, expected_version=None) -> Appended   as a person names them
-    import_log(fight, items) -> Appended                 a woundlog log stored as a new fight
+    import_log(fight, items) -> Appended                 a woundlog log stored as a new fight,
+                                                         its items taken a batch at a time
     undo(fight, event=None, *, reason="", by=None, undo_id=None) -> Appended
     amend(fight, event, replacement, *, reason="", by=None) -> Appended
     import_records(fight, fmt, records, *, ruleset=None, seed=None, create=False,
@@ -45,7 +46,7 @@ A new use case is one method here; a front end then calls it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -310,13 +311,20 @@ class Application(Campaigns):
             return appended
         return msgspec.structs.replace(appended, warnings=[*appended.warnings, *warnings])
 
-    def import_log(self, fight: str, items: Sequence[Event | RefusedError]) -> Appended:
+    def import_log(self, fight: str, items: Iterable[Event | RefusedError]) -> Appended:
         """Store a whole woundlog log as the new fight `fight`, all of it or none: every refused
         item is named (the unreadable ones from `read` or a file, and the rule errors of the
-        rest); a fight already there is a ConflictError. What each event did is not kept, so a
-        long log only costs its count."""
+        rest); a fight already there is a ConflictError. What each event did is not kept, and
+        `items` is taken a batch at a time into one transaction (`streamed.py`), so a long log
+        costs its count, not its length in memory (but in the JSON Lines store, which takes it
+        as one batch)."""
         check_fight_id(fight)
-        return append_read(Fight(self.store, fight), items, 0, report=False)
+        from ..streamed import append_streamed, streams  # with the use case: a hit needs none
+
+        store = self.store
+        if streams(store):
+            return append_streamed(store, fight, items)
+        return append_read(Fight(store, fight), list(items), 0, report=False)
 
     def undo(
         self,

@@ -4,6 +4,7 @@ program's records converted into one (`import FORMAT FILE --into FIGHT`, a comma
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 from typing import Annotated
 
@@ -35,13 +36,14 @@ def import_(
     if from_ is not None or ruleset is not None or seed is not None:
         raise old_import_form(file, as_, from_, ruleset, seed)
     fight = check_fight_id(as_ or file.stem)
-    items, lines = given.jsonl_file(file)
-    if not items:
+    items = given.jsonl_items(file)
+    first = next(items, None)
+    if first is None:
         raise UsageError(f"{file} holds no events")
     with application(db) as app:
         before = app.store.version(fight)
         try:
-            appended = app.import_log(fight, items)
+            appended = app.import_log(fight, chain([first], items))
         except ConflictError as error:
             if error.event is None and before:
                 raise ConflictError(
@@ -49,9 +51,9 @@ def import_(
                     "with --as",
                     current_version=before,
                 ) from None
-            raise on_lines(error, lines) from None
+            raise on_lines(error, file) from None
         except WoundlogError as error:
-            raise on_lines(error, lines) from None
+            raise on_lines(error, file) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {appended.version - before} events into fight `{fight}`{skipped}")
 
@@ -158,11 +160,13 @@ def on_records(error: WoundlogError, lines: list[int | None]) -> WoundlogError:
     return error
 
 
-def on_lines(error: WoundlogError, lines: list[int]) -> WoundlogError:
+def on_lines(error: WoundlogError, file: Path) -> WoundlogError:
     """Name the file's line for an error that names its place in the appended batch."""
     each = error.errors if isinstance(error, BatchRefused) else [error]
-    for refused in each:
-        if refused.index is not None and refused.line is None:
-            refused.line = lines[refused.index]
+    # found by reading the file again: the import kept no line of the events it took
+    unplaced = [(e.index, e) for e in each if e.index is not None and e.line is None]
+    lines = given.jsonl_lines(file, {index for index, _ in unplaced})
+    for index, refused in unplaced:
+        refused.line = lines.get(index)
     # a batch's message is made from its errors' when it is built: build it again
     return BatchRefused(error.errors) if isinstance(error, BatchRefused) else error

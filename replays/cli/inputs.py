@@ -7,7 +7,7 @@ other software's events cross, so a bad value is refused with the field it came 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -112,21 +112,38 @@ def toml_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def jsonl_file(path: Path) -> tuple[list[Event | StructuralError], list[int]]:
-    """Every event of a `.jsonl` file, or why its line is refused, and the line each came from
-    (so every refused line is named at once, not only the first)."""
-    items: list[Event | StructuralError] = []
-    lines: list[int] = []
+def jsonl_items(path: Path) -> Iterator[Event | StructuralError]:
+    """Every event of a `.jsonl` file, or why its line is refused (with the line), read as they
+    are taken: a long file is never held whole. Blank lines are skipped."""
     with open(path, "rb") as f:
         for number, raw in enumerate(bounded.lines(f, path), start=1):
             if not raw.strip():
                 continue
             try:
-                items.append(decode_json(raw, line=number))
+                yield decode_json(raw, line=number)
             except StructuralError as error:
-                items.append(error)
-            lines.append(number)
-    return items, lines
+                yield error
+
+
+def jsonl_lines(path: Path, items: Collection[int]) -> dict[int, int]:
+    """The line of each of the file's `items` (by their place among its events, as
+    `jsonl_items` gives them), found by reading the file again: a refused import names its
+    lines without having kept the line of every event."""
+    lines: dict[int, int] = {}
+    if not items:
+        return lines
+    last = max(items)
+    with open(path, "rb") as f:
+        index = 0
+        for number, raw in enumerate(bounded.lines(f, path), start=1):
+            if not raw.strip():
+                continue
+            if index in items:
+                lines[index] = number
+            if index == last:
+                break
+            index += 1
+    return lines
 
 
 def records_file(path: Path) -> tuple[list[object], list[int | None]]:

@@ -20,7 +20,8 @@ from woundlog.events import BatchRefused, Event, RuleError, WoundlogError
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight
 from woundlog.replays.cli import app
-from woundlog.replays.cli.inputs import jsonl_file
+from woundlog.replays.application import Application
+from woundlog.replays.cli.inputs import jsonl_items
 from woundlog.replays.files import replay_file_state
 
 from ..strategies import mordheim_logs
@@ -141,12 +142,10 @@ def outcome(run: Any) -> Any:
 
 def imported_state(path: Path, store_path: Path) -> Any:
     """What `woundlog import FILE` then `woundlog state` gives, by the functions they use."""
-    events, _ = jsonl_file(path)
     store = SQLiteStore(store_path)
     try:
-        fight = Fight(store, "fight")
-        fight.append(events, expected_version=0)
-        return fight.state()
+        Application.over(store).import_log("fight", jsonl_items(path))
+        return Fight(store, "fight").state()
     finally:
         store.close()
 

@@ -25,7 +25,7 @@ def test_a_hundred_thousand_event_batch_keeps_at_most_recent_plus_older_states()
     state = fold_state([Stored(1, started)], Undo())
     assert state is not None
     hit = decode_json(b'{"type":"hit","target":"grim","damage":0}')
-    batch = BatchFold(None, 0)
+    batch = BatchFold(None, 0, Undo())
     most = 0
     for seq in range(1, 100_001):
         batch.add(Stored(seq, hit), msgspec.structs.replace(state, seq=seq))
