@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
+from woundlog.replays.cli.pipes import CLOSED_PIPE
 from woundlog.replays.cli.quick import read
 
 from .test_cli_startup import RICH, loaded_by, top_level
@@ -226,3 +227,41 @@ def test_without_quick_py_a_hit_loads_typer(tmp_path: Path, store: Path) -> None
     """The line quick.py does not read goes to typer: what the tests above tell apart."""
     modules = loaded_by(tmp_path, "hit", "skirmish", "snitch", "1", "--attacker=grim", "-h")
     assert "typer" in top_level(modules)
+
+
+def closed_pipe_answer(entry: str, args: list[str], db: Path) -> tuple[int, bytes]:
+    """Exit status and stderr of `woundlog ARGS...` run by `entry`, its stdout a pipe nobody
+    reads any more."""
+    code = f"import sys; sys.argv = ['woundlog', *sys.argv[1:]]; {entry}"
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            env={**os.environ, "WOUNDLOG_DB": str(db)},
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args", [("hit", "skirmish", "snitch", "1"), ("heal", "dungeon", "ada", "1")]
+)
+def test_a_closed_pipe_ends_a_quick_hit_as_it_ends_typers(
+    store: Path, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Recorded, then nobody to tell: exit status 141 and nothing on stderr, either way."""
+    answers, kept = {}, {}
+    for way, entry in (("main", MAIN), ("typer", TYPER)):
+        db = tmp_path / way / "fights.db"
+        db.parent.mkdir()
+        shutil.copyfile(store, db)
+        answers[way] = closed_pipe_answer(entry, list(args), db)
+        kept[way] = rows(db)
+    assert answers["main"] == answers["typer"] == (CLOSED_PIPE, b"")
+    assert kept["main"] == kept["typer"] != rows(store)
