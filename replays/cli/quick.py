@@ -1,12 +1,13 @@
 """`woundlog hit` and `woundlog heal`, the commands a game master types most, read without typer.
 
-Typer, click and rich take about three quarters of a hit's instructions to import (issue 28),
-more than the hit itself. A command line that is exactly a hit or a heal as `-h` documents it
-is read here and run by the same function typer's command calls (`record_hit`,
+Importing typer, click and rich was about a quarter of a hit's instructions (96 M of 371 M,
+issue 28), more than the hit's own work. A command line that is exactly a hit or a heal as `-h`
+documents it is read here and run by the same function typer's command calls (`record_hit`,
 `record_heal` in application.py), its failure said and its exit status given by the same
-`failure` (guard.py). Anything else (help, an option not theirs, an option given twice, a
-value that looks like an option, a bad FIGHT or DAMAGE, `--`, shell completion) is left to
-typer, whose messages are the ones to see; so this reads only what typer would read the same.
+`failure` (guard.py). Anything else (help, an option not theirs, an option given twice, a value
+that looks like an option, a bad FIGHT or DAMAGE, `--`, shell completion, a word typer would
+expand on Windows) is left to typer, whose messages are the ones to see: this reads only what
+typer would read the same way.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ SHARED = {"--roll": "roll", "--fact": "fact", "--id": "event_id", "--note": "not
 REPEATED = {"roll", "fact"}
 """The parameters of a repeatable option: a list of every value given, in order."""
 FLAG, FLAG_PARAMETER = "--json", "as_json"
+EXPANDED = "~$%*?[" if os.name == "nt" else ""
+"""What typer expands in a word on Windows (`~`, variables, wildcards, as a Unix shell would
+have): a line holding any of them is typer's to read."""
 
 
 def quick(args: list[str]) -> int | None:
@@ -61,6 +65,8 @@ def read(args: list[str]) -> tuple[str, dict[str, Any]] | None:
     the app's `--db URL` (else `$WOUNDLOG_DB`, unless empty) once before it. None for anything
     else."""
     if "_WOUNDLOG_COMPLETE" in os.environ:
+        return None
+    if EXPANDED and any(mark in word for word in args for mark in EXPANDED):
         return None
     db = os.environ.get("WOUNDLOG_DB") or None
     at = 0

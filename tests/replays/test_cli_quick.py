@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
+from woundlog.replays.cli import quick
 from woundlog.replays.cli.pipes import CLOSED_PIPE
 from woundlog.replays.cli.quick import read
 
@@ -177,6 +178,16 @@ def test_quick_py_leaves_empty_values_and_other_commands_to_typer(args: tuple[st
 def test_shell_completion_is_left_to_typer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("_WOUNDLOG_COMPLETE", "complete_bash")
     assert read(["hit", "skirmish", "grim", "1"]) is None
+
+
+@pytest.mark.parametrize("word", ["~/x", "$HOME", "%HOME%", "*", "a?", "[ab]"])
+def test_a_word_typer_expands_on_windows_is_left_to_typer(
+    monkeypatch: pytest.MonkeyPatch, word: str
+) -> None:
+    """Typer expands `~`, variables and wildcards in the words of a Windows command line."""
+    monkeypatch.setattr(quick, "EXPANDED", "~$%*?[")
+    assert read(["hit", "skirmish", "grim", "1", "--note", word]) is None
+    assert read(["hit", "skirmish", "grim", "1", "--note", "plain"]) is not None
 
 
 def test_hits_and_heals_read_quickly_answer_and_store_as_typer_does(
