@@ -11,7 +11,6 @@ each function takes a record and an event and returns the record, or refuses wit
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -79,9 +78,11 @@ def _no_time(record: Record, days: int) -> Record:
     return record
 
 
-@dataclass(frozen=True)
-class Permanence:
+class Permanence(msgspec.Struct, frozen=True):
     """One ruleset's rules for what outlasts a fight (see the module docstring).
+
+    A Struct, as the records are, rather than a dataclass: `dataclasses` (and `inspect` under
+    it) would load at every `woundlog hit`, which never reads it (issue 28).
 
     `rests` names the kinds of rest the game has (an empty tuple: none, a rest is refused with
     `no_rest`, the ruleset's reason); `labels` the names its text gives its stats ("Starting
@@ -95,7 +96,7 @@ class Permanence:
     time_passes: Callable[[Record, int], Record] = _no_time
     rests: tuple[str, ...] = ()
     no_rest: str = "has no rest between fights"
-    labels: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = msgspec.field(default_factory=dict)
     conditions: Callable[[Any], tuple[str, ...]] = lambda character: ()
     cannot_join: Callable[[Record], str | None] = lambda record: None
 

@@ -10,9 +10,11 @@ The group and its options are `group.py`; each command is a function in the modu
 (`fight.py`, `undo.py`, `importing.py`, `whatif.py`, `pictures.py`, `reference.py`,
 `service.py`), which `commands.py` lists and the registry (`registry.py`) loads only when the
 command is built; the options several commands share are declared once, in `options.py`, and
-the application a command runs on is opened by `application.py`. The console script's `main`
-is `start.py`'s, which answers `--version` before typer is imported; `app` (the typer app, for
-typer's test runner and for embedding) is imported on first use.
+the application a command runs on is opened by `application.py`, and a command's failure is
+said by `guard.py`. The console script's `main` is `start.py`'s, which answers `--version`
+before typer is imported, and has a plain `hit` or `heal` read without typer (`quick.py`,
+through the same functions and the same `guard.py`); `app` (the typer app, for typer's test
+runner and for embedding) is imported on first use.
 """
 
 from woundlog.events.lazy import lazy_names

@@ -10,7 +10,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from woundlog.core import RULESETS
-from woundlog.events import UsageError, WoundlogError
+from woundlog.events import Heal, Hit, UsageError, WoundlogError
 
 from ..application import Application, FightNotFound
 from ..foldcache import FoldCache
@@ -93,3 +93,61 @@ def record(db: str | None, fight: str, fields: Mapping[str, Any], as_json: bool)
     with application(db, create=False) as app, one_event():
         app.fight(fight)
         print_appended(app.record_named(fight, [given.present(fields)]), as_json=as_json)
+
+
+def record_hit(
+    db: str | None,
+    fight: str,
+    target: str,
+    damage: int,
+    attacker: str | None = None,
+    roll: list[str] | None = None,
+    fact: list[str] | None = None,
+    event_id: str | None = None,
+    note: str | None = None,
+    as_json: bool = False,
+) -> None:
+    """`woundlog hit`, its words read (by typer in fight.py, or by quick.py)."""
+    what = {"target": target, "damage": damage, "attacker": attacker}
+    record_given(db, fight, Hit, what, roll, fact, event_id, note, as_json)
+
+
+def record_heal(
+    db: str | None,
+    fight: str,
+    target: str,
+    amount: int,
+    means: str | None = None,
+    healer: str | None = None,
+    roll: list[str] | None = None,
+    fact: list[str] | None = None,
+    event_id: str | None = None,
+    note: str | None = None,
+    as_json: bool = False,
+) -> None:
+    """`woundlog heal`, its words read (by typer in fight.py, or by quick.py)."""
+    what = {"target": target, "amount": amount, "means": means, "healer": healer}
+    record_given(db, fight, Heal, what, roll, fact, event_id, note, as_json)
+
+
+def record_given(
+    db: str | None,
+    fight: str,
+    kind: type[Hit] | type[Heal],
+    what: dict[str, Any],
+    roll: list[str] | None,
+    fact: list[str] | None,
+    event_id: str | None,
+    note: str | None,
+    as_json: bool,
+) -> None:
+    """Record a hit or a heal: `what` it did, with the dice, facts, id and note the shared
+    options give."""
+    fields = {
+        "type": str(kind.__struct_config__.tag),
+        **what,
+        "rolls": given.rolls(roll or []),
+        "id": event_id,
+        "note": note,
+    }
+    record(db, fight, given.with_facts(kind, fields, fact or []), as_json)

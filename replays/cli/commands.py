@@ -15,7 +15,8 @@ import typer
 from woundlog.events.importers import IMPORTERS
 
 from .group import app
-from .registry import LOG_FORM, Deferred
+from .guard import LOG_FORM
+from .registry import Deferred
 
 COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, function)
     ("new", "fight", "new"),

@@ -7,18 +7,24 @@ import enum
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, BinaryIO
+from typing import Annotated, BinaryIO
 
 import typer
 
 from woundlog.events import UsageError
 from woundlog.events.codec import encode_json
-from woundlog.events.model import Heal, Hit
 from woundlog.events.stores import Stored
 
 from ..application import NewFight
 from . import inputs as given
-from .application import application, known_ruleset, one_event, record
+from .application import (
+    application,
+    known_ruleset,
+    one_event,
+    record,
+    record_heal,
+    record_hit,
+)
 from .options import (
     AsJson,
     At,
@@ -153,8 +159,7 @@ def hit(
     db: Db = None,
 ) -> None:
     """A character is hit."""
-    what = {"target": target, "damage": damage, "attacker": attacker}
-    record_given(db, fight, Hit, what, roll, fact, event_id, note, as_json)
+    record_hit(db, fight, target, damage, attacker, roll, fact, event_id, note, as_json)
 
 
 def heal(
@@ -173,31 +178,7 @@ def heal(
     db: Db = None,
 ) -> None:
     """A character is healed."""
-    what = {"target": target, "amount": amount, "means": means, "healer": healer}
-    record_given(db, fight, Heal, what, roll, fact, event_id, note, as_json)
-
-
-def record_given(
-    db: str | None,
-    fight: str,
-    kind: type[Hit] | type[Heal],
-    what: dict[str, Any],
-    roll: list[str] | None,
-    fact: list[str] | None,
-    event_id: str | None,
-    note: str | None,
-    as_json: bool,
-) -> None:
-    """Record a hit or a heal: `what` it did, with the dice, facts, id and note the shared
-    options give."""
-    fields = {
-        "type": str(kind.__struct_config__.tag),
-        **what,
-        "rolls": given.rolls(roll or []),
-        "id": event_id,
-        "note": note,
-    }
-    record(db, fight, given.with_facts(kind, fields, fact or []), as_json)
+    record_heal(db, fight, target, amount, means, healer, roll, fact, event_id, note, as_json)
 
 
 class Tick(enum.StrEnum):

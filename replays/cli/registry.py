@@ -13,25 +13,23 @@ import functools
 import importlib
 import inspect
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 
-from woundlog.events.errors import UsageError, WoundlogError
+from woundlog.events.errors import UsageError
 
 from .group import DB_KEY
+from .guard import failure
 from .options import Context, OldDb
 
 CONTEXT = "woundlog_context"
 """The name under which typer hands a command its context (the app's --db, its name for hints)."""
 
-LOG_FORM = "jsonl"
-"""`woundlog import jsonl FILE`, the command `woundlog import FILE.jsonl` runs."""
-
 
 class Registered:
-    """A command's function as typer sees it: `run`, guarded (see `fail`), with the signature
-    typer makes the options from: its context, and `db` the old `COMMAND --db`.
+    """A command's function as typer sees it: `run`, guarded (guard.py's `failure`), with the
+    signature typer makes the options from: its context, and `db` the old `COMMAND --db`.
 
     Guarded per command rather than in `main()`, so that a test driving `app` directly sees
     exactly what a person at the terminal sees. A parameter named `db` is no option of the
@@ -81,9 +79,6 @@ class Registered:
         }
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
-        # Here, not at the top: this module loads at every start, `--version` included.
-        from woundlog.events.stores.locate import STORE_ERRORS, unusable
-
         own_context = self.own_context
         ctx: Context = kwargs[own_context] if own_context else kwargs.pop(CONTEXT)
         url = None
@@ -92,24 +87,11 @@ class Registered:
                 url = app_store(ctx, kwargs["db"])
                 kwargs["db"] = url
             self.run(*args, **kwargs)
-        except WoundlogError as error:
-            fail(error, ctx)
-        except STORE_ERRORS as error:  # the --db file went bad under a running command
-            fail(unusable(url, error), ctx)
-        except BrokenPipeError:  # whoever read the output stopped: nobody to tell
-            from .pipes import quiet_end
-
-            raise typer.Exit(quiet_end()) from None
-        except OSError as error:  # a file named on the command line: a usage error
-            where = f": {error.filename}" if error.filename else ""
-            fail(UsageError(f"{error.strerror or error}{where}"), ctx)
-        except Exception as error:  # the PostgreSQL server went away under the command
-            from woundlog.events.stores.postgres import database_gone
-
-            gone = database_gone(url, error)
-            if gone is None:
+        except Exception as error:
+            code = failure(error, url, ctx.command_path)
+            if code is None:
                 raise
-            fail(gone, ctx)
+            raise typer.Exit(code) from None
 
 
 class Deferred(Registered):
@@ -150,15 +132,3 @@ def app_store(ctx: typer.Context, old: str | None) -> str | None:
         out=console(stderr=True),
     )
     return old
-
-
-def fail(error: WoundlogError, ctx: Context) -> NoReturn:
-    """Print `error: ...` and its hints, and exit with the error's code. A usage error with no
-    hint of its own is pointed at the command's help."""
-    from .output import print_error
-
-    hints = list(getattr(error, "__notes__", []))
-    if not hints and isinstance(error, UsageError):  # the log form's help is `import`'s
-        hints.append(f"try '{ctx.command_path.removesuffix(' ' + LOG_FORM)} -h' for help")
-    print_error(error, hint="\n".join(hints) or None)
-    raise typer.Exit(error.exit_code)

@@ -1,8 +1,8 @@
 """The console script's first step: `woundlog --version` alone is answered here, from the
 release constant, before typer, click or any command module is imported (issue 28: it took
-8.8 times the start of Python, now about the start of Python itself); everything else goes on
-to `run` (run.py), which builds the commands the words name, after msgspec is imported without
-`typing_extensions`."""
+8.8 times the start of Python, now about the start of Python itself); a plain `hit` or `heal`
+is read and run without typer (quick.py); everything else goes on to `run` (run.py), which
+builds the commands the words name. Both import msgspec without `typing_extensions` first."""
 
 from __future__ import annotations
 
@@ -18,6 +18,11 @@ def main() -> None:
         sys.stdout.write(f"woundlog {RELEASE}\n")
         return
     _msgspec_without_typing_extensions()
+    from .quick import quick
+
+    code = quick(sys.argv[1:])  # a hit or a heal, read without typer
+    if code is not None:
+        sys.exit(code)
     from .run import run
 
     run()

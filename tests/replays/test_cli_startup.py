@@ -65,6 +65,8 @@ NOT_FOR_A_HIT = {  # what a hit on a SQLite store does without, and why each wou
     "typing_extensions": "msgspec falls back to `typing`'s own, the same on Python 3.11 and on",
     "_hashlib": "the dice draw with blake2b, Python's own: OpenSSL's library loads for no hit",
     "random": "a pause at random follows only a lost race between two writers",
+    "dataclasses": "a ruleset's Permanence is a Struct: dataclasses would bring inspect and ast",
+    "typer": "a plain hit is read without typer (replays/cli/quick.py)",
 }
 NOT_FOR_THE_VERSION = {  # `woundlog --version` prints one constant, before typer is imported
     "typer": "the version is answered before any command is declared (replays/cli/start.py)",
