@@ -124,8 +124,8 @@ class Context:
 
     def roll(self, purpose: str) -> int:
         dice = self._dice
-        if not isinstance(dice, Dice):
-            dice = self.dice
+        if not isinstance(dice, Dice):  # its first die: the Dice made now, as `dice` makes them
+            dice = self._dice = dice()
         return dice.roll(purpose, self.character)
 
     def say(self, text: str, /, **values: object) -> None:
