@@ -136,9 +136,12 @@ class Dice:
         self._event_id = event_id
         self._given = given
         self._owner = owner
-        self._next = {}
-        self._position = {}
-        self.used = []
+        if self._next:  # left empty by an event that took no given die: kept, not remade
+            self._next = {}
+        if self._position:
+            self._position = {}
+        if self._records:  # without, nothing is ever put in `used`: it stays empty
+            self.used = []
         self._plain = not given and self._missing is None and not self._strict
         if given:
             self._check(given)

@@ -323,7 +323,10 @@ class Ruleset:
         side = None if turn is None else turn.side
         if roster is not None:
             return roster.concerned(kind, side)
-        return characters if side is None else fight.on_side(side)
+        if side is None:
+            return characters
+        # a fold's own map knows its sides: asked straight, one call fewer a tick
+        return characters.on_side(side) if isinstance(characters, Roster) else fight.on_side(side)
 
     def turns(
         self, fight: FightState[Any], kind: str, turn: TurnStarted | TurnEnded, ctx: Context
