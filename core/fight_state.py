@@ -135,7 +135,6 @@ class Roster(dict[str, C]):
         members = self._sides.get(side)
         return {} if members is None else members.copy()
 
-
     def indexes(self, kind: str) -> bool:
         """Whether this map keeps whom a tick of `kind` concerns (from `index_from` on)."""
         return kind in self._kinds
