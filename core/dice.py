@@ -136,9 +136,12 @@ class Dice:
         self._event_id = event_id
         self._given = given
         self._owner = owner
-        self._next = {}
-        self._position = {}
-        self.used = []
+        if self._next:  # left empty by an event that took no given die: kept, not remade
+            self._next = {}
+        if self._position:
+            self._position = {}
+        if self._records:  # without, nothing is ever put in `used`: it stays empty
+            self.used = []
         self._plain = not given and self._missing is None and not self._strict
         if given:
             self._check(given)
@@ -175,8 +178,18 @@ class Dice:
         as `purpose@character`, else the next unscoped given one, else drawn for that
         character. In an event about one character (the `owner`: a hit's target), his dice
         may be given scoped to him too."""
-        if self._plain:
-            return self._drawn(purpose, character)
+        if self._plain:  # nothing given, nothing to ask: the same draw, in fewer steps
+            sides = self._sides[purpose]
+            position = self._position.get(purpose, 0)
+            self._position[purpose] = position + 1
+            if character is not None and self._scoped:
+                own = self._take(f"{purpose}{SCOPE}{character}")
+                value = draw(self._seed, self._event_id, purpose, own, sides, character)
+            else:
+                value = draw(self._seed, self._event_id, purpose, position, sides)
+            if self._records:
+                self.used.append(DieRoll(purpose, sides, value, "drawn", character))
+            return value
         sides = self._sides[purpose]
         position = self._count(purpose)  # its place among the event's dice of `purpose`
         scope = character or self._owner
@@ -213,20 +226,6 @@ class Dice:
                 value = draw(self._seed, self._event_id, purpose, position, sides)
         if self._records:
             self.used.append(DieRoll(purpose, sides, value, source, character))
-        return value
-
-    def _drawn(self, purpose: str, character: str | None) -> int:
-        """`roll` when no die is given and none is asked for: the same draw, in fewer steps."""
-        sides = self._sides[purpose]
-        position = self._position.get(purpose, 0)
-        self._position[purpose] = position + 1
-        if character is not None and self._scoped:
-            own = self._take(f"{purpose}{SCOPE}{character}")
-            value = draw(self._seed, self._event_id, purpose, own, sides, character)
-        else:
-            value = draw(self._seed, self._event_id, purpose, position, sides)
-        if self._records:
-            self.used.append(DieRoll(purpose, sides, value, "drawn", character))
         return value
 
     def _count(self, purpose: str) -> int:

@@ -115,6 +115,8 @@ class Roster(dict[str, C]):
     ) -> None:
         super().__init__()
         self._sides: dict[str, dict[str, C]] = {}
+        # whether anyone is on a side: asked of every side's tick, so a call made in C
+        self.has_side: Callable[[str], bool] = self._sides.__contains__
         self._all_concerns: Mapping[str, TickConcern] = concerns or {}
         self._index_from = index_from if concerns else None
         # set when the index starts (`_start_index`); until then nothing is indexed
@@ -132,9 +134,6 @@ class Roster(dict[str, C]):
         """Everyone on `side`, by id in join order: a copy, made in C."""
         members = self._sides.get(side)
         return {} if members is None else members.copy()
-
-    def has_side(self, side: str) -> bool:
-        return side in self._sides
 
     def indexes(self, kind: str) -> bool:
         """Whether this map keeps whom a tick of `kind` concerns (from `index_from` on)."""

@@ -297,11 +297,12 @@ class _Steps:
         self.event: Event | None = None
         self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
         self.checks = checks_of(rules)
+        self.allows = rules.graph.allows  # `_declared` of one who has joined, one call fewer
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
         # each step its handler bound in, made in C: one Python call fewer per event
         self.quick: dict[type, Callable[[FightState[Any], Any], bool]] = {
-            Hit: functools.partial(self._treat, rules.on_hit),
-            Heal: functools.partial(self._treat, rules.on_heal),
+            Hit: functools.partial(self._treat, rules.on_hit, self.checks.clear[Hit]),
+            Heal: functools.partial(self._treat, rules.on_heal, self.checks.clear[Heal]),
             TurnStarted: functools.partial(self._tick, rules.on_turn_started),
             TurnEnded: functools.partial(self._tick, rules.on_turn_ended),
         }
@@ -323,13 +324,19 @@ class _Steps:
 
     def _store(self, cid: str, was: Character, now: Character) -> None:
         if now is not was:
-            if was.state != now.state and not _declared(self.rules, was, now):
+            if was.state != now.state and not self.allows(was.state, now.state):
                 _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
             self.characters.put(cid, now)
 
-    def _treat(self, handler: Callable[..., Character], state: FightState[Any], event: Any) -> bool:
+    def _treat(
+        self,
+        handler: Callable[..., Character],
+        clears: Callable[[FightState[Any], Any], Any | None],
+        state: FightState[Any],
+        event: Any,
+    ) -> bool:
         """A hit or a heal on its target, if it passes the checks `apply` makes (`Checks`)."""
-        target = self.checks.clears(state, event)
+        target = clears(state, event)
         if target is None:
             return False
         seq = state.seq + 1
@@ -347,7 +354,7 @@ class _Steps:
         characters, rules = self.characters, self.rules
         for cid, now in updated.items():
             was = characters.get(cid)
-            if was is None or (was.state != now.state and not _declared(rules, was, now)):
+            if was is None or (was.state != now.state and not self.allows(was.state, now.state)):
                 _check_moves(rules, characters, updated)  # raises, or clears a joining
                 characters.update(updated)
                 return
@@ -413,19 +420,45 @@ class Checks:
             )
         if kind.acting is base["acting"] and kind.why_healer_cannot is base["why_healer_cannot"]:
             self.no_heal = frozenset(s for s in states if not rules.who_may_act.get(s, ACTS).heal)
+        self.clear = {kind: self._clearer(kind) for kind in (Hit, Heal)}
 
     def clears(self, fight: FightState[Any], event: Hit | Heal) -> Any | None:
         """The target of a hit or a heal that passes every check before its handler: it states
         no fact the ruleset does not read, its target is in the fight, and its attacker or
         healer, if a character of the fight, may act. None if it fails one."""
-        treatment = self.treatments[type(event)]
-        target = fight.characters.get(event.target)
-        if target is None or not treatment.unstated(event):
-            return None
-        actor_id = getattr(event, treatment.role)
-        if actor_id is not None and not self.may_act(fight, event, actor_id, treatment.attack):
-            return None
-        return target
+        return self.clear[type(event)](fight, event)
+
+    def _clearer(self, kind: type[Hit | Heal]) -> Callable[[FightState[Any], Any], Any | None]:
+        """`clears` of one type of event, its checks bound in: the quick step calls it once an
+        event, and from the table of who may act it asks no further function."""
+        treatment = self.treatments[kind]
+        unstated, attack = treatment.unstated, treatment.attack
+        actor_of = operator.attrgetter(treatment.role)
+        unable = self.no_attack if attack else self.no_heal
+        if unable is None:
+
+            def asking(fight: FightState[Any], event: Any) -> Any | None:
+                target = fight.characters.get(event.target)
+                if target is None or not unstated(event):
+                    return None
+                actor_id = actor_of(event)
+                if actor_id is not None and not self.may_act(fight, event, actor_id, attack):
+                    return None
+                return target
+
+            return asking
+
+        def from_the_table(fight: FightState[Any], event: Any) -> Any | None:
+            characters = fight.characters
+            target = characters.get(event.target)
+            if target is None or not unstated(event):
+                return None
+            actor = characters.get(actor_of(event))  # None: no actor, or one from outside
+            if actor is not None and actor.state in unable:
+                return None
+            return target
+
+        return from_the_table
 
     def may_act(self, fight: FightState[Any], event: Any, actor_id: str, attack: bool) -> bool:
         """Whether `actor_id` may strike this hit (`attack`) or give this heal: one from

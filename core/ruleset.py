@@ -124,8 +124,8 @@ class Context:
 
     def roll(self, purpose: str) -> int:
         dice = self._dice
-        if not isinstance(dice, Dice):
-            dice = self.dice
+        if not isinstance(dice, Dice):  # its first die: the Dice made now, as `dice` makes them
+            dice = self._dice = dice()
         return dice.roll(purpose, self.character)
 
     def say(self, text: str, /, **values: object) -> None:
@@ -323,7 +323,10 @@ class Ruleset:
         side = None if turn is None else turn.side
         if roster is not None:
             return roster.concerned(kind, side)
-        return characters if side is None else fight.on_side(side)
+        if side is None:
+            return characters
+        # a fold's own map knows its sides: asked straight, one call fewer a tick
+        return characters.on_side(side) if isinstance(characters, Roster) else fight.on_side(side)
 
     def turns(
         self, fight: FightState[Any], kind: str, turn: TurnStarted | TurnEnded, ctx: Context

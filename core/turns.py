@@ -112,7 +112,7 @@ def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[
             rounds = Rounds(round=turn.round)
     elif rounds.round == 0 or _repeats(rounds, turn, starts):
         rounds = Rounds(round=rounds.round + 1)
-    round_scope = whole(turn)
+    round_scope = turn.side is None and turn.character is None  # `whole`, asked once a tick
     everyone = round_scope and (not starts or version >= PULSE_VERSION)
     if starts:
         done = rounds.started

@@ -24,6 +24,7 @@ from woundlog.core.machine import Graph, IllegalTransition
 from woundlog.core.reducer import Fold
 from woundlog.core.ruleset import Context, Ruleset
 from woundlog.core.rulesets import RULESETS
+from woundlog.core.rulesets.mordheim import Mordheim
 from woundlog.events import (
     CharacterJoined,
     Event,
@@ -140,6 +141,38 @@ def test_a_turn_of_a_side_of_one_character_and_of_the_whole_round_are_folded() -
     assert after.characters["grim"].state == "upright"
     after, _ = both_accept(knocked, TurnStarted(round=1))  # the whole round: nobody recovers
     assert after.characters["grim"].state == "knocked_down"
+
+
+class LastGasp(Mordheim):
+    """Mordheim with an exception worded by the ruleset itself: a knocked-down fighter may
+    still strike, so who may act is asked of it for each hit, not read from the table."""
+
+    name = "last_gasp"
+
+    def why_attacker_cannot(
+        self, fight: FightState[Any], attacker_id: str, attacker: Any, hit: Hit
+    ) -> str | None:
+        if attacker.state == "knocked_down":
+            return None
+        return super().why_attacker_cannot(fight, attacker_id, attacker, hit)
+
+
+def test_an_attacker_the_ruleset_words_an_exception_for_is_asked_of_it_both_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(RULESETS, "last_gasp", LastGasp())
+    state, _ = apply(None, FightStarted(ruleset="last_gasp"))
+    for event in (
+        CharacterJoined(character="grim", name="Grim", side="reavers"),
+        CharacterJoined(character="snik", name="Snik", side="skaven", stats={"wounds": 3}),
+    ):
+        state = both_accept(state, event)[0]
+    knocked = both_accept(state, mordheim.hit(1, 1))[0]  # Grim's injury roll of 1
+    after, _ = both_accept(knocked, Hit(target="snik", damage=1, attacker="grim"))
+    assert after.characters["snik"].wounds == 2
+    stunned = both_accept(state, mordheim.hit(1, 3))[0]
+    blow = Hit(target="snik", damage=1, attacker="grim")
+    both_refuse(stunned, blow, "Grim is stunned and may do nothing at all", "$.attacker")
 
 
 # --- a move the Machine does not declare (`_declared`) -------------------------------------
