@@ -308,3 +308,44 @@ def test_an_estimate_too_large_names_the_event_it_reached() -> None:
     whatif: list[Event] = [Hit(target="snik", damage=1), Hit(target="grim", damage=600)]
     with pytest.raises(TooLarge, match=r"at event 2 of 2\)"):
         estimate(MORDHEIM, whatif, 10, budget=Budget(1))  # the first event costs 1 step
+
+
+def test_a_tick_that_changes_someone_its_ruleset_says_it_never_concerns_still_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ruleset whose tick concerns name too few: the walk finds the tick did change someone
+    of a path at rest and ticks that path for itself, as a replay would."""
+    from typing import ClassVar
+
+    import msgspec
+
+    from woundlog.core import RULESETS, Character, Context, Graph, Ruleset
+    from woundlog.core.fight_state import TickConcern
+
+    class Counting(Character, frozen=True, kw_only=True):
+        turns: int = 0
+
+    class Miscounted(Ruleset):
+        name = "miscounted"
+        graph = Graph(name, ["upright"], [])
+        character = Counting
+        tick_concerns: ClassVar[dict[str, TickConcern]] = {
+            "turn_started": TickConcern(),  # nobody, it says; yet each turn is counted
+            "turn_ended": TickConcern(),
+        }
+
+        def new_character(
+            self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
+        ) -> Counting:
+            return Counting(**self.basics(event, kind, stats))
+
+        def on_turn_started(self, fight: State, turn: TurnStarted, ctx: Context) -> Any:
+            return {
+                cid: msgspec.structs.replace(one, turns=one.turns + 1)
+                for cid, one in fight.characters.items()
+            }
+
+    monkeypatch.setitem(RULESETS, "miscounted", Miscounted())
+    state = fight("miscounted", CharacterJoined(character="ann"))
+    [(after, chance)] = exact(state, [TurnStarted(), TurnStarted()])
+    assert (after.characters["ann"].turns, chance) == (2, 1)
