@@ -312,3 +312,27 @@ def test_a_die_scoped_to_a_character_not_in_the_fight_is_refused_naming_the_near
 def test_a_log_of_version_1_keeps_its_scoped_dice_as_they_were() -> None:
     state, _ = apply(None, FightStarted(ruleset="mordheim"))
     refuse_strangers_dice(state, TurnStarted(rolls={"downed@anyone": [1]}))  # not refused
+
+
+# --- examples the mutation run found missing ---------------------------------------------------
+
+
+def test_a_die_given_for_another_purpose_does_not_move_the_drawn_ones() -> None:
+    # injury dice 0 and 1 of event #2 with seed 1 are 6 and 2 (the pinned values above)
+    dice = Dice(1, "#2", {"downed": [1]}, SIDES)
+    assert [dice.roll("injury"), dice.roll("injury")] == [6, 2]
+
+
+def test_version_2_draws_an_events_own_dice_by_their_place_after_the_given_ones() -> None:
+    dice = Dice(1, "#2", {"injury": [4]}, SIDES, version=2)
+    assert [dice.roll("injury"), dice.roll("injury"), dice.roll("injury")] == [4, 2, 5]
+
+
+def test_dice_taken_up_for_the_next_event_hand_out_its_given_dice_first() -> None:
+    # a fold that keeps only state reuses one Dice for every event (`Dice.anew`)
+    dice = Dice(0, "h1", {}, SIDES, records=False)
+    assert dice.roll("injury") == draw(0, "h1", "injury", 0, 6)
+    dice.anew("h2", {"injury": [4]}, None)
+    assert [dice.roll("injury"), dice.roll("injury")] == [4, 6]  # then h2's die 1 drawn
+    dice.anew("h3", {}, None)
+    assert dice.roll("injury") == draw(0, "h3", "injury", 0, 6)

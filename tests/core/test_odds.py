@@ -258,3 +258,94 @@ def test_contractor_lucky_and_maimed_are_a_tenth_each_on_reaching_zero_hp() -> N
         elif any(wound.type == "Maimed" for wound in wounds):
             maimed += chance  # 91-00, 00 waiting for the Foreman's choice of location
     assert (lucky, maimed) == (Fraction(1, 10), Fraction(1, 10))
+
+
+# --- examples the mutation run found missing ---------------------------------------------------
+
+
+def test_each_characters_outcomes_are_listed_likeliest_first() -> None:
+    outcomes = per_character(exact(MORDHEIM, [Hit(target="grim", damage=2)]), ["grim"])["grim"]
+    assert [(seen["state"], chance) for seen, chance in outcomes] == [
+        ("out_of_action", Fraction(5, 9)),
+        ("stunned", Fraction(1, 3)),
+        ("knocked_down", Fraction(1, 9)),
+    ]
+
+
+def test_the_default_budget_is_the_documented_one() -> None:
+    # README "Odds and what-ifs": 500,000 reducer steps, 200,000 paths and states held at once
+    assert (Budget().steps, Budget().live) == (500_000, 200_000)
+
+
+def test_a_question_costs_one_step_an_evaluation_and_one_a_die() -> None:
+    # the wound's first evaluation asks for the injury die (1 step), then each of its six
+    # faces is evaluated with that die (2 steps each)
+    budget = Budget()
+    exact(MORDHEIM, [Hit(target="grim", damage=1)], budget=budget)
+    assert budget.spent == 1 + 6 * 2
+    # sampled: each sample evaluates the wound once and draws its one die
+    budget = Budget()
+    estimate(MORDHEIM, [Hit(target="grim", damage=1)], 10, budget=budget)
+    assert budget.spent == 10 * 2
+
+
+def test_a_question_that_holds_exactly_its_bound_is_answered() -> None:
+    whatif: list[Event] = [Hit(target="grim", damage=2)]
+    counted = Counted(10**9, live=10**9)
+    exact(MORDHEIM, whatif, budget=counted)
+    exact(MORDHEIM, whatif, budget=Budget(10**9, live=counted.most_held))
+    with pytest.raises(TooLarge, match="held at once"):
+        exact(MORDHEIM, whatif, budget=Budget(10**9, live=counted.most_held - 1))
+
+
+def test_a_void_event_still_takes_its_place_in_the_fight() -> None:
+    whatif: list[Event] = [Hit(target="grim", damage=1), Hit(target="grim", damage=1)]
+    for found in (exact(MORDHEIM, whatif), estimate(MORDHEIM, whatif, 30)):
+        assert {state.seq for state, _ in found} == {MORDHEIM.seq + 2}
+
+
+def test_an_estimate_too_large_names_the_event_it_reached() -> None:
+    whatif: list[Event] = [Hit(target="snik", damage=1), Hit(target="grim", damage=600)]
+    with pytest.raises(TooLarge, match=r"at event 2 of 2\)"):
+        estimate(MORDHEIM, whatif, 10, budget=Budget(1))  # the first event costs 1 step
+
+
+def test_a_tick_that_changes_someone_its_ruleset_says_it_never_concerns_still_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ruleset whose tick concerns name too few: the walk finds the tick did change someone
+    of a path at rest and ticks that path for itself, as a replay would."""
+    from typing import ClassVar
+
+    import msgspec
+
+    from woundlog.core import RULESETS, Character, Context, Graph, Ruleset
+    from woundlog.core.fight_state import TickConcern
+
+    class Counting(Character, frozen=True, kw_only=True):
+        turns: int = 0
+
+    class Miscounted(Ruleset):
+        name = "miscounted"
+        graph = Graph(name, ["upright"], [])
+        character = Counting
+        tick_concerns: ClassVar[dict[str, TickConcern]] = {
+            "turn_started": TickConcern(),  # nobody, it says; yet each turn is counted
+            "turn_ended": TickConcern(),
+        }
+
+        def new_character(
+            self, event: CharacterJoined, kind: str, stats: dict[str, int], ctx: Context
+        ) -> Counting:
+            return Counting(**self.basics(event, kind, stats))
+
+        def on_turn_started(self, fight: State, turn: TurnStarted, ctx: Context) -> Any:
+            return {
+                cid: msgspec.structs.replace(one, turns=one.turns + 1)
+                for cid, one in fight.characters.items()
+            }
+
+    monkeypatch.setitem(RULESETS, "miscounted", Miscounted())
+    state = fight("miscounted", CharacterJoined(character="ann"))
+    [(after, chance)] = exact(state, [TurnStarted(), TurnStarted()])
+    assert (after.characters["ann"].turns, chance) == (2, 1)

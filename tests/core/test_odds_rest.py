@@ -154,3 +154,20 @@ def whatifs(draw: st.DrawFn) -> tuple[State, list[Event]]:
 def test_generated_fights_are_answered_as_before(case: tuple[State, list[Event]]) -> None:
     state, whatif = case
     assert_same_as_walked(state, whatif)
+
+
+def test_paths_at_rest_from_the_first_of_the_last_ticks_share_it() -> None:
+    """After a blow and his side's turn Grim is up (at full rate again), knocked down or out; a
+    wound on Snik then leaves Snik up. Grim up or out, nobody is in a state a recovery phase
+    reads: the last tick is run once for both paths (the walk runs it for each); the events
+    before the last ticks are run for every path, as the walk runs them."""
+    grim = FIGHTS["mordheim"]
+    whatif: list[Event] = [
+        Hit(target="grim", damage=1),
+        TurnStarted(side="reavers"),
+        TurnEnded(side="reavers"),
+        Hit(target="snik", damage=1),
+        TurnStarted(side="reavers"),
+    ]
+    mine, walk = assert_same_as_walked(grim, whatif)
+    assert (mine, walk) == (walk - 1, walk)

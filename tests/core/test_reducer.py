@@ -381,3 +381,156 @@ def test_fold_in_place_ends_where_advance_ends_and_hands_out_states_later_events
     with pytest.raises(RuleError, match="fight has ended"):
         folding.add(Hit(target="c3", damage=1))
     assert folding.state == state  # a refused event leaves the fold as it was
+
+
+# --- examples the mutation run found missing ---------------------------------------------------
+
+
+def test_a_refused_first_event_is_named_by_its_position_one() -> None:
+    with pytest.raises(StructuralError) as err:
+        apply(None, FightStarted(ruleset="mordhiem"))
+    assert err.value.event == "#1"
+
+
+def test_undo_markers_say_whether_they_retract_or_amend() -> None:
+    state = skirmish(Hit(id="h1", target="grim", damage=0))
+    _, retracted = apply(state, Retract(event="h1", reason="typo"))
+    _, amended = apply(state, Amend(event="h1", replacement=Hit(target="grim", damage=0)))
+    assert retracted.explanation == "retracts h1 (typo)"
+    assert amended.explanation == "amends h1"
+
+
+def test_an_event_a_later_retract_undoes_keeps_its_own_position() -> None:
+    log: list[Event] = [
+        FightStarted(ruleset="mordheim"),
+        CharacterJoined(character="grim", name="Grim", side="reavers"),
+        Hit(target="grim", damage=1, rolls={"injury": [3]}),
+        Retract(event="#3"),
+    ]
+    _, changes = list(replay(log))[2]
+    assert (changes.seq, changes.event, changes.explanation) == (3, "#3", "not replayed")
+
+
+def test_a_fold_of_nothing_stands_before_the_first_event() -> None:
+    from woundlog.core.reducer import Fold
+
+    folding = Fold()
+    assert (folding.seq, folding.state) == (0, None)
+    folding.add(FightStarted(ruleset="mordheim"))
+    assert folding.seq == 1
+
+
+def test_a_die_for_a_stranger_is_refused_naming_the_event_by_its_position() -> None:
+    from woundlog.core import refuse_strangers_dice
+
+    state, _ = apply(None, FightStarted(ruleset="mordheim", version=2))
+    state, _ = apply(state, CharacterJoined(character="grim", side="reavers"))
+    with pytest.raises(RuleError) as err:
+        refuse_strangers_dice(state, Hit(target="grim", damage=1, rolls={"injury@gim": [6]}))
+    assert err.value.event == "#3"
+
+
+def test_a_hit_stating_a_fact_its_ruleset_does_not_read_is_refused_naming_it() -> None:
+    with pytest.raises(RuleError, match="does not use the fact `weapon` on a hit") as err:
+        apply(skirmish(), Hit(target="grim", damage=1, weapon="A"))
+    assert err.value.field == "$.weapon"
+
+
+class Clinic(Infirmary):
+    """The infirmary, reading every fact of a heal but `items`: one fact unread. A turn started
+    brings Cid in as a reinforcement, then wears down everyone else, last joined first."""
+
+    name = "clinic"
+    heal_facts: ClassVar[frozenset[str]] = frozenset({"pool", "check", "wound"})
+
+    def on_turn_started(self, fight: State, turn: TurnStarted, ctx: Context) -> dict[str, Any]:
+        worn: dict[str, Any] = {}
+        if "cid" not in fight.characters:
+            worn["cid"] = Patient(state="upright", name="Cid", side="", kind="character", hp=2)
+        for cid, one in reversed(fight.characters.items()):
+            worn[cid] = msgspec.structs.replace(one, hp=one.hp - 1)
+        return worn
+
+
+@pytest.fixture
+def clinic(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(RULESETS, "clinic", Clinic())
+
+
+def clinic_fight() -> State:
+    state, _ = apply(None, FightStarted(ruleset="clinic"))
+    for who in ("ann", "bob"):
+        state, _ = apply(state, CharacterJoined(character=who, name=who.title()))
+    return state
+
+
+def test_the_one_fact_a_ruleset_does_not_read_is_refused_by_name(clinic: None) -> None:
+    with pytest.raises(RuleError, match="does not use the fact `items` on a heal") as err:
+        apply(clinic_fight(), Heal(target="ann", amount=1, items=2))
+    assert err.value.field == "$.items"
+
+
+def test_changes_list_the_characters_a_turn_moved_in_the_fights_order(clinic: None) -> None:
+    _, changes = apply(clinic_fight(), TurnStarted())
+    assert [c.character for c in changes.characters] == ["ann", "bob", "cid"]
+    assert changes.characters[0].counters == {"hp": (2, 1)}
+
+
+def test_a_fold_takes_in_a_character_a_turn_brings_as_advance_does(clinic: None) -> None:
+    from woundlog.core.reducer import Fold, advance
+
+    log: list[Event] = [
+        FightStarted(ruleset="clinic"),
+        CharacterJoined(character="ann", name="Ann"),
+        TurnStarted(),
+        TurnStarted(),
+    ]
+    folding, state = Fold(), None
+    for event in log:
+        folding.add(event)
+        state = advance(state, event)
+    assert folding.state == state
+    assert state is not None and state.characters["cid"].hp == 1
+
+
+class Broken(Infirmary):
+    """A ruleset with a bug: its hit moves a character to a state its Machine does not have."""
+
+    name = "broken"
+
+    def on_hit(self, fight: State, target: Patient, hit: Hit, ctx: Context) -> Patient:
+        return msgspec.structs.replace(target, state="vanished")
+
+
+def test_a_move_the_machine_does_not_declare_is_caught_when_only_the_state_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from woundlog.core import IllegalTransition
+    from woundlog.core.reducer import advance
+
+    monkeypatch.setitem(RULESETS, "broken", Broken())
+    state, _ = apply(None, FightStarted(ruleset="broken"))
+    state, _ = apply(state, CharacterJoined(character="ann", name="Ann"))
+    with pytest.raises(IllegalTransition, match="ann moved upright -> vanished"):
+        apply(state, Hit(target="ann", damage=1))
+    with pytest.raises(IllegalTransition, match="ann moved upright -> vanished"):
+        advance(state, Hit(target="ann", damage=1))
+
+
+def test_a_character_whose_kind_of_struct_changes_reports_the_fields_that_changed() -> None:
+    from woundlog.core import get_ruleset
+    from woundlog.core.reducer import diff
+
+    class HpFirst(Character, frozen=True, kw_only=True):
+        hp: int
+        wounds: int
+
+    class WoundsFirst(Character, frozen=True, kw_only=True):
+        wounds: int
+        hp: int
+
+    basics = {"state": "upright", "name": "G", "side": "a", "kind": "warrior"}
+    was = HpFirst(**basics, hp=2, wounds=1)  # type: ignore[arg-type]
+    now = WoundsFirst(**basics, wounds=1, hp=1)  # type: ignore[arg-type]
+    [change] = diff(get_ruleset("mordheim"), {"g": was}, {"g": now})
+    assert change.counters == {"hp": (2, 1)}

@@ -157,3 +157,11 @@ def test_a_bad_line_right_at_a_block_boundary_is_refused_with_its_line(tmp_path:
     finally:
         codec.BLOCK = kept
     assert (caught.value.line, caught.value.field) == (5, "$.damage")
+
+
+@pytest.mark.parametrize("after", [[], [b""]], ids=["alone", "then an empty line"])
+def test_lines_given_with_a_newline_inside_are_refused_not_read_as_two(after: list[bytes]) -> None:
+    # iter_jsonl takes lines as a binary file gives them: one holding two events is one line
+    with pytest.raises(StructuralError, match="not a JSON event") as caught:
+        list(iter_jsonl([GOOD + HIT, *after]))
+    assert caught.value.line == 1

@@ -126,3 +126,37 @@ def test_the_schema_is_a_json_schema_of_the_tagged_union() -> None:
     schema = json_schema()
     assert schema["$schema"].startswith("https://json-schema.org/")
     msgspec.json.encode(schema)
+
+
+# --- examples the mutation run found missing ---------------------------------------------------
+
+
+def test_an_event_is_named_by_its_id_else_by_its_position() -> None:
+    from woundlog.events import Hit, event_ref
+
+    assert event_ref(Hit(id="h1", target="grim", damage=1), 3) == "h1"
+    assert event_ref(Hit(target="grim", damage=1), 3) == "#3"
+
+
+def test_a_messagepack_event_with_a_bad_id_is_refused_naming_the_field() -> None:
+    from woundlog.events import Hit
+
+    with pytest.raises(StructuralError, match="#") as err:
+        decode_msgpack(encode_msgpack(Hit(id="#3", target="grim", damage=1)))
+    assert err.value.field == "$.id"
+    assert err.value.message == decode_error(b'{"type":"hit","id":"#3","target":"g","damage":1}')
+
+
+def test_a_converted_event_with_a_bad_id_is_refused_naming_the_field_and_index() -> None:
+    from woundlog.events import convert
+
+    with pytest.raises(StructuralError) as err:
+        convert({"type": "hit", "id": "#3", "target": "grim", "damage": 1}, index=4)
+    assert (err.value.field, err.value.index, err.value.event) == ("$.id", 4, "#3")
+    assert err.value.message == decode_error(b'{"type":"hit","id":"#3","target":"g","damage":1}')
+
+
+def decode_error(line: bytes) -> str:
+    with pytest.raises(StructuralError) as err:
+        decode_json(line)
+    return err.value.message

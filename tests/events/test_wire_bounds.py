@@ -381,3 +381,11 @@ def test_a_document_is_refused_for_what_no_schema_would_catch(
 def test_a_document_decodes_to_plain_values() -> None:
     raw = b'[{"hook": "x", "at": "10:00:00", "n": 1.5e3, "s": "a\\u00e9"}]'
     assert decode_document(raw) == json.loads(raw)
+
+
+def test_nesting_of_objects_alone_is_named_down_to_sixty_four_levels() -> None:
+    # the field named stops where the error stops looking (64 levels), not at the whole depth
+    raw = b'{"type":"fight_started","ruleset":"mordheim","tables":{"t":' + b'{"a":' * 1000
+    error = refused(raw + b"1" + b"}" * 1002)
+    assert "nested too deeply" in error.message
+    assert error.field == "$.tables.t" + ".a" * 62

@@ -66,6 +66,15 @@ MODULES: dict[str, list[str]] = {
         "tests/events/test_import_improved_initiative.py",
         "tests/events/test_import_refused.py",
     ],
+    "core/reducer.py": ["tests/core/test_reducer.py"],
+    "core/dice.py": ["tests/core/test_dice.py"],
+    "events/codec.py": [
+        "tests/events/test_codec.py",
+        "tests/events/test_wire_bounds.py",
+        "tests/events/test_block_decode.py",
+    ],
+    # the walk that stops ticking a path at rest is checked by test_odds_rest.py
+    "core/odds.py": ["tests/core/test_odds.py", "tests/core/test_odds_rest.py"],
     "events/importers/avrae.py": ["tests/events/test_import_avrae.py"],
     "events/importers/foundry.py": ["tests/events/test_import_foundry.py"],
 }
