@@ -271,3 +271,44 @@ def test_a_snapshot_that_fails_inside_a_postgres_import_does_not_fail_it(
         assert Fight(store, "f").state() == list(replay(events))[-1][0]
     finally:
         store.close()
+
+
+def test_a_streamed_postgres_import_writes_its_fights_row_once(postgres_url: str) -> None:
+    """Each batch's version is kept by the store till the import's transaction commits, then
+    written once: updated every batch, the row had a version for each batch that no one could
+    prune before the commit, and every event inserted checked its foreign key by walking them
+    all (issue 28: the backend's CPU 2.1 s at 100k events, 18 s at 300k). Versions read in the
+    transaction are the batches' own, and a refusal leaves none behind."""
+    store = open_store(postgres_url)
+    try:
+        connection = store.connection  # type: ignore[attr-defined]
+        real = connection.execute
+        updates: list[str] = []
+        seen: list[int] = []
+
+        def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+            if sql.startswith("UPDATE fights SET version"):
+                updates.append(sql)
+            return real(sql, *args, **kwargs)
+
+        connection.execute = execute
+        real_append = store.append
+
+        def append(fight: str, events: Any, expected_version: int | None = None) -> int:
+            seen.append(store.version(fight))
+            return real_append(fight, events, expected_version)
+
+        store.append = append  # type: ignore[method-assign]
+        events = events_of(fight_log(600))
+        streamed.append_streamed(store, "f", events, size=SIZE)
+        assert len(updates) == 1, updates
+        assert seen == list(range(0, 600, SIZE)), seen
+        assert store.version("f") == 600
+        assert Fight(store, "f").state() == list(replay(events))[-1][0]
+        refused: list[Event | RefusedError] = list(events_of(fight_log(600)))
+        refused[580] = decode_json(b'{"type":"hit","target":"nobody","damage":1}')
+        with pytest.raises(RefusedError):
+            streamed.append_streamed(store, "g", refused, size=SIZE)
+        assert store.version("g") == 0 and store.version("f") == 600
+    finally:
+        store.close()
