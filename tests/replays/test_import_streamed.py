@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +158,7 @@ def sqlite_steps_per_batch(
 
     monkeypatch.setattr(store, "append", append)
     streamed.append_streamed(store, "long", log, size=SIZE)
-    return [later - earlier for earlier, later in zip(marks, marks[1:])]
+    return [later - earlier for earlier, later in pairwise(marks)]
 
 
 def test_a_batch_reads_no_more_of_the_store_however_many_batches_are_before_it(
