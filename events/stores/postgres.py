@@ -135,6 +135,9 @@ class PostgresStore(SqlStore):
         self.url = url
         self._closed = False
         self._open_transactions = 0  # reconnecting waits till none is open: see `broken`
+        # The versions appends set, one dict for each open transaction, innermost last: written
+        # to `fights` when the outermost commits (see `_set_version`).
+        self._versions: list[dict[str, int]] = []
         self._db = _connect(url)
         try:
             self._create_schema()
@@ -174,10 +177,18 @@ class PostgresStore(SqlStore):
         the statements around it (psycopg makes the append's own transaction a savepoint)."""
         connection = self._db
         self._open_transactions += 1
+        self._versions.append({})
         try:
             with connection.transaction():
                 yield connection
+                versions = self._versions.pop()
+                if self._versions:  # a savepoint: what it set commits with the transaction
+                    self._versions[-1].update(versions)
+                else:
+                    self._write_versions(versions)
         finally:
+            if len(self._versions) == self._open_transactions:  # undone: what it set goes
+                self._versions.pop()
             self._open_transactions -= 1
 
     @property
@@ -213,10 +224,45 @@ class PostgresStore(SqlStore):
         row = self._db.execute(
             "SELECT version FROM fights WHERE fight = %s FOR UPDATE", (fight,)
         ).fetchone()
-        return int(row[0])
+        return self._set(fight, int(row[0]))
 
     def _set_version(self, fight: str, version: int) -> None:
-        self._db.execute("UPDATE fights SET version = %s WHERE fight = %s", (version, fight))
+        # Kept till the outermost transaction commits, then written once: each UPDATE of the
+        # row makes a version of it that no one can prune before the commit, and each event
+        # inserted after it checks its foreign key by walking them all, so a streamed import
+        # (one transaction, an append a batch) that updated the row each batch was quadratic.
+        self._versions[-1][fight] = version
+
+    def _write_versions(self, versions: dict[str, int]) -> None:
+        for fight, version in versions.items():
+            self._db.execute("UPDATE fights SET version = %s WHERE fight = %s", (version, fight))
+
+    def delete_fight(self, fight: str) -> bool:
+        gone = super().delete_fight(fight)
+        if self._versions:  # inside a transaction: what it set for the fight went with its row
+            self._versions[-1][fight] = 0
+        return gone
+
+    def rename_fight(self, old: str, new: str) -> int:
+        # the row moves with its version: the one the transaction set, written first
+        every: dict[str, int] = {}
+        for versions in self._versions:
+            every.update(versions)
+        self._write_versions(every)
+        version = super().rename_fight(old, new)
+        if self._versions:
+            self._versions[-1].update({old: 0, new: version})
+        return version
+
+    def _set(self, fight: str, stored: int) -> int:
+        """The fight's version: as an open transaction set it, else `stored`, the row's."""
+        for versions in reversed(self._versions):
+            if fight in versions:
+                return versions[fight]
+        return stored
+
+    def version(self, fight: str) -> int:
+        return self._set(fight, super().version(fight))
 
     def _announce(self, fight: str, version: int) -> None:
         self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{fight} {version}"))
