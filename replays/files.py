@@ -8,8 +8,8 @@ grows with the number of explicit ids and undo events, never with the rest of th
 from __future__ import annotations
 
 import re
-from itertools import starmap
 from collections.abc import Callable, Iterator
+from itertools import starmap
 from pathlib import Path
 from typing import Any, NamedTuple
 
