@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from itertools import starmap
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -16,7 +17,7 @@ from woundlog.core import Changes, FightState
 from woundlog.events import Event, WoundlogError, bounded, decode_json, read_jsonl
 from woundlog.events.stores import Stored
 
-from .fold import fold, fold_state
+from .fold import fold, fold_pairs
 from .undo import Undo, resolve
 
 BLOCK = 1 << 16
@@ -150,7 +151,9 @@ def replay_file_state(
         on_void(Void(seq, event, events.line, reason))
 
     try:
-        return fold_state(events, undo, strict=strict, on_void=None if on_void is None else voided)
+        return fold_pairs(
+            events.pairs(), undo, strict=strict, on_void=None if on_void is None else voided
+        )
     except WoundlogError as exc:
         raise exc.located(line=events.line) from None
 
@@ -164,12 +167,16 @@ class _Events:
         self.line = 0
 
     def __iter__(self) -> Iterator[Stored]:
+        return starmap(Stored, self.pairs())
+
+    def pairs(self) -> Iterator[tuple[int, Event]]:
+        """(seq, event) of each event: what `fold_pairs` takes, no `Stored` made for it."""
         at = self.at
         if at is not None and at <= 0:
             return
         # returns right after event `at`, so no line past it is refused (or folded)
         for seq, (line, event) in enumerate(read_jsonl(self.path), start=1):
             self.line = line
-            yield Stored(seq, event)
+            yield seq, event
             if seq == at:
                 return

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
+from msgspec.structs import astuple
 
 from woundlog.core import Changes, FightState, apply, apply_or_void, not_replayed
 from woundlog.core.reducer import Fold
@@ -75,13 +76,37 @@ def fold_state(
     explanations, no copy of the fight per event). `on_void` hears of each event the rules
     void: its seq, its name (id or `#N`) and why.
     """
+    return fold_pairs(map(astuple, stream), undo, state=state, strict=strict, on_void=on_void)
+
+
+def fold_pairs(
+    pairs: Iterable[tuple[int, Event]],
+    undo: Undo,
+    *,
+    state: FightState[Any] | None = None,
+    strict: bool = False,
+    on_void: Callable[[int, str, str], None] | None = None,
+) -> FightState[Any] | None:
+    """`fold_state` over (seq, event) pairs, for a reader (a file) that need not wrap each
+    event as `Stored` for it.
+
+    The fates are worked out in the loop rather than through `Undo.fates`: each generator
+    layer between the reader and the rules (and each `Stored` made for it) cost a replay a
+    few thousand instructions an event, more than the bookkeeping it carried."""
     folding = Fold(state)
     add = folding.add
-    for stored, fate in undo.fates(stream):
-        event = stored.event if fate is None else fate.replacement
-        if event is None:
-            folding.pass_over()  # retracted (fight_started, the first event, cannot be)
-            continue
+    # as `Undo.fates` picks them: `fate` is asked only of the events an undo event names, and
+    # of none in a log without undo events
+    named = not undo.empty
+    seqs, ids, fate = undo.named_seqs, undo.named_ids, undo.fate
+    for seq, event in pairs:
+        if named and (seq in seqs or (event.id is not None and event.id in ids)):
+            found = fate(seq, event)
+            if found is not None:
+                if found.replacement is None:
+                    folding.pass_over()  # retracted (fight_started, the first, cannot be)
+                    continue
+                event = found.replacement
         try:
             add(event)
         except RuleError as exc:
