@@ -45,3 +45,15 @@ def skirmish(run: Run) -> str:
         result = run(*args)
         assert result.exit_code == 0, result.output
     return "skirmish"
+
+
+@pytest.fixture
+def dungeon(run: Run) -> str:
+    """A Warhammer Quest fight, where healing is allowed: Ada (9 wounds, toughness 3)."""
+    for args in (
+        ("new", "dungeon", "--ruleset", "warhammer_quest", "--seed", "3"),
+        ("join", "dungeon", "ada", "--name", "Ada", "--stat", "wounds=9", "--stat", "toughness=3"),
+    ):
+        result = run(*args)
+        assert result.exit_code == 0, result.output
+    return "dungeon"

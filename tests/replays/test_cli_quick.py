@@ -15,19 +15,15 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
 
 from woundlog.replays.cli import quick
 from woundlog.replays.cli.pipes import CLOSED_PIPE
 from woundlog.replays.cli.quick import read
 
 from .test_cli_startup import RICH, loaded_by, top_level
-
-Run = Callable[..., Result]
 
 MAIN = "from woundlog.replays.cli import main; main()"
 TYPER = "from woundlog.replays.cli import app; app(prog_name='woundlog')"
@@ -81,15 +77,8 @@ TYPER_READS: list[tuple[str, ...]] = [  # each left to typer, for its own messag
 
 
 @pytest.fixture
-def store(db: Path, skirmish: str, run: Run) -> Path:
-    """The conftest's Mordheim skirmish, and a Warhammer Quest fight, where healing is allowed,
-    in the same SQLite file."""
-    for args in (
-        ("new", "dungeon", "--ruleset", "warhammer_quest", "--seed", "3"),
-        ("join", "dungeon", "ada", "--name", "Ada", "--stat", "wounds=9", "--stat", "toughness=3"),
-    ):
-        result = run(*args)
-        assert result.exit_code == 0, result.output
+def store(db: Path, skirmish: str, dungeon: str) -> Path:
+    """The conftest's Mordheim skirmish and Warhammer Quest dungeon, in the same SQLite file."""
     return db
 
 

@@ -14,13 +14,9 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
-
-Run = Callable[..., Result]
 
 RUN_AND_LIST = """
 import sys
@@ -117,14 +113,8 @@ def assert_never_loaded(modules: set[str]) -> None:
 
 
 @pytest.fixture
-def store(db: Path, skirmish: str, run: Run) -> Path:
-    """The conftest's Mordheim skirmish, plus a Warhammer Quest fight in the same SQLite file."""
-    for args in (
-        ("new", "dungeon", "--ruleset", "warhammer_quest", "--seed", "3"),
-        ("join", "dungeon", "ada", "--name", "Ada", "--stat", "wounds=9", "--stat", "toughness=3"),
-    ):
-        result = run(*args)
-        assert result.exit_code == 0, result.output
+def store(db: Path, skirmish: str, dungeon: str) -> Path:
+    """The conftest's Mordheim skirmish and Warhammer Quest dungeon, in the same SQLite file."""
     return db
 
 
