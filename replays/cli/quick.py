@@ -106,6 +106,10 @@ def read(args: list[str]) -> tuple[str, dict[str, Any]] | None:
     fight, target, number = positional
     if not (number.isascii() and number.isdigit()):  # options.py's `whole_number`
         return None
+    try:
+        value = int(number)
+    except ValueError:  # more digits than int() converts: typer says so as a bad DAMAGE
+        return None
     from woundlog.events.fight_ids import BadFightId, check_fight_id
 
     try:
@@ -113,7 +117,7 @@ def read(args: list[str]) -> tuple[str, dict[str, Any]] | None:
     except BadFightId:
         return None
     amount = "damage" if command == "hit" else "amount"
-    return command, {**parameters, "fight": fight, "target": target, amount: int(number)}
+    return command, {**parameters, "fight": fight, "target": target, amount: value}
 
 
 def value_of(word: str) -> bool:

@@ -54,6 +54,7 @@ TYPER_READS: list[tuple[str, ...]] = [  # each left to typer, for its own messag
     ("hit", "skirmish", "grim", "x"),
     ("hit", "skirmish", "grim", "-1"),
     ("hit", "skirmish", "grim", "1_000"),
+    ("hit", "skirmish", "grim", "9" * 5000),  # past the digits Python's int() converts
     ("hit", "skirmish", "grim", "1", "--attacker", "snitch", "--attacker", "ulf"),
     ("hit", "skirmish", "grim", "1", "--json", "--json"),
     ("hit", "skirmish", "grim", "1", "--json=1"),
