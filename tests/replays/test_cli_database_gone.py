@@ -20,6 +20,7 @@ from woundlog.events.stores import open_store
 from .test_import_linear import fight_log
 
 DEADLINE_S = 60.0
+IMPORTING = "woundlog-import-under-test"  # the import's application_name
 
 
 def woundlog(*args: str | Path, db: str) -> subprocess.CompletedProcess[str]:
@@ -68,29 +69,36 @@ def test_a_server_gone_in_the_middle_of_an_import_is_told_in_one_line_and_nothin
     """The import's connection is ended in the middle of a long file (as a server restart ends
     it): the command's next statement meets a dead connection. The import streams the file into
     one transaction, checking and writing a batch at a time, so the connection is ended as soon
-    as that transaction is open, whether it is writing a batch or idle while the next is read."""
+    as that transaction has written, whether it is writing a batch or idle while the next is read.
+
+    The import's connection is found by its application name (libpq's PGAPPNAME), not as any
+    other backend of the database: an autovacuum worker of the new database also shows an open
+    transaction there, and ending it instead left the import to finish (CI, 3 December)."""
     open_store(postgres_url).close()  # the store's tables made: the import only checks them
     file = tmp_path / "long.jsonl"
     file.write_text("".join(json.dumps(e) + "\n" for e in fight_log(20_000)))
     command = [sys.executable, "-c", "from woundlog.replays.cli import main; main()"]
     running = subprocess.Popen(
         [*command, "import", str(file)],
-        env={**os.environ, "WOUNDLOG_DB": postgres_url},
+        env={**os.environ, "WOUNDLOG_DB": postgres_url, "PGAPPNAME": IMPORTING},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         with psycopg.connect(postgres_url, autocommit=True) as admin:
-            others = (
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"
+            writing = (
+                "SELECT pid FROM pg_stat_activity WHERE application_name = %s"
+                " AND backend_xid IS NOT NULL"  # its transaction has written
             )
             deadline = time.monotonic() + DEADLINE_S
-            while not admin.execute(others).fetchall():  # not yet in its transaction
-                assert running.poll() is None and time.monotonic() < deadline, "never connected"
+            while not (found := admin.execute(writing, (IMPORTING,)).fetchall()):
+                assert running.poll() is None and time.monotonic() < deadline, "never wrote"
                 time.sleep(0.005)
-            admin.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS importing")
+            for (pid,) in found:
+                assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone() == (
+                    True,
+                )
         out, err = running.communicate(timeout=DEADLINE_S)
     finally:
         running.kill()
