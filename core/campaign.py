@@ -143,7 +143,9 @@ def _members_after(
     permanence = permanence_of(state.ruleset)
     match event:
         case CampaignStarted():
-            raise StructuralError("`campaign_started` comes once, as the first event", field="$.type")
+            raise StructuralError(
+                "`campaign_started` comes once, as the first event", field="$.type"
+            )
         case Retract():
             return members
         case MemberJoined():
@@ -200,7 +202,10 @@ def _members_after(
         case Retired():
             record = _active(members, event.member, "$.member")
             why = event.reason or "retired"
-            return {**members, event.member: msgspec.structs.replace(record, retired=f"{why} ({eid})")}
+            return {
+                **members,
+                event.member: msgspec.structs.replace(record, retired=f"{why} ({eid})"),
+            }
         case Died():
             record = _active(members, event.member, "$.member")
             said = f"recorded by the GM ({eid}{': ' + event.cause if event.cause else ''})"

@@ -8,7 +8,6 @@ msgspec and every event Struct with it.
 
 from __future__ import annotations
 
-
 from .lazy import lazy_names
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start

@@ -15,6 +15,7 @@ wire version: `amend.replacement` is a fight event (DESIGN section 3), and a cor
 campaign event is a retract and the right event appended after it. A correction of a fight is
 made in that fight's log, which the campaign folds.
 """
+
 # The types are declared in model.py, beside a fight's, so that its tables (ids, names shown)
 # hold every type a log may hold from the start, whichever module is imported first.
 from typing import TypeAlias
@@ -43,11 +44,11 @@ __all__ = [
     "CampaignStarted",
     "Died",
     "FightPlayed",
+    "Logged",
     "MemberJoined",
     "Members",
     "Rest",
     "Retired",
     "TimePassed",
     "Treatment",
-    "Logged",
 ]

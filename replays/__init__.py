@@ -7,7 +7,6 @@ should not pay for `files` or the rest (issue 16), as events/importers/__init__.
 
 from __future__ import annotations
 
-
 from woundlog.events.lazy import lazy_names
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start

@@ -45,9 +45,9 @@ KEEP_EVERY (4,096) seqs back refolds at most KEEP_EVERY events from a kept state
 
 OLDER = 64
 """Kept states, at the most, behind the RECENT ones. When there would be one more, every other
-one of them goes (the oldest stays), so their spacing doubles as the batch grows: a million-event
-import keeps at most 128 states, not 15,625 (issue 28), and an undo of an event far back refolds from one
-at most about as far behind it as it is behind the newest."""
+one of them goes (the oldest stays), so their spacing doubles as the batch grows: a
+million-event import keeps at most 128 states, not 15,625 (issue 28), and an undo of an event
+far back refolds from one at most about as far behind it as it is behind the newest."""
 
 
 class BatchFold:

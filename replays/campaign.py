@@ -42,7 +42,7 @@ def fight_outcome(store: Store, fight: str, at: int | None = None) -> FightOutco
     gained: dict[str, dict[str, list[str]]] = {}
     fell: dict[str, str] = {}
     state = None
-    for state, changes in Fight(store, fight).steps(at):
+    for state, changes in Fight(store, fight).steps(at):  # noqa: B007 (the last is read after)
         for change in changes.characters:
             for injury in change.injuries:
                 gained.setdefault(change.character, {}).setdefault(show(injury), []).append(
@@ -171,9 +171,7 @@ def consequences(before: CampaignState, after: CampaignState) -> Consequences:
     seen: set[tuple[str, str]] = set()
     was = {(p.fight, p.member): p for p in before.played}
     points = [(p.fight, p.member, was.get((p.fight, p.member)), p.record) for p in after.played]
-    points += [
-        (None, m, None, r.current) for m, r in after.members.items()
-    ]  # and the record now
+    points += [(None, m, None, r.current) for m, r in after.members.items()]  # and the record now
     for fight, member, then, now in points:
         old = then.record if then is not None else before.members[member].current
         if fight is None:
@@ -205,6 +203,4 @@ def consequences(before: CampaignState, after: CampaignState) -> Consequences:
         records += [f"{record.name}: now has {name}" for name in sorted(new)]
         if old_record.dead != record.dead:
             records.append(f"{record.name}: dead {old_record.dead} -> {record.dead}")
-    return Consequences(
-        changes=found, records=records, stale=[p for p in after.played if p.stale]
-    )
+    return Consequences(changes=found, records=records, stale=[p for p in after.played if p.stale])

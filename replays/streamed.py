@@ -123,4 +123,3 @@ def _placed(error: WoundlogError, start: int) -> WoundlogError:
             refused.index += start
     # a batch's message is made from its errors' when it is built: build it again
     return BatchRefused(error.errors) if isinstance(error, BatchRefused) else error
-

@@ -170,7 +170,9 @@ def test_the_session_transcript_is_what_play_prints(
         args = shlex.split(line, comments=True)
         if args[1] != "play":
             assert runner.invoke(app, args[1:]).exit_code == 0, line
-    typed = [line.partition("> ")[2] for line in transcript.splitlines() if line.startswith("yard> ")]
+    typed = [
+        line.partition("> ")[2] for line in transcript.splitlines() if line.startswith("yard> ")
+    ]
     shown = [line for line in transcript.splitlines() if not line.startswith("yard> ")]
     played = runner.invoke(app, ["play", "yard"], input="\n".join(typed) + "\n")
     assert played.output.splitlines() == shown

@@ -169,7 +169,10 @@ from typing import Any, ClassVar
 import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, RuleError
+from woundlog.events.campaign import Treatment
 
+from ..fight_state import Character, FightState
+from ..machine import Graph
 from ..permanence import (
     Carried,
     Injury,
@@ -179,10 +182,6 @@ from ..permanence import (
     nothing_to_restore,
 )
 from ..permanence import without as off_the_record
-from woundlog.events.campaign import Treatment
-
-from ..fight_state import Character, FightState
-from ..machine import Graph
 from ..ruleset import Acting, Context, Ruleset
 from ..states import DEAD, OUT_OF_ACTION, UPRIGHT, State
 from ..tables import Table

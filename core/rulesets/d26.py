@@ -120,10 +120,9 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded, TurnStarted
 
-from ..permanence import Permanence, heal_removes_injury, lasts, rest_clears_conditions
-
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
+from ..permanence import Permanence, heal_removes_injury, lasts, rest_clears_conditions
 from ..ruleset import Acting, Context, Ruleset
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..tables import Table

@@ -193,10 +193,9 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 
-from ..permanence import Permanence, heal_removes_injury, lasts, nothing_to_restore
-
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
+from ..permanence import Permanence, heal_removes_injury, lasts, nothing_to_restore
 from ..ruleset import Acting, Context, Ruleset
 from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table

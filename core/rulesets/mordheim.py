@@ -63,14 +63,12 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
-
-from ..permanence import Permanence, Record, nothing_to_restore
-from woundlog.events import RuleError
+from woundlog.events import CharacterJoined, Heal, Hit, RuleError, TurnEnded, TurnStarted
 from woundlog.events.campaign import Treatment
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
+from ..permanence import Permanence, Record, nothing_to_restore
 from ..ruleset import Acting, Context, Ruleset
 from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table

@@ -16,9 +16,9 @@ from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 
+from ..campaign import Logged
 from ..codec import canonical
 from ..errors import ConflictError, StructuralError, UsageError
-from ..campaign import Logged
 from ..fight_ids import check_fight_id, is_fight_id
 from ..model import Amend, Event, Retract, type_name
 from . import companions

@@ -31,8 +31,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from woundlog.core.campaign import CampaignState, join_stats, permanence_of, start_campaign
 from woundlog.core.permanence import Record
 from woundlog.events import (
@@ -96,10 +94,17 @@ class Campaigns:
         @property
         def store(self) -> Store: ...
 
-        def record(self, fight: str, items: Any, *, expected_version: int | None = None) -> Appended: ...
+        def record(
+            self, fight: str, items: Any, *, expected_version: int | None = None
+        ) -> Appended: ...
 
         def undo(
-            self, fight: str, event: str | None = None, *, reason: str = "", by: str | None = None,
+            self,
+            fight: str,
+            event: str | None = None,
+            *,
+            reason: str = "",
+            by: str | None = None,
             undo_id: str | None = None,
         ) -> Appended: ...
 
@@ -136,8 +141,13 @@ class Campaigns:
         """A character joins the roster with their starting stats and gear, checked as a fight
         of the campaign's ruleset would check them."""
         joined = MemberJoined(
-            member=member, name=name, side=side, kind=kind, stats=dict(stats or {}),
-            gear=dict(gear or {}), **_common(common),
+            member=member,
+            name=name,
+            side=side,
+            kind=kind,
+            stats=dict(stats or {}),
+            gear=dict(gear or {}),
+            **_common(common),
         )
         return self._append(campaign, joined)
 
@@ -319,14 +329,12 @@ class Campaigns:
         numbers = {}
         left = most
         for fight in state.fights:
-            opened, stream, played = self.replayed(fight, most=left)
+            _, stream, played = self.replayed(fight, most=left)
             numbers[fight] = fight_numbers(played)
             if left is not None:
                 left -= len(stream)
         roster = {m: (r.name, r.side) for m, r in state.members.items()}
-        return campaign_numbers(
-            campaign, state.name, state.ruleset, roster, state.played, numbers
-        )
+        return campaign_numbers(campaign, state.name, state.ruleset, roster, state.played, numbers)
 
     # --- a fight from the roster ------------------------------------------------------------
 
@@ -399,9 +407,7 @@ class Campaigns:
             if fight in self._state(campaign).fights:
                 return False, []
             members = self._members_by_id(campaign, fight)
-            appended = self.campaign_record(
-                campaign, fight, members, event_id=f"imported~{fight}"
-            )
+            appended = self.campaign_record(campaign, fight, members, event_id=f"imported~{fight}")
         except ConflictError:  # recorded under this id before, then undone; or a race lost
             return False, []
         except Exception as error:  # the import is committed: whatever failed is a warning
@@ -417,7 +423,7 @@ class Campaigns:
     def _recorded_meanwhile(self, campaign: str, fight: str) -> bool:
         try:
             return fight in self._state(campaign).fights
-        except Exception:  # noqa: BLE001 - asked only to word a warning after a commit
+        except Exception:
             return False
 
     def _steps(self, campaign: str, **asked: Any) -> Any:
@@ -467,7 +473,9 @@ class Campaigns:
                 return names[-1]
         raise UsageError(f"nothing to undo in campaign `{campaign}`")
 
-    def _append(self, campaign: str, event: CampaignEvent, *, new: bool = False) -> CampaignAppended:
+    def _append(
+        self, campaign: str, event: CampaignEvent, *, new: bool = False
+    ) -> CampaignAppended:
         stream = campaign_stream(campaign)
         event = _checked(event)
         store = self.store
@@ -483,8 +491,11 @@ class Campaigns:
                             event=event.id,
                         )
                     return CampaignAppended(
-                        campaign=campaign, ruleset=self._ruleset(campaign, event), version=version,
-                        event=event, skipped=True,
+                        campaign=campaign,
+                        ruleset=self._ruleset(campaign, event),
+                        version=version,
+                        event=event,
+                        skipped=True,
                     )
             if new and version:
                 raise ConflictError(
@@ -509,7 +520,10 @@ class Campaigns:
                 continue  # another writer got in first: check against its events
             touched = [] if before is None else _touched(before, after)
             return CampaignAppended(
-                campaign=campaign, ruleset=after.ruleset, version=written, event=event,
+                campaign=campaign,
+                ruleset=after.ruleset,
+                version=written,
+                event=event,
                 members=touched,
             )
         raise ConflictError(
@@ -592,7 +606,9 @@ def _member_changes(before: CampaignState, after: CampaignState) -> list[MemberC
             continue
         stats = [
             StatChange(
-                stat=stat, label=permanence.label(stat), before=was.current.get(stat),
+                stat=stat,
+                label=permanence.label(stat),
+                before=was.current.get(stat),
                 after=now.current.get(stat),
             )
             for stat in dict.fromkeys([*was.current, *now.current])

@@ -27,8 +27,11 @@ CampaignName = Annotated[
 Member = Annotated[str, typer.Argument(metavar="MEMBER", help="The member's id on the roster.")]
 Amount = Annotated[
     int | None,
-    typer.Option(help="Hit points the table rolled back (dnd5e: the Hit Dice spent).",
-                 parser=whole_number, metavar="N"),
+    typer.Option(
+        help="Hit points the table rolled back (dnd5e: the Hit Dice spent).",
+        parser=whole_number,
+        metavar="N",
+    ),
 ]
 
 
@@ -69,8 +72,15 @@ def join(
     stats = given.mapping(stat or [], "--stat")
     with application(db, create=False) as app, one_event():
         done = app.campaign_join(
-            campaign, member, name=name, side=side, kind=kind, stats=stats,
-            gear=given.mapping(gear or [], "--gear", typed=False), event_id=event_id, note=note,
+            campaign,
+            member,
+            name=name,
+            side=side,
+            kind=kind,
+            stats=stats,
+            gear=given.mapping(gear or [], "--gear", typed=False),
+            event_id=event_id,
+            note=note,
         )
     print_recorded(done, as_json)
 
@@ -81,7 +91,8 @@ def record(
     member: Annotated[
         list[str] | None,
         typer.Option(
-            "--member", metavar="MEMBER=CHARACTER",
+            "--member",
+            metavar="MEMBER=CHARACTER",
             help="Who played whom in the fight (repeatable; default: every member who is a "
             "character of the fight under their own id).",
         ),
@@ -121,7 +132,9 @@ def rest(
 def treat(
     campaign: CampaignName,
     member: Member,
-    injury: Annotated[str, typer.Option(help="The injury, by name or the event that dealt it.")] = "",
+    injury: Annotated[
+        str, typer.Option(help="The injury, by name or the event that dealt it.")
+    ] = "",
     means: Annotated[str, typer.Option(help="The ruleset's word (contractor: prosthetic).")] = "",
     amount: Amount = None,
     event_id: EventId = None,
@@ -132,7 +145,12 @@ def treat(
     """A member's injury treated between fights."""
     with application(db, create=False) as app, one_event():
         done = app.campaign_treat(
-            campaign, member, injury=injury, means=means, amount=amount, event_id=event_id,
+            campaign,
+            member,
+            injury=injury,
+            means=means,
+            amount=amount,
+            event_id=event_id,
             note=note,
         )
     print_recorded(done, as_json)
@@ -247,8 +265,9 @@ def report(
     as_json: AsJson = False,
     output: Annotated[
         Path | None,
-        typer.Option("-o", "--output", metavar="REPORT.md",
-                     help="Write the report to a Markdown file."),
+        typer.Option(
+            "-o", "--output", metavar="REPORT.md", help="Write the report to a Markdown file."
+        ),
     ] = None,
     db: Db = None,
 ) -> None:
@@ -289,13 +308,14 @@ def record_lines(records: Iterable[Record], ruleset: str) -> list[str]:
     for record in records:
         stats = ", ".join(f"{permanence.label(k)} {v}" for k, v in record.current.items())
         status = (
-            f" - dead: {record.dead}" if record.dead
-            else f" - retired: {record.retired}" if record.retired else ""
+            f" - dead: {record.dead}"
+            if record.dead
+            else f" - retired: {record.retired}"
+            if record.retired
+            else ""
         )
         lines.append(f"{record.name} ({record.member}): {stats or 'no stats'}{status}")
-        lines += [
-            f"    injury: {i.name} (fight {i.fight}, {i.event})" for i in record.injuries
-        ]
+        lines += [f"    injury: {i.name} (fight {i.fight}, {i.event})" for i in record.injuries]
         if record.conditions:
             lines.append(f"    conditions: {', '.join(record.conditions)}")
         if record.fights:
@@ -328,8 +348,9 @@ def entry_line(entry: HistoryEntry) -> str:
     tag = type(event).__struct_config__.tag
     what = {
         "member_joined": lambda: event.member,
-        "fight_played": lambda: f"{event.fight} "
-        + ", ".join(f"{m}={c}" for m, c in event.members.items()),
+        "fight_played": lambda: (
+            f"{event.fight} " + ", ".join(f"{m}={c}" for m, c in event.members.items())
+        ),
         "rest": lambda: event.kind or "",
         "treatment": lambda: f"{event.member} {event.injury}".strip(),
         "time_passed": lambda: f"{event.days} days",
@@ -366,4 +387,3 @@ def print_consequences(found: Consequences) -> None:
         say(f"    consequence: {line}")
     if not lines:
         say("    no consequences: no member's record changed")
-

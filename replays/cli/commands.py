@@ -50,7 +50,17 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("play", "play", "play"),
 ]
 CAMPAIGN_COMMANDS = [
-    "new", "join", "record", "rest", "treat", "time", "retire", "died", "undo", "show", "history",
+    "new",
+    "join",
+    "record",
+    "rest",
+    "treat",
+    "time",
+    "retire",
+    "died",
+    "undo",
+    "show",
+    "history",
     "report",
 ]
 """`woundlog campaign COMMAND`, each the function of that name in campaign.py."""

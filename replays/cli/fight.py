@@ -101,7 +101,8 @@ def join(
     campaign: Annotated[
         str | None,
         typer.Option(
-            "--from", metavar="CAMPAIGN",
+            "--from",
+            metavar="CAMPAIGN",
             help="Join a campaign member with their record now: name, side, kind, gear and "
             "current stats (a dead or retired member is refused with the reason).",
         ),
@@ -114,8 +115,17 @@ def join(
 ) -> None:
     """A character joins the fight (with --from, as their campaign record stands)."""
     if campaign is not None:
-        typed = [o for o, v in (("--name", name), ("--side", side), ("--kind", kind),
-                                ("--stat", stat), ("--gear", gear)) if v]
+        typed = [
+            o
+            for o, v in (
+                ("--name", name),
+                ("--side", side),
+                ("--kind", kind),
+                ("--stat", stat),
+                ("--gear", gear),
+            )
+            if v
+        ]
         if typed:
             raise UsageError(
                 f"{', '.join(typed)} with --from: the campaign's record gives them; "

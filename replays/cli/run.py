@@ -12,7 +12,6 @@ import typer
 from . import commands as _registered  # noqa: F401  # every command is in `app` from here on
 from .group import app
 
-
 EVERYTHING = list(app.registered_commands), list(app.registered_groups)
 """Every command and group, as registered: `main` narrows the app's lists for one run."""
 

@@ -194,11 +194,16 @@ class Session:
                 f"`hit grim 1`, not `woundlog hit {self.fight} grim 1`"
             )
         command = self.group.commands.get(word)
-        if command is not None and takes_fight(command) and rest[:1] == [self.fight]:
-            # typed by habit; but `diff FIGHT` compares with a fight, and a character may
-            # share the fight's id
-            if word != "diff" and self.fight not in self.characters():
-                return f"the fight is `{self.fight}` already: `{word} {shlex.join(rest[1:])}`"
+        # the fight typed by habit; but `diff FIGHT` compares with a fight, and a character may
+        # share the fight's id
+        if (
+            command is not None
+            and takes_fight(command)
+            and rest[:1] == [self.fight]
+            and word != "diff"
+            and self.fight not in self.characters()
+        ):
+            return f"the fight is `{self.fight}` already: `{word} {shlex.join(rest[1:])}`"
         return None
 
     def refuse(self, message: str) -> None:
@@ -251,7 +256,9 @@ class Session:
                 self.run(words[0], ["-h"])
             return
         self.say(f"commands on fight `{self.fight}`, as after `woundlog` without the fight:")
-        rows = [(name, self.group.commands[name].get_short_help_str(70)) for name in self.commands()]
+        rows = [
+            (name, self.group.commands[name].get_short_help_str(70)) for name in self.commands()
+        ]
         rows += list(SESSION_WORDS.items())
         width = max(len(name) for name, _ in rows)
         for name, text in rows:

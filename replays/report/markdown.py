@@ -47,8 +47,7 @@ def length_words(length: Length) -> str:
     )
     void = f"; {length.void} set aside by the rules" if length.void else ""
     return (
-        f"{length.rounds} round{'s' * (length.rounds != 1)}, {length.events} events "
-        f"({undo}{void})"
+        f"{length.rounds} round{'s' * (length.rounds != 1)}, {length.events} events ({undo}{void})"
     )
 
 

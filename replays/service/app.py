@@ -508,14 +508,20 @@ async def import_records(
     data: EventsBody,
     campaign: Annotated[
         str | None,
-        Parameter(min_length=1, max_length=190,
-                  description="A campaign to record the fight in (its gm token in "
-                  "`Woundlog-Campaign-Token`)."),
+        Parameter(
+            min_length=1,
+            max_length=190,
+            description="A campaign to record the fight in (its gm token in "
+            "`Woundlog-Campaign-Token`).",
+        ),
     ] = None,
     campaign_token: Annotated[
         str | None,
-        Parameter(header="Woundlog-Campaign-Token", max_length=200,
-                  description="The campaign's gm token, with `campaign`."),
+        Parameter(
+            header="Woundlog-Campaign-Token",
+            max_length=200,
+            description="The campaign's gm token, with `campaign`.",
+        ),
     ] = None,
 ) -> Appended:
     """One record or a list in another program's format (`foundry`, `improved-initiative`,

@@ -84,7 +84,10 @@ def _version(connection: ASGIConnection[Any, Any, Any, Any], stream: str) -> int
 
 
 async def also_allowed(
-    request: Request[Any, Any, Any], header: str, stream: str, what: str,
+    request: Request[Any, Any, Any],
+    header: str,
+    stream: str,
+    what: str,
     needed: Role = Role.VIEWER,
 ) -> None:
     """The request's bearer token covers one stream; the token in `header` must cover `stream`,
@@ -187,8 +190,11 @@ async def fight_played(
     data: PlayedRequest,
     fight_token: Annotated[
         str | None,
-        Parameter(header=FIGHT_TOKEN, max_length=200,
-                  description="A token of the fight (any role): the campaign reads its log."),
+        Parameter(
+            header=FIGHT_TOKEN,
+            max_length=200,
+            description="A token of the fight (any role): the campaign reads its log.",
+        ),
     ] = None,
 ) -> CampaignAppended:
     """Fight `fight` was played (gm of the campaign, and a token of the fight in
@@ -205,7 +211,9 @@ async def fight_played(
 
 
 @post("/campaigns/{campaign:str}/between", status_code=200, **of_a_campaign(Role.GM))
-async def between_fights(request: Request[Any, Any, Any], campaign: Name, data: Between) -> CampaignAppended:
+async def between_fights(
+    request: Request[Any, Any, Any], campaign: Name, data: Between
+) -> CampaignAppended:
     """A between-fight event (gm), written as in the campaign's log: `rest` (`kind`, `member`,
     `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `time_passed` (`days`),
     `retired` (`member`, `reason`) or `died` (`member`, `cause`)."""
@@ -293,8 +301,11 @@ async def join_from_campaign(
     data: JoinFromCampaign,
     campaign_token: Annotated[
         str | None,
-        Parameter(header=CAMPAIGN_TOKEN, max_length=200,
-                  description="A token of the campaign (any role): the join reads its roster."),
+        Parameter(
+            header=CAMPAIGN_TOKEN,
+            max_length=200,
+            description="A token of the campaign (any role): the join reads its roster.",
+        ),
     ] = None,
 ) -> Appended:
     """A campaign member joins the fight with their record at that point of the campaign (gm of

@@ -44,10 +44,10 @@ from ..application import (
 )
 from ..application.sharing import Issued, Role, TokenInfo
 from ..fight import Appended, Fight
+from ..foldcache import FoldCache
 from ..import_cursors import ImportCursors
 from ..whatif import Odds
 from .database import Writer, open_service_db
-from ..foldcache import FoldCache
 from .idempotency import Answers, AnswerTaken, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets

@@ -35,27 +35,35 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        with Application.opened(f"sqlite:{Path(folder) / 'campaign.db'}") as app:
-            store = app.store
-            stream = campaign_stream("long")
-            store.append(stream, [CampaignStarted(ruleset="dnd5e"),
-                                  MemberJoined(member="mira", stats={"hp": HP})], 0)
-            for n in range(args.fights):
-                fight = f"f{n}"
-                moves = [
-                    Hit(target="mira", damage=1) if k % 2 == 0 else Heal(target="mira", amount=1)
-                    for k in range(args.events - 2)
-                ]
-                joined = CharacterJoined(character="mira", stats={"hp": HP})
-                store.append(fight, [FightStarted(ruleset="dnd5e"), joined, *moves], 0)
-                store.append(stream, [FightPlayed(fight=fight, members={"mira": "mira"})],
-                             store.version(stream))
-            times = []
-            for _ in range(args.runs):
-                began = cpu()
-                view = app.campaign_show("long")
-                times.append(cpu() - began)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        Application.opened(f"sqlite:{Path(folder) / 'campaign.db'}") as app,
+    ):
+        store = app.store
+        stream = campaign_stream("long")
+        store.append(
+            stream,
+            [CampaignStarted(ruleset="dnd5e"), MemberJoined(member="mira", stats={"hp": HP})],
+            0,
+        )
+        for n in range(args.fights):
+            fight = f"f{n}"
+            moves = [
+                Hit(target="mira", damage=1) if k % 2 == 0 else Heal(target="mira", amount=1)
+                for k in range(args.events - 2)
+            ]
+            joined = CharacterJoined(character="mira", stats={"hp": HP})
+            store.append(fight, [FightStarted(ruleset="dnd5e"), joined, *moves], 0)
+            store.append(
+                stream,
+                [FightPlayed(fight=fight, members={"mira": "mira"})],
+                store.version(stream),
+            )
+        times = []
+        for _ in range(args.runs):
+            began = cpu()
+            view = app.campaign_show("long")
+            times.append(cpu() - began)
     [mira] = view.members
     # each fight of an even number of moves ends where it began: a hit, then a heal
     assert len(mira.fights) == args.fights, mira

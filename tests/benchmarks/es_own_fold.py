@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from eventsourcing.domain import Aggregate, event
 import minimal_fold
+from eventsourcing.domain import Aggregate, event
 from minimal_fold import HALF_RATE, STATE, WOUNDS, recovery_phase
 
 from woundlog.core.states import UPRIGHT

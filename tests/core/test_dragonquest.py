@@ -1583,7 +1583,9 @@ def test_slam_drop_check_says_the_3_x_md_it_rolled_against() -> None:
 
 
 def test_only_a_heal_that_revives_says_he_comes_to() -> None:
-    _, revived = apply(fight(hit(11, band="endurance")), Heal(target="rolf", amount=1, means="healer"))
+    _, revived = apply(
+        fight(hit(11, band="endurance")), Heal(target="rolf", amount=1, means="healer")
+    )
     assert "Rolf comes to, on the ground (knocked down)" in revived.explanation
     _, awake = apply(fight(hit(9)), Heal(target="rolf", amount=5, means="rest"))
     assert "comes to" not in awake.explanation

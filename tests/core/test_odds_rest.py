@@ -115,7 +115,11 @@ def test_a_path_at_rest_is_ticked_no_more() -> None:
 def test_a_void_tick_at_rest_is_counted_as_before() -> None:
     """A tick naming a side nobody is on is void on every path, resting or not."""
     grim = FIGHTS["mordheim"]
-    whatif: list[Event] = [Hit(target="grim", damage=1), *rounds(grim, 3), TurnStarted(side="elves")]
+    whatif: list[Event] = [
+        Hit(target="grim", damage=1),
+        *rounds(grim, 3),
+        TurnStarted(side="elves"),
+    ]
     assert_same_as_walked(grim, whatif)
 
 

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from woundlog.events import Event, StructuralError, encode_json, iter_jsonl, read_jsonl
-from woundlog.events import codec
+from woundlog.events import Event, StructuralError, codec, encode_json, iter_jsonl, read_jsonl
 from woundlog.events.errors import WoundlogError
 
 from .test_codec import any_event
@@ -61,7 +60,7 @@ def _hostile(event: Event) -> st.SearchStrategy[bytes]:
             b'{"type":"fight_started","ruleset":"x","options":' + b"[" * 300 + b"]" * 300 + b"}\n",
             own + b"," + own + b"\n",  # two events on one line
             body + b',"rolls":{"x":[1\n',  # half an event ...
-            b'2]}}\n',  # ... and the other half
+            b"2]}}\n",  # ... and the other half
             b"\n",
             b"   \n",
             b"not json\n",

@@ -30,7 +30,7 @@ from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight, replay
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "data" / "importers"))
-from avrae_fixtures import Combat, Combatant  # noqa: E402
+from avrae_fixtures import Combat, Combatant
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 ALL = [json.loads(line) for line in (DATA / "avrae_combat.jsonl").read_text().splitlines()]
@@ -360,7 +360,11 @@ def test_a_combat_of_players_only_reads_their_hp_from_the_summary() -> None:
     record = round_one()
     record["data"]["combatants"] = record["data"]["combatants"][:1]  # Tali alone
     assert rows(convert_records("avrae", [record], ruleset="dnd5e").events)[0] == (
-        "joined", "tali", "Tali", "pc", "{'hp': 12}"
+        "joined",
+        "tali",
+        "Tali",
+        "pc",
+        "{'hp': 12}",
     )
 
 
@@ -371,7 +375,7 @@ def test_only_a_player_at_0_hp_or_below_is_warned_about_avraes_death_saves() -> 
     assert not any("is at 0 HP" in w for w in warnings)  # 1 HP, and the wolves at 11
     record["human_readable"] = record["human_readable"].replace("Tali <1/12 HP>", "Tali <0/12 HP>")
     warnings = convert_records("avrae", [record], ruleset="dnd5e").warnings
-    assert [w for w in warnings if "is at 0 HP" in w][0].startswith("Tali (")
+    assert next(w for w in warnings if "is at 0 HP" in w).startswith("Tali (")
 
 
 def test_a_combat_whose_current_turn_is_none_or_outside_the_order_has_no_turn() -> None:
@@ -389,7 +393,7 @@ def test_a_combat_whose_current_turn_is_none_or_outside_the_order_has_no_turn() 
 
 
 def test_a_record_as_old_as_the_cursor_is_skipped_as_not_newer() -> None:
-    """"A record not newer than the last one of its combat taken in ... is skipped and
+    """ "A record not newer than the last one of its combat taken in ... is skipped and
     reported": the same timestamp, other content (WO1 hit), is not newer."""
     first = convert_records("avrae", [RECORDS[2]], ruleset="dnd5e")
     joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]

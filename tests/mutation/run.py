@@ -110,8 +110,17 @@ def config(module: str, tests: list[str], timeout: float) -> str:
     # -n 0: the suite's `-n auto` would start workers for every mutant, and `-x` stops one
     # process at the first failure only
     command = [
-        sys.executable, "-m", "pytest", "-n", "0", "-x", "-q", "-p", "no:cacheprovider",
-        *unused, *tests,
+        sys.executable,
+        "-m",
+        "pytest",
+        "-n",
+        "0",
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        *unused,
+        *tests,
     ]
     keep = "|".join(OPERATORS)
     return "\n".join(

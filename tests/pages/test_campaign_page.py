@@ -40,7 +40,9 @@ def test_the_roster_shows_each_members_injuries_and_links_each_fight(
     injured = [m for m in members if m.get("injuries")]
     assert injured, "the fire chasm leaves a warrior with a Serious Injury"
     for member in members:
-        row = page.locator("#roster tbody tr", has=page.get_by_role("rowheader", name=member["name"]))
+        row = page.locator(
+            "#roster tbody tr", has=page.get_by_role("rowheader", name=member["name"])
+        )
         for injury in member.get("injuries", []):
             expect(row).to_contain_text(injury["name"])
             link = row.get_by_role("link", name=injury["fight"]).first

@@ -13,7 +13,6 @@ from playwright.sync_api import Browser, expect
 from .conftest import Tokens, Watched, bundled_fight
 from .test_accessibility import opened, serious
 
-
 # The report folds the fight again for each moment's odds: on a loaded two-core machine that
 # takes seconds, more than Playwright's default wait of five.
 REPORT_WAIT = 30_000

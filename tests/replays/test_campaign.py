@@ -10,11 +10,27 @@ from woundlog.replays.campaign import campaign_state, consequences
 def test_a_retracted_hit_in_fight_one_changes_the_record_fight_two_began_from(tmp_path):
     store = SQLiteStore(tmp_path / "w.db")
     stream = campaign_stream("west")
-    store.append(stream, [CampaignStarted(ruleset="dnd5e"), MemberJoined(member="mira", stats={"hp": 20})])
-    store.append("f1", [FightStarted(ruleset="dnd5e"), CharacterJoined(character="m", stats={"hp": 20}), Hit(id="h", target="m", damage=5)])
+    store.append(
+        stream, [CampaignStarted(ruleset="dnd5e"), MemberJoined(member="mira", stats={"hp": 20})]
+    )
+    store.append(
+        "f1",
+        [
+            FightStarted(ruleset="dnd5e"),
+            CharacterJoined(character="m", stats={"hp": 20}),
+            Hit(id="h", target="m", damage=5),
+        ],
+    )
     store.append(stream, [FightPlayed(fight="f1", members={"mira": "m"})])
     assert campaign_state(store, "west").members["mira"].current["current_hp"] == 15
-    store.append("f2", [FightStarted(ruleset="dnd5e"), CharacterJoined(character="m", stats={"hp": 20, "current_hp": 15}), Hit(target="m", damage=3)])
+    store.append(
+        "f2",
+        [
+            FightStarted(ruleset="dnd5e"),
+            CharacterJoined(character="m", stats={"hp": 20, "current_hp": 15}),
+            Hit(target="m", damage=3),
+        ],
+    )
     store.append(stream, [FightPlayed(fight="f2", members={"mira": "m"})])
     before = campaign_state(store, "west")
     assert before.members["mira"].current["current_hp"] == 12

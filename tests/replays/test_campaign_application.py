@@ -32,7 +32,9 @@ def west(app: Application) -> None:
 
 def test_a_fights_final_hit_points_are_the_next_fights_start(app: Application) -> None:
     west(app)
-    fight(app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=7))
+    fight(
+        app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=7)
+    )
     recorded = app.campaign_record("west", "f1")  # mira plays under her own id
     assert [r.current["current_hp"] for r in recorded.members] == [13]
     app.create("f2", FightStarted(ruleset="dnd5e"))
@@ -44,7 +46,9 @@ def test_a_fights_final_hit_points_are_the_next_fights_start(app: Application) -
     assert view.members[0].fights == ("f1",)
 
 
-def test_a_short_rest_gives_the_hit_dice_rolled_and_a_long_rest_all_hit_points(app: Application) -> None:
+def test_a_short_rest_gives_the_hit_dice_rolled_and_a_long_rest_all_hit_points(
+    app: Application,
+) -> None:
     # SRD 5.1 "Resting": a short rest spends Hit Dice (the table rolls them: amount); "At the
     # end of a long rest, a character regains all lost hit points."
     west(app)
@@ -64,7 +68,7 @@ def test_a_dead_or_retired_member_is_refused_a_fight_with_the_reason(app: Applic
     app.campaign_died("west", "mira", cause="the dragon")
     app.campaign_retire("west", "oro", reason="opens an inn")
     app.create("f1", FightStarted(ruleset="dnd5e"))
-    with pytest.raises(RuleError, match="Mira is dead: .*the dragon"):
+    with pytest.raises(RuleError, match=r"Mira is dead: .*the dragon"):
         app.join_from_campaign("f1", "mira", "west")
     with pytest.raises(RuleError, match="Oro has retired: opens an inn"):
         app.join_from_campaign("f1", "oro", "west")
@@ -97,7 +101,12 @@ def test_a_retried_event_is_skipped_not_recorded_twice(app: Application) -> None
 
 def test_an_undo_in_fight_one_flows_into_fight_two_and_is_reported(app: Application) -> None:
     west(app)
-    fight(app, "f1", CharacterJoined(character="m", stats={"hp": 20}), Hit(id="h", target="m", damage=5))
+    fight(
+        app,
+        "f1",
+        CharacterJoined(character="m", stats={"hp": 20}),
+        Hit(id="h", target="m", damage=5),
+    )
     app.campaign_record("west", "f1", {"mira": "m"})
     app.create("f2", FightStarted(ruleset="dnd5e"))
     app.join_from_campaign("f2", "m", "west", member="mira")
@@ -105,7 +114,7 @@ def test_an_undo_in_fight_one_flows_into_fight_two_and_is_reported(app: Applicat
     app.campaign_record("west", "f2", {"mira": "m"})
     assert app.campaign_show("west").members[0].current["current_hp"] == 12
     undone = app.campaign_undo("west", "h", fight="f1")
-    assert list(undone.consequences.lines())[0] == "Mira: HP 15 -> 20 from fight f2 on"
+    assert next(iter(undone.consequences.lines())) == "Mira: HP 15 -> 20 from fight f2 on"
     assert [p.fight for p in undone.consequences.stale] == ["f2"]
     view = app.campaign_show("west")
     assert view.members[0].current["current_hp"] == 17  # 20 less fight two's 3
@@ -124,7 +133,9 @@ def test_a_campaign_undo_takes_back_its_newest_event_and_history_says_so(app: Ap
     assert [c.line() for c in undone.consequences.changes] == ["Mira: HP 20 -> 8 now"]
     history = app.campaign_history("west", "mira")
     assert [type(e.event).__name__ for e in history.entries] == [
-        "MemberJoined", "FightPlayed", "Rest"
+        "MemberJoined",
+        "FightPlayed",
+        "Rest",
     ]
     rest = history.entries[2]
     assert rest.undone is not None and rest.changes == []
@@ -137,7 +148,9 @@ def test_a_fight_joined_from_the_roster_and_recorded_by_name_carries_its_hit_poi
     app: Application,
 ) -> None:
     west(app)
-    fight(app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5))
+    fight(
+        app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5)
+    )
     app.campaign_record("west", "f1")
     app.create("f2", FightStarted(ruleset="dnd5e"))
     app.join_from_campaign("f2", "mira", "west")
@@ -153,7 +166,9 @@ def test_a_fight_joined_from_the_roster_and_recorded_by_name_carries_its_hit_poi
 
 def test_an_undo_in_an_old_fight_can_name_the_event_by_its_position(app: Application) -> None:
     west(app)
-    fight(app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5))
+    fight(
+        app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5)
+    )
     app.campaign_record("west", "f1")
     app.create("f2", FightStarted(ruleset="dnd5e"))
     app.join_from_campaign("f2", "mira", "west")
@@ -168,7 +183,9 @@ def test_a_retracted_rest_names_its_position_and_the_retract_that_took_it_back(
     app: Application,
 ) -> None:
     west(app)  # the campaign's #1 and #2: created, mira joined
-    fight(app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5))
+    fight(
+        app, "f1", CharacterJoined(character="mira", stats={"hp": 20}), Hit(target="mira", damage=5)
+    )
     app.campaign_record("west", "f1")  # #3
     app.campaign_rest("west", "long")  # #4
     assert app.campaign_show("west").members[0].current["current_hp"] == 20

@@ -98,9 +98,7 @@ def test_a_fight_without_members_is_imported_and_the_warning_says_how_to_record_
     app: Application,
 ) -> None:
     app.campaign_new("other", "dnd5e")
-    appended = app.import_records(
-        "ambush", "foundry", [turn("e1")], create=True, campaign="other"
-    )
+    appended = app.import_records("ambush", "foundry", [turn("e1")], create=True, campaign="other")
     assert appended.recorded_in is msgspec.UNSET and app.exists("ambush")
     [warning] = appended.warnings
     assert "not recorded in campaign `other`" in warning

@@ -24,9 +24,10 @@ fights = st.lists(st.lists(st.integers(1, 5), min_size=1, max_size=3), min_size=
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damages=fights, data=st.data())
 def test_the_record_is_the_fights_folded_in_order_after_any_undo(damages, data) -> None:
-    with tempfile.TemporaryDirectory() as folder, Application.opened(
-        str(Path(folder) / "c.db")
-    ) as app:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        Application.opened(str(Path(folder) / "c.db")) as app,
+    ):
         app.campaign_new("west", "dnd5e")
         app.campaign_join("west", "mira", name="Mira", stats={"hp": HP})
         hits: list[tuple[str, str, int]] = []

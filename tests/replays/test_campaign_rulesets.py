@@ -19,7 +19,9 @@ def app(tmp_path: Path) -> Iterator[Application]:
         yield opened
 
 
-def played(app: Application, ruleset: str, member: str, stats: dict[str, int], *lines: dict) -> None:
+def played(
+    app: Application, ruleset: str, member: str, stats: dict[str, int], *lines: dict
+) -> None:
     app.campaign_new("c", ruleset)
     app.campaign_join("c", member, stats=stats)
     app.create("f1", FightStarted(ruleset=ruleset))
@@ -33,7 +35,10 @@ def test_contractor_a_fracture_stays_until_treated_and_treatment_reverses_its_la
     # the contractor text: a wound's counter is -4 Constitution, plus its location's penalty
     # (wound roll 37, weapon-arm Fracture: Dexterity -2); treating it reverses both layers
     played(
-        app, "contractor", "cinder", {"constitution": 14, "dexterity": 3},
+        app,
+        "contractor",
+        "cinder",
+        {"constitution": 14, "dexterity": 3},
         {"type": "hit", "target": "cinder", "damage": 14, "rolls": {"wound": [37]}},
     )
     [cinder] = app.campaign_show("c").members
@@ -51,7 +56,10 @@ def test_d26_a_severe_injury_stays_until_treated_and_a_rest_clears_fatigue(app) 
     # d26: 15 damage on 12 HP leaves 3 over at 0 HP: Fatigued, and the location roll 2 a
     # Severe Leg Injury
     played(
-        app, "d26", "mira", {"hp": 12},
+        app,
+        "d26",
+        "mira",
+        {"hp": 12},
         {"type": "hit", "target": "mira", "damage": 15, "rolls": {"location": [2]}},
     )
     [mira] = app.campaign_show("c").members
@@ -66,7 +74,10 @@ def test_d26_a_severe_injury_stays_until_treated_and_a_rest_clears_fatigue(app) 
 
 def test_warhammer_quest_refuses_a_treatment_serious_injuries_are_for_good(app) -> None:
     played(
-        app, "warhammer_quest", "grundi", {"wounds": 10},
+        app,
+        "warhammer_quest",
+        "grundi",
+        {"wounds": 10},
         {"type": "hit", "target": "grundi", "damage": 10, "rolls": {"serious_injury": [3, 6]}},
     )
     [grundi] = app.campaign_show("c").members
@@ -84,13 +95,38 @@ def test_dragonquest_a_grievous_injury_stays_until_treated_and_a_rest_is_refused
     )
     app.create("f1", FightStarted(ruleset="dragonquest"))
     app.join_from_campaign("f1", "gorlag", "c")
-    app.record_named("f1", [{"type": "character_joined", "character": "rolf", "stats": {
-        "fatigue": 24, "endurance": 14, "willpower": 12, "protection": 4,
-        "physical_strength": 9, "agility": 13}}])
-    app.record_named("f1", [{
-        "type": "hit", "target": "gorlag", "damage": 10, "attacker": "rolf", "strike_roll": 2,
-        "strike_chance": 40, "weapon": "A", "rolls": {"grievous": [5]},
-    }])
+    app.record_named(
+        "f1",
+        [
+            {
+                "type": "character_joined",
+                "character": "rolf",
+                "stats": {
+                    "fatigue": 24,
+                    "endurance": 14,
+                    "willpower": 12,
+                    "protection": 4,
+                    "physical_strength": 9,
+                    "agility": 13,
+                },
+            }
+        ],
+    )
+    app.record_named(
+        "f1",
+        [
+            {
+                "type": "hit",
+                "target": "gorlag",
+                "damage": 10,
+                "attacker": "rolf",
+                "strike_roll": 2,
+                "strike_chance": 40,
+                "weapon": "A",
+                "rolls": {"grievous": [5]},
+            }
+        ],
+    )
     app.campaign_record("c", "f1")
     [gorlag] = app.campaign_show("c").members
     assert len(gorlag.injuries) == 1 and gorlag.injuries[0].fight == "f1"

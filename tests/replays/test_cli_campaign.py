@@ -53,7 +53,11 @@ def test_show_and_history_in_text_and_json(run: Run) -> None:
         "    Grundi: injured: Internal Injury (#3)",
     ]
     entries = json.loads(ok(run, "campaign", "history", "quest", "--json"))["entries"]
-    assert [e["event"]["type"] for e in entries] == ["campaign_started", "member_joined", "fight_played"]
+    assert [e["event"]["type"] for e in entries] == [
+        "campaign_started",
+        "member_joined",
+        "fight_played",
+    ]
 
 
 def test_an_undo_in_fight_one_is_reported_from_fight_two_on(run: Run) -> None:
@@ -80,7 +84,11 @@ def test_refusals_say_why(run: Run) -> None:
     ok(run, "campaign", "died", "quest", "grundi", "--cause", "the troll")
     ok(run, "new", "f2", "--ruleset", "warhammer_quest")
     refused = run("join", "f2", "grundi", "--from", "quest")
-    assert refused.exit_code != 0 and "Grundi is dead" in refused.output and "the troll" in refused.output
+    assert (
+        refused.exit_code != 0
+        and "Grundi is dead" in refused.output
+        and "the troll" in refused.output
+    )
     both = run("join", "f2", "grundi", "--from", "quest", "--stat", "wounds=3")
     assert both.exit_code == 2 and "--stat with --from" in both.output
     missing = run("campaign", "show", "nowhere")
@@ -95,7 +103,16 @@ def test_the_issues_case_an_undo_in_fight_2_after_fight_4_reports_from_fight_3_o
         ok(run, "join", fight, "grundi", "--from", "quest")
         if fight == "2":  # D66 16, Internal Injury; the turn's end bleeds 2 (10 -> 8)
             ok(run, "hit", fight, "grundi", "10", "--roll", "serious_injury=1,6")
-            ok(run, "tick", fight, "end", "--roll", "internal_injury=2", "--roll", "downed@grundi=6")
+            ok(
+                run,
+                "tick",
+                fight,
+                "end",
+                "--roll",
+                "internal_injury=2",
+                "--roll",
+                "downed@grundi=6",
+            )
         ok(run, "campaign", "record", "quest", fight)
     undone = ok(run, "campaign", "undo", "quest", "4", "--fight", "2")  # that turn's end
     assert "consequence: Grundi: Starting Wounds 8 -> 10 from fight 3 on" in undone

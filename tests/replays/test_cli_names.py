@@ -70,7 +70,6 @@ def test_a_target_near_nobody_is_refused_with_everyone_who_joined(run: Run, skir
     assert_refused(refused, 3, "joined: `grim` (Grim), `snitch` (Snitch)")
 
 
-
 def test_a_whatif_takes_display_names_for_its_hit_and_the_characters_asked_about(
     run: Run, skirmish: str
 ) -> None:
@@ -87,11 +86,10 @@ def test_a_whatif_naming_nobody_is_refused_with_did_you_mean_not_void(
     assert_refused(refused, 2, "event 1, target", "did you mean `grim` (Grim)?")
 
 
-def test_a_character_asked_about_that_two_share_is_refused_naming_both(
-    run: Run, bobs: str
-) -> None:
+def test_a_character_asked_about_that_two_share_is_refused_naming_both(run: Run, bobs: str) -> None:
     refused = run("odds", bobs, "--hit", "grim:1", "--character", "Bob")
     assert_refused(refused, 2, "did you mean `b1` (Bob) or `b2` (Bob)?")
+
 
 def joined(name: str) -> Character:
     return Character(state="upright", name=name, side="", kind="")

@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from woundlog.events import BatchRefused, Event, RuleError, WoundlogError
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight
-from woundlog.replays.cli import app
 from woundlog.replays.application import Application
+from woundlog.replays.cli import app
 from woundlog.replays.cli.inputs import jsonl_items
 from woundlog.replays.files import replay_file_state
 

@@ -2,9 +2,10 @@
 the newest state the import keeps that still holds, not from the first event, so the reducer
 runs about as many times as there are events, however many undo events there are.
 
-Counted, not timed: the reducer's `_effect` is the one step every fold of every event goes
-through (`apply` and the state-only `Fold` alike), so the test counts its calls, each still
-running the real reducer.
+Counted, not timed: the import checks each event as the strict fold does (the timeline's
+`advance`, as `apply`), and every such step goes through the reducer's `_effect`, so the test
+counts its calls, each still running the real reducer. (The state-only `Fold` takes its own
+quick steps for hits, heals and ticks: it is not what an import runs.)
 """
 
 from __future__ import annotations

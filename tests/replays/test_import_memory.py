@@ -6,6 +6,7 @@ ones it keeps changes where a refold starts, never what the import stores.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import msgspec
@@ -36,7 +37,7 @@ def test_a_hundred_thousand_event_batch_keeps_at_most_recent_plus_older_states()
     assert kept[-RECENT:] == list(range(99_969 - 63 * KEEP_EVERY, 99_970, KEEP_EVERY))
     assert kept[0] == 1  # the oldest stays: an undo of the first events refolds from it
     older = kept[: -RECENT + 1]
-    gaps = [b - a for a, b in zip(older, older[1:], strict=False)]
+    gaps = [b - a for a, b in pairwise(older)]
     assert gaps == sorted(gaps, reverse=True), gaps  # further back, further apart
 
 

@@ -183,7 +183,6 @@ from ...machine import Graph
 from ...ruleset import Acting, Context, Options, Ruleset
 from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
 from ...turns import PULSE_VERSION
-from .campaign import BETWEEN_ADVENTURES
 from .blows import (
     coup_de_grace,
     pinned_warrior,
@@ -193,6 +192,7 @@ from .blows import (
     why_monsters_go_down,
     wound_monster,
 )
+from .campaign import BETWEEN_ADVENTURES
 from .healing import check_means, heal_wounds, stop_bleeding, treat_downed
 from .tables import (
     D66_FACES,

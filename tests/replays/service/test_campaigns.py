@@ -114,7 +114,11 @@ def test_hit_points_carry_and_an_undo_in_fight_one_flows_into_fight_two(
     )
     assert history.status_code == 200, history.text
     kinds = [(e["event"]["type"], e["event"].get("fight")) for e in history.json()["entries"]]
-    assert kinds == [("member_joined", None), ("fight_played", "west-1"), ("fight_played", "west-2")]
+    assert kinds == [
+        ("member_joined", None),
+        ("fight_played", "west-1"),
+        ("fight_played", "west-2"),
+    ]
 
 
 def test_a_dead_member_is_refused_a_fight_with_the_reason(client: httpx.Client) -> None:

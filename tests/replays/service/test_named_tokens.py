@@ -153,7 +153,13 @@ def test_one_name_asked_of_two_postgresql_processes_at_once_is_one_token_and_one
             together = threading.Barrier(2)
             answers: dict[int, httpx.Response] = {}
 
-            def ask(index: int, client: httpx.Client, name: str = f"table-{round_}") -> None:
+            def ask(
+                index: int,
+                client: httpx.Client,
+                name: str = f"table-{round_}",
+                together: threading.Barrier = together,
+                answers: dict[int, httpx.Response] = answers,
+            ) -> None:
                 together.wait()
                 answers[index] = client.post(f"/fights/raced-names/tokens/{name}", headers=pair.gm)
 
