@@ -349,9 +349,7 @@ class _Steps:
         return True
 
     def _ticked(self, updated: Mapping[str, Character]) -> None:
-        """Write what a turn updated, once every move in it is known to be declared."""
-        if not updated:
-            return
+        """Write what a turn updated (someone), once every move in it is known to be declared."""
         characters, rules = self.characters, self.rules
         for cid, now in updated.items():
             was = characters.get(cid)
@@ -378,7 +376,9 @@ class _Steps:
         try:
             ctx._dice = self._dice() if event.rolls else self.make_dice
             ctx.pulse, rounds = pulse(state.rounds, event, state.version)
-            self._ticked(handler(state, event, ctx))
+            updated = handler(state, event, ctx)
+            if updated:  # most ticks change nobody: no call to write nothing
+                self._ticked(updated)
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
         self.state = msgspec.structs.replace(state, seq=seq, rounds=rounds)
