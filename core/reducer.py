@@ -213,17 +213,22 @@ class Fold:
     events of a long fight, go straight to the ruleset's handler with one reused Context, and
     their Dice are made only if a rule rolls, handing out integers with no DieRoll records.
     Anything the quick step does not clear (an unknown character, a fact, an actor who may not
-    act, an ended fight, every other type of event) goes the way `advance` goes, which refuses
-    it with the same words.
+    act, an ended fight, every other type of event) goes the way `advance` goes (`generic`),
+    which refuses it with the same words.
+
+    `quick` is those steps by type of event, for a loop that calls them itself (one Python
+    call an event fewer than `add`): a step folds its event whole, the seq moved on, and says
+    True, or changes nothing and says False, and the event is then the `generic` way's. The
+    dict is the Fold's own for its life: empty until the fight starts, emptied once it ends.
     """
 
     def __init__(
         self, state: FightState[Any] | None = None, *, index_from: int | None = INDEX_FROM
     ) -> None:
-        self._state: FightState[Any] | None = None
-        self._characters: Roster[Any] = Roster({})
         self._steps: _Steps | None = None
+        self._characters: Roster[Any] = Roster({})  # the working map, the steps' own
         self._index_from = index_from
+        self.quick: dict[type, Callable[[Any], bool]] = {}
         if state is not None:
             self._take_up(state)
 
@@ -233,124 +238,118 @@ class Fold:
         # once the fight is large: a recovery phase visits the fallen, not every fighter of the
         # side. `index_from=None` hands every tick its whole scope, as `advance` does: what the
         # index is checked against.
-        self._characters = Roster(
+        self._characters = characters = Roster(
             state.characters, rules.tick_concerns, index_from=self._index_from
         )
-        self._state = msgspec.structs.replace(state, characters=self._characters)
-        self._steps = _Steps(rules, self._characters, state)
+        self._steps = steps = _Steps(
+            rules, characters, msgspec.structs.replace(state, characters=characters)
+        )
+        if not state.ended:
+            self.quick.update(steps.quick)
 
     @property
     def state(self) -> FightState[Any] | None:
         """The fight as folded so far."""
-        if self._state is None:
+        if self._steps is None:
             return None
-        return msgspec.structs.replace(self._state, characters=dict(self._characters))
+        steps = self._steps
+        return msgspec.structs.replace(steps.state, characters=dict(steps.characters))
 
     def add(self, event: Event) -> None:
         """Fold one event in; raises what `advance` raises, and then leaves the fight as it was."""
-        state = self._state
-        if state is None:
+        step = self.quick.get(type(event))
+        if step is None or not step(event):
+            self.generic(event)
+
+    def generic(self, event: Event) -> None:
+        """Fold one event in as `advance` folds it, the quick steps not asked: an event a quick
+        step has just declined, or one of a type with none."""
+        steps = self._steps
+        if steps is None:
             self._take_up(start(_first(event))[0])
             return
-        assert self._steps is not None
-        steps = self._steps
-        step = steps.quick.get(type(event))
-        if step is None or state.ended or not step(state, event):
-            state = self._generic(state, event)
-        elif steps.rounds is not None:  # a tick: where the rounds stand now, in the same copy
-            self._state = msgspec.structs.replace(state, seq=state.seq + 1, rounds=steps.rounds)
-            steps.rounds = None
-            return
-        self._state = msgspec.structs.replace(state, seq=state.seq + 1)
-
-    def _generic(self, state: FightState[Any], event: Event) -> FightState[Any]:
-        """The event folded as `advance` folds it: the fight, with `ended` as the event left it."""
+        state = steps.state
         rules, ctx, updated, ended, rounds = _effect(state, event, explains=False)
         if ctx is not None and updated:
-            _check_moves(rules, self._characters, updated)
-            self._characters.update(updated)
-        if ended == state.ended and rounds is state.rounds:
-            return state
-        return msgspec.structs.replace(state, ended=ended, rounds=rounds)
+            _check_moves(rules, steps.characters, updated)
+            steps.characters.update(updated)
+        if ended:
+            self.quick.clear()  # a quick step folds no event of an ended fight
+        steps.state = msgspec.structs.replace(state, seq=state.seq + 1, ended=ended, rounds=rounds)
 
     def pass_over(self) -> None:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
-        assert self._state is not None  # the first event, fight_started, is never skipped
-        self._state = msgspec.structs.replace(self._state, seq=self._state.seq + 1)
+        steps = self._steps
+        assert steps is not None  # the first event, fight_started, is never skipped
+        steps.state = msgspec.structs.replace(steps.state, seq=steps.state.seq + 1)
 
     @property
     def seq(self) -> int:
-        return 0 if self._state is None else self._state.seq
+        return 0 if self._steps is None else self._steps.state.seq
 
 
 class _Steps:
-    """One fight's quick steps, compiled once from its ruleset: per event type, a function
-    that folds a plain event of that type into the working map and says True, or changes
-    nothing and says False (the event then takes the generic way, which refuses or does it)."""
+    """One fight's quick steps and its working state, compiled once from its ruleset: per event
+    type, a function that folds a plain event of that type into the working map, moves `state`
+    on past it and says True, or changes nothing and says False (the event then takes the
+    generic way, which refuses or does it)."""
 
-    def __init__(self, rules: Ruleset, characters: Roster[Any], fight: FightState[Any]) -> None:
+    def __init__(self, rules: Ruleset, characters: Roster[Any], state: FightState[Any]) -> None:
         self.rules = rules
         self.characters = characters
+        self.state = state  # the fight as folded so far, on `characters`
         # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
-        self.ctx = Context("", _no_dice, rules.graph, fight.options, explains=False)
-        self.dice = dice_of(fight, rules, records=False)("", {})  # each event's in turn
+        self.ctx = Context("", _no_dice, rules.graph, state.options, explains=False)
+        self.dice = dice_of(state, rules, records=False)("", {})  # each event's in turn
         self.event: Event | None = None
-        self.rounds: Rounds | None = None  # after a tick folded here: where its rounds stand
         self.checks = checks_of(rules)
         self.allows = rules.graph.allows  # `_declared` of one who has joined, one call fewer
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
         # each step its handler bound in, made in C: one Python call fewer per event
-        self.quick: dict[type, Callable[[FightState[Any], Any], bool]] = {
+        self.quick: dict[type, Callable[[Any], bool]] = {
             Hit: functools.partial(self._treat, rules.on_hit, self.checks.clear[Hit]),
             Heal: functools.partial(self._treat, rules.on_heal, self.checks.clear[Heal]),
             TurnStarted: functools.partial(self._tick, rules.on_turn_started),
             TurnEnded: functools.partial(self._tick, rules.on_turn_ended),
         }
 
-    def _context(self, event: Event, seq: int) -> Context:
-        """The reused Context, made the event's: its id, and its Dice (made now if dice are
-        given, which are checked whether rolled or not; else when a rule first rolls)."""
-        ctx = self.ctx  # its options are the fight's, set once; its character stays None
-        ctx.event_id = event.id if event.id is not None else f"#{seq}"
-        self.event = event
-        ctx._dice = self._dice() if event.rolls else self.make_dice
-        ctx.pulse = None
-        return ctx
-
     def _dice(self) -> Dice:
         event = self.event
         assert event is not None
         return self.dice.anew(self.ctx.event_id, event.rolls, _concerns(event))
 
-    def _store(self, cid: str, was: Character, now: Character) -> None:
-        if now is not was:
-            if was.state != now.state and not self.allows(was.state, now.state):
-                _check_moves(self.rules, self.characters, {cid: now})  # raises, as `apply` would
-            self.characters.put(cid, now)
-
     def _treat(
         self,
         handler: Callable[..., Character],
         clears: Callable[[FightState[Any], Any], Any | None],
-        state: FightState[Any],
         event: Any,
     ) -> bool:
         """A hit or a heal on its target, if it passes the checks `apply` makes (`Checks`)."""
+        state = self.state
         target = clears(state, event)
         if target is None:
             return False
         seq = state.seq + 1
+        # the reused Context made the event's: its id, and its Dice (made now if dice are
+        # given, which are checked whether rolled or not; else when a rule first rolls)
+        ctx = self.ctx  # its options are the fight's, set once; its character stays None
+        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        self.event = event
+        ctx.pulse = None
         try:
-            ctx = self._context(event, seq)
-            self._store(event.target, target, handler(state, target, event, ctx))
+            ctx._dice = self._dice() if event.rolls else self.make_dice
+            now = handler(state, target, event, ctx)
+            if now is not target:
+                if target.state != now.state and not self.allows(target.state, now.state):
+                    _check_moves(self.rules, self.characters, {event.target: now})  # raises
+                self.characters.put(event.target, now)
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
+        self.state = msgspec.structs.replace(state, seq=seq)
         return True
 
     def _ticked(self, updated: Mapping[str, Character]) -> None:
-        """Write what a turn updated, once every move in it is known to be declared."""
-        if not updated:
-            return
+        """Write what a turn updated (someone), once every move in it is known to be declared."""
         characters, rules = self.characters, self.rules
         for cid, now in updated.items():
             was = characters.get(cid)
@@ -364,19 +363,25 @@ class _Steps:
     def _tick(
         self,
         handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
-        state: FightState[Any],
         event: Any,
     ) -> bool:
         """A turn's start or end, on the characters of its scope."""
+        state = self.state
         if not self.checks.in_scope(state, event):
             return False
+        seq = state.seq + 1
+        ctx = self.ctx  # made the event's, as `_treat` makes it
+        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        self.event = event
         try:
-            ctx = self._context(event, state.seq + 1)
+            ctx._dice = self._dice() if event.rolls else self.make_dice
             ctx.pulse, rounds = pulse(state.rounds, event, state.version)
-            self._ticked(handler(state, event, ctx))
+            updated = handler(state, event, ctx)
+            if updated:  # most ticks change nobody: no call to write nothing
+                self._ticked(updated)
         except WoundlogError as exc:
-            raise exc.located(event=event_ref(event, state.seq + 1)) from None
-        self.rounds = rounds
+            raise exc.located(event=event_ref(event, seq)) from None
+        self.state = msgspec.structs.replace(state, seq=seq, rounds=rounds)
         return True
 
 

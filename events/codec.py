@@ -13,8 +13,8 @@ from typing import IO, Any
 import msgspec
 
 from . import bounded
-from .errors import StructuralError
 from .campaign import Logged
+from .errors import StructuralError
 from .model import KNOWN_IDS, Amend, Event, EventBase, misnamed
 
 # A store's log is a fight's or a campaign's: one decoder reads both (events.campaign).
@@ -267,11 +267,20 @@ def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int,
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, Event]]:
     """Stream the events of a `.jsonl` file, as `iter_jsonl` decodes them; memory does not
     grow with the file."""
+    for block in read_jsonl_blocks(path):
+        yield from block
+
+
+def read_jsonl_blocks(path: str | Path) -> Iterator[Iterator[tuple[int, Event]]]:
+    """`read_jsonl` a block of lines at a time: each block's (line number, event), decoded
+    and checked as `read_jsonl` does, for a reader that loops over a block's events itself
+    rather than through one more generator an event. A block's lines are refused only as its
+    events are taken (a reader that stops early refuses no line past where it stops)."""
     with open(path, "rb") as f:
         number = 1
         for text in bounded.blocks(f, path, BLOCK):
             lines, events = _decoded(text, number)
-            yield from events
+            yield events
             number += lines
 
 
@@ -329,8 +338,12 @@ def _decoded(text: bytes, start: int) -> tuple[int, Iterator[tuple[int, Event]]]
     except (msgspec.MsgspecError, RecursionError):
         events = []
     encoded = list(map(_encode, events))
-    if events and b"\n".join(encoded) == body and all(  # (no events: a blank line's block)
-        map(operator.call, map(KNOWN_IDS.__getitem__, map(type, events)), events)
+    if (
+        events
+        and b"\n".join(encoded) == body
+        and all(  # (no events: a blank line's block)
+            map(operator.call, map(KNOWN_IDS.__getitem__, map(type, events)), events)
+        )
     ):
         return len(events), zip(itertools.count(start), events)
     lines = body.split(b"\n")

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, WoundlogError, bounded, decode_json, read_jsonl
+from woundlog.events import Event, WoundlogError, bounded, decode_json
+from woundlog.events.codec import read_jsonl_blocks
 from woundlog.events.stores import Stored
 
 from .fold import fold, fold_pairs
@@ -174,9 +175,13 @@ class _Events:
         at = self.at
         if at is not None and at <= 0:
             return
-        # returns right after event `at`, so no line past it is refused (or folded)
-        for seq, (line, event) in enumerate(read_jsonl(self.path), start=1):
-            self.line = line
-            yield seq, event
-            if seq == at:
-                return
+        # returns right after event `at`, so no line past it is refused (or folded); a block
+        # at a time, so each event resumes this generator alone, not the codec's too
+        seq = 0
+        for block in read_jsonl_blocks(self.path):
+            for line, event in block:
+                self.line = line
+                seq += 1
+                yield seq, event
+                if seq == at:
+                    return

@@ -94,7 +94,8 @@ def fold_pairs(
     layer between the reader and the rules (and each `Stored` made for it) cost a replay a
     few thousand instructions an event, more than the bookkeeping it carried."""
     folding = Fold(state)
-    add = folding.add
+    # `Fold.add` by hand: the quick step of the event's type, else the generic way
+    quick, generic = folding.quick, folding.generic
     # as `Undo.fates` picks them: `fate` is asked only of the events an undo event names, and
     # of none in a log without undo events
     named = not undo.empty
@@ -108,7 +109,9 @@ def fold_pairs(
                     continue
                 event = found.replacement
         try:
-            add(event)
+            step = quick.get(type(event))
+            if step is None or not step(event):
+                generic(event)
         except RuleError as exc:
             if strict or folding.seq == 0:
                 raise

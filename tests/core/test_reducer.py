@@ -29,6 +29,7 @@ from woundlog.events import (
     Retract,
     RuleError,
     StructuralError,
+    TurnEnded,
     TurnStarted,
 )
 from woundlog.replays import replay
@@ -534,3 +535,34 @@ def test_a_character_whose_kind_of_struct_changes_reports_the_fields_that_change
     now = WoundsFirst(**basics, wounds=1, hp=1)  # type: ignore[arg-type]
     [change] = diff(get_ruleset("mordheim"), {"g": was}, {"g": now})
     assert change.counters == {"hp": (2, 1)}
+
+
+def test_a_folds_quick_steps_fold_what_advance_folds_and_none_once_the_fight_has_ended() -> None:
+    """`Fold.quick` is called by a loop of its own (`fold_pairs`): a step says True only with
+    its event folded whole (the seq moved on, as `advance` moves it), and an ended fight has
+    no quick step, so what it refuses goes the generic way and is refused in its words."""
+    from woundlog.core.reducer import Fold, advance
+
+    log: list[Event] = [
+        FightStarted(ruleset="mordheim"),
+        *(CharacterJoined(character=f"c{i}", side="ab"[i % 2]) for i in range(4)),
+        Hit(target="c0", damage=2),
+        TurnStarted(side="a"),
+        Hit(target="c1", damage=1, rolls={"injury": [4]}),
+        TurnEnded(side="a"),
+        FightEnded(),
+    ]
+    folding, state = Fold(), None
+    assert folding.quick == {}
+    for event in log:
+        step = folding.quick.get(type(event))
+        if step is None or not step(event):
+            folding.generic(event)
+        state = advance(state, event)
+        assert folding.state == state
+    assert folding.quick == {}
+    with pytest.raises(RuleError, match="fight has ended"):
+        folding.generic(Hit(target="c2", damage=1))
+    assert state is not None
+    assert Fold(state).quick == {}  # taken up ended, as from a snapshot
+    assert Fold(advance(state, Retract(event="#10"))).quick == {}

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from woundlog.events import Event, Retract
 from woundlog.events.stores import Stored
-from woundlog.replays.files import replay_file_state
+from woundlog.replays.files import replay_file, replay_file_state
 from woundlog.replays.fold import fold_pairs, fold_state, replay
 from woundlog.replays.undo import resolve
 
@@ -93,3 +93,35 @@ def test_a_file_and_stored_events_fold_as_the_general_fold(log: list[Event]) -> 
         heard: list[int] = []
         assert replay_file_state(path, on_void=lambda void: heard.append(void.seq)) == states[-1]
         assert heard == voided
+
+
+def test_a_file_read_a_block_at_a_time_folds_names_lines_and_stops_where_the_general_fold_does(
+    tmp_path: Path,
+) -> None:
+    """`replay_file_state` takes a file's events a block of lines at a time
+    (`read_jsonl_blocks`): across many blocks, a blank line among them, it ends where
+    `replay_file` ends, names each void event's line as it does, and stops at `at` without
+    refusing the broken line right after it."""
+    from woundlog.events.codec import BLOCK
+
+    lines = [
+        '{"type":"fight_started","ruleset":"mordheim"}',
+        '{"type":"character_joined","character":"a","side":"x","stats":{"wounds":3}}',
+        '{"type":"character_joined","character":"b","side":"y","stats":{"wounds":3}}',
+    ]
+    blows = 3 * BLOCK // 60  # some sixty bytes a line: a few blocks
+    for n in range(blows):
+        if n == blows // 2:
+            lines.append("")  # a blank line: seqs fall one behind line numbers
+            lines.append('{"type":"hit","target":"nobody","damage":1}')  # void
+        lines.append('{"type":"hit","target":"a","damage":0,"attacker":"b"}')
+    lines.append('{"type":"hit","target":"a","damage":0,"attacker":"b"}')
+    at = len(lines) - 1  # the last good event's seq: one line is blank
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join([*lines, "{broken"]) + "\n")
+    full: list[Any] = []
+    quick: list[Any] = []
+    states = [state for state, _ in replay_file(path, at=at, on_void=full.append)]
+    state = replay_file_state(path, at=at, on_void=quick.append)
+    assert state == states[-1] and state is not None and state.seq == at
+    assert quick == full and [v.line for v in quick] == [3 + blows // 2 + 2]
