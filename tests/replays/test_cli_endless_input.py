@@ -4,6 +4,7 @@ memory without end (before: 2-5 GB and growing)."""
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from woundlog.events import bounded
 
 from .conftest import Run
 
-SKIRMISH = Path(__file__).parents[2] / "replays" / "data" / "mordheim_skirmish.jsonl"
+SKIRMISH = Path(str(files("woundlog.replays") / "data" / "mordheim_skirmish.jsonl"))
 
 
 @pytest.fixture

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 from pathlib import Path
 
 from .conftest import Run
 
-FIRE_CHASM = Path(__file__).resolve().parent.parent.parent / "replays" / "data"
-FIRE_CHASM = FIRE_CHASM / "warhammer_quest_fire_chasm.jsonl"
+FIRE_CHASM = Path(str(files("woundlog.replays") / "data" / "warhammer_quest_fire_chasm.jsonl"))
 
 
 def imported(run: Run) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from woundlog.replays.report.markdown import luck_row
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOGS = ROOT / "tests" / "data" / "report"
-FIRE_CHASM = ROOT / "replays" / "data" / "warhammer_quest_fire_chasm.jsonl"
+BUNDLED = Path(str(files("woundlog.replays") / "data"))
+FIRE_CHASM = BUNDLED / "warhammer_quest_fire_chasm.jsonl"
 
 
 @pytest.fixture
@@ -235,7 +237,7 @@ def test_the_readme_shows_the_fire_chasm_chronicle_as_woundlog_tells_it(app: App
 
 
 def test_chronicle_tells_an_amend_and_a_retracted_retract(app: Application) -> None:
-    report = reported(app, ROOT / "replays" / "data" / "mordheim_undo.jsonl")
+    report = reported(app, BUNDLED / "mordheim_undo.jsonl")
     lines = [line.text for chapter in report.chronicle for line in chapter.lines]
     hit = "Brand hits Hilde for 1: Hilde loses 1 wound (1 -> 0), 1 past zero; injury roll 3"
     assert lines[-3:] == [

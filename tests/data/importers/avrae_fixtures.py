@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import json
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -327,7 +328,7 @@ def other(combat_id: str, timestamp: float, event_type: str, **fields: Any) -> d
 
 # --- what the alias prints ----------------------------------------------------------------------
 
-ALIAS = HERE.parent.parent.parent / "replays" / "integrations" / "avrae" / "woundlog.alias"
+ALIAS = Path(str(files("woundlog.replays") / "integrations" / "avrae" / "woundlog.alias"))
 AUTHOR = "Dana"  # !echo (cogs5e/pbpUtils.py) sends f"{ctx.author.display_name}: {msg}"
 PAGE = 1700  # the alias's budget for one page's entries, below Discord's 2000 characters
 

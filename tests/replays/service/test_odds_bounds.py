@@ -138,6 +138,7 @@ def test_odds_work_past_its_time_limit_is_stopped_by_its_budget(
 def test_the_readme_states_the_bounds_the_code_holds() -> None:
     """One constant per bound, in Python; the README's figures are those constants (the page
     has none of its own: it is told `most_samples`)."""
+    from importlib.resources import files
     from pathlib import Path
 
     from woundlog.core.odds import LIMIT, LIVE
@@ -149,6 +150,6 @@ def test_the_readme_states_the_bounds_the_code_holds() -> None:
     assert f"({LIMIT:,} reducer steps" in readme
     assert f"at most {WORK_LIMIT:,} // ({SAMPLE_STEPS} x events) samples" in readme
     assert f"the budget ({WORK_LIMIT:,} reducer steps)" in readme
-    web = Path(__file__).parents[3] / "replays" / "web"
+    web = Path(str(files("woundlog.replays") / "web"))
     for script in web.glob("*.js"):
         assert f"{WORK_LIMIT:_}" not in script.read_text(), script  # no copy on the page
