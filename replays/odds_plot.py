@@ -10,11 +10,8 @@ the two cannot disagree.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
-from woundlog.events import UsageError
-
-from .pictures import CHAR_W, COLOURS, svg_to_png
+from .pictures import CHAR_W, COLOURS
 from .whatif import Odds
 
 ROW_H, BAR_W, NAME_W, TOP, PAD, LEGEND_H = 50, 560, 190, 40, 12, 30
@@ -94,13 +91,3 @@ def legend(svg: ET.Element, shown: list[str], y: int) -> None:
         name = ET.SubElement(group, "text", {"x": f"{x + 19:.1f}", "y": str(y + 19)})
         name.text = words_of(state)
         x += 19 + CHAR_W * len(name.text) + 16
-
-
-def write_odds_plot(answer: Odds, title: str, output: Path) -> None:
-    svg = odds_svg(answer, title)
-    if output.suffix == ".svg":
-        output.write_text(svg)
-    elif output.suffix == ".png":
-        output.write_bytes(svg_to_png(svg))
-    else:
-        raise UsageError(f"--plot writes .svg or .png, not {output.suffix or output.name}")

@@ -276,12 +276,6 @@ def fight_moments(store: Store, fight: str) -> list[Moment]:
     return list(zip(opened.events(), opened.history(), strict=True))
 
 
-def write_picture(moments: Sequence[Moment], title: str, output: Path) -> None:
-    svg = timeline_svg(moments, title)
-    suffix = output.suffix.lower()
-    if suffix == ".svg":
-        output.write_text(svg, encoding="utf-8")
-    elif suffix == ".png":
-        output.write_bytes(svg_to_png(svg))
-    else:
-        raise UsageError(f"-o {output}: write a .svg or a .png")
+def picture(svg: str, shape: str) -> bytes:
+    """A picture drawn as SVG, in the shape asked: "svg" as it is, "png" rendered by CairoSVG."""
+    return svg_to_png(svg) if shape == "png" else svg.encode()

@@ -12,7 +12,6 @@ import typer
 
 from woundlog.core.campaign import permanence_of
 from woundlog.core.permanence import Record
-from woundlog.events import UsageError
 
 from ..application.values import CampaignAppended, CampaignHistory, CampaignView, HistoryEntry
 from ..campaign import Consequences
@@ -20,6 +19,7 @@ from . import inputs as given
 from .application import application, known_ruleset, one_event
 from .options import AsJson, Db, EventId, FightId, Note, Reason, whole_number
 from .output import print_appended, print_json, say
+from .written import chosen_format
 
 CampaignName = Annotated[
     str, typer.Argument(metavar="CAMPAIGN", help="The campaign's id in the store.")
@@ -266,7 +266,10 @@ def report(
     output: Annotated[
         Path | None,
         typer.Option(
-            "-o", "--output", metavar="REPORT.md", help="Write the report to a Markdown file."
+            "-o",
+            "--output",
+            metavar="REPORT.md|-",
+            help="Write the report to a Markdown file; `-` is standard output.",
         ),
     ] = None,
     db: Db = None,
@@ -274,15 +277,14 @@ def report(
     """Each member's numbers summed over the campaign's fights.
 
     Luck and the chronicle are each fight's own: `woundlog report FIGHT`."""
-    if output is not None and output.suffix.lower() != ".md":
-        raise UsageError(f"-o {output}: write a .md file")
+    shape = chosen_format(output, None, ("md",))
     with application(db, create=False) as app:
         made = app.campaign_report(campaign)
     from woundlog.replays.report.markdown import campaign_markdown
 
     from .report import present
 
-    present(made, as_json, output, lambda _suffix: campaign_markdown(made))
+    present(made, as_json, output, shape, lambda _shape: campaign_markdown(made))
 
 
 # --- printing ----------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from .output import (
     print_state,
     say,
 )
+from .written import to_stdout
 
 # --- setting up ------------------------------------------------------------------------------
 
@@ -371,14 +372,17 @@ def rename(
 def export(
     fight: FightId,
     output: Annotated[
-        Path | None, typer.Option("-o", "--output", metavar="FILE.jsonl", help="Default: stdout.")
+        Path | None,
+        typer.Option(
+            "-o", "--output", metavar="FILE.jsonl|-", help="Default, and `-`: standard output."
+        ),
     ] = None,
     db: Db = None,
 ) -> None:
     """Write the fight's log as JSON Lines, the format `import` and `replay` read."""
     with application(db, create=False) as app:
         events = app.fight(fight).events()  # read as written: a long log is never all in memory
-        if output is None:
+        if output is None or to_stdout(output):
             sys.stdout.flush()
             write_events(sys.stdout.buffer, events)
             return

@@ -11,10 +11,11 @@ import typer
 from woundlog.events import UsageError
 
 from ..files import Void, replay_file, replay_file_state
-from ..pictures import characters, fight_moments, file_moments, write_picture
+from ..pictures import characters, fight_moments, file_moments, picture, timeline_svg
 from .application import application
 from .options import AsJson, At, Db, Wide
 from .output import print_changes, print_json, print_state, report_voids, say
+from .written import PICTURES, Format, chosen_format, to_stdout, write_output
 
 
 def replay(
@@ -62,22 +63,33 @@ def timeline(
         str, typer.Argument(metavar="FIGHT|FILE.jsonl", help="A fight in the store, or a log file.")
     ],
     output: Annotated[
-        Path, typer.Option("-o", "--output", help="The picture: fight.svg or fight.png.")
+        Path,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FILE.svg|FILE.png|-",
+            help="The picture: fight.svg or fight.png; `-` is standard output.",
+        ),
     ],
+    format_: Format = None,
     db: Db = None,
 ) -> None:
     """Draw a fight's timeline as a picture: a row per character, a column per event; then
     say what was written (the file, its size, what it shows)."""
+    shape = chosen_format(output, format_, PICTURES)
     if source.endswith(".jsonl"):
         moments, title = file_moments(Path(source))
     else:
         with application(db) as app:
             moments = fight_moments(app.store, source)
         title = getattr(moments[0][0].event, "name", "") or source
-    write_picture(moments, title, output)
+    drawn = picture(timeline_svg(moments, title), shape)
+    write_output(output, drawn)
+    if to_stdout(output):
+        return
     cast = len(characters(moments))
     say(
-        f"wrote {output} ({output.suffix[1:].upper()}, {output.stat().st_size:,} bytes): the "
+        f"wrote {output} ({shape.upper()}, {len(drawn):,} bytes): the "
         f"timeline of `{title}`, {cast} character{'s' * (cast != 1)} over "
         f"{len(moments)} event{'s' * (len(moments) != 1)}"
     )

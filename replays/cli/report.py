@@ -8,13 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
-from woundlog.events import UsageError
-
 from .application import application
 from .options import AsJson, Db, FightId
 from .output import print_json, print_raw, say
+from .written import Format, chosen_format, to_stdout, write_output
 
-WRITERS = (".md", ".html")
+FORMATS = ("md", "html")
 
 
 def report(
@@ -25,37 +24,41 @@ def report(
         typer.Option(
             "-o",
             "--output",
-            metavar="REPORT.md|REPORT.html",
+            metavar="REPORT.md|REPORT.html|-",
             help="Write the report to a file: Markdown, or one self-contained HTML page with "
-            "its charts.",
+            "its charts; `-` is standard output.",
         ),
     ] = None,
+    format_: Format = None,
     db: Db = None,
 ) -> None:
     """After the fight: each character's numbers, how lucky the dice were (exactly), and the
     fight told round by round, as Markdown to paste into a campaign journal."""
-    if output is not None and output.suffix.lower() not in WRITERS:
-        raise UsageError(f"-o {output}: write a .md or an .html file")
+    shape = chosen_format(output, format_, FORMATS)
     with application(db, create=False) as app:
         made = app.report(fight)
     from woundlog.replays.report.markdown import report_markdown
 
-    def written(suffix: str) -> str:
-        if suffix == ".html":
+    def written(shape: str) -> str:
+        if shape == "html":
             from woundlog.replays.report.html import report_html
 
             return report_html(made)
         return report_markdown(made)
 
-    present(made, as_json, output, written)
+    present(made, as_json, output, shape, written)
 
 
-def present(made: Any, as_json: bool, output: Path | None, written: Callable[[str], str]) -> None:
-    """A report to the file `-o` names (`written` of its suffix), as JSON, or as Markdown."""
+def present(
+    made: Any, as_json: bool, output: Path | None, shape: str, written: Callable[[str], str]
+) -> None:
+    """A report to the file `-o` names (or standard output, `-o -`) as `written` in `shape`,
+    as JSON, or printed as Markdown."""
     if output is not None:
-        output.write_text(written(output.suffix.lower()), encoding="utf-8")
-        say(f"wrote {output}")
+        write_output(output, written(shape))
+        if not to_stdout(output):
+            say(f"wrote {output}")
     elif as_json:
         print_json(made)
     else:
-        print_raw(written(".md").rstrip("\n"))
+        print_raw(written("md").rstrip("\n"))

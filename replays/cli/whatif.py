@@ -21,6 +21,7 @@ from ..whatif import hit_shorthand, then_events
 from .application import application
 from .options import AsJson, At, Db, FightId
 from .output import print_appended, print_changes, print_json, print_odds, say
+from .written import PICTURES, chosen_format, to_stdout, write_output
 
 
 def odds(
@@ -57,7 +58,9 @@ def odds(
     ] = None,
     plot: Annotated[
         Path | None,
-        typer.Option("--plot", metavar="FILE.svg|png", help="Also draw the odds as a bar chart."),
+        typer.Option(
+            "--plot", metavar="FILE.svg|FILE.png", help="Also draw the odds as a bar chart."
+        ),
     ] = None,
     at: At = None,
     as_json: AsJson = False,
@@ -67,6 +70,9 @@ def odds(
 
     The what-if is `--then` events, a `--then-file`, `--hit` shorthands and `--ticks` rounds,
     in that order. Dice the what-if gives are fixed; every other die is enumerated."""
+    if to_stdout(plot):  # the odds themselves are printed there
+        raise UsageError("--plot -: the odds go to standard output; draw the chart to a file")
+    shape = chosen_format(plot, None, PICTURES, option="--plot") if plot is not None else None
     with source_state(source, at, db) as (app, state):
         events = [*then_events(then or [])]
         if then_file is not None:
@@ -77,10 +83,11 @@ def odds(
         except NothingAsked:
             raise UsageError("say what happens: --then, --then-file, --hit or --ticks") from None
         answer = app.odds(state, whatif, characters=character or [], samples=samples)
-    if plot is not None:
-        from ..odds_plot import write_odds_plot  # the picture code loads only when asked
+    if plot is not None and shape is not None:
+        from ..odds_plot import odds_svg  # the picture code loads only when asked
+        from ..pictures import picture
 
-        write_odds_plot(answer, Path(source).stem, plot)
+        write_output(plot, picture(odds_svg(answer, Path(source).stem), shape))
     if as_json:
         print_json(answer)
     else:

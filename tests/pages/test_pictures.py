@@ -94,7 +94,7 @@ def test_a_fight_in_the_store_draws_too(tmp_path: Path) -> None:
 def test_an_unknown_picture_format_is_refused_with_what_to_write(tmp_path: Path) -> None:
     done = woundlog("timeline", str(LOG), "-o", str(tmp_path / "fight.gif"))
     assert done.returncode == 2
-    assert "write a .svg or a .png" in done.stderr
+    assert "write .svg or .png, or - for standard output" in done.stderr
 
 
 ROADSIDE = Path(__file__).parent / "data" / "roadside.jsonl"

@@ -236,7 +236,7 @@ def test_odds_plot_draws_a_bar_per_character_split_by_state(run: Run, tmp_path: 
     ok(run("odds", str(log), "--at", "4", "--hit", "hilde:2", "--plot", str(png)))
     assert png.read_bytes().startswith(b"\x89PNG")
     refused = run("odds", str(log), "--hit", "hilde:2", "--plot", str(tmp_path / "odds.gif"))
-    assert refused.exit_code == 2 and "--plot writes .svg or .png" in refused.output
+    assert refused.exit_code == 2 and "write .svg or .png" in refused.output
 
 
 def test_odds_plot_names_every_state_under_its_bar_and_has_a_legend(

@@ -50,5 +50,5 @@ def test_report_writes_markdown_or_a_self_contained_page(run: Run, tmp_path: Pat
 def test_report_refuses_another_kind_of_file_and_an_unknown_fight(run: Run, tmp_path: Path) -> None:
     fight = imported(run)
     wrong = run("report", fight, "-o", str(tmp_path / "chasm.pdf"))
-    assert wrong.exit_code == 2 and "write a .md or an .html file" in wrong.output
+    assert wrong.exit_code == 2 and "write .md or .html, or - for standard output" in wrong.output
     assert run("report", "nowhere").exit_code == 2

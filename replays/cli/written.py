@@ -1,0 +1,62 @@
+"""Where a command writes what it makes: `-o FILE`, or `-o -` for standard output, as every Unix
+tool reads a dash, in the format `--format` names or the file's suffix tells. Declared once for
+`export`, `timeline`, `report` and `campaign report`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from woundlog.events import UsageError
+
+STDOUT = Path("-")
+PICTURES = ("svg", "png")
+
+Format = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        metavar="FORMAT",
+        help="What to write; default: the -o file's suffix, or the first for -o - (stdout).",
+    ),
+]
+
+
+def to_stdout(output: Path | None) -> bool:
+    return output == STDOUT
+
+
+def chosen_format(
+    output: Path | None, asked: str | None, formats: Sequence[str], *, option: str = "-o"
+) -> str:
+    """The format of what is written: `--format`, else the `-o` file's suffix, else the first of
+    `formats` (standard output has no suffix to tell)."""
+    named = " or ".join(f".{known}" for known in formats)
+    dash = ", or - for standard output" if option == "-o" else ""
+    suffix = None if output is None or to_stdout(output) else output.suffix.lower().lstrip(".")
+    if asked is not None:
+        if asked not in formats:
+            raise UsageError(f"--format {asked}: one of {', '.join(formats)}")
+        if suffix is not None and suffix != asked:
+            raise UsageError(f"{option} {output} is not a .{asked} file: name it .{asked}{dash}")
+        return asked
+    if suffix is None:
+        return formats[0]
+    if suffix not in formats:
+        raise UsageError(f"{option} {output}: write {named}{dash}")
+    return suffix
+
+
+def write_output(output: Path, data: str | bytes) -> None:
+    """`data` to the file `-o` names, or to standard output for `-o -`."""
+    raw = data.encode() if isinstance(data, str) else data
+    if to_stdout(output):
+        sys.stdout.flush()  # what was printed before comes first
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+    else:
+        output.write_bytes(raw)
