@@ -42,7 +42,13 @@ def node() -> str:
 def test_the_module_works_against_a_real_server(tmp_path: Path) -> None:
     program = node()
     with Server(tmp_path / "fights.db") as server:
-        env = {**os.environ, "WOUNDLOG_URL": server.url, "WOUNDLOG_ADMIN_TOKEN": ADMIN}
+        installed = Path(str(MODULE / "woundlog.mjs")).as_uri()  # the package's, not the tree's
+        env = {
+            "WOUNDLOG_MODULE": installed,  # unless the environment names another build
+            **os.environ,
+            "WOUNDLOG_URL": server.url,
+            "WOUNDLOG_ADMIN_TOKEN": ADMIN,
+        }
         done = subprocess.run(
             [program, "--test", str(NODE_TESTS)],
             env=env,
