@@ -282,9 +282,9 @@ def report(
         made = app.campaign_report(campaign)
     from woundlog.replays.report.markdown import campaign_markdown
 
-    from .report import present
+    from .report import write_report
 
-    present(made, as_json, output, shape, lambda _shape: campaign_markdown(made))
+    write_report(made, as_json, output, shape, lambda _shape: campaign_markdown(made))
 
 
 # --- printing ----------------------------------------------------------------------------

@@ -46,10 +46,10 @@ def report(
             return report_html(made)
         return report_markdown(made)
 
-    present(made, as_json, output, shape, written)
+    write_report(made, as_json, output, shape, written)
 
 
-def present(
+def write_report(
     made: Any, as_json: bool, output: Path | None, shape: str, written: Callable[[str], str]
 ) -> None:
     """A report to the file `-o` names (or standard output, `-o -`) as `written` in `shape`,
