@@ -83,7 +83,7 @@ def option_text(value: bool | int | str) -> str:
 
 def who_may_act_rows(rules: Ruleset) -> list[tuple[str, str, str, str]]:
     """Per state of the ruleset's machine: may a character in it attack, heal, and why not."""
-    rows = []
+    rows: list[tuple[str, str, str, str]] = []
     for state in rules.graph.states:
         acting = rules.who_may_act.get(state, ACTS)
         rows.append(
@@ -142,7 +142,8 @@ def documentation_blocks(text: str) -> list[str]:
     a heading, quote or numbered item is escaped."""
     blocks: list[str] = []
     for paragraph in text.split("\n\n"):
-        kind, lines = "", []
+        kind = ""
+        lines: list[str] = []
         for line in paragraph.splitlines():
             if line.startswith("- "):
                 now = "list"
