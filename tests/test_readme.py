@@ -1,8 +1,10 @@
 """The README's examples run as written (issue 18): every shell block of woundlog commands, line
 by line, in one throwaway store, as a person pasting them would (a line whose comment says
-"refused" must be refused, exit 3; every other line must succeed); the library example; the
-HTTP walkthrough against a real server; the benchmark's options; and a command table that lists
-every command `woundlog -h` shows."""
+"refused" must be refused, exit 3; every other line must succeed); the evening's `woundlog play`
+transcript and `woundlog share` lines, as the fight its blocks make prints them; the library
+example; the HTTP walkthrough against a real server; a command table that lists every command
+`woundlog -h` shows; and the benchmark command of tests/benchmarks/README.md, where the
+benchmarks moved."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 import httpx
@@ -24,7 +27,11 @@ from .replays.service.server import Server
 
 ROOT = Path(__file__).parent.parent
 README = ROOT / "README.md"
+BENCHMARKS = ROOT / "tests" / "benchmarks" / "README.md"
 SHELL = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
+EVENING = "## Tonight: a dnd5e party against goblins"
+PLAY = "### At the table: `woundlog play`"
+SHARE = "### On the players' phones: `woundlog share`"
 BLOCKS = [  # the walkthroughs: blocks of woundlog commands (a `cd` may come first)
     block
     for block in SHELL
@@ -47,17 +54,76 @@ def lines_of(block: str) -> list[tuple[str, bool]]:
     return commands
 
 
+def section(heading: str) -> str:
+    """The README from `heading` to the next heading of the same level or higher."""
+    level = heading.split(" ", 1)[0]
+    body = README.read_text().partition(f"\n{heading}\n")[2]
+    assert body, heading
+    ends = [body.find(f"\n{mark} ") for mark in ("#" * n for n in range(2, len(level) + 1))]
+    return body[: min((end for end in ends if end >= 0), default=len(body))]
+
+
+def evening_before_play() -> list[str]:
+    """The commands of the evening's blocks before `woundlog play`: the fight the session and the
+    share links open."""
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", section(EVENING), re.S):
+        for line, refused in lines_of(block):
+            if line.startswith("woundlog play "):
+                return commands
+            assert not refused, line
+            commands.append(line)
+    raise AssertionError("the evening has no `woundlog play` line")
+
+
+def make_the_evenings_fight(runner: CliRunner) -> None:
+    for line in evening_before_play():
+        assert runner.invoke(app, shlex.split(line, comments=True)[1:]).exit_code == 0, line
+
+
 def test_the_readme_has_its_walkthroughs() -> None:
     assert len(BLOCKS) >= 8
     assert any(block.startswith("cd tests/data/importers") for block in BLOCKS)
+    # the evening at the table comes first, and its blocks are among those run below
+    assert README.read_text().index(EVENING) < min(
+        README.read_text().index(f"```sh\n{block}") for block in BLOCKS
+    )
+    evening = re.findall(r"```sh\n(.*?)```", section(EVENING), re.S)
+    assert [block for block in evening if block in BLOCKS] == [
+        block for block in evening if "--serve" not in block
+    ]
+    lines = evening_before_play()
+    assert any(" --kind monster " in line for line in lines)
+    assert any(line.startswith("woundlog check ") and "death_save" in line for line in lines)
+    assert any(line.startswith("woundlog state ") for line in lines)
+
+
+def test_the_readme_names_no_issue_and_no_commit() -> None:
+    """User documentation: what changed is said in words, not by the tracker's numbers."""
+    text = README.read_text()
+    assert not re.search(r"\bissues? \d+|#\d{2,} \(issue|\(issue", text, re.I), "an issue number"
+    hashes = re.findall(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b", text)
+    assert not hashes, hashes
+
+
+def test_the_readme_is_at_most_500_lines_with_its_contents_first() -> None:
+    text = README.read_text()
+    assert len(text.splitlines()) <= 500
+    contents = section("## Contents")
+    headings = re.findall(r"^## (.+)$", re.sub(r"```.*?```", "", text, flags=re.S), re.M)
+    listed = re.findall(r"^- \[(.+?)\]\(#([a-z0-9-]+)\)$", contents, re.M)
+    assert [title for title, _ in listed] == [h for h in headings if h != "Contents"]
+    for title, anchor in listed:  # GitHub's anchors: lower case, punctuation dropped
+        assert anchor == re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-"), title
 
 
 def test_every_walkthrough_of_the_readme_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
-    for folder in ("tests", "replays"):  # the files a clone has, for `cd` and bundled logs
-        (tmp_path / folder).symlink_to(ROOT / folder)
+    (tmp_path / "tests").symlink_to(ROOT / "tests")  # the clone's, for `cd`
+    (tmp_path / "replays").mkdir()  # the bundled logs as the clone has them, from the package
+    (tmp_path / "replays" / "data").symlink_to(Path(str(files("woundlog.replays") / "data")))
     runner = CliRunner()
     for block in BLOCKS:
         monkeypatch.chdir(tmp_path)  # each block starts where a reader stands: the clone's top
@@ -91,7 +157,8 @@ def test_the_setup_blocks_demo_runs() -> None:
 
 
 def test_the_benchmark_command_makes_its_environment_and_names_where_its_output_goes() -> None:
-    [block] = [block for block in SHELL if "tests/benchmarks/run.py" in block]
+    shell = re.findall(r"```sh\n(.*?)```", BENCHMARKS.read_text(), re.S)
+    [block] = [block for block in shell if "tests/benchmarks/run.py" in block]
     assert "python3 -m venv" in block and "pip install" in block  # how to make its environment
     command = shlex.split(block.splitlines()[1])
     assert "--results" in command  # the table goes where the reader says, not into the tree
@@ -120,6 +187,10 @@ def test_the_command_table_lists_every_command_of_woundlog_help() -> None:
     formats = commands_in_help("import")
     assert formats and all(f in table for f in formats), formats
     assert "`woundlog import FILE.jsonl" in table
+    # the campaign's own commands, listed in one row as `woundlog campaign new|join|... CAMPAIGN`
+    [row] = [row for row in table.splitlines() if row.startswith("| `woundlog campaign ")]
+    named = row.replace("\\|", "|").partition("`woundlog campaign ")[2].partition(" ")[0]
+    assert set(named.split("|")) == set(commands_in_help("campaign")), named
 
 
 def test_the_library_example_runs_and_runs_again() -> None:
@@ -159,22 +230,22 @@ def test_the_http_walkthrough_runs_against_a_real_server(tmp_path: Path) -> None
 def test_the_session_transcript_is_what_play_prints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The `woundlog play` transcript: its `yard>` lines piped into the session on the fight
-    its block makes print, in order, the lines under them."""
-    section = README.read_text().partition("## At the table: `woundlog play`")[2]
-    [setup] = re.findall(r"```sh\n(.*?)```", section, re.S)[:1]
-    [transcript] = re.findall(r"```text\n(.*?)```", section, re.S)[:1]
+    """The `woundlog play` transcript: its prompted lines piped into the session on the fight the
+    evening's blocks make print, in order, the lines under them."""
+    played_here = section(PLAY)
+    [(line, _)] = lines_of(re.findall(r"```sh\n(.*?)```", played_here, re.S)[0])
+    fight = shlex.split(line, comments=True)[2]
+    prompt = f"{fight}> "
+    [transcript] = re.findall(r"```text\n(.*?)```", played_here, re.S)[:1]
     monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
     runner = CliRunner()
-    for line, _ in lines_of(setup):
-        args = shlex.split(line, comments=True)
-        if args[1] != "play":
-            assert runner.invoke(app, args[1:]).exit_code == 0, line
+    make_the_evenings_fight(runner)
     typed = [
-        line.partition("> ")[2] for line in transcript.splitlines() if line.startswith("yard> ")
+        line.partition(prompt)[2] for line in transcript.splitlines() if line.startswith(prompt)
     ]
-    shown = [line for line in transcript.splitlines() if not line.startswith("yard> ")]
-    played = runner.invoke(app, ["play", "yard"], input="\n".join(typed) + "\n")
+    shown = [line for line in transcript.splitlines() if not line.startswith(prompt)]
+    assert len(typed) >= 4
+    played = runner.invoke(app, ["play", fight], input="\n".join(typed) + "\n")
     assert played.output.splitlines() == shown
     assert played.exit_code == 3  # the transcript's refused hit
 
@@ -182,22 +253,20 @@ def test_the_session_transcript_is_what_play_prints(
 def test_the_share_line_hands_out_links_that_open_the_fight_of_the_session(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The opening's `woundlog share ... --serve`, on the fight the session block makes, with a
-    service already answering (so `--serve` leaves it be): the lines it prints are those the
-    README shows, tokens apart, and the links open the fight, the gm's to write."""
-    section = README.read_text().partition("## At the table: `woundlog play`")[2]
-    setup, share = re.findall(r"```sh\n(.*?)```", section, re.S)[:2]
-    shown = re.findall(r"```text\n(.*?)```", section, re.S)[1].splitlines()
+    """The evening's `woundlog share ... --serve`, on the fight its blocks make, with a service
+    already answering (so `--serve` leaves it be): the lines it prints are those the README
+    shows, tokens apart, and the links open the fight, the gm's to write."""
+    shared_here = section(SHARE)
+    [share] = re.findall(r"```sh\n(.*?)```", shared_here, re.S)[:1]
+    shown = re.findall(r"```text\n(.*?)```", shared_here, re.S)[0].splitlines()
     db = tmp_path / "fights.db"
     monkeypatch.setenv("WOUNDLOG_DB", str(db))
     runner = CliRunner()
-    for line, _ in lines_of(setup):
-        args = shlex.split(line, comments=True)
-        if args[1] != "play":
-            assert runner.invoke(app, args[1:]).exit_code == 0, line
+    make_the_evenings_fight(runner)
     [(line, _)] = lines_of(share)
     args = shlex.split(line, comments=True)
     assert "--serve" in args
+    fight = args[2]
     with Server(db) as server:
         result = runner.invoke(app, [*args[1:], "--url", server.url])
         assert result.exit_code == 0, result.output
@@ -210,9 +279,13 @@ def test_the_share_line_hands_out_links_that_open_the_fight_of_the_session(
             assert link.startswith(told.split()[1].removesuffix("...").rpartition("=")[0] + "=")
             links[page] = link.replace("http://127.0.0.1:8000", server.url)
         assert "a service answers at" in result.output
+        state = httpx.get(
+            f"{server.url}/fights/{fight}/state",
+            headers={"Authorization": "Bearer " + links["table"].partition("#viewer=")[2]},
+        )
+        assert state.status_code == 200, state.text
+        up = [cid for cid, c in state.json()["characters"].items() if c["state"] == "upright"]
         gm = {"Authorization": "Bearer " + links["timeline"].partition("#gm=")[2]}
-        hit = {"type": "hit", "target": "grim", "damage": 1, "attacker": "snik"}
-        wrote = httpx.post(f"{server.url}/fights/yard/events", json=hit, headers=gm)
+        hit = {"type": "hit", "target": up[-1], "damage": 1, "attacker": up[0]}
+        wrote = httpx.post(f"{server.url}/fights/{fight}/events", json=hit, headers=gm)
         assert wrote.status_code == 200, wrote.text
-        viewer = {"Authorization": "Bearer " + links["table"].partition("#viewer=")[2]}
-        assert httpx.get(f"{server.url}/fights/yard/state", headers=viewer).status_code == 200

@@ -46,7 +46,8 @@ Decisions where the text is silent or ambiguous:
 - A fighter who stands up stays on zero wounds (his next wound rolls again) and carries
   `half_rate` for that turn: half move, strikes last, may not charge, run or flee. It clears at
   the end of that turn (`turn_ended` of his side, of himself, or of the whole round) or at his
-  next recovery phase, whichever comes first.
+  next recovery phase, whichever comes first, even if he was knocked down or stunned again in
+  between.
 - Crawling 2" and the base-contact limits on it are movement, which woundlog does not track;
   the knocked_down state carries them.
 - Out of action is final: a hit on an out-of-action fighter is refused.

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from woundlog.core import Changes, Character, FightState, Ruleset, show
-from woundlog.core.ruleset import ACTS, COMMON_OPTIONS
 from woundlog.events import WoundlogError
 
 if TYPE_CHECKING:  # rich loads when a table or a coloured line is printed, the odds with odds
@@ -471,31 +470,14 @@ def rules_list(rulesets: Mapping[str, Ruleset]) -> Table:
 
 def rules_summary(rules: Ruleset) -> Table:
     """What a ruleset declares: the words a log written for it may use."""
-    options = {**COMMON_OPTIONS, **rules.options}
-    rows = {
-        "states": ", ".join(rules.graph.states),
-        "dice": ", ".join(f"{purpose} (d{sides})" for purpose, sides in rules.dice.items()),
-        "stats": ", ".join(
-            [
-                *(
-                    stat if default is None else f"{stat}={default}"
-                    for stat, default in rules.stats.items()
-                ),
-                *(f"{stat} (optional)" for stat in rules.optional_stats),
-            ]
-        ),
-        "kinds": ", ".join(rules.kinds),
-        "hit facts": ", ".join(sorted(rules.hit_facts)),
-        "heal facts": ", ".join(sorted(rules.heal_facts)),
-        "options": ", ".join(f"{key}={cell_option(value)}" for key, value in options.items()),
-        "tables": ", ".join(rules.tables),
-    }
     from rich.table import Table
+
+    from ..reference import glance
 
     table = Table(title=f"{rules.name} at a glance", title_justify="left", show_header=False)
     table.add_column("what", style="bold")
     table.add_column("declared")
-    for what, declared in rows.items():
+    for what, declared in glance(rules).items():
         table.add_row(what, declared or "none")
     return table
 
@@ -504,20 +486,11 @@ def who_may_act_table(rules: Ruleset) -> Table:
     """Per state of the ruleset's machine: may a character in it attack, heal, and why not."""
     from rich.table import Table
 
+    from ..reference import who_may_act_rows
+
     table = Table(title=f"who may act in {rules.name}", title_justify="left")
     for column in ("state", "attack", "heal", "why not"):
         table.add_column(column)
-    for state in rules.graph.states:
-        acting = rules.who_may_act.get(state, ACTS)
-        table.add_row(
-            state,
-            "yes" if acting.attack else "no",
-            "yes" if acting.heal else "no",
-            acting.why if not (acting.attack and acting.heal) else "",
-        )
+    for row in who_may_act_rows(rules):
+        table.add_row(*row)
     return table
-
-
-def cell_option(value: bool | int | str) -> str:
-    """An option's default as the CLI takes it back (`--option strict_dice=false`)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)

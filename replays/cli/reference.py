@@ -11,7 +11,7 @@ from woundlog.core import RULESETS
 from woundlog.events import UsageError
 
 from ..demo import run_demo
-from ..reference import event_schema
+from ..reference import event_schema, ruleset_markdown, rulesets_markdown
 from .application import known_ruleset
 from .output import (
     console,
@@ -31,16 +31,35 @@ def rules(
     diagram: Annotated[
         bool, typer.Option("--diagram", help="Print the state graph as a mermaid diagram.")
     ] = False,
+    markdown: Annotated[
+        bool,
+        typer.Option(
+            "--markdown",
+            help="Print it as Markdown, for a page or a wiki: the documentation, then what the "
+            "ruleset declares and who may act, as tables. Not with --diagram.",
+        ),
+    ] = False,
 ) -> None:
     """The rulesets: their decisions, states, dice, stats and facts."""
+    if markdown and diagram:
+        raise UsageError(
+            "--markdown and --diagram print different things: the page, or the mermaid "
+            "diagram alone; give one"
+        )
     if name is None:
         if diagram:
             raise UsageError("--diagram draws one ruleset: give its NAME")
+        if markdown:
+            print_raw(rulesets_markdown(RULESETS))
+            return
         console().print(rules_list(RULESETS))
         return
     ruleset = RULESETS[known_ruleset(name)]
     if diagram:
         print_raw(ruleset.graph.mermaid())
+        return
+    if markdown:
+        print_raw(ruleset_markdown(ruleset))
         return
     say(ruleset.documentation())
     say("")

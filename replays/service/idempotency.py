@@ -6,8 +6,8 @@ hashes; so the answer is kept with its key, for `KEEP_S`, and is written in the 
 as the tokens (section "Writing" of fights.py says how that makes it exactly the answer of the
 fight the store holds).
 
-Kept encrypted, authenticated, under a secret the database does not hold (the
-README's "Reliability" section says why this way and not another):
+Kept encrypted, authenticated, under a secret the database does not hold (tests/README.md,
+"Secrets, hostile names and takeovers", says why this way and not another):
 
 - the server's secret is derived (HKDF-SHA256) from the admin token, which every process of a
   deployment holds (a file 0600 beside a SQLite store, or given to each PostgreSQL process) and

@@ -847,7 +847,7 @@ def test_replay_of_a_log_with_a_retracted_fatal_hit_restores_the_character() -> 
     assert mira(final).hp == 10
 
 
-# --- the README walkthrough, as a GM types it -----------------------------------------------------
+# --- a walkthrough, as a GM types it (the README's, before it gave d26 one paragraph) ---------
 
 WALKTHROUGH = [
     "new gate --ruleset d26 --seed 26 --tables book.toml",
@@ -868,7 +868,7 @@ WALKTHROUGH = [
 REFUSED = {9}
 
 
-def test_the_readme_walkthrough_runs_as_written_with_the_books_table(
+def test_the_walkthrough_runs_as_written_with_the_books_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))

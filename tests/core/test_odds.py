@@ -273,7 +273,7 @@ def test_each_characters_outcomes_are_listed_likeliest_first() -> None:
 
 
 def test_the_default_budget_is_the_documented_one() -> None:
-    # README "Odds and what-ifs": 500,000 reducer steps, 200,000 paths and states held at once
+    # the README's bounds table: 500,000 reducer steps, 200,000 paths and states held at once
     assert (Budget().steps, Budget().live) == (500_000, 200_000)
 
 

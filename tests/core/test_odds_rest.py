@@ -85,8 +85,8 @@ def assert_same_as_walked(state: State, whatif: list[Event]) -> tuple[int, int]:
     return mine.spent, walk.spent
 
 
-def test_the_readmes_examples_are_answered_as_before() -> None:
-    # README "Odds and what-ifs": two wounds on Grim; a wound, then two rounds of turns
+def test_the_mordheim_examples_are_answered_as_before() -> None:
+    # two wounds on Grim; a wound, then two rounds of turns (the README's examples once)
     grim = FIGHTS["mordheim"]
     assert_same_as_walked(grim, [Hit(target="grim", damage=2)])
     assert_same_as_walked(grim, [Hit(target="grim", damage=1), *rounds(grim, 2)])

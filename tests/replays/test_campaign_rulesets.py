@@ -1,6 +1,6 @@
 """What each ruleset's text carries from one fight to the next and what a treatment or rest
 restores, through a real fight's log folded into a campaign (SQLite file). The dice are given,
-as in the README's walkthroughs of each ruleset."""
+as a GM at the table would give them."""
 
 from __future__ import annotations
 

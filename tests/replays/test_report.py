@@ -229,9 +229,14 @@ def test_chronicle_tells_the_undo_by_what_it_took_back(app: Application) -> None
     assert "club" not in text and "#11" not in text  # no ids
 
 
-def test_the_readme_shows_the_fire_chasm_chronicle_as_woundlog_tells_it(app: Application) -> None:
-    report = reported(app, FIRE_CHASM)
+def test_the_readme_shows_the_goblin_ambush_chronicle_as_woundlog_tells_it(
+    app: Application,
+) -> None:
+    """The README's chronicle is the bundled goblin ambush's, as `woundlog report` tells it,
+    undo and all."""
+    report = reported(app, BUNDLED / "dnd5e_goblin_ambush.jsonl")
     told = markdown(report.name, report.chronicle)
+    assert "The GM took back: " in told
     readme = (ROOT / "README.md").read_text()
     assert f"```markdown\n{told}```\n" in readme
 

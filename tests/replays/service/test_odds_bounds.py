@@ -136,20 +136,57 @@ def test_odds_work_past_its_time_limit_is_stopped_by_its_budget(
 
 
 def test_the_readme_states_the_bounds_the_code_holds() -> None:
-    """One constant per bound, in Python; the README's figures are those constants (the page
-    has none of its own: it is told `most_samples`)."""
+    """One constant per bound, in Python; the README's bounds table shows those constants, each
+    in its row and column (the page has none of its own: it is told `most_samples`)."""
     from importlib.resources import files
     from pathlib import Path
 
     from woundlog.core.odds import LIMIT, LIVE
-    from woundlog.replays.service.fights import ODDS_LIVE, SAMPLE_STEPS, WORK_LIMIT
+    from woundlog.events.bounded import MAX_DOCUMENT, MAX_LINE, MAX_TABLES
+    from woundlog.replays.application import TIMELINE_MAX
+    from woundlog.replays.service.app import MAX_BATCH, MAX_BODY, REPORT_MAX
+    from woundlog.replays.service.fights import LIST_MAX, ODDS_LIVE, SAMPLE_STEPS, WORK_LIMIT
+    from woundlog.replays.service.limits import ODDS_PER_TOKEN, ODDS_TIME_S, Limits
 
-    readme = " ".join((Path(__file__).parents[3] / "README.md").read_text().split())
-    assert f"the CLI's budget is {LIMIT:,} steps, the service's {WORK_LIMIT:,}" in readme
-    assert f"at most {LIVE:,} (CLI) or {ODDS_LIVE:,} (service) dice paths" in readme
-    assert f"({LIMIT:,} reducer steps" in readme
-    assert f"at most {WORK_LIMIT:,} // ({SAMPLE_STEPS} x events) samples" in readme
-    assert f"the budget ({WORK_LIMIT:,} reducer steps)" in readme
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    table = readme.partition("**Bounds.**")[2].partition("\n\n")[2].partition("\n\n")[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()]
+    assert rows[0] == ["bound", "CLI", "service", "past it"], table
+    assert len(rows) > 2 and all(len(row) == 4 for row in rows), table
+
+    def cells(bound: str) -> tuple[str, str]:
+        """The CLI's and the service's cells of the one row whose bound begins with `bound`."""
+        [(cli, service)] = [(c, s) for b, c, s, _ in rows[2:] if b.startswith(bound)]
+        return cli, service
+
+    mib = 1024 * 1024
+    limits = Limits()
+    assert cells("odds and what-ifs: reducer steps") == (f"{LIMIT:,}", f"{WORK_LIMIT:,}")
+    assert cells("odds: dice paths and states held at once") == (f"{LIVE:,}", f"{ODDS_LIVE:,}")
+    assert cells("odds: samples of an estimate") == (
+        "",
+        f"{WORK_LIMIT:,} // ({SAMPLE_STEPS} x events)",
+    )
+    assert cells("odds and reports running at once, per token") == (
+        "",
+        f"{ODDS_PER_TOKEN}, each stopped after {ODDS_TIME_S:g} s",
+    )
+    assert cells("events in a fight's or a campaign's report") == ("", f"{REPORT_MAX:,}")
+    assert cells("events in a timeline window") == ("", f"{TIMELINE_MAX:,}")
+    assert cells("fights listed a page") == ("", f"{LIST_MAX:,}")
+    assert cells("a request body; events in one append") == (
+        "",
+        f"{MAX_BODY // mib} MiB; {MAX_BATCH:,}",
+    )
+    assert cells("a line of a log file; another program's file; a `--tables` file") == (
+        f"{MAX_LINE // mib} MiB; {MAX_DOCUMENT // mib} MiB; {MAX_TABLES // mib} MiB",
+        "",
+    )
+    assert cells("connections; time to send a request's head, its body") == (
+        "",
+        f"{limits.max_connections:,} (`--max-connections`); "
+        f"{limits.header_timeout_s:g} s, {limits.body_timeout_s:g} s",
+    )
     web = Path(str(files("woundlog.replays") / "web"))
     for script in web.glob("*.js"):
         assert f"{WORK_LIMIT:_}" not in script.read_text(), script  # no copy on the page
