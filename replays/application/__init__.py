@@ -570,7 +570,9 @@ class Application(Campaigns):
         history = zip(stream, opened.history(opened.version), strict=True)
         return build(fight, played, history)
 
-    def replayed(self, fight: str, *, most: int | None = None) -> tuple[Fight, list[Stored], Any]:
+    def replayed(
+        self, fight: str, *, most: int | None = None
+    ) -> tuple[Fight, list[Stored[Event]], Any]:
         """The fight opened, its stored events, and each as `fold.replayed` gives it beside
         its stored form: what a report reads. More than `most` events is TooLarge."""
         from ..fold import replayed
