@@ -26,6 +26,7 @@ events of the batches before, now in the store, are read back from it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from typing import Any
 
 from woundlog.core import FightState
@@ -139,7 +140,9 @@ class BatchFold:
     def start(self, upto: int) -> FightState[Any] | None:
         """The newest kept state at or before `upto`; None if none is kept there (fold from
         the store)."""
-        for seq, state in reversed(self._kept):
+        # typed here: `reversed` of tuples holding an Any is Any to mypy (overloads that match)
+        newest_first: Iterator[tuple[int, FightState[Any]]] = reversed(self._kept)
+        for seq, state in newest_first:
             if seq <= upto:
                 return state
         return None

@@ -169,7 +169,10 @@ def consequences(before: CampaignState, after: CampaignState) -> Consequences:
     found: list[Consequence] = []
     seen: set[tuple[str, str]] = set()
     was = {(p.fight, p.member): p for p in before.played}
-    points = [(p.fight, p.member, was.get((p.fight, p.member)), p.record) for p in after.played]
+    # (fight or None for the record now, member, as that point was before, record after it)
+    points: list[tuple[str | None, str, Played | None, dict[str, int]]] = [
+        (p.fight, p.member, was.get((p.fight, p.member)), p.record) for p in after.played
+    ]
     points += [(None, m, None, r.current) for m, r in after.members.items()]  # and the record now
     for fight, member, then, now in points:
         old = then.record if then is not None else before.members[member].current

@@ -390,11 +390,11 @@ class Fight:
             if folded is not None:
                 # the events after it: of the batches written before (streamed.py), then held
                 written = min(upto, batch_fold.stored)
-                stream = chain(
+                after = chain(
                     self.events(folded.seq + 1, written) if folded.seq < written else (),
                     batch_fold.held(max(folded.seq, written), upto),
                 )
-                while chunk := list(islice(stream, KEEP_EVERY)):  # keeping states on the way
+                while chunk := list(islice(after, KEEP_EVERY)):  # keeping states on the way
                     folded = fold_state(chunk, undo, state=folded) or folded
                     batch_fold.keep(folded)
                 return folded
