@@ -43,15 +43,15 @@ from ..application import (
     NothingAsked,
 )
 from ..application.sharing import Issued, Role, TokenInfo
+from ..application.tokens import Grant, Tokens
 from ..fight import Appended, Fight
 from ..foldcache import FoldCache
 from ..import_cursors import ImportCursors
+from ..tables import Writer, open_service_db
 from ..whatif import Odds
-from .database import Writer, open_service_db
 from .idempotency import Answers, AnswerTaken, answer_gone, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets
-from .tokens import Grant, Tokens
 
 log = logging.getLogger("woundlog.service")
 

@@ -44,7 +44,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from woundlog.events import ConflictError, UsageError
 
-from .database import Db, Writer
+from ..tables import Db, Writer
 
 KEEP_S = 24 * 3600
 """How long a first answer is kept for its retries."""
