@@ -1,9 +1,9 @@
 """The `/campaigns` routes: a campaign's roster over HTTP, each route a call of the Application's
 campaign use cases (replays/application/campaigns.py) in a worker thread.
 
-Tokens are the fights' model (tokens.py), keyed by the campaign's stream id (`campaign~NAME`, which
-no fight id can be): the admin token starts a campaign, which answers with a gm token (writes)
-and a viewer token (reads) of that campaign alone.
+Tokens are the fights' model (application/tokens.py), keyed by the campaign's stream id
+(`campaign~NAME`, which no fight id can be): the admin token starts a campaign, which answers
+with a gm token (writes) and a viewer token (reads) of that campaign alone.
 
 A request that reads one stream into another must be allowed on both, so that no token reads a
 log it was not given: recording a fight into a campaign takes, besides the campaign's gm token,
