@@ -43,6 +43,8 @@ CAMPAIGN_TOKEN = "Woundlog-Campaign-Token"
 
 @dataclass
 class Service:
+    """What the app holds for its guards and handlers (its state's `service`)."""
+
     fights: Fights
     notifier: Notifier
     odds: OddsGate = field(default_factory=OddsGate)
