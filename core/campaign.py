@@ -20,6 +20,7 @@ import msgspec
 from woundlog.events import CharacterJoined, FightStarted, RuleError, StructuralError, event_ref
 from woundlog.events.campaign import (
     CAMPAIGN_TYPES,
+    CampaignEvent,
     CampaignStarted,
     Died,
     FightPlayed,
@@ -29,7 +30,7 @@ from woundlog.events.campaign import (
     TimePassed,
     Treatment,
 )
-from woundlog.events.model import EventBase, Retract
+from woundlog.events.model import Retract
 
 from .changes import show
 from .permanence import Permanence, Record
@@ -89,7 +90,7 @@ def permanence_of(ruleset: str) -> Permanence:
     return permanence  # type: ignore[no-any-return]
 
 
-def start_campaign(event: EventBase) -> CampaignState:
+def start_campaign(event: CampaignEvent) -> CampaignState:
     if not isinstance(event, CampaignStarted):
         raise StructuralError(
             "a campaign begins with `campaign_started`", event=event_ref(event, 1), field="$.type"
@@ -105,7 +106,7 @@ def pass_over(state: CampaignState) -> CampaignState:
 
 
 def advance_campaign(
-    state: CampaignState, event: EventBase, outcome: FightOutcome | None = None
+    state: CampaignState, event: CampaignEvent, outcome: FightOutcome | None = None
 ) -> CampaignState:
     """The campaign after `event` (a `fight_played` needs its fight's `outcome`)."""
     seq = state.seq + 1
@@ -137,7 +138,7 @@ def join_stats(record: Record) -> dict[str, int]:
 
 
 def _members_after(
-    state: CampaignState, event: EventBase, eid: str, outcome: FightOutcome | None
+    state: CampaignState, event: CampaignEvent, eid: str, outcome: FightOutcome | None
 ) -> dict[str, Record]:
     members = state.members
     permanence = permanence_of(state.ruleset)

@@ -19,11 +19,12 @@ import msgspec
 
 from woundlog.events import RuleError, StructuralError
 
+# Exported (`as blake2b`) for replays/snapshots.py, which hashes the rules' source with it.
 try:  # hashlib's own blake2b, without the OpenSSL library `import hashlib` loads: 3% of a
     # `woundlog hit`'s instructions (issue 28), for dice that need blake2b alone
-    from _blake2 import blake2b
+    from _blake2 import blake2b as blake2b
 except ImportError:  # a Python built without its own blake2: hashlib's, whatever it is
-    from hashlib import blake2b
+    from hashlib import blake2b as blake2b
 
 _SPACE = 1 << 64
 SCOPE = "@"
@@ -194,18 +195,19 @@ class Dice:
         position = self._count(purpose)  # its place among the event's dice of `purpose`
         scope = character or self._owner
         own = 0
-        value: int | None = None
+        found: int | None = None
         if scope is not None:
             key = f"{purpose}{SCOPE}{scope}"
             own = self._take(key)  # its place among that character's
             given = self._given.get(key, ())
-            value = given[own] if own < len(given) else None
-        if value is None:
+            found = given[own] if own < len(given) else None
+        if found is None:
             shared = self._given.get(purpose, ())
             if self._next.get(purpose, 0) < len(shared):
-                value = shared[self._take(purpose)]
-        if value is not None:
+                found = shared[self._take(purpose)]
+        if found is not None:
             source = "given"
+            value = found
         elif self._missing is not None:
             source = "drawn"
             value = self._missing(purpose, sides, character)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .codec import (
         canonical,
         convert,
+        decode_campaign_json,
         decode_document,
         decode_json,
         decode_msgpack,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 _HOME = {  # each public name, and the module of this package that defines it
     "canonical": "codec",
     "convert": "codec",
+    "decode_campaign_json": "codec",
     "decode_document": "codec",
     "decode_json": "codec",
     "decode_msgpack": "codec",
@@ -130,6 +132,7 @@ __all__ = [
     "WoundlogError",
     "canonical",
     "convert",
+    "decode_campaign_json",
     "decode_document",
     "decode_json",
     "decode_msgpack",

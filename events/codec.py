@@ -8,20 +8,36 @@ import operator
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Generic, TypeVar
 
 import msgspec
 
 from . import bounded
-from .campaign import Logged
 from .errors import StructuralError
-from .model import KNOWN_IDS, Amend, Event, EventBase, misnamed
+from .model import (
+    CAMPAIGN_TYPES,
+    EVENT_TYPES,
+    KNOWN_IDS,
+    Amend,
+    CampaignEvent,
+    Event,
+    EventBase,
+    Retract,
+    UndoEvent,
+    misnamed,
+)
 
-# A store's log is a fight's or a campaign's: one decoder reads both (events.campaign).
-_json_decoder = msgspec.json.Decoder(Logged)
+E = TypeVar("E", bound=EventBase)
+U = TypeVar("U", bound=EventBase)
+
+# A tagged union per message family, a decoder per union (msgspec's way): a fight's log and a
+# campaign's each have their own, so each decodes to its own type, and an event of the other
+# family is refused as any unknown `type` is, by the decoder.
+_json_decoder = msgspec.json.Decoder(Event)
+_campaign_decoder = msgspec.json.Decoder(CampaignEvent)
 _json_encoder = msgspec.json.Encoder()
 _encode = _json_encoder.encode  # bound once: decode_json calls it for every line
-_msgpack_decoder = msgspec.msgpack.Decoder(Logged)
+_msgpack_decoder = msgspec.msgpack.Decoder(Event)
 _msgpack_encoder = msgspec.msgpack.Encoder()
 
 
@@ -29,7 +45,12 @@ class _IdOnly(msgspec.Struct):
     id: str | None = None
 
 
+class _TypeOnly(msgspec.Struct):
+    type: str | None = None
+
+
 _id_decoder = msgspec.json.Decoder(_IdOnly)
+_type_decoder = msgspec.json.Decoder(_TypeOnly)
 # Patterns for errors only, compiled by `re` when first used (and kept in its cache): a start
 # that reads no bad event compiles none of them.
 _AT_PATH = r"(?s)^(?P<message>.*?)(?: - at (?P<key>`key` in )?`(?P<path>[^`]*)`)?$"
@@ -62,21 +83,95 @@ def _structural(exc: msgspec.MsgspecError, raw: bytes | None, line: int | None) 
     return StructuralError(message, event=event, line=line, field=path)
 
 
+class Family(Generic[E, U]):
+    """One message family: the decoder of its tagged union; the decoder of its undo events alone,
+    for the rows a store picks out as undo events; and what an event of another family (whose
+    `type` the family's decoder refuses, as it refuses any it does not know) is told."""
+
+    __slots__ = ("decoder", "elsewhere", "foreign", "undo_decoder")
+
+    def __init__(
+        self,
+        decoder: msgspec.json.Decoder[E],
+        undo_decoder: msgspec.json.Decoder[U],
+        foreign: Iterable[type[EventBase]],
+        elsewhere: str,
+    ) -> None:
+        self.decoder = decoder
+        self.undo_decoder = undo_decoder
+        self.foreign = frozenset(str(kind.__struct_config__.tag) for kind in foreign)
+        self.elsewhere = elsewhere
+
+    def decode(self, data: bytes | str, *, line: int | None = None) -> E:
+        """One JSON event of this family, checked as `decode_json` checks a fight's."""
+        return _decode(self.decoder, self, data, line)
+
+    def decode_undo(self, data: bytes | str, *, line: int | None = None) -> U:
+        """One JSON undo event of this family, checked as `decode`."""
+        return _decode(self.undo_decoder, self, data, line)
+
+
+FIGHT: Family[Event, UndoEvent] = Family(
+    _json_decoder,
+    msgspec.json.Decoder(UndoEvent),
+    CAMPAIGN_TYPES,
+    "a campaign's event, not a fight's: record it with `woundlog campaign`",
+)
+"""A fight's log: `Event`; its undo events `retract` and `amend`."""
+CAMPAIGN: Family[CampaignEvent, Retract] = Family(
+    _campaign_decoder,
+    msgspec.json.Decoder(Retract),
+    (kind for kind in EVENT_TYPES if kind is not Retract),  # `retract` is both families'
+    "a fight's event, not a campaign's: record it in the fight, then `fight_played`",
+)
+"""A campaign's log: `CampaignEvent` (events/campaign.py); its undo event `retract`."""
+
+
+def _of_the_other_family(
+    error: StructuralError, family: Family[Any, Any], raw: bytes
+) -> StructuralError:
+    """`error`, saying so when the event is one of the other family's (whose `type` the
+    family's decoder refuses as it refuses any it does not know)."""
+    if error.field != "$.type":
+        return error
+    try:
+        given = _type_decoder.decode(raw).type
+    except (msgspec.MsgspecError, RecursionError):
+        return error
+    if given not in family.foreign:
+        return error
+    return StructuralError(
+        f"`{given}` is {family.elsewhere}", event=error.event, line=error.line, field=error.field
+    )
+
+
 def decode_json(data: bytes | str, *, line: int | None = None) -> Event:
-    """Decode one JSON event; a StructuralError names the line, the event's id and the field.
+    """Decode one JSON event of a fight; a StructuralError names the line, the event's id and
+    the field.
 
     Refused besides what the types refuse: a key given twice in one object (JSON leaves it
     open; msgspec would keep the last), nesting too deep to read, a byte order mark."""
+    return _decode(_json_decoder, FIGHT, data, line)
+
+
+def decode_campaign_json(data: bytes | str, *, line: int | None = None) -> CampaignEvent:
+    """Decode one JSON event of a campaign, checked as `decode_json` checks a fight's."""
+    return _decode(_campaign_decoder, CAMPAIGN, data, line)
+
+
+def _decode(
+    decoder: msgspec.json.Decoder[E], family: Family[Any, Any], data: bytes | str, line: int | None
+) -> E:
     raw = data.encode() if isinstance(data, str) else data
     try:
-        event: Event = _json_decoder.decode(raw)
+        event = decoder.decode(raw)
     except msgspec.MsgspecError as exc:
         if raw.startswith(_BOM):
             raise StructuralError(
                 "starts with a UTF-8 byte order mark (BOM): save the file as UTF-8 without one",
                 line=line,
             ) from None
-        raise _structural(exc, raw, line) from None
+        raise _of_the_other_family(_structural(exc, raw, line), family, raw) from None
     except RecursionError:
         raise StructuralError(
             "nested too deeply to read (an event nests a few levels, a table at most "
@@ -97,7 +192,7 @@ def decode_json(data: bytes | str, *, line: int | None = None) -> Event:
     return event
 
 
-def _colons_clear(raw: bytes, event: Event, encoded: bytes) -> bool:
+def _colons_clear(raw: bytes, event: EventBase, encoded: bytes) -> bool:
     """True when no object of `raw` can repeat a key, as the colons tell (cheap, in C).
 
     Every key is followed by one colon, so `raw` holds at least one colon per key plus those in
@@ -122,7 +217,7 @@ class _Pairs(list[tuple[str, Any]]):
     """A JSON object as its key-value pairs in order, repeats kept."""
 
 
-def _refuse_duplicate_keys(raw: bytes, event: Event | None, line: int | None) -> None:
+def _refuse_duplicate_keys(raw: bytes, event: EventBase | None, line: int | None) -> None:
     """Parse `raw` again keeping every key (slow; only for lines the cheap test cannot clear)
     and refuse the first key an object repeats, naming where it is."""
     import json  # here: msgspec reads every other line, and `json` loads three modules
@@ -315,7 +410,7 @@ def _as_text(block: list[bytes]) -> bytes | None:
     return text if text.count(b"\n") == len(block) - 1 + last.endswith(b"\n") else None
 
 
-_block_decoder = msgspec.json.Decoder(list[Logged])
+_block_decoder = msgspec.json.Decoder(list[Event])
 
 
 def _decoded(text: bytes, start: int) -> tuple[int, Iterator[tuple[int, Event]]]:

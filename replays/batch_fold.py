@@ -26,9 +26,11 @@ events of the batches before, now in the store, are read back from it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from typing import Any
 
 from woundlog.core import FightState
+from woundlog.events import Event
 from woundlog.events.stores import Stored
 
 from .undo import POSITION, Target, Undo, target_of
@@ -61,7 +63,7 @@ class BatchFold:
         self.undo = undo
         """The undo resolution of the fight at `version`, then of the batch as it is folded (so
         the next batch of one transaction need not read every undo event again)."""
-        self.events: list[Stored] = []
+        self.events: list[Stored[Event]] = []
         """The events of this batch held in memory (those of the batches before it are in the
         store, `written`)."""
         self._seqs: list[int] = []  # of `events`, for bisection (a refused event leaves a gap)
@@ -90,7 +92,7 @@ class BatchFold:
             return at if at < len(self._seqs) and self._seqs[at] == seq else None
         return self._ids.get(name)
 
-    def add(self, stored: Stored, state: FightState[Any] | None) -> None:
+    def add(self, stored: Stored[Event], state: FightState[Any] | None) -> None:
         """An event of the batch accepted, and the fight's state right after it."""
         self.events.append(stored)
         self._seqs.append(stored.seq)
@@ -138,12 +140,14 @@ class BatchFold:
     def start(self, upto: int) -> FightState[Any] | None:
         """The newest kept state at or before `upto`; None if none is kept there (fold from
         the store)."""
-        for seq, state in reversed(self._kept):
+        # typed here: `reversed` of tuples holding an Any is Any to mypy (overloads that match)
+        newest_first: Iterator[tuple[int, FightState[Any]]] = reversed(self._kept)
+        for seq, state in newest_first:
             if seq <= upto:
                 return state
         return None
 
-    def held(self, after: int, upto: int) -> list[Stored]:
+    def held(self, after: int, upto: int) -> list[Stored[Event]]:
         """The events of `events` past seq `after`, up to seq `upto`."""
         return self.events[bisect_right(self._seqs, after) : bisect_right(self._seqs, upto)]
 

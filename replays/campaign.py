@@ -25,9 +25,8 @@ from woundlog.core.campaign import (
 )
 from woundlog.core.changes import show
 from woundlog.events import RuleError
-from woundlog.events.campaign import FightPlayed
+from woundlog.events.campaign import CampaignEvent, FightPlayed
 from woundlog.events.fight_ids import campaign_stream
-from woundlog.events.model import EventBase
 from woundlog.events.stores import Store, Stored
 
 from .fight import Fight
@@ -61,7 +60,7 @@ class Step(msgspec.Struct, frozen=True, kw_only=True):
     (`undone`: a retract took it back; `void`: the rules refuse it on replay, as a fight's
     fold voids an event an earlier undo left making no sense)."""
 
-    stored: Stored
+    stored: Stored[CampaignEvent]
     state: CampaignState
     undone: str | None = None
     void: str | None = None
@@ -73,15 +72,15 @@ def campaign_steps(
     *,
     at: int | None = None,
     fights_at: Mapping[str, int] | None = None,
-    then: tuple[EventBase, ...] = (),
+    then: tuple[CampaignEvent, ...] = (),
 ) -> Iterator[Step]:
     """The campaign's log folded event by event, to its seq `at` (default: now), then the events
     `then` (refused, not voided: an append's check). Each `fight_played` reads its fight as it
     stands now, or at the version `fights_at` gives it."""
     stream = campaign_stream(campaign)
-    undo = Undo(store.undo_events(stream, at))
+    undo = Undo(store.campaign_undo_events(stream, at))
     state: CampaignState | None = None
-    logged = list(undo.fates(store.read(stream, 1, at)))
+    logged = list(undo.fates(store.campaign_read(stream, 1, at)))
     end = logged[-1][0].seq if logged else 0
     fresh = [(Stored(end + i, event), None) for i, event in enumerate(then, start=1)]
     if not logged and store.version(stream) == 0:
@@ -117,7 +116,7 @@ def campaign_state(
     *,
     at: int | None = None,
     fights_at: Mapping[str, int] | None = None,
-    then: tuple[EventBase, ...] = (),
+    then: tuple[CampaignEvent, ...] = (),
 ) -> CampaignState:
     """The campaign at its seq `at` (default: now), plus the events `then` (`campaign_steps`)."""
     state: CampaignState | None = None
@@ -170,7 +169,10 @@ def consequences(before: CampaignState, after: CampaignState) -> Consequences:
     found: list[Consequence] = []
     seen: set[tuple[str, str]] = set()
     was = {(p.fight, p.member): p for p in before.played}
-    points = [(p.fight, p.member, was.get((p.fight, p.member)), p.record) for p in after.played]
+    # (fight or None for the record now, member, as that point was before, record after it)
+    points: list[tuple[str | None, str, Played | None, dict[str, int]]] = [
+        (p.fight, p.member, was.get((p.fight, p.member)), p.record) for p in after.played
+    ]
     points += [(None, m, None, r.current) for m, r in after.members.items()]  # and the record now
     for fight, member, then, now in points:
         old = then.record if then is not None else before.members[member].current

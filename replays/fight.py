@@ -107,7 +107,7 @@ class Fight:
     def version(self) -> int:
         return self.store.version(self.id)
 
-    def events(self, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
+    def events(self, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored[Event]]:
         return self.store.read(self.id, from_seq, to_seq)
 
     # --- reading ---------------------------------------------------------------------------
@@ -390,15 +390,15 @@ class Fight:
             if folded is not None:
                 # the events after it: of the batches written before (streamed.py), then held
                 written = min(upto, batch_fold.stored)
-                stream = chain(
+                after = chain(
                     self.events(folded.seq + 1, written) if folded.seq < written else (),
                     batch_fold.held(max(folded.seq, written), upto),
                 )
-                while chunk := list(islice(stream, KEEP_EVERY)):  # keeping states on the way
+                while chunk := list(islice(after, KEEP_EVERY)):  # keeping states on the way
                     folded = fold_state(chunk, undo, state=folded) or folded
                     batch_fold.keep(folded)
                 return folded
-        batch: Sequence[Stored] = batch_fold.events if batch_fold is not None else ()
+        batch: Sequence[Stored[Event]] = batch_fold.events if batch_fold is not None else ()
         targets = self._undo_targets(undo, batch_fold)
         stored_upto = min(upto, self.version)
         start: FightState[Any] | None = None
@@ -409,7 +409,9 @@ class Fight:
         if snap is not None:
             start = snapshots.decode(snap[1])  # None: folded by other rules, so start over
             first = 1 if start is None else snap[0] + 1
-        stream: Iterable[Stored] = self.events(first, stored_upto) if first <= stored_upto else ()
+        stream: Iterable[Stored[Event]] = (
+            self.events(first, stored_upto) if first <= stored_upto else ()
+        )
         stream = chain(stream, takewhile(lambda p: p.seq <= upto, batch))  # in seq order
         state = fold_state(stream, undo, state=start)
         if state is None:
@@ -424,17 +426,17 @@ class Fight:
                 break
             fresh.append(stored)
         for stored in reversed(fresh):  # oldest first: a later one may name an earlier one
-            target = self._find(stored.event.event, batch_fold)  # type: ignore[union-attr]
+            target = self._find(stored.event.event, batch_fold)
             batch_fold.forget_from(batch_fold.reach(stored.seq, target))
             batch_fold.reached_upto = stored.seq
 
     def _undo_targets(
         self, undo: Undo, batch_fold: BatchFold | None = None
     ) -> list[tuple[int, int | None]]:
-        self._prefetch((s.event.event for s in undo.events), batch_fold)  # type: ignore[union-attr]
+        self._prefetch((s.event.event for s in undo.events), batch_fold)
         pairs = []
         for stored in undo.events:
-            target = self._find(stored.event.event, batch_fold)  # type: ignore[union-attr]
+            target = self._find(stored.event.event, batch_fold)
             pairs.append((stored.seq, target.seq if target else None))
         return pairs
 
@@ -458,7 +460,7 @@ class Fight:
             found = self.store.lookup(self.id, missing)
             self._targets.update((name, target_of(stored)) for name, stored in found.items())
 
-    def _newest_first(self) -> Iterator[Stored]:
+    def _newest_first(self) -> Iterator[Stored[Event]]:
         version = self.version
         step = 64
         while version > 0:

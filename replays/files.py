@@ -167,7 +167,7 @@ class _Events:
         self.at = at
         self.line = 0
 
-    def __iter__(self) -> Iterator[Stored]:
+    def __iter__(self) -> Iterator[Stored[Event]]:
         return starmap(Stored, self.pairs())
 
     def pairs(self) -> Iterator[tuple[int, Event]]:

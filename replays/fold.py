@@ -22,7 +22,7 @@ from .undo import Undo, resolve
 
 
 def fold(
-    stream: Iterable[Stored],
+    stream: Iterable[Stored[Event]],
     undo: Undo,
     *,
     state: FightState[Any] | None = None,
@@ -38,7 +38,7 @@ def fold(
 
 
 def replayed(
-    stream: Iterable[Stored],
+    stream: Iterable[Stored[Event]],
     undo: Undo,
     *,
     state: FightState[Any] | None = None,
@@ -63,7 +63,7 @@ def replayed(
 
 
 def fold_state(
-    stream: Iterable[Stored],
+    stream: Iterable[Stored[Event]],
     undo: Undo,
     *,
     state: FightState[Any] | None = None,

@@ -24,12 +24,13 @@ from collections import OrderedDict
 from typing import Any
 
 from woundlog.core import FightState
+from woundlog.events import Event
 from woundlog.events.stores import Store, Stored
 
 BUSY_FIGHTS = 1024
 """How many fights' states are kept; the least recently used goes first."""
 
-Ends = tuple[Stored | None, Stored | None]
+Ends = tuple[Stored[Event] | None, Stored[Event] | None]
 """A log's first and newest events, which tell one log of a fight id from another."""
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from woundlog.core import Changes, CharacterChange
-from woundlog.events import TurnEnded, TurnStarted, UsageError
+from woundlog.events import Event, TurnEnded, TurnStarted, UsageError
 from woundlog.events.codec import read_jsonl
 from woundlog.events.stores import SQLiteStore, Store, Stored
 
@@ -48,7 +48,7 @@ CELL_W, CELL_H, HEAD_H, ROUND_H, TITLE_H = 58, 26, 44, 20, 30
 CHAR_W = 7  # a character's width at the font size used, near enough to size the name column
 FONT = "DejaVu Sans, Verdana, sans-serif"
 
-Moment = tuple[Stored, Changes]
+Moment = tuple[Stored[Event], Changes]
 
 
 # --- what the picture shows (the page's states.js, in Python) --------------------------------
@@ -104,7 +104,7 @@ def round_label(current: int | None, *, begun: bool) -> str:
     return "Turns" if begun else "Setup"
 
 
-def whose_turn(stored: Stored, names: dict[str, str]) -> str | None:
+def whose_turn(stored: Stored[Event], names: dict[str, str]) -> str | None:
     """Whose turn a side's or a character's tick starts or ends (a name, or the side); None for
     the whole round's and any other event."""
     event = stored.event
@@ -115,7 +115,7 @@ def whose_turn(stored: Stored, names: dict[str, str]) -> str | None:
     return event.side
 
 
-def marks(stored: Stored, changes: Changes, character: str) -> str:
+def marks(stored: Stored[Event], changes: Changes, character: str) -> str:
     """` ◆` where a die was rolled for `character`, ` ±` where its counters changed."""
     subject = getattr(stored.event, "target", None) or getattr(stored.event, "character", None)
     rolled = any(
@@ -218,7 +218,7 @@ def _draw_cell(
     group: ET.Element,
     x: float,
     y: float,
-    stored: Stored,
+    stored: Stored[Event],
     changes: Changes,
     character: str,
     state: str | None,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from itertools import islice
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeGuard, overload
 
 from woundlog.core import FightState
 from woundlog.events import BatchRefused, Event, RefusedError, WoundlogError
@@ -95,23 +95,34 @@ def append_streamed(
         return Appended(version, [], skipped)
 
 
+@overload
+def _append(
+    opened: Fight, items: Sequence[Event | RefusedError], expected: int, *, naming: Literal[True]
+) -> Appended: ...
+@overload
+def _append(
+    opened: Fight, items: Sequence[Event | RefusedError], expected: int, *, naming: bool = False
+) -> Appended | None: ...
 def _append(
     opened: Fight, items: Sequence[Event | RefusedError], expected: int, *, naming: bool = False
 ) -> Appended | None:
     """Append `items` as one batch; None if something in it is refused, unless `naming`, when
     every refusal is raised, as `Fight.append` and `Fight.refuse` name them."""
-    unreadable = any(isinstance(item, RefusedError) for item in items)
-    if unreadable and naming:
-        opened.refuse(items)
-    if unreadable:
+    if not _all_read(items):
+        if naming:
+            opened.refuse(items)
         return None
-    events: list[Event] = items  # type: ignore[assignment]  # none is an error
     try:
-        return opened.append(events, expected_version=expected, report=False)
+        return opened.append(items, expected_version=expected, report=False)
     except RefusedError:
         if naming:
             raise
         return None
+
+
+def _all_read(items: Sequence[Event | RefusedError]) -> TypeGuard[Sequence[Event]]:
+    """Whether every item was read as an event (none is the error that refused it)."""
+    return not any(isinstance(item, RefusedError) for item in items)
 
 
 def _placed(error: WoundlogError, start: int) -> WoundlogError:

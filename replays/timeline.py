@@ -23,6 +23,7 @@ from woundlog.core import (
 )
 from woundlog.events import (
     Amend,
+    Event,
     GameEvent,
     RefusedError,
     Retract,
@@ -49,7 +50,7 @@ class Timeline:
         self._refold = refold
         self._find = find
 
-    def push(self, stored: Stored, *, strict: bool) -> Changes:
+    def push(self, stored: Stored[Event], *, strict: bool) -> Changes:
         """Advance by one event. With `strict`, a rule error is raised instead of voiding."""
         event = stored.event
         if isinstance(event, Retract | Amend):
@@ -58,7 +59,7 @@ class Timeline:
         self.state, changes = step(self.state, event)
         return changes
 
-    def push_unreported(self, stored: Stored) -> None:
+    def push_unreported(self, stored: Stored[Event]) -> None:
         """`push(stored, strict=True)` for a fold that keeps only where it ends: the same state
         and the same refusals, without working out what a game event changed."""
         event = stored.event
@@ -72,7 +73,7 @@ class Timeline:
         if self.state is not None:
             self.state = msgspec.structs.replace(self.state, seq=seq)
 
-    def _push_undo(self, stored: Stored, event: Retract | Amend, *, strict: bool) -> Changes:
+    def _push_undo(self, stored: Stored[Event], event: Retract | Amend, *, strict: bool) -> Changes:
         target = self._find(event.event)
         check_target(stored.seq, event, target)
         assert target is not None and self.state is not None
@@ -92,7 +93,7 @@ class Timeline:
             # amend (it names a game event, never an undo event), so they are folded as now
             self._check_replacement(stored, event, target, self.undo)
         # resolved in place: a new resolution per undo event would cost all the earlier ones
-        self.undo.add(stored)
+        self.undo.add(Stored(stored.seq, event))  # typed as the undo event it is
         try:
             # the past as the new resolution has it, then the undo event in its own place
             after, _ = apply(self._refold(self.undo, stored.seq - 1), event)
@@ -104,7 +105,9 @@ class Timeline:
         self.state = after
         return msgspec.structs.replace(marker, consequences=consequences)
 
-    def _check_replacement(self, stored: Stored, amend: Amend, target: Target, undo: Undo) -> None:
+    def _check_replacement(
+        self, stored: Stored[Event], amend: Amend, target: Target, undo: Undo
+    ) -> None:
         """Refuse a replacement the rules refuse where it would stand: in the amended event's
         slot, after the events before it as `undo` has them (a refold from the newest snapshot
         before that slot), with the slot's id and so its dice."""

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 import msgspec
 
 from woundlog.events import (
     Amend,
     Event,
+    EventBase,
     GameEvent,
     Retract,
     StructuralError,
@@ -25,11 +27,14 @@ from woundlog.events import (
 )
 from woundlog.events.stores import Stored
 
+S = TypeVar("S", bound=Stored[EventBase])
+"""An event as a store holds it, of a fight's log or a campaign's: undo is the same in both."""
+
 POSITION = re.compile(r"#[1-9][0-9]*")
 """`#N`, exactly as the N-th event calls itself."""
 
 
-def names_of(seq: int, event: Event) -> tuple[str, ...]:
+def names_of(seq: int, event: EventBase) -> tuple[str, ...]:
     """Every name an event answers to: `#seq`, and its own id if it has one."""
     return (f"#{seq}", event.id) if event.id is not None else (f"#{seq}",)
 
@@ -45,13 +50,14 @@ class Fate(msgspec.Struct, frozen=True):
 
 
 class Undo:
-    """The resolved undo events of a log (or of a prefix of it).
+    """The resolved undo events of a log (or of a prefix of it): a fight's, or a campaign's
+    (whose only undo event is `retract`).
 
     Built from the undo events alone, so a replay can resolve a long log without holding it.
     """
 
-    def __init__(self, undo_events: Iterable[Stored] = ()) -> None:
-        self.events: list[Stored] = list(undo_events)
+    def __init__(self, undo_events: Iterable[Stored[UndoEvent]] = ()) -> None:
+        self.events: list[Stored[UndoEvent]] = list(undo_events)
         self.live: dict[int, bool] = {}
         self._retracted: dict[str, str] = {}
         self._amended: dict[str, tuple[int, str, GameEvent]] = {}
@@ -70,9 +76,9 @@ class Undo:
             self._name(stored)
         self._work_out_fates()
 
-    def _name(self, stored: Stored) -> None:
+    def _name(self, stored: Stored[UndoEvent]) -> None:
         self._undo_names.update(names_of(stored.seq, stored.event))
-        name: str = stored.event.event  # type: ignore[union-attr]
+        name = stored.event.event
         if POSITION.fullmatch(name):
             self.named_seqs.add(int(name[1:]))
         else:
@@ -97,7 +103,7 @@ class Undo:
                 by = event_ref(event, stored.seq)
                 self._amended[event.event] = (stored.seq, by, event.replacement)
 
-    def add(self, stored: Stored) -> None:
+    def add(self, stored: Stored[UndoEvent]) -> None:
         """Resolve one more undo event, newer than all the others, in place.
 
         One that names an event which is not an undo event changes no other undo event's
@@ -105,7 +111,6 @@ class Undo:
         its target. So it costs the same however many came before it; only one that reaches an
         undo event (a retracted retract) is resolved again from the start."""
         event = stored.event
-        assert isinstance(event, Retract | Amend)
         reaches_undo = event.event in self._undo_names
         self.events.append(stored)
         self._name(stored)
@@ -128,7 +133,7 @@ class Undo:
     def empty(self) -> bool:
         return not self.events
 
-    def fate(self, seq: int, event: Event) -> Fate | None:
+    def fate(self, seq: int, event: EventBase) -> Fate | None:
         """None if the event stands as written; else who retracted or replaced it, and with what."""
         names = names_of(seq, event)
         for name in names:
@@ -146,7 +151,7 @@ class Undo:
             replacement = msgspec.structs.replace(replacement, id=event.id)
         return Fate(by, replacement)
 
-    def fates(self, stream: Iterable[Stored]) -> Iterator[tuple[Stored, Fate | None]]:
+    def fates(self, stream: Iterable[S]) -> Iterator[tuple[S, Fate | None]]:
         """Each stored event with its fate: None when it stands as written (kept), else a Fate
         without a replacement (skipped, labelled by `Fate.describe`) or with one (replayed as
         it). The fold, the state at a point and the history all walk a log through this.
@@ -201,7 +206,7 @@ def check_target(seq: int, event: UndoEvent, target: Target | None) -> None:
             )
 
 
-def target_of(stored: Stored) -> Target:
+def target_of(stored: Stored[EventBase]) -> Target:
     return Target(stored.seq, type_name(stored.event), stored.event.id)
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..codec import canonical, decode_json, encode_json
+from ..codec import CAMPAIGN, FIGHT, Family, canonical, encode_json
 from ..errors import ConflictError, StructuralError
-from ..model import Event
+from ..fight_ids import CAMPAIGN_PREFIX
+from ..model import EventBase
 
 StoredIds = Callable[[Collection[str]], Mapping[str, tuple[int, bytes]]]
 """Given ids, the ones already in the fight, each as (seq, canonical bytes of its event)."""
@@ -21,8 +22,14 @@ StoredIds = Callable[[Collection[str]], Mapping[str, tuple[int, bytes]]]
 class Fresh(NamedTuple):
     """An event of the batch that is to be written, with the JSON the store keeps of it."""
 
-    event: Event
+    event: EventBase
     body: bytes
+
+
+def family_of(stream: str) -> Family[Any, Any]:
+    """The family of events a log holds, as its stream id says: a campaign's
+    (`campaign~NAME`, fight_ids.campaign_stream) or a fight's."""
+    return CAMPAIGN if stream.startswith(CAMPAIGN_PREFIX) else FIGHT
 
 
 def nothing_stored(ids: Collection[str]) -> Mapping[str, tuple[int, bytes]]:
@@ -58,13 +65,14 @@ def split_refs(refs: Iterable[str]) -> tuple[dict[int, str], set[str]]:
 
 def plan_append(
     fight: str,
-    events: Sequence[Event],
+    events: Sequence[EventBase],
     version: int,
     expected_version: int | None,
     stored_ids: StoredIds,
 ) -> list[Fresh]:
     """The events of the batch to write, in order; ConflictError if the batch must be refused,
-    StructuralError if one of its events could not be read back.
+    StructuralError if one of its events could not be read back as an event of the log's family
+    (`family_of`: a fight event in a campaign's log, say).
 
     Call it inside the store's write lock, with the fight's current `version`, so that what it
     sees is still true when the returned events are written.
@@ -72,9 +80,10 @@ def plan_append(
     ids = {event.id for event in events if event.id is not None}
     stored = stored_ids(ids) if ids else {}
     in_batch: dict[str, tuple[int, bytes]] = {}
+    family = family_of(fight)
     fresh: list[Fresh] = []
     for index, event in enumerate(events):
-        body = _readable_json(event, index)
+        body = _readable_json(event, index, family)
         if event.id is None:
             fresh.append(Fresh(event, body))
             continue
@@ -101,15 +110,15 @@ def plan_append(
     return fresh
 
 
-def _readable_json(event: Event, index: int) -> bytes:
-    """The event's JSON, once it is proven to decode back to an event.
+def _readable_json(event: EventBase, index: int, family: Family[Any, Any]) -> bytes:
+    """The event's JSON, once it is proven to decode back to an event of its `family`.
 
     A Struct built in Python skips the checks decoding makes (a negative damage, an id such as
     `#3`): stored as it is, it would make the whole fight unreadable.
     """
     body = encode_json(event)
     try:
-        decode_json(body)
+        family.decode(body)
     except StructuralError as err:
         raise err.located(index=index) from None
     return body

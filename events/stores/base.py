@@ -12,26 +12,34 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol, Self, runtime_checkable
+from typing import Generic, Protocol, Self, TypeVar, runtime_checkable
 
 import msgspec
 
-from ..model import Event
+from ..model import CampaignEvent, Event, EventBase, Retract, UndoEvent
+
+E = TypeVar("E", bound=EventBase, covariant=True)
 
 
-class Stored(msgspec.Struct, frozen=True):
-    """An event as the store holds it: its 1-based position in the fight, and the event."""
+class Stored(msgspec.Struct, Generic[E], frozen=True):
+    """An event as the store holds it: its 1-based position in its log, and the event, of the
+    log's family: `Stored[Event]` from a fight's log, `Stored[CampaignEvent]` from a campaign's."""
 
     seq: int
-    event: Event
+    event: E
 
 
 @runtime_checkable
 class Store(Protocol):
     def append(
-        self, fight: str, events: Sequence[Event], expected_version: int | None = None
+        self,
+        fight: str,
+        events: Sequence[Event] | Sequence[CampaignEvent],
+        expected_version: int | None = None,
     ) -> int:
         """Append `events` atomically; return the fight's version (its number of events) after.
+        `fight` may name a campaign's log (`campaign~NAME`, fight_ids.campaign_stream): its
+        events are a campaign's, and each event must read back as one of the log's family.
 
         An event whose id is already in the fight (or earlier in the same batch) with the same
         content is skipped. The same id with other content raises ConflictError. If
@@ -41,7 +49,9 @@ class Store(Protocol):
         """
         ...
 
-    def read(self, fight: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
+    def read(
+        self, fight: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[Event]]:
         """The events from `from_seq` to `to_seq` (inclusive), in order, streamed. A fight the
         store does not have reads as empty."""
         ...
@@ -55,13 +65,36 @@ class Store(Protocol):
         """The number of events in the fight; 0 for a fight the store does not have."""
         ...
 
-    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored]:
+    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored[Event]]:
         """The stored events named by `refs` (explicit ids or `#N`), keyed by the ref as given;
         unknown names are left out."""
         ...
 
-    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
+    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored[UndoEvent]]:
         """The `retract` and `amend` events up to `to_seq`, in order (few, so a list)."""
+        ...
+
+    # A campaign's log (`campaign~NAME`: fight_ids.campaign_stream) is kept as a fight's is,
+    # and holds the other family of events (events/campaign.py): `append`, `version`,
+    # `delete_fight` and `rename_fight` take either kind of log; these are `read`, `lookup` and
+    # `undo_events` for a campaign's.
+
+    def campaign_read(
+        self, campaign: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[CampaignEvent]]:
+        """`read`, of the campaign's log."""
+        ...
+
+    def campaign_lookup(
+        self, campaign: str, refs: Iterable[str]
+    ) -> dict[str, Stored[CampaignEvent]]:
+        """`lookup`, in the campaign's log."""
+        ...
+
+    def campaign_undo_events(
+        self, campaign: str, to_seq: int | None = None
+    ) -> list[Stored[Retract]]:
+        """`undo_events` of the campaign's log (its `retract` events)."""
         ...
 
     def delete_fight(self, fight: str) -> bool:

@@ -28,17 +28,17 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol, TypeVar
 
 import msgspec
 
 from .. import bounded
-from ..codec import canonical, decode_json
+from ..codec import CAMPAIGN, FIGHT, Family, canonical
 from ..errors import ConflictError, StructuralError, UsageError
 from ..fight_ids import check_stream_id, is_fight_id
-from ..model import Amend, Event, Retract
+from ..model import Amend, CampaignEvent, Event, EventBase, Retract, UndoEvent
 from . import companions
-from ._batch import nothing_stored, plan_append, split_refs
+from ._batch import family_of, nothing_stored, plan_append, split_refs
 from .base import PRIVATE_FILE, ClosesOnExit, Stored, make_private_directory
 
 SUFFIX = ".jsonl"
@@ -58,6 +58,15 @@ class _Head(msgspec.Struct):
 
 
 _head_decoder = msgspec.json.Decoder(_Head)
+E = TypeVar("E", bound=EventBase)
+E_co = TypeVar("E_co", bound=EventBase, covariant=True)
+U = TypeVar("U", bound=EventBase)
+
+
+class Decode(Protocol[E_co]):
+    """A family's checked decode of one line (codec.Family.decode, .decode_undo)."""
+
+    def __call__(self, data: bytes | str, *, line: int | None = None) -> E_co: ...
 
 
 class JsonlStore(ClosesOnExit):
@@ -86,7 +95,10 @@ class JsonlStore(ClosesOnExit):
     # -- writing ---------------------------------------------------------------------------------
 
     def append(
-        self, fight: str, events: Sequence[Event], expected_version: int | None = None
+        self,
+        fight: str,
+        events: Sequence[Event] | Sequence[CampaignEvent],
+        expected_version: int | None = None,
     ) -> int:
         path = self.path(fight)
         # A new fight is planned against the empty log first, so that a first batch that is
@@ -98,7 +110,7 @@ class JsonlStore(ClosesOnExit):
         with _locked(path) as fd:
             with _naming(path):
                 version, end, stored = _scan_for_append(
-                    fd, {e.id for e in events if e.id is not None}
+                    fd, {e.id for e in events if e.id is not None}, family_of(fight)
                 )
             if end < os.fstat(fd).st_size:
                 os.ftruncate(fd, end)  # a torn last line, left by a crash mid-write
@@ -130,7 +142,7 @@ class JsonlStore(ClosesOnExit):
         with self._companions() as db, _locked_if_there(source) as fd:
             # counted on the locked fd: a shared lock taken by another open of the file would wait
             # for our own exclusive one
-            version = _scan_for_append(fd, set())[0] if fd is not None else 0
+            version = _scan_for_append(fd, set(), FIGHT)[0] if fd is not None else 0
             if not version:
                 raise UsageError(f"no fight `{old}` to rename")
             if db is not None:
@@ -177,8 +189,16 @@ class JsonlStore(ClosesOnExit):
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def read(self, fight: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
-        return _read(self.path(fight), from_seq, to_seq)  # checks the id now, not on first next()
+    def read(
+        self, fight: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[Event]]:
+        # the path checks the id now, not on the first next()
+        return _read(self.path(fight), from_seq, to_seq, FIGHT)
+
+    def campaign_read(
+        self, campaign: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[CampaignEvent]]:
+        return _read(self.path(campaign), from_seq, to_seq, CAMPAIGN)
 
     def fights(self) -> list[str]:
         names = (
@@ -191,9 +211,19 @@ class JsonlStore(ClosesOnExit):
     def version(self, fight: str) -> int:
         return sum(1 for _ in _lines(self.path(fight)))
 
-    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored]:
+    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored[Event]]:
+        return self._lookup(fight, refs, FIGHT)
+
+    def campaign_lookup(
+        self, campaign: str, refs: Iterable[str]
+    ) -> dict[str, Stored[CampaignEvent]]:
+        return self._lookup(campaign, refs, CAMPAIGN)
+
+    def _lookup(
+        self, fight: str, refs: Iterable[str], family: Family[E, Any]
+    ) -> dict[str, Stored[E]]:
         by_seq, ids = split_refs(refs)
-        found: dict[str, Stored] = {}
+        found: dict[str, Stored[E]] = {}
         wanted = len(by_seq) + len(ids)
         path = self.path(fight)
         with _naming(path):
@@ -201,34 +231,46 @@ class JsonlStore(ClosesOnExit):
                 if len(found) == wanted:
                     break
                 if seq in by_seq:
-                    found[by_seq[seq]] = _stored(seq, number, raw)
-                event_id = _head(raw, number).id
+                    found[by_seq[seq]] = _stored(seq, number, raw, family.decode)
+                event_id = _head(raw, number, family).id
                 if event_id in ids:
-                    found[event_id] = _stored(seq, number, raw)
+                    found[event_id] = _stored(seq, number, raw, family.decode)
         return found
 
-    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
-        undos: list[Stored] = []
+    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored[UndoEvent]]:
+        return self._undo_events(fight, to_seq, FIGHT)
+
+    def campaign_undo_events(
+        self, campaign: str, to_seq: int | None = None
+    ) -> list[Stored[Retract]]:
+        return self._undo_events(campaign, to_seq, CAMPAIGN)
+
+    def _undo_events(
+        self, fight: str, to_seq: int | None, family: Family[Any, U]
+    ) -> list[Stored[U]]:
+        undos: list[Stored[U]] = []
         path = self.path(fight)
         with _naming(path):
             for seq, number, raw in _lines(path):
                 if to_seq is not None and seq > to_seq:
                     break
-                if _head(raw, number).type in _UNDO_TYPES:
-                    undos.append(_stored(seq, number, raw))
+                if _head(raw, number, family).type in _UNDO_TYPES:
+                    undos.append(_stored(seq, number, raw, family.decode_undo))
         return undos
 
     def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         return None
 
 
-def _read(path: Path, from_seq: int, to_seq: int | None) -> Iterator[Stored]:
+def _read(
+    path: Path, from_seq: int, to_seq: int | None, family: Family[E, Any]
+) -> Iterator[Stored[E]]:
     with _naming(path):
         for seq, number, raw in _lines(path):
             if to_seq is not None and seq > to_seq:
                 return
             if seq >= from_seq:
-                yield _stored(seq, number, raw)
+                yield _stored(seq, number, raw, family.decode)
 
 
 @contextmanager
@@ -288,7 +330,9 @@ def _event_lines(f: BinaryIO, limit: int) -> Iterator[tuple[int, int, bytes]]:
             yield seq, number, raw
 
 
-def _scan_for_append(fd: int, ids: set[str]) -> tuple[int, int, dict[str, tuple[int, bytes]]]:
+def _scan_for_append(
+    fd: int, ids: set[str], family: Family[E, Any]
+) -> tuple[int, int, dict[str, tuple[int, bytes]]]:
     """Under the write lock: the version, the end of the last complete line, and the events
     already stored under `ids`, as (seq, canonical bytes)."""
     version = end = 0
@@ -301,9 +345,12 @@ def _scan_for_append(fd: int, ids: set[str]) -> tuple[int, int, dict[str, tuple[
             if not raw.strip():
                 continue
             version += 1
-            event_id = _head(raw, number).id
+            event_id = _head(raw, number, family).id
             if event_id in ids and event_id not in stored:
-                stored[event_id] = (version, canonical(_stored(version, number, raw).event))
+                stored[event_id] = (
+                    version,
+                    canonical(_stored(version, number, raw, family.decode).event),
+                )
     return version, end, stored
 
 
@@ -378,18 +425,18 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def _head(raw: bytes, number: int) -> _Head:
+def _head(raw: bytes, number: int, family: Family[Any, Any]) -> _Head:
     try:
         return _head_decoder.decode(raw)
     except msgspec.MsgspecError:
         # A hand-edited line gone wrong: the full decode says which line and field, as a
         # StructuralError. (It cannot succeed where the head failed; re-raise if it ever does.)
-        decode_json(raw, line=number)
+        family.decode(raw, line=number)
         raise
 
 
-def _stored(seq: int, number: int, raw: bytes) -> Stored:
+def _stored(seq: int, number: int, raw: bytes, decode: Decode[E]) -> Stored[E]:
     try:
-        return Stored(seq, decode_json(raw, line=number))
+        return Stored(seq, decode(raw, line=number))
     except StructuralError as err:
         raise err.located(event=f"#{seq}") from None

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import msgspec
 
-from ..campaign import Logged
-from ..codec import canonical
+from ..codec import CAMPAIGN, FIGHT, Family, canonical
 from ..errors import ConflictError, StructuralError, UsageError
 from ..fight_ids import check_fight_id, is_fight_id
-from ..model import Amend, Event, Retract, type_name
+from ..model import Amend, CampaignEvent, Event, EventBase, Retract, UndoEvent, type_name
 from . import companions
-from ._batch import plan_append, split_refs
+from ._batch import family_of, plan_append, split_refs
 from .base import ClosesOnExit, Stored
 
 
@@ -54,7 +53,8 @@ _UNDO_TYPES = tuple(str(kind.__struct_config__.tag) for kind in (Retract, Amend)
 # visibly implies the index's own.
 _IS_UNDO = f"type IN ({', '.join(repr(name) for name in _UNDO_TYPES)})"
 
-_decoder = msgspec.json.Decoder(Logged)  # a fight's or a campaign's log
+E = TypeVar("E", bound=EventBase)
+U = TypeVar("U", bound=EventBase)
 
 
 def store_schema(dialect: Dialect, *, created: str, of_fight: str, clustered: str) -> str:
@@ -108,7 +108,10 @@ class SqlStore(ClosesOnExit):
     # -- writing ---------------------------------------------------------------------------------
 
     def append(
-        self, fight: str, events: Sequence[Event], expected_version: int | None = None
+        self,
+        fight: str,
+        events: Sequence[Event] | Sequence[CampaignEvent],
+        expected_version: int | None = None,
     ) -> int:
         with self._write():
             version = self._lock_version(fight)
@@ -181,7 +184,19 @@ class SqlStore(ClosesOnExit):
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def read(self, fight: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Stored]:
+    def read(
+        self, fight: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[Event]]:
+        return self._read(fight, from_seq, to_seq, FIGHT)
+
+    def campaign_read(
+        self, campaign: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[CampaignEvent]]:
+        return self._read(campaign, from_seq, to_seq, CAMPAIGN)
+
+    def _read(
+        self, fight: str, from_seq: int, to_seq: int | None, family: Family[E, Any]
+    ) -> Iterator[Stored[E]]:
         # Page by seq rather than hold one cursor open: between pages no statement is pending, so a
         # half-consumed (or abandoned) stream holds nothing in the database (no read transaction
         # holding back SQLite's WAL checkpoints), and the store can append while a caller is still
@@ -196,7 +211,7 @@ class SqlStore(ClosesOnExit):
                 (fight, after, last, page),
             ).fetchall()
             for seq, body in rows:
-                yield _stored(seq, body)
+                yield _stored(seq, body, family.decoder)
             if len(rows) < page:
                 return
             after = rows[-1][0]
@@ -209,24 +224,44 @@ class SqlStore(ClosesOnExit):
         row = self._run("SELECT version FROM fights WHERE fight = ?", (fight,)).fetchone()
         return 0 if row is None else int(row[0])
 
-    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored]:
+    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored[Event]]:
+        return self._lookup(fight, refs, FIGHT)
+
+    def campaign_lookup(
+        self, campaign: str, refs: Iterable[str]
+    ) -> dict[str, Stored[CampaignEvent]]:
+        return self._lookup(campaign, refs, CAMPAIGN)
+
+    def _lookup(
+        self, fight: str, refs: Iterable[str], family: Family[E, Any]
+    ) -> dict[str, Stored[E]]:
         by_seq, ids = split_refs(refs)
-        found: dict[str, Stored] = {}
+        found: dict[str, Stored[E]] = {}
         for seq, body in self._rows_where(fight, "seq", by_seq):
-            found[by_seq[seq]] = _stored(seq, body)
+            found[by_seq[seq]] = _stored(seq, body, family.decoder)
         for seq, body in self._rows_where(fight, "id", ids):
-            stored = _stored(seq, body)
+            stored = _stored(seq, body, family.decoder)
             assert stored.event.id is not None
             found[stored.event.id] = stored
         return found
 
-    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored]:
+    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored[UndoEvent]]:
+        return self._undo_events(fight, to_seq, FIGHT)
+
+    def campaign_undo_events(
+        self, campaign: str, to_seq: int | None = None
+    ) -> list[Stored[Retract]]:
+        return self._undo_events(campaign, to_seq, CAMPAIGN)
+
+    def _undo_events(
+        self, fight: str, to_seq: int | None, family: Family[Any, U]
+    ) -> list[Stored[U]]:
         rows = self._run(
             f"SELECT seq, body FROM events{self._UNDO_INDEX}"
             f" WHERE fight = ? AND {_IS_UNDO} AND seq <= ? ORDER BY seq",
             (fight, _MAX_SEQ if to_seq is None else to_seq),
         )
-        return [_stored(seq, body) for seq, body in rows]
+        return [_stored(seq, body, family.undo_decoder) for seq, body in rows]
 
     def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         row = self._run(
@@ -262,8 +297,9 @@ class SqlStore(ClosesOnExit):
 
     def _stored_ids(self, fight: str, ids: Collection[str]) -> dict[str, tuple[int, bytes]]:
         found: dict[str, tuple[int, bytes]] = {}
+        decoder = family_of(fight).decoder
         for seq, body in self._rows_where(fight, "id", ids):
-            event = _stored(seq, body).event
+            event = _stored(seq, body, decoder).event
             assert event.id is not None
             found[event.id] = (seq, canonical(event))
         return found
@@ -328,9 +364,9 @@ class SqlStore(ClosesOnExit):
         raise NotImplementedError
 
 
-def _stored(seq: int, body: bytes) -> Stored:
+def _stored(seq: int, body: bytes, decoder: msgspec.json.Decoder[E]) -> Stored[E]:
     try:
-        return Stored(seq, _decoder.decode(body))
+        return Stored(seq, decoder.decode(body))
     except msgspec.MsgspecError as exc:
         # Only a database changed behind woundlog's back (or by a newer woundlog) gets here.
         raise StructuralError(f"stored event is unreadable: {exc}", event=f"#{seq}") from None

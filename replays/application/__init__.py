@@ -36,6 +36,7 @@ tokens, idempotency, streams and threads).
     share(fight, keeper, *, base, gm=False, name=None) -> Shared   links with new tokens
     hand_out(fight, keeper, role, name, by) -> Issued;  tokens_of(fight, keeper) -> list[TokenInfo]
     revoke_token(fight, keeper, name, by) -> Role
+    kept_tokens() -> context manager of a TokenKeeper   the tables beside the store (tokens.py)
     campaign_new / campaign_join / campaign_record / campaign_rest / campaign_treat /
     campaign_time / campaign_retire / campaign_died / campaign_undo / campaign_show /
     campaign_history / campaign_consequences / campaign_report / join_from_campaign
@@ -570,7 +571,9 @@ class Application(Campaigns):
         history = zip(stream, opened.history(opened.version), strict=True)
         return build(fight, played, history)
 
-    def replayed(self, fight: str, *, most: int | None = None) -> tuple[Fight, list[Stored], Any]:
+    def replayed(
+        self, fight: str, *, most: int | None = None
+    ) -> tuple[Fight, list[Stored[Event]], Any]:
         """The fight opened, its stored events, and each as `fold.replayed` gives it beside
         its stored form: what a report reads. More than `most` events is TooLarge."""
         from ..fold import replayed
@@ -633,6 +636,23 @@ class Application(Campaigns):
         return self.store.rename_fight(old, new)
 
     # --- sharing (issue 26) -----------------------------------------------------------------
+
+    @contextmanager
+    def kept_tokens(self) -> Iterator[TokenKeeper]:
+        """The fights' tokens in the tables beside this store: the tables `woundlog serve`
+        reads on every request, so a token handed out here works there at once. For a front
+        end that holds the store itself (the CLI), so with no admin token; the service keeps
+        its own, with its admin token (service/fights.py)."""
+        # the tables' module and psycopg's behind it load only when tokens are kept
+        from ..tables import open_service_db
+        from .tokens import Tokens
+
+        store = self.store
+        tables = open_service_db(store, lambda: store)
+        try:
+            yield Tokens(tables)
+        finally:
+            tables.close()
 
     def share(
         self,

@@ -41,7 +41,7 @@ from woundlog.events import (
     UsageError,
     WoundlogError,
     canonical,
-    decode_json,
+    decode_campaign_json,
     encode_json,
 )
 from woundlog.events.campaign import (
@@ -288,7 +288,7 @@ class Campaigns:
             entries.append(
                 HistoryEntry(
                     seq=step.stored.seq,
-                    event=step.stored.event,  # type: ignore[arg-type]
+                    event=step.stored.event,
                     changes=changes,
                     undone=step.undone,
                     void=step.void,
@@ -468,7 +468,7 @@ class Campaigns:
             event = step.stored.event
             if isinstance(event, CampaignStarted | Retract):
                 continue
-            names = names_of(step.stored.seq, event)  # type: ignore[arg-type]
+            names = names_of(step.stored.seq, event)
             if not undone.intersection(names):
                 return names[-1]
         raise UsageError(f"nothing to undo in campaign `{campaign}`")
@@ -482,7 +482,7 @@ class Campaigns:
         for _ in range(RETRIES):
             version = store.version(stream)
             if event.id is not None:
-                kept = store.lookup(stream, [event.id]).get(event.id)
+                kept = store.campaign_lookup(stream, [event.id]).get(event.id)
                 if kept is not None:
                     if canonical(kept.event) != canonical(event):
                         raise ConflictError(
@@ -539,7 +539,7 @@ class Campaigns:
     def _check_retract(self, stream: str, version: int, retract: Retract) -> None:
         """A retract names an earlier event of the campaign other than its start (the fight's
         rule, `undo.check_target`, in the campaign's words)."""
-        found = self.store.lookup(stream, [retract.event]).get(retract.event)
+        found = self.store.campaign_lookup(stream, [retract.event]).get(retract.event)
         if found is None or found.seq > version:
             raise StructuralError(
                 f"`{retract.event}` names no earlier event of this campaign", field="$.event"
@@ -565,11 +565,11 @@ def _common(given: Mapping[str, Any]) -> dict[str, Any]:
 def _checked(event: CampaignEvent) -> CampaignEvent:
     """The event as it would read back (a Struct built in Python skips the decoder's bounds:
     a negative day), its ids and names printable."""
-    read = decode_json(encode_json(event))
+    read = decode_campaign_json(encode_json(event))
     bad = unprintable(read)
     if bad is not None:
         raise StructuralError(bad[1], event=None, field=bad[0])
-    return read  # type: ignore[return-value]
+    return read
 
 
 def _member(state: CampaignState, member: str, campaign: str) -> Record:

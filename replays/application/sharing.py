@@ -2,8 +2,8 @@
 pages with one, as values every front end shares, and what a token keeper must do.
 
 The use cases themselves are `Application.share`, `hand_out`, `tokens_of` and `revoke_token`;
-the keeper (the service's token tables, `replays/service/tokens.py`) is given to each, since
-only the front end knows where the tables beside its store are and how long to hold them.
+the keeper (the tokens in the tables beside the store, `tokens.py`) is given to each: the
+service keeps its own, with its admin token, and the CLI opens them with `kept_tokens`.
 
 A token goes in the link's fragment (`#viewer=...`, `#gm=...`): a browser never sends the
 fragment to the server, so no access log, history sync or Referer carries it, and the page's

@@ -99,7 +99,7 @@ class EventsPage(msgspec.Struct, kw_only=True):
     """Events with their seq; `next` is the `from` of the following page, None at the end."""
 
     version: int
-    events: list[Stored]
+    events: list[Stored[Event]]
     next: int | None = None
 
 

@@ -6,14 +6,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from woundlog.core.campaign import permanence_of
 from woundlog.core.permanence import Record
+from woundlog.events import Retract, type_name
+from woundlog.events.campaign import (
+    Died,
+    FightPlayed,
+    MemberJoined,
+    Rest,
+    Retired,
+    TimePassed,
+    Treatment,
+)
 
-from ..application.values import CampaignAppended, CampaignHistory, CampaignView, HistoryEntry
+from ..application.values import (
+    CampaignAppended,
+    CampaignHistory,
+    CampaignView,
+    HistoryEntry,
+    MemberChange,
+)
 from ..campaign import Consequences
 from . import inputs as given
 from .application import application, known_ruleset, one_event
@@ -346,21 +362,23 @@ def print_history(found: CampaignHistory) -> None:
 
 
 def entry_line(entry: HistoryEntry) -> str:
-    event: Any = entry.event
-    tag = type(event).__struct_config__.tag
-    what = {
-        "member_joined": lambda: event.member,
-        "fight_played": lambda: (
-            f"{event.fight} " + ", ".join(f"{m}={c}" for m, c in event.members.items())
-        ),
-        "rest": lambda: event.kind or "",
-        "treatment": lambda: f"{event.member} {event.injury}".strip(),
-        "time_passed": lambda: f"{event.days} days",
-        "retired": lambda: event.member,
-        "died": lambda: event.member,
-        "retract": lambda: event.event,
-    }.get(tag, lambda: "")()
-    line = f"#{entry.seq} {tag} {what}".rstrip()
+    event = entry.event
+    match event:
+        case MemberJoined() | Retired() | Died():
+            what = event.member
+        case FightPlayed():
+            what = f"{event.fight} " + ", ".join(f"{m}={c}" for m, c in event.members.items())
+        case Rest():
+            what = event.kind or ""
+        case Treatment():
+            what = f"{event.member} {event.injury}".strip()
+        case TimePassed():
+            what = f"{event.days} days"
+        case Retract():
+            what = event.event
+        case _:  # campaign_started: its type says it all
+            what = ""
+    line = f"#{entry.seq} {type_name(event)} {what}".rstrip()
     if entry.undone:
         line += f" - undone: {entry.undone}"
     if entry.void:
@@ -368,10 +386,9 @@ def entry_line(entry: HistoryEntry) -> str:
     return line
 
 
-def change_parts(change: Any) -> list[str]:
-    shown = lambda value: "unset" if value is None else str(value)  # noqa: E731
+def change_parts(change: MemberChange) -> list[str]:
     parts = ["joined"] if change.joined else []
-    parts += [f"{s.label} {shown(s.before)} -> {shown(s.after)}" for s in change.stats]
+    parts += [f"{s.label} {_shown(s.before)} -> {_shown(s.after)}" for s in change.stats]
     parts += [f"injured: {i.name} ({i.event})" for i in change.gained]
     parts += [f"no longer has {name}" for name in change.lost]
     if change.conditions:
@@ -381,6 +398,10 @@ def change_parts(change: Any) -> list[str]:
     if change.retired:
         parts.append(f"retired: {change.retired}")
     return parts
+
+
+def _shown(value: int | None) -> str:
+    return "unset" if value is None else str(value)
 
 
 def print_consequences(found: Consequences) -> None:

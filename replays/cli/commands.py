@@ -47,7 +47,6 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("demo", "reference", "demo"),
     ("serve", "service", "serve"),
     ("share", "service", "share"),
-    ("play", "play", "play"),
 ]
 CAMPAIGN_COMMANDS = [
     "new",

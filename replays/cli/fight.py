@@ -11,7 +11,7 @@ from typing import Annotated, BinaryIO
 
 import typer
 
-from woundlog.events import UsageError
+from woundlog.events import Event, UsageError
 from woundlog.events.codec import encode_json
 from woundlog.events.stores import Stored
 
@@ -391,7 +391,7 @@ def export(
         say(f"exported {count} events of fight `{fight}` to {output}")
 
 
-def write_events(out: BinaryIO, events: Iterable[Stored]) -> int:
+def write_events(out: BinaryIO, events: Iterable[Stored[Event]]) -> int:
     count = 0
     for stored in events:
         out.write(encode_json(stored.event) + b"\n")

@@ -107,7 +107,7 @@ def read(args: list[str]) -> tuple[str, dict[str, Any]] | None:
     if not (number.isascii() and number.isdigit()):  # options.py's `whole_number`
         return None
     try:
-        value = int(number)
+        how_much = int(number)
     except ValueError:  # more digits than int() converts: typer says so as a bad DAMAGE
         return None
     from woundlog.events.fight_ids import BadFightId, check_fight_id
@@ -117,7 +117,7 @@ def read(args: list[str]) -> tuple[str, dict[str, Any]] | None:
     except BadFightId:
         return None
     amount = "damage" if command == "hit" else "amount"
-    return command, {**parameters, "fight": fight, "target": target, amount: value}
+    return command, {**parameters, "fight": fight, "target": target, amount: how_much}
 
 
 def value_of(word: str) -> bool:

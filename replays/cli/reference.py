@@ -10,9 +10,9 @@ import typer
 from woundlog.core import RULESETS
 from woundlog.events import UsageError
 
-from ..demo import run_demo
 from ..reference import event_schema, ruleset_markdown, rulesets_markdown
 from .application import known_ruleset
+from .demo import run_demo
 from .output import (
     console,
     print_json,

@@ -20,7 +20,8 @@ def every_command() -> Any:
     """The `woundlog` group (click's) with every command built, for a caller that runs many
     command lines in one process (a `woundlog play` session), whatever `main` narrowed."""
     narrowed = app.registered_commands, app.registered_groups
-    app.registered_commands, app.registered_groups = (list(each) for each in EVERYTHING)
+    commands, groups = EVERYTHING
+    app.registered_commands, app.registered_groups = list(commands), list(groups)
     try:
         return typer.main.get_command(app)
     finally:

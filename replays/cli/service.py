@@ -1,5 +1,10 @@
 """`woundlog serve`: the fights over HTTP, for other software and the pages; `woundlog share`: a
-fight's pages handed out, with tokens of their own."""
+fight's pages handed out, with tokens of their own.
+
+Both reach the HTTP service (replays/service/) through its one entry alone, `run(Serving)`, in
+`start_service`: the one import of one front end by another that pyproject.toml's import
+contracts allow. The settings are values (replays/serving.py), and `share`'s tokens are the
+application's (`Application.kept_tokens`)."""
 
 from __future__ import annotations
 
@@ -16,10 +21,8 @@ import typer
 from woundlog.events import UsageError, bounded
 
 from ..application import Application
-from ..application.sharing import DEFAULT_BASE, Role, Shared, TokenInfo, base_url
-from ..service.database import open_service_db
-from ..service.environment import ADMIN_ENV, CORS_ENV
-from ..service.tokens import Tokens
+from ..application.sharing import DEFAULT_BASE, Role, Shared, TokenInfo, TokenKeeper, base_url
+from ..serving import ADMIN_ENV, CORS_ENV, Limits, Serving, private_token_file
 from .application import application
 from .options import AsJson, Context, Db, FightId
 from .output import console, print_json, say, shown
@@ -84,16 +87,31 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the fights over HTTP for other software."""
-    # The web stack loads here, when the service runs, not with this module: `woundlog -h`
-    # builds every command, this one included.
-    from ..service.limits import Limits
-    from ..service.serve import serve as run_service
-
     limits = Limits(max_connections, header_timeout, body_timeout, keep_alive, max_header_bytes)
     admin = given_admin_token(ctx, admin_token, admin_token_file)
-    run_service(
-        db, host, port, limits, allowed_host or [], admin=admin, cors_origins=cors_origin or []
+    start_service(
+        Serving(
+            db,
+            host,
+            port,
+            limits,
+            extra_hosts=allowed_host or [],
+            admin=admin,
+            cors_origins=cors_origin or [],
+        )
     )
+
+
+def start_service(serving: Serving) -> None:
+    """Run the HTTP service as `serving` says, in the foreground, till it is stopped.
+
+    The one import of the service by the CLI (pyproject.toml's import contracts name it):
+    `woundlog serve` is the service's launcher, and `run` its one entry. Imported here, when
+    the service runs, not with this module: `woundlog -h` builds every command, this one
+    included, and must not load the web stack."""
+    from ..service import run
+
+    run(serving)
 
 
 def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str | None:
@@ -112,8 +130,6 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
         return typed
     if typed and typed_here:  # the file wins over the variable, as any option does
         raise UsageError("give the admin token once: --admin-token or --admin-token-file")
-    from ..service.serve import private_token_file  # the web stack: see `serve`
-
     private_token_file(file)
     kept = bounded.read(file, limit=bounded.MAX_SECRET, what="a token file")
     try:
@@ -198,17 +214,14 @@ HOLDER = Role.ADMIN
 
 
 @contextmanager
-def fight_tokens(db: str | None, fight: str) -> Iterator[tuple[Application, Tokens]]:
-    """The application over the store `db` names, and the tokens in the service's tables
-    beside it: the tables `woundlog serve` reads on every request, so a token handed out here
-    works there at once."""
+def fight_tokens(db: str | None, fight: str) -> Iterator[tuple[Application, TokenKeeper]]:
+    """The application over the store `db` names, and the tokens kept beside it
+    (`Application.kept_tokens`: those `woundlog serve` reads, so a token handed out here works
+    there at once)."""
     with application(db, create=False) as app:
         app.fight(fight)  # a fight not there is said as by every command, before any table
-        tables = open_service_db(app.store, lambda: app.store)
-        try:
-            yield app, Tokens(tables)
-        finally:
-            tables.close()
+        with app.kept_tokens() as keeper:
+            yield app, keeper
 
 
 def print_tokens(fight: str, held: Sequence[TokenInfo]) -> None:
@@ -256,12 +269,9 @@ def serve_unless_answering(ctx: Context, db: str | None, base: str) -> None:
             f"nothing answers at {base}, and `--serve` serves plain http://HOST:PORT only: "
             "start the service behind that address yourself"
         )
-    from ..service.limits import Limits
-    from ..service.serve import serve as run_service
-
     admin = os.environ.get(ADMIN_ENV)  # else a new one, kept beside the store, as `serve`
     host = parts.hostname or "127.0.0.1"
-    run_service(db, host, parts.port or 80, Limits(), admin=admin)
+    start_service(Serving(db, host, parts.port or 80, admin=admin))
 
 
 HEALTH_TIMEOUT_S = 2.0

@@ -60,11 +60,11 @@ __all__ = [
 HEALTH = ("wounds", "hp", "endurance", "constitution", "fatigue")
 """The counters a chart follows, the first a character has: what the rulesets call health."""
 
-Played = tuple[Stored, Event | None, FightState[Any], Changes]
+Played = tuple[Stored[Event], Event | None, FightState[Any], Changes]
 
 
 def build(
-    fight: str, played: Iterable[Played], history: Iterable[tuple[Stored, Changes]]
+    fight: str, played: Iterable[Played], history: Iterable[tuple[Stored[Event], Changes]]
 ) -> Report:
     count = Count()
     tracks = Tracks()

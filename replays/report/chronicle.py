@@ -56,7 +56,7 @@ class Chronicle:
         self.names: dict[str, str] = {}  # character id -> display name, as they join
         self.retracted: dict[str, str] = {}  # a retract's names -> what it took back
 
-    def add(self, stored: Stored, changes: Changes) -> None:
+    def add(self, stored: Stored[Event], changes: Changes) -> None:
         event = stored.event
         if isinstance(event, TurnStarted | TurnEnded):
             self._tick(event)
@@ -134,7 +134,7 @@ class Chronicle:
         return self.chapters
 
 
-def chronicle(history: Iterable[tuple[Stored, Changes]]) -> list[Chapter]:
+def chronicle(history: Iterable[tuple[Stored[Event], Changes]]) -> list[Chapter]:
     """The chapters of a fight from its events with what each did as it happened."""
     told = Chronicle()
     for stored, changes in history:

@@ -147,7 +147,7 @@ class Count:
         self.undo_events = self.undone = self.void = 0
 
     def add(
-        self, stored: Stored, event: Event | None, state: FightState[Any], changes: Changes
+        self, stored: Stored[Event], event: Event | None, state: FightState[Any], changes: Changes
     ) -> None:
         if isinstance(stored.event, Retract | Amend):
             self.undo_events += 1
@@ -172,7 +172,7 @@ class Count:
 
 
 def fight_numbers(
-    played: Iterable[tuple[Stored, Event | None, FightState[Any], Changes]],
+    played: Iterable[tuple[Stored[Event], Event | None, FightState[Any], Changes]],
 ) -> FightNumbers:
     """A fight's numbers alone (`build` without the odds engine's luck or the chronicle)."""
     count = Count()

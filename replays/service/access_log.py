@@ -38,8 +38,10 @@ def without_secrets(target: str) -> str:
 class SecretsFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
-        if isinstance(args, tuple) and len(args) > _PATH and isinstance(args[_PATH], str):
-            record.args = (*args[:_PATH], without_secrets(args[_PATH]), *args[_PATH + 1 :])
+        if isinstance(args, tuple) and len(args) > _PATH:
+            path = args[_PATH]
+            if isinstance(path, str):
+                record.args = (*args[:_PATH], without_secrets(path), *args[_PATH + 1 :])
         return True
 
 

@@ -9,26 +9,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 from urllib.parse import quote
 
 import msgspec
 import psycopg
-from anyio import to_thread
 from litestar import Litestar, Request, Response, delete, get, post
 from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.config.cors import CORSConfig
-from litestar.connection import ASGIConnection
 from litestar.datastructures import State as AppState
-from litestar.exceptions import (
-    HTTPException,
-    NotAuthorizedException,
-    NotFoundException,
-    PermissionDeniedException,
-)
-from litestar.handlers import BaseRouteHandler
+from litestar.exceptions import HTTPException
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
@@ -37,17 +28,18 @@ from litestar.response import ServerSentEvent
 
 from woundlog.core import FightState
 from woundlog.events import StructuralError, UsageError, WoundlogError, decode_document
-from woundlog.events.fight_ids import campaign_stream, check_fight_id
+from woundlog.events.fight_ids import campaign_stream
 from woundlog.events.model import SAFE_INT
 from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
 from ..application import EventsPage, FightId, FightsPage, NewFight
-from ..application.sharing import Issued, TokenInfo, TokenName
+from ..application.sharing import Issued, Role, TokenInfo, TokenName
 from ..fight import Appended
 from ..report import Report
 from ..whatif import MAX_TICKS, Odds
-from .access_log import TOKEN_PARAMS
+from .bodies import BOM, decoded, strictly
+from .campaigns import HANDLERS as CAMPAIGN_ROUTES
 from .errors import (
     database_unavailable,
     http_error,
@@ -57,10 +49,21 @@ from .errors import (
     woundlog_error,
 )
 from .fights import LIST_MAX, Fights, Keyed
+from .guards import (
+    CAMPAIGN_TOKEN,
+    GUARDED,
+    Service,
+    also_allowed,
+    bearer,
+    grant_of,
+    of_a_fight,
+    run,
+    service,
+)
 from .hosts import HostCheck
 from .idempotency import HEADER, MAX_KEY, check_key, request_digest
 from .integrations import integrations
-from .limits import OddsGate
+from .limits import REPORT_MAX
 from .openapi import (
     BRANCHED_AGAIN,
     CREATED_AGAIN,
@@ -83,116 +86,12 @@ from .schemas import (
 )
 from .stream import Listener, Notifier, changes_stream
 from .tickets import TICKET_S
-from .tokens import Grant, Role
 
 MAX_BODY = 1024 * 1024
 MAX_BATCH = 1000
-SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
 
-T = TypeVar("T")
 EventsBody = dict[str, Any] | list[Any]
 """One event or a list of events: validated one by one (see schemas.py), so kept loose here."""
-
-
-@dataclass
-class Service:
-    fights: Fights
-    notifier: Notifier
-    odds: OddsGate = field(default_factory=OddsGate)
-
-
-def service(connection: ASGIConnection[Any, Any, Any, Any]) -> Service:
-    found: Service = connection.app.state.service
-    return found
-
-
-async def run(call: Callable[..., T], *args: Any) -> T:
-    """A blocking call, in a worker thread."""
-    return await to_thread.run_sync(call, *args)
-
-
-# --- who may do what -------------------------------------------------------------------------
-
-
-def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
-    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise NotAuthorizedException(
-            "send `Authorization: Bearer TOKEN`", headers={"WWW-Authenticate": "Bearer"}
-        )
-    return token.strip()
-
-
-TOKEN_IN_URL = (
-    "a token never goes in a URL (logs, history and Referer headers keep it): send it as "
-    "`Authorization: Bearer TOKEN`; a browser's EventSource opens the stream with a ticket, "
-    "from POST /fights/{fight}/stream-ticket, as `?ticket=...`"
-)
-
-
-async def credentials(
-    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
-) -> Grant:
-    """What the request may do: by its bearer token, or on the stream by its ticket."""
-    fights = service(connection).fights
-    if any(name.lower() in TOKEN_PARAMS for name in connection.query_params):
-        raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
-    ticket = connection.query_params.get("ticket")
-    if ticket and handler.opt.get("ticket") and "authorization" not in connection.headers:
-        opens = await run(fights.tickets.fight_of, ticket)
-        if opens is not None:
-            return Grant(Role.VIEWER, opens)  # read-only, one fight
-        if await run(fights.tokens.grant, ticket) is not None:
-            raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
-        raise NotAuthorizedException(
-            "unknown or expired stream ticket: ask for a new one (POST "
-            "/fights/{fight}/stream-ticket); a ticket opens the stream for "
-            f"{TICKET_S} seconds",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    grant = await run(fights.tokens.grant, bearer(connection))
-    if grant is None:
-        raise NotAuthorizedException("unknown token", headers={"WWW-Authenticate": "Bearer"})
-    return grant
-
-
-async def authorize(
-    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
-) -> None:
-    """A guard: 401 no or unknown token, 404 unknown fight, 403 a token of another fight or
-    role. A guard runs before the body is read, so an unauthorised request learns nothing of
-    what its body would have done. The grant is left in `connection.state.grant`."""
-    needed: Role = handler.opt["role"]
-    fight: str | None = connection.path_params.get("fight")
-    fights = service(connection).fights
-    grant = await credentials(connection, handler)
-    connection.state.grant = grant
-    if fight is None:  # creating or listing fights
-        if needed is Role.ADMIN and grant.role is not Role.ADMIN:
-            raise PermissionDeniedException("creating a fight takes the admin token")
-        return
-    check_fight_id(fight)
-    if not await run(fights.exists, fight):
-        raise NotFoundException(f"no fight `{fight}`")
-    if not grant.covers(fight):
-        raise PermissionDeniedException(f"this token is for another fight, not `{fight}`")
-    if not grant.allows(needed):
-        raise PermissionDeniedException(f"a {grant.role.value} token cannot do this")
-
-
-def grant_of(request: Request[Any, Any, Any]) -> Grant:
-    found: Grant = request.state.grant
-    return found
-
-
-GUARDED: dict[str, Any] = {"guards": [authorize], "security": SECURITY, "tags": ["fights"]}
-"""What every fight endpoint shares: the token check, and saying so in the OpenAPI schema."""
-
-
-def of_a_fight(role: Role) -> dict[str, Any]:
-    """What an endpoint of one fight that only answers (no events in its body) declares: the
-    role it needs, its token check and the problems it may answer."""
-    return {"role": role, "responses": problems(401, 403, 404, 422, 503), **GUARDED}
 
 
 # --- the endpoints ---------------------------------------------------------------------------
@@ -340,15 +239,6 @@ async def as_sent(request: Request[Any, Any, Any]) -> None:
         raise
 
 
-BOM = b"\xef\xbb\xbf"
-
-
-def strictly(body: bytes, kind: type[T]) -> T:
-    """The body as `kind`, with JSON's own types: Litestar converts a body leniently (a
-    `"seed": "7"` would be taken as 7), woundlog takes numbers as numbers, as on every route."""
-    return decoded(body, kind, "the body")
-
-
 def after_commit(call: Callable[..., object], fight: str) -> None:
     """Work done once an append is committed (waking streams): a failure here is logged, never
     answered, since the client's events are written and a resend must not look needed."""
@@ -403,11 +293,6 @@ async def fight_state(
 ) -> FightState[Any]:
     """Every character's state, now or as the fight stood at event `at` (viewer)."""
     return await run(service(request).fights.state, fight, at)
-
-
-REPORT_MAX = 50_000
-"""The most events a fight's report is made of here: it folds the fight twice and runs its
-dice through the odds engine, so a longer one would hold a worker for many seconds."""
 
 
 async def reported(request: Request[Any, Any, Any], fight: str) -> Report:
@@ -538,9 +423,6 @@ async def import_records(
     was, this time), with its members who are characters of it under their own ids; a new
     fight plays the campaign's ruleset."""
     if campaign is not None:
-        # campaigns.py builds on this module: its check is taken when a campaign is named
-        from .campaigns import CAMPAIGN_TOKEN, also_allowed
-
         stream = campaign_stream(campaign)
         await also_allowed(request, CAMPAIGN_TOKEN, stream, f"campaign `{campaign}`", Role.GM)
     imports = service(request).fights.import_records
@@ -586,16 +468,6 @@ async def fight_odds(
             raise UsageError(f"the query: {error}") from None
     work = partial(service(request).fights.odds, fight, asked)
     return await service(request).odds.run(bearer(request), lambda stop: work(stop=stop))
-
-
-def decoded(raw: bytes, kind: type[T], what: str) -> T:
-    """`raw` JSON as `kind`, or a 422 naming `what` and where it is wrong."""
-    try:
-        return msgspec.json.decode(raw, type=kind)
-    except msgspec.ValidationError as error:
-        raise UsageError(f"{what}: {error}") from None
-    except msgspec.DecodeError as error:
-        raise UsageError(f"{what} is not JSON: {error}") from None
 
 
 @post(
@@ -674,8 +546,6 @@ def create_app(
     browser (a Foundry VTT bridge module runs in the page at Foundry's own origin).
     `allowed_hosts`: the `Host` headers answered (`host` or `host:port`; none: every one), so a
     page whose name was rebound to 127.0.0.1 (DNS rebinding) is refused with 400."""
-    from .campaigns import HANDLERS as CAMPAIGN_ROUTES  # it imports this module's guards
-
     fights = Fights(store_url, admin_token, max_batch=max_batch)
     notifier = Notifier()
     shared = shared_url(store_url)

@@ -1,9 +1,9 @@
 """The `/campaigns` routes: a campaign's roster over HTTP, each route a call of the Application's
 campaign use cases (replays/application/campaigns.py) in a worker thread.
 
-Tokens are the fights' model (tokens.py), keyed by the campaign's stream id (`campaign~NAME`, which
-no fight id can be): the admin token starts a campaign, which answers with a gm token (writes)
-and a viewer token (reads) of that campaign alone.
+Tokens are the fights' model (application/tokens.py), keyed by the campaign's stream id
+(`campaign~NAME`, which no fight id can be): the admin token starts a campaign, which answers
+with a gm token (writes) and a viewer token (reads) of that campaign alone.
 
 A request that reads one stream into another must be allowed on both, so that no token reads a
 log it was not given: recording a fight into a campaign takes, besides the campaign's gm token,
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Request, Response, get, post
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotFoundException, PermissionDeniedException
@@ -28,7 +29,8 @@ from woundlog.events.campaign import Died, Rest, Retired, TimePassed, Treatment
 from woundlog.events.fight_ids import campaign_stream, check_fight_id
 from woundlog.events.model import SAFE_INT
 
-from ..application import FightId
+from ..application import Application, FightId
+from ..application.sharing import Role
 from ..application.values import (
     CampaignAppended,
     CampaignHistory,
@@ -38,7 +40,7 @@ from ..application.values import (
 from ..campaign import Consequences
 from ..fight import Appended
 from ..report.campaign import CampaignReport
-from .app import REPORT_MAX, SECURITY, authorize, credentials, grant_of, run, service, strictly
+from .bodies import strictly
 from .campaign_schemas import (
     Between,
     CampaignCreated,
@@ -48,11 +50,19 @@ from .campaign_schemas import (
     NewCampaign,
     PlayedRequest,
 )
+from .guards import (
+    CAMPAIGN_TOKEN,
+    FIGHT_TOKEN,
+    SECURITY,
+    also_allowed,
+    authorize,
+    credentials,
+    run,
+    service,
+)
+from .limits import REPORT_MAX
 from .openapi import problems
-from .tokens import Grant, Role
 
-FIGHT_TOKEN = "Woundlog-Fight-Token"
-CAMPAIGN_TOKEN = "Woundlog-Campaign-Token"
 SINCE_MAX = 100
 """The most fights one consequences question names."""
 
@@ -81,34 +91,6 @@ async def authorize_campaign(
 
 def _version(connection: ASGIConnection[Any, Any, Any, Any], stream: str) -> int:
     return service(connection).fights.store().version(stream)
-
-
-async def also_allowed(
-    request: Request[Any, Any, Any],
-    header: str,
-    stream: str,
-    what: str,
-    needed: Role = Role.VIEWER,
-) -> None:
-    """The request's bearer token covers one stream; the token in `header` must cover `stream`,
-    the other one it reads (or, `needed` GM, writes), in that role (the admin's bearer token
-    covers both)."""
-    if grant_of(request).role is Role.ADMIN:
-        return
-    token = request.headers.get(header, "").strip()
-    verb = "reads" if needed is Role.VIEWER else "writes"
-    if not token:
-        raise PermissionDeniedException(
-            f"this {verb} {what}: send a {needed.value} token of it in `{header}`"
-        )
-    other: Grant | None = await run(service(request).fights.tokens.grant, token)
-    if other is None or not other.covers(stream):
-        raise PermissionDeniedException(f"the token in `{header}` is not one of {what}")
-    if not other.allows(needed):
-        raise PermissionDeniedException(
-            f"the token in `{header}` is a {other.role.value} token; this {verb} {what}: "
-            f"send its {needed.value} token"
-        )
 
 
 CAMPAIGN: dict[str, Any] = {
@@ -210,6 +192,10 @@ async def fight_played(
     ))  # fmt: skip
 
 
+BETWEEN = msgspec.json.Decoder(Between)
+"""The between-fight events a body may be: a tagged union, read by its own decoder."""
+
+
 @post("/campaigns/{campaign:str}/between", status_code=200, **of_a_campaign(Role.GM))
 async def between_fights(
     request: Request[Any, Any, Any], campaign: Name, data: Between
@@ -217,13 +203,18 @@ async def between_fights(
     """A between-fight event (gm), written as in the campaign's log: `rest` (`kind`, `member`,
     `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `time_passed` (`days`),
     `retired` (`member`, `reason`) or `died` (`member`, `cause`)."""
-    event = strictly(await request.body(), Between)  # type: ignore[arg-type]
+    event = strictly(await request.body(), BETWEEN)
     app = service(request).fights.app
     return await run(_between, app, campaign, event)
 
 
-def _between(app: Any, campaign: str, event: Any) -> Any:
-    common = {"by": event.by, "note": event.note, "event_id": event.id, "at": event.at}
+def _between(app: Application, campaign: str, event: Between) -> CampaignAppended:
+    common: dict[str, Any] = {
+        "by": event.by,
+        "note": event.note,
+        "event_id": event.id,
+        "at": event.at,
+    }
     if isinstance(event, Rest):
         return app.campaign_rest(
             campaign, event.kind, member=event.member, amount=event.amount, **common

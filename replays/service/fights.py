@@ -43,15 +43,15 @@ from ..application import (
     NothingAsked,
 )
 from ..application.sharing import Issued, Role, TokenInfo
+from ..application.tokens import Grant, Tokens
 from ..fight import Appended, Fight
 from ..foldcache import FoldCache
 from ..import_cursors import ImportCursors
+from ..tables import Writer, open_service_db
 from ..whatif import Odds
-from .database import Writer, open_service_db
-from .idempotency import Answers, AnswerTaken, server_secret
+from .idempotency import Answers, AnswerTaken, answer_gone, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
 from .tickets import Tickets
-from .tokens import Grant, Tokens
 
 log = logging.getLogger("woundlog.service")
 
@@ -161,10 +161,10 @@ class Fights:
                 if kept is not None:
                     return kept
                 return self._recreate(new, started, key), False
-            except AnswerTaken:  # answered for this key in between: that answer, not new tokens
+            except AnswerTaken as taken:  # answered for this key in between: that answer
                 kept = self._recall(key, new.fight)
                 if kept is None:
-                    raise
+                    raise answer_gone(self.store().version(new.fight)) from taken
                 return kept
 
     def _recall(self, key: Keyed | None, fight: str) -> tuple[Created, bool] | None:

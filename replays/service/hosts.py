@@ -9,23 +9,21 @@ Litestar's own allowed-hosts check compares case-sensitively and answers a bare
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import msgspec
+from litestar.types import ASGIApp, HTTPResponseStartEvent, Receive, Scope, Send
 
 from .schemas import ErrorBody
-
-Scope = dict[str, Any]
 
 
 class HostCheck:
     """An ASGI middleware: requests whose Host is not one of `allowed` get 400."""
 
-    def __init__(self, app: Any, allowed: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
         self.app = app
         self.allowed = frozenset(host.lower() for host in allowed)
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or not self.allowed:
             await self.app(scope, receive, send)
             return
@@ -41,14 +39,13 @@ class HostCheck:
                 title="Bad Request", status=400, detail=said, error="InvalidHost", message=said
             )
         )
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 400,
-                "headers": [
-                    (b"content-type", b"application/problem+json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        start: HTTPResponseStartEvent = {
+            "type": "http.response.start",
+            "status": 400,
+            "headers": [
+                (b"content-type", b"application/problem+json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+        await send(start)
+        await send({"type": "http.response.body", "body": body, "more_body": False})

@@ -44,7 +44,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from woundlog.events import ConflictError, UsageError
 
-from .database import Db, Writer
+from ..tables import Db, Writer
 
 KEEP_S = 24 * 3600
 """How long a first answer is kept for its retries."""
@@ -60,9 +60,20 @@ class KeyReused(UsageError):
     """An Idempotency-Key sent again with another request (422)."""
 
 
-class AnswerTaken(ConflictError):
+class AnswerTaken(Exception):
     """Another request with this key was answered in between (another process): its answer,
-    now kept, is the one to give."""
+    now kept, is the one to give. A signal from `keep_in` to its caller, who rolls back and
+    gives that answer (or, if it is gone, says so: `answer_gone`); never an answer itself."""
+
+
+def answer_gone(fight_version: int) -> ConflictError:
+    """What a request is told when another with its key kept an answer in between that is
+    no longer kept (its fight is not there): try again."""
+    return ConflictError(
+        f"this {HEADER} was answered by another request in between, for a fight that is not "
+        "there: send the request again",
+        current_version=fight_version,
+    )
 
 
 def check_key(key: str) -> str:

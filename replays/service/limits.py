@@ -36,7 +36,6 @@ import logging
 import resource
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import anyio
@@ -47,6 +46,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from woundlog.events import UsageError
 
+from ..serving import Limits
+
 log = logging.getLogger("woundlog.service")
 T = TypeVar("T")
 
@@ -55,17 +56,10 @@ WORKER_THREADS = 40  # anyio's default worker-thread limit: each may hold a stor
 FDS_PER_WORKER = 4  # an SQLite store: the database, its -wal and -shm, and one to spare
 FDS_SPARE = 32  # listening socket, standard streams, the event loop's own, service.db
 ACCEPT_ERROR_EVERY_S = 10.0
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The limits `woundlog serve` runs with; each is an option of `serve`."""
-
-    max_connections: int = 1000
-    header_timeout_s: float = 10.0
-    body_timeout_s: float = 30.0
-    keep_alive_s: int = 5
-    max_header_bytes: int = 16 * 1024
+REPORT_MAX = 50_000
+"""The most events a fight's report (or a campaign's, per fight) is made of here: it folds the
+fight twice and runs its dice through the odds engine, so a longer one would hold a worker for
+many seconds."""
 
 
 def fd_budget() -> int:

@@ -9,6 +9,8 @@ Litestar draws most of it from the handlers; this module adds what it cannot see
 - the request bodies that handlers read as loose JSON (to name each refused event apart): one
   event or a list of them, with the event schemas of `woundlog schema`;
 - `text/event-stream` for the stream;
+- a generic Struct's component named by its class, as a plain one is (`Stored`, not
+  `Stored_woundlog.events.model.FightStarted_...`: Litestar names it by its arguments);
 - the docs page, Swagger UI, served from the copy shipped in replays/web/swagger-ui/ (no CDN).
 """
 
@@ -120,6 +122,7 @@ def assets_router() -> ControllerRouterHandler:
 def complete(document: dict[str, Any]) -> dict[str, Any]:
     """Fill in, in place, what the handlers cannot say (see the module's docstring)."""
     components = document.setdefault("components", {}).setdefault("schemas", {})
+    _plain_generic_names(document, components)
     error_ref = _schema_ref(components, "ErrorBody")
     _add_event_schemas(components)
     for path, operations in document.get("paths", {}).items():
@@ -144,6 +147,32 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
             if (method, path) in EVENT_BODIES and "requestBody" in operation:
                 _events_body(operation)
     return document
+
+
+def _plain_generic_names(document: dict[str, Any], components: dict[str, Any]) -> None:
+    """Rename, in place, each component of a generic Struct given its arguments (a title such
+    as `Stored[UnionType[...]]`) to its class's name, where no other component has it."""
+    renamed: dict[str, str] = {}
+    for key, schema in list(components.items()):
+        title = schema.get("title", "") if isinstance(schema, dict) else ""
+        plain = title.partition("[")[0]
+        if "[" in title and plain not in components:
+            components[plain] = {**components.pop(key), "title": plain}
+            renamed[f"#/components/schemas/{key}"] = f"#/components/schemas/{plain}"
+    if renamed:
+        _relink_all(document, renamed)
+
+
+def _relink_all(node: Any, renamed: dict[str, str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value in renamed:
+                node[key] = renamed[value]
+            else:
+                _relink_all(value, renamed)
+    elif isinstance(node, list):
+        for item in node:
+            _relink_all(item, renamed)
 
 
 def _schema_ref(components: dict[str, Any], name: str) -> dict[str, str]:

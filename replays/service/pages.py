@@ -24,13 +24,13 @@ from litestar import Request, Router, get
 from litestar.params import Parameter
 from litestar.response import File
 from litestar.static_files import create_static_files_router
-from litestar.types import Guard
+from litestar.types import ControllerRouterHandler, Guard
 
 from woundlog.events.model import SAFE_INT
 
 from ..application import TIMELINE_MAX, FightId, TimelinePage
+from ..application.sharing import Role
 from .fights import Fights
-from .tokens import Role
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """`woundlog/replays/web/`, shipped as package data."""
@@ -111,5 +111,7 @@ def pages_router(guards: Sequence[Guard]) -> Router:
     static = create_static_files_router(
         path=STATIC, directories=[WEB], include_in_schema=False, name="web"
     )
-    handlers = [home_page, timeline_page, report_page, table_page, campaign_page, timeline, static]
+    handlers: list[ControllerRouterHandler] = [
+        home_page, timeline_page, report_page, table_page, campaign_page, timeline, static
+    ]  # fmt: skip
     return Router(path="/", route_handlers=handlers)

@@ -1,11 +1,11 @@
-"""Running the service under uvicorn, as `woundlog serve` does."""
+"""Running the service under uvicorn, as `woundlog serve` does: `run`, the service's one entry
+(replays/serving.py says why one)."""
 
 from __future__ import annotations
 
 import ipaddress
 import os
 import socket
-import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,15 +16,15 @@ import uvicorn
 from woundlog.events import UsageError
 from woundlog.events.stores import is_postgres, open_store
 
+from ..application.tokens import new_token
+from ..import_cursors import tables_path
+from ..serving import ADMIN_ENV, Serving
 from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
-from .database import service_db_path
-from .environment import ADMIN_ENV
 from .integrations import FOUNDRY, MANIFEST
-from .limits import Limits, fd_budget, protocol_class, quiet_accept_errors
+from .limits import fd_budget, protocol_class, quiet_accept_errors
 from .openapi import DOCS_PATH
 from .pages import HOME
-from .tokens import new_token
 
 ADMIN_MIN_CHARS = 16  # a token a person chose: long enough not to be guessed over HTTP
 GRACE_S = 3  # open streams never end by themselves: on shutdown, close them after this
@@ -47,24 +47,6 @@ def admin_token(token_file: Path, given: str | None) -> tuple[str, bool]:
     token = new_token()
     write_private(token_file, token + "\n")
     return token, True
-
-
-def private_token_file(path: Path) -> None:
-    """Refuse an admin token file that another user can read or write, as ssh refuses such a
-    private key (`Permissions 0644 ... are too open`): the token opens every fight, and a
-    warning scrolls by unread in a service's log. Only a regular file has a mode to check (a
-    pipe, `<(pass show woundlog)`, is the reader's own)."""
-    try:
-        found = path.stat()
-    except OSError:
-        return  # reading it says what is wrong, as for any file named on the command line
-    if os.name == "posix" and stat.S_ISREG(found.st_mode) and found.st_mode & 0o077:
-        mode = stat.S_IMODE(found.st_mode)
-        raise UsageError(
-            f"--admin-token-file {path} can be read or written by other users (mode "
-            f"{mode:04o}): `chmod 600 {path}`; like ssh with a private key, woundlog will not "
-            "use a secret others can read"
-        )
 
 
 def shared_admin_token(given: str | None) -> str:
@@ -128,22 +110,13 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(
-    store_url: str | None,
-    host: str,
-    port: int,
-    limits: Limits | None = None,
-    extra_hosts: Sequence[str] = (),
-    *,
-    admin: str | None = None,
-    cors_origins: Sequence[str] = (),
-) -> None:
-    """Serve the store's fights; `admin` is the admin token (None: one made and kept in a file
-    beside a SQLite store), `cors_origins` the pages of other software allowed to call."""
-    limits = limits or Limits()
+def run(serving: Serving) -> None:
+    """Serve the fights of the store `serving` names, as it says (serving.py's `Serving`)."""
+    store_url, host, port, limits = serving.store_url, serving.host, serving.port, serving.limits
+    admin, cors_origins = serving.admin, serving.cors_origins
     with open_store(store_url) as store:
         shared = is_postgres(getattr(store, "url", None))
-        token_file = None if shared else service_db_path(store)
+        token_file = None if shared else tables_path(store)
     if token_file is None:
         token, generated = shared_admin_token(admin), False
     else:
@@ -162,7 +135,7 @@ def serve(
         store_url,
         token,
         cors_origins=origins,
-        allowed_hosts=allowed_hosts(host, bound_port, extra_hosts),
+        allowed_hosts=allowed_hosts(host, bound_port, serving.extra_hosts),
         on_startup=[quiet_accept_errors],
     )
     if generated:

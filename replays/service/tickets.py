@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import time
 
-from .database import Db
-from .tokens import digest, new_token
+from ..application.tokens import digest, new_token
+from ..tables import Db
 
 TICKET_S = 60
 

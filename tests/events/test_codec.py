@@ -160,3 +160,44 @@ def decode_error(line: bytes) -> str:
     with pytest.raises(StructuralError) as err:
         decode_json(line)
     return err.value.message
+
+
+# -- one decoder per family: a fight's events and a campaign's ------------------------------------
+
+
+def test_a_fight_and_a_campaign_each_decode_to_their_own_family() -> None:
+    from woundlog.events import Retract, decode_campaign_json
+    from woundlog.events.campaign import CampaignStarted
+
+    assert decode_campaign_json(b'{"type":"campaign_started","ruleset":"dnd5e"}') == (
+        CampaignStarted(ruleset="dnd5e")
+    )
+    assert decode_campaign_json(b'{"type":"retract","event":"#2"}') == Retract(event="#2")
+    assert decode_json(b'{"type":"retract","event":"#2"}') == Retract(event="#2")
+
+
+@pytest.mark.parametrize(
+    ("line", "family", "told"),
+    [
+        (b'{"type":"campaign_started","ruleset":"dnd5e"}', "fight", "with `woundlog campaign`"),
+        (b'{"type":"hit","target":"grim","damage":1}', "campaign", "record it in the fight"),
+        (b'{"type":"amend","event":"#2","replacement":{"type":"fight_ended"}}', "campaign",
+         "a fight's event"),
+    ],
+)  # fmt: skip
+def test_an_event_of_the_other_family_is_refused_saying_what_it_is(
+    line: bytes, family: str, told: str
+) -> None:
+    from woundlog.events import decode_campaign_json
+
+    decode = decode_json if family == "fight" else decode_campaign_json
+    with pytest.raises(StructuralError, match="event, not a") as caught:
+        decode(line, line=7)
+    assert told in caught.value.message
+    assert (caught.value.line, caught.value.field) == (7, "$.type")
+
+
+def test_an_unknown_type_is_still_refused_as_msgspec_words_it() -> None:
+    with pytest.raises(StructuralError, match="Invalid value 'bite'") as caught:
+        decode_json(b'{"type":"bite"}')
+    assert caught.value.field == "$.type"

@@ -33,7 +33,8 @@ from woundlog.events import (
     UsageError,
     encode_json,
 )
-from woundlog.events.fight_ids import BadFightId
+from woundlog.events.campaign import CampaignStarted, MemberJoined
+from woundlog.events.fight_ids import BadFightId, campaign_stream
 from woundlog.events.stores import (
     JsonlStore,
     SQLiteStore,
@@ -278,6 +279,44 @@ def test_fights_lists_each_fight_once_with_its_own_version(store: Store) -> None
     store.append("alpha", [hit("h4")])
     assert store.fights() == ["alpha", "bravo"]
     assert (store.version("alpha"), store.version("bravo")) == (5, 1)
+
+
+CAMPAIGN = campaign_stream("west")
+
+
+def test_a_campaigns_log_reads_back_as_campaign_events_with_its_own_calls(store: Store) -> None:
+    """A campaign's log holds the other family of events (events/campaign.py): `append` writes
+    it as a fight's, and `campaign_read`, `campaign_lookup` and `campaign_undo_events` read it
+    with the campaign's decoder, as `read`, `lookup` and `undo_events` read a fight's."""
+    for name in ("campaign_read", "campaign_lookup", "campaign_undo_events"):
+        declared = inspect.signature(getattr(Store, name))
+        given = inspect.signature(getattr(type(store), name))
+        shape = [(p.name, p.kind, p.default) for p in declared.parameters.values()]
+        assert [(p.name, p.kind, p.default) for p in given.parameters.values()] == shape, name
+    started, joined = CampaignStarted(ruleset="dnd5e"), MemberJoined(id="m1", member="mira")
+    retract = Retract(id="r1", event="m1")
+    assert store.append(CAMPAIGN, [started, joined, retract]) == 3
+    assert list(store.campaign_read(CAMPAIGN)) == [
+        Stored(1, started), Stored(2, joined), Stored(3, retract)
+    ]  # fmt: skip
+    assert list(store.campaign_read(CAMPAIGN, 2, 2)) == [Stored(2, joined)]
+    assert store.campaign_lookup(CAMPAIGN, ["m1", "#1"]) == {
+        "m1": Stored(2, joined), "#1": Stored(1, started)
+    }  # fmt: skip
+    assert store.campaign_undo_events(CAMPAIGN) == [Stored(3, retract)]
+    assert store.version(CAMPAIGN) == 3
+    assert CAMPAIGN not in store.fights()
+
+
+def test_an_event_of_the_other_family_is_refused_with_its_batch(store: Store) -> None:
+    """One family per log: a campaign's event in a fight's log, or a fight's in a campaign's,
+    does not read back as an event of that log, and is refused saying what it is."""
+    with pytest.raises(StructuralError, match="a campaign's event, not a fight's") as caught:
+        store.append(FIGHT, [FightStarted(ruleset="dnd5e"), CampaignStarted(ruleset="dnd5e")])
+    assert caught.value.index == 1
+    with pytest.raises(StructuralError, match="a fight's event, not a campaign's"):
+        store.append(CAMPAIGN, [CampaignStarted(ruleset="dnd5e"), hit("h1")])
+    assert store.version(FIGHT) == store.version(CAMPAIGN) == 0
 
 
 def test_a_refused_first_batch_creates_no_fight(store: Store) -> None:

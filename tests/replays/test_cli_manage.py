@@ -131,9 +131,9 @@ def test_delete_of_an_unknown_fight_is_a_usage_error_naming_the_fights(db: Path)
 
 
 def test_delete_takes_the_services_tokens_for_the_fight_with_it(db: Path) -> None:
-    # the tables the service keeps in the same file (replays/service/database.py), as a server
+    # the tables the service keeps in the same file (replays/tables.py), as a server
     # that ran on it left them
-    from woundlog.replays.service.database import ServiceDb
+    from woundlog.replays.tables import ServiceDb
 
     ServiceDb(db).close()
     with sqlite3.connect(db) as raw:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -192,6 +193,74 @@ def test_one_key_sent_to_two_postgresql_processes_at_once_gets_one_answer_and_li
             assert answers[0].json() == answers[1].json()
             assert reads(a, fight, answers[0].json()["gm_token"])
             assert reads(b, fight, answers[1].json()["viewer_token"])
+
+
+def test_the_loser_of_a_race_for_one_key_with_another_request_is_422_never_a_500(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """One Idempotency-Key sent at once, with two requests (two fights), to two processes, both
+    past their look-up of the key before either keeps its answer: the table of kept answers is
+    locked for writing (SHARE: their reads go on) until both wait on it. The second to keep
+    finds the first's answer there (idempotency.AnswerTaken), rolls back, and is answered as a
+    key sent with another request, 422; its fight is not made. Before, AnswerTaken could not
+    even be made (a TypeError: ConflictError wants `current_version`), and the loser got 500."""
+    import psycopg
+
+    key = str(uuid.uuid4())
+    fights = ("taken-one", "taken-other")
+    with (
+        Server(postgres_url, logs=tmp_path) as one,
+        Server(postgres_url, logs=tmp_path) as other,
+        httpx.Client(base_url=one.url, timeout=60) as a,
+        httpx.Client(base_url=other.url, timeout=60) as b,
+        psycopg.connect(postgres_url) as holder,
+    ):
+        answers: dict[str, httpx.Response] = {}
+
+        def send(client: httpx.Client, fight: str) -> None:
+            answers[fight] = create(client, fight, key, seed=3)
+
+        racers = [
+            threading.Thread(target=send, args=(client, fight))
+            for client, fight in zip((a, b), fights, strict=True)
+        ]
+        holder.execute("LOCK TABLE service_answers IN SHARE MODE")
+        for racer in racers:
+            racer.start()
+        _wait_for_lock_waiters(postgres_url, 2)
+        holder.rollback()  # let go: one keeps its answer, the other finds it kept
+        for racer in racers:
+            racer.join(60)
+        codes = sorted(answer.status_code for answer in answers.values())
+        assert codes == [201, 422], {fight: answer.text for fight, answer in answers.items()}
+        [(won, first)] = [(f, r) for f, r in answers.items() if r.status_code == 201]
+        [(lost, refused)] = [(f, r) for f, r in answers.items() if r.status_code == 422]
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert "Idempotency-Key was sent with another request" in refused.json()["detail"]
+        assert reads(a, won, first.json()["gm_token"])
+        assert a.get(f"/fights/{lost}/state", headers=bearer(ADMIN)).status_code == 404
+        retried = create(b, won, key, seed=3)
+        assert (retried.status_code, retried.json()) == (201, first.json())
+
+
+def _wait_for_lock_waiters(url: str, count: int, timeout_s: float = 30.0) -> None:
+    """Return once `count` connections of the database wait on a lock, seen three times in a
+    row; AssertionError after `timeout_s`."""
+    import psycopg
+
+    deadline = time.monotonic() + timeout_s
+    seen = 0
+    with psycopg.connect(url, autocommit=True) as watcher:
+        while time.monotonic() < deadline:
+            (waiting,) = watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            ).fetchone() or (0,)
+            seen = seen + 1 if waiting >= count else 0
+            if seen == 3:
+                return
+            time.sleep(0.05)
+    raise AssertionError(f"{count} requests never waited on the locked table of kept answers")
 
 
 def test_a_kept_answer_cannot_be_read_by_one_who_knows_the_key_and_not_the_server(

@@ -22,7 +22,8 @@ from datetime import UTC, datetime
 
 from woundlog.events import UsageError
 
-from ..application.sharing import (
+from ..tables import Db, Writer
+from .sharing import (
     Issued,
     NoSuchToken,
     Role,
@@ -30,7 +31,6 @@ from ..application.sharing import (
     TokenNameTaken,
     check_name,
 )
-from .database import Db, Writer
 
 PASSED_ON = ("service_answers", "service_tickets")
 """What a fight's tokens open, revoked with any of them: the answers kept for a retried

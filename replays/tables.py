@@ -1,5 +1,7 @@
 """The service's own tables (tokens, import cursors, idempotent answers, stream tickets), kept
-beside the fights so they survive a restart.
+beside the fights so they survive a restart: written by the HTTP service (replays/service/) and
+by the CLI, which hands out and revokes tokens in them (`woundlog share`, through
+`Application.kept_tokens`), so they sit below both front ends.
 
 With the PostgreSQL store they live in its database (`PostgresServiceDb`), written on the
 connection of the calling thread's store: so a fight's first event and its tokens, or an import's
@@ -30,9 +32,9 @@ from woundlog.events.stores.postgres import PostgresStore
 from woundlog.events.stores.sql import POSTGRES, SQLITE, Dialect
 from woundlog.events.stores.sqlite import BUSY_TIMEOUT_S, write_transaction
 
-from .. import import_cursors as cursors
-from ..import_cursors import create_private
-from ..import_cursors import tables_path as service_db_path
+from . import import_cursors as cursors
+from .import_cursors import create_private
+from .import_cursors import tables_path as service_db_path
 
 
 def _schema(dialect: Dialect) -> str:

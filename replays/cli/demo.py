@@ -20,8 +20,8 @@ from woundlog.core import Changes, CharacterChange
 from woundlog.events import Event, FightStarted, iter_jsonl
 from woundlog.events.stores import SQLiteStore
 
-from .cli.output import print_changes, say, state_table
-from .fight import Fight
+from ..fight import Fight
+from .output import print_changes, say, state_table
 
 SKIRMISH = "mordheim_skirmish.jsonl"
 WORSE = ("upright", "knocked_down", "stunned", "stabilised", "downed", "out_of_action", "dead")

@@ -1,0 +1,172 @@
+"""Who may do what, for every route: the token or stream ticket a request brings, checked by
+a guard before its body is read, and what the guards and handlers share (the app's `Service`,
+a blocking call run in a worker thread).
+
+Each resource's routes (app.py: fights; campaigns.py: campaigns) take their guards from here,
+so neither module imports the other's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from anyio import to_thread
+from litestar import Request
+from litestar.connection import ASGIConnection
+from litestar.exceptions import (
+    NotAuthorizedException,
+    NotFoundException,
+    PermissionDeniedException,
+)
+from litestar.handlers import BaseRouteHandler
+
+from woundlog.events.fight_ids import check_fight_id
+
+from ..application.sharing import Role
+from ..application.tokens import Grant
+from .access_log import TOKEN_PARAMS
+from .fights import Fights
+from .limits import OddsGate
+from .openapi import problems
+from .stream import Notifier
+from .tickets import TICKET_S
+
+T = TypeVar("T")
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+FIGHT_TOKEN = "Woundlog-Fight-Token"
+"""The header of a second token: one of the fight a campaign's request reads."""
+CAMPAIGN_TOKEN = "Woundlog-Campaign-Token"
+"""The header of a second token: one of the campaign a fight's request reads or writes."""
+
+
+@dataclass
+class Service:
+    """What the app holds for its guards and handlers (its state's `service`)."""
+
+    fights: Fights
+    notifier: Notifier
+    odds: OddsGate = field(default_factory=OddsGate)
+
+
+def service(connection: ASGIConnection[Any, Any, Any, Any]) -> Service:
+    found: Service = connection.app.state.service
+    return found
+
+
+async def run(call: Callable[..., T], *args: Any) -> T:
+    """A blocking call, in a worker thread."""
+    return await to_thread.run_sync(call, *args)
+
+
+# --- who may do what -------------------------------------------------------------------------
+
+
+def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
+    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise NotAuthorizedException(
+            "send `Authorization: Bearer TOKEN`", headers={"WWW-Authenticate": "Bearer"}
+        )
+    return token.strip()
+
+
+TOKEN_IN_URL = (
+    "a token never goes in a URL (logs, history and Referer headers keep it): send it as "
+    "`Authorization: Bearer TOKEN`; a browser's EventSource opens the stream with a ticket, "
+    "from POST /fights/{fight}/stream-ticket, as `?ticket=...`"
+)
+
+
+async def credentials(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> Grant:
+    """What the request may do: by its bearer token, or on the stream by its ticket."""
+    fights = service(connection).fights
+    if any(name.lower() in TOKEN_PARAMS for name in connection.query_params):
+        raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
+    ticket = connection.query_params.get("ticket")
+    if ticket and handler.opt.get("ticket") and "authorization" not in connection.headers:
+        opens = await run(fights.tickets.fight_of, ticket)
+        if opens is not None:
+            return Grant(Role.VIEWER, opens)  # read-only, one fight
+        if await run(fights.tokens.grant, ticket) is not None:
+            raise NotAuthorizedException(TOKEN_IN_URL, headers={"WWW-Authenticate": "Bearer"})
+        raise NotAuthorizedException(
+            "unknown or expired stream ticket: ask for a new one (POST "
+            "/fights/{fight}/stream-ticket); a ticket opens the stream for "
+            f"{TICKET_S} seconds",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    grant = await run(fights.tokens.grant, bearer(connection))
+    if grant is None:
+        raise NotAuthorizedException("unknown token", headers={"WWW-Authenticate": "Bearer"})
+    return grant
+
+
+async def authorize(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
+    """A guard: 401 no or unknown token, 404 unknown fight, 403 a token of another fight or
+    role. A guard runs before the body is read, so an unauthorised request learns nothing of
+    what its body would have done. The grant is left in `connection.state.grant`."""
+    needed: Role = handler.opt["role"]
+    fight: str | None = connection.path_params.get("fight")
+    fights = service(connection).fights
+    grant = await credentials(connection, handler)
+    connection.state.grant = grant
+    if fight is None:  # creating or listing fights
+        if needed is Role.ADMIN and grant.role is not Role.ADMIN:
+            raise PermissionDeniedException("creating a fight takes the admin token")
+        return
+    check_fight_id(fight)
+    if not await run(fights.exists, fight):
+        raise NotFoundException(f"no fight `{fight}`")
+    if not grant.covers(fight):
+        raise PermissionDeniedException(f"this token is for another fight, not `{fight}`")
+    if not grant.allows(needed):
+        raise PermissionDeniedException(f"a {grant.role.value} token cannot do this")
+
+
+def grant_of(request: Request[Any, Any, Any]) -> Grant:
+    found: Grant = request.state.grant
+    return found
+
+
+GUARDED: dict[str, Any] = {"guards": [authorize], "security": SECURITY, "tags": ["fights"]}
+"""What every fight endpoint shares: the token check, and saying so in the OpenAPI schema."""
+
+
+def of_a_fight(role: Role) -> dict[str, Any]:
+    """What an endpoint of one fight that only answers (no events in its body) declares: the
+    role it needs, its token check and the problems it may answer."""
+    return {"role": role, "responses": problems(401, 403, 404, 422, 503), **GUARDED}
+
+
+async def also_allowed(
+    request: Request[Any, Any, Any],
+    header: str,
+    stream: str,
+    what: str,
+    needed: Role = Role.VIEWER,
+) -> None:
+    """The request's bearer token covers one stream; the token in `header` must cover `stream`,
+    the other one it reads (or, `needed` GM, writes), in that role (the admin's bearer token
+    covers both)."""
+    if grant_of(request).role is Role.ADMIN:
+        return
+    token = request.headers.get(header, "").strip()
+    verb = "reads" if needed is Role.VIEWER else "writes"
+    if not token:
+        raise PermissionDeniedException(
+            f"this {verb} {what}: send a {needed.value} token of it in `{header}`"
+        )
+    other: Grant | None = await run(service(request).fights.tokens.grant, token)
+    if other is None or not other.covers(stream):
+        raise PermissionDeniedException(f"the token in `{header}` is not one of {what}")
+    if not other.allows(needed):
+        raise PermissionDeniedException(
+            f"the token in `{header}` is a {other.role.value} token; this {verb} {what}: "
+            f"send its {needed.value} token"
+        )
