@@ -18,7 +18,7 @@ commit by themselves: the store says which it is (`Store.transactional`).
 Each write below is one write of the database (`SideDb.write`): a transaction, or a savepoint
 inside the one already open, so a write that fails is undone alone and the transaction around
 it goes on (an import whose cursor cannot be kept still commits its events). The tables are made,
-or brought up to date, with the store's own tables (`make`); `Side.check` does it again and
+or brought up to date, with the store's own tables (`make_tables`); `Side.check` does it again and
 checks the whole file, for a program that keeps running (the service) at its start.
 
 What the rows mean is the application's and the service's: the store keeps what it is given and
@@ -181,7 +181,7 @@ class Side:
         try:
             with self._db.write():
                 self._db.lock()
-                make(self._db.connection(), self._db.dialect)
+                make_tables(self._db.connection(), self._db.dialect)
             self._db.check()
         except OPEN_ERRORS as error:
             if self._db.path is None:
@@ -197,7 +197,7 @@ class Side:
         return self._db.write()
 
 
-def make(db: Any, dialect: Dialect) -> None:
+def make_tables(db: Any, dialect: Dialect) -> None:
     """Make the tables where they are missing and bring them up to date, on the DB-API
     connection `db`, inside a write transaction that keeps other processes from doing the same
     (the store's own making of its schema, or `Side.check`)."""

@@ -23,10 +23,11 @@ from ..codec import CAMPAIGN, FIGHT, Family, canonical
 from ..errors import ConflictError, StructuralError, UsageError
 from ..fight_ids import check_fight_id, is_fight_id
 from ..model import Amend, CampaignEvent, Event, EventBase, Retract, UndoEvent, type_name
-from . import companions, side
+from . import companions
 from ._batch import family_of, plan_append, split_refs
 from .base import ClosesOnExit, Stored
 from .dialect import Dialect
+from .side import Side, make_tables
 
 _MAX_SEQ = 2**63 - 1
 """No event is later: the upper bound of a range left open."""
@@ -89,13 +90,13 @@ class SqlStore(ClosesOnExit):
     """Events appended inside `transaction()` commit with it (base.py's `Store.transactional`)."""
 
     _db: Any
-    _side: side.Side | None = None
+    _side: Side | None = None
 
     @property
-    def side(self) -> side.Side:
+    def side(self) -> Side:
         """The tables kept beside the fights, in the store's database (side.py)."""
         if self._side is None:
-            self._side = side.Side(_OwnDatabase(self))
+            self._side = Side(_OwnDatabase(self))
         return self._side
 
     def transaction(self) -> AbstractContextManager[object]:
@@ -297,7 +298,7 @@ class SqlStore(ClosesOnExit):
             for statement in self._schema().split(";"):
                 if statement.strip():
                     self._db.execute(statement)
-            side.make(self._db, self.dialect)
+            make_tables(self._db, self.dialect)
             self._record_schema_version()
 
     def _stored_ids(self, fight: str, ids: Collection[str]) -> dict[str, tuple[int, bytes]]:

@@ -17,15 +17,15 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from . import side
 from .dialect import SQLITE, Dialect
 from .files import OPEN_ERRORS, create_private_file, make_private_directory, unusable_file
+from .side import make_tables
 from .sql import SqlStore, store_schema
 
 SCHEMA_VERSION = 3
 """1: events, fights, snapshots. 2: `fight_tables`, the companion tables (companions.py). 3: the
 tables kept beside the fights (side.py). Every statement of `_SCHEMA` is `IF NOT EXISTS`, and
-side.py's `make` can run again, so running them again is the migration."""
+side.py's `make_tables` can run again, so running them again is the migration."""
 BUSY_TIMEOUT_S = 30.0
 PAGE_SIZE = 1000
 """Rows fetched per query while streaming a read."""
@@ -255,7 +255,7 @@ class SideFile:
             try:
                 db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
                 with write_transaction(db):  # one process at a time makes the tables
-                    side.make(db, SQLITE)
+                    make_tables(db, SQLITE)
             except BaseException:
                 db.close()
                 raise
