@@ -879,6 +879,41 @@ def test_an_imports_cursor_commits_with_its_events_where_the_store_is_transactio
     assert store.side.cursors.get(FIGHT, "foundry") == {"round": 1}
 
 
+def fail_every_cursor_kept(store: Store) -> None:
+    """Change the database behind the store's back: every cursor kept now fails."""
+    if isinstance(store, PostgresStore):
+        store.connection.execute(
+            "CREATE FUNCTION no_cursor() RETURNS trigger AS"
+            " $$ BEGIN RAISE EXCEPTION 'cursor table on fire'; END $$ LANGUAGE plpgsql;"
+            " CREATE TRIGGER no_cursor BEFORE INSERT ON service_cursors"
+            " FOR EACH ROW EXECUTE FUNCTION no_cursor()"
+        )
+        return
+    store.side.check()  # a JSON Lines store makes its file on first use
+    assert store.side.path is not None
+    with sqlite3.connect(store.side.path) as other:
+        other.execute(
+            "CREATE TRIGGER no_cursor BEFORE INSERT ON service_cursors"
+            " BEGIN SELECT RAISE(ABORT, 'cursor table on fire'); END"
+        )
+    other.close()
+
+
+def test_a_side_write_that_fails_inside_an_import_is_undone_alone(store: Store) -> None:
+    """The import's events still commit (the service answers them as written, and says the
+    cursor was not kept): each side write is a savepoint of the transaction around it."""
+    store.append(FIGHT, [FightStarted(ruleset="mordheim")])
+    fail_every_cursor_kept(store)
+    with store.import_lock(FIGHT, "foundry"):
+        store.append(FIGHT, [hit("h1")])
+        with pytest.raises(Exception, match="cursor table on fire"):
+            store.side.cursors.put(FIGHT, "foundry", {"round": 1})
+        store.side.tokens.put(token("gm", role="gm"))
+    assert store.version(FIGHT) == 2
+    assert store.side.cursors.get(FIGHT, "foundry") is None
+    assert [t.name for t in store.side.tokens.of(FIGHT)] == ["gm"]
+
+
 def test_the_side_tables_are_in_a_file_of_the_store_or_in_its_database_server(
     store: Store,
 ) -> None:
@@ -1179,6 +1214,24 @@ def test_sqlite_file_of_schema_1_is_upgraded_and_deletes_with_its_companions(
         assert rows.notes(FIGHT) == []
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == sqlite_module.SCHEMA_VERSION
+
+
+def test_sqlite_file_of_schema_2_is_given_the_side_tables_its_fights_carry(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as made:
+        made.append(FIGHT, opening())
+    with sqlite3.connect(path) as raw:  # as woundlog before the side tables were the store's
+        for table in ("service_tokens", "service_cursors", "service_answers", "service_tickets"):
+            raw.execute(f"DROP TABLE {table}")
+        raw.execute("DELETE FROM fight_tables")
+        raw.execute("PRAGMA user_version = 2")
+    raw.close()
+    with SQLiteStore(path) as upgraded:
+        upgraded.side.cursors.put(FIGHT, "foundry", {"round": 1})  # no service ever ran on it
+        upgraded.rename_fight(FIGHT, "arena")
+        assert upgraded.side.cursors.get("arena", "foundry") == {"round": 1}
 
 
 def test_postgresql_database_of_schema_1_is_upgraded_so_a_rename_carries_its_events(
