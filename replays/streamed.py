@@ -18,9 +18,8 @@ place in the whole log. Only a refused log is held from its first refusal on.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
 from itertools import islice
-from typing import Any, Literal, Protocol, TypeGuard, overload
+from typing import Any, Literal, TypeGuard, overload
 
 from woundlog.core import FightState
 from woundlog.events import BatchRefused, Event, RefusedError, WoundlogError
@@ -33,16 +32,10 @@ BATCH = 1000
 fight's state and, once something is refused, the rest of the log."""
 
 
-class Transactional(Protocol):
-    """A store whose appends can be made one transaction (SQLite, PostgreSQL)."""
-
-    def transaction(self) -> AbstractContextManager[object]: ...
-
-
 def streams(store: Store) -> bool:
-    """Whether `store` can take a log in batches inside one transaction (the JSON Lines store,
-    one file a fight, cannot: it takes the log as one batch)."""
-    return callable(getattr(store, "transaction", None))
+    """Whether `store` can take a log in batches inside one transaction (`Store.transactional`:
+    the JSON Lines store, one file a fight, cannot: it takes the log as one batch)."""
+    return store.transactional
 
 
 class Newest:
@@ -68,9 +61,8 @@ def append_streamed(
     them, or none and every refused item named, each by its place in `items`. Nothing of what
     each event did is kept: the result holds the version and the ids already there."""
     assert streams(store), store
-    transactional: Transactional = store  # type: ignore[assignment]
     size = size or BATCH
-    with transactional.transaction():
+    with store.transaction():
         opened = Fight(store, fight, Newest(), carry=True)
         before = version = opened.version
         skipped: list[str] = []

@@ -1,4 +1,6 @@
-"""Append-only stores of fight logs: one contract (`Store`), several backends, chosen by a URL.
+"""Append-only stores of fight logs: one contract (`Store`), several backends, chosen by a URL,
+each with the tables kept beside its fights (`Side`: import cursors, tokens, kept answers, stream
+tickets).
 
 `JsonlStore` is imported on first use, not with the package: every command that opens a SQLite
 store imports this package, and should not pay for the JSON Lines store it never opens (issue
@@ -10,8 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..lazy import lazy_names
-from .base import Store, Stored, create_private_file, make_private_directory
+from .base import Store, Stored
+from .files import create_private_file, make_private_directory
 from .locate import default_db_path, is_postgres, open_store
+from .side import Side
 from .sqlite import SQLiteStore
 
 if TYPE_CHECKING:
@@ -24,6 +28,7 @@ __getattr__, __dir__ = lazy_names(__name__, globals(), {"JsonlStore": "jsonl"})
 __all__ = [
     "JsonlStore",
     "SQLiteStore",
+    "Side",
     "Store",
     "Stored",
     "create_private_file",

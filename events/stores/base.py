@@ -3,20 +3,24 @@
 A store keeps the events of many fights, each an append-only sequence numbered from 1. It knows
 nothing of rules: it refuses only what would corrupt a log (a reused id with other content, a
 stale expected version) and writes a batch entirely or not at all.
+
+Beside the fights it keeps the rows the CLI and the service keep for them (`side`: import cursors,
+tokens, kept answers, stream tickets; side.py), which a deleted or renamed fight takes along, and
+which a `transaction()` writes with the events where the store can (`transactional`). A caller
+asks the store what it can do, never which class it is.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
+from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Generic, Protocol, Self, TypeVar, runtime_checkable
 
 import msgspec
 
 from ..model import CampaignEvent, Event, EventBase, Retract, UndoEvent
+from .side import Side
 
 E = TypeVar("E", bound=EventBase, covariant=True)
 
@@ -98,16 +102,17 @@ class Store(Protocol):
         ...
 
     def delete_fight(self, fight: str) -> bool:
-        """Delete the fight: its events, its snapshots and its rows in the companion tables
-        (`companions.py`: the service's tokens, cursors, idempotency keys), all in one
-        transaction. True if the fight was there; False (and nothing else) if not."""
+        """Delete the fight: its events, its snapshots and its rows in the side tables (its
+        tokens, cursors, kept answers, tickets) and every other companion table
+        (`companions.py`), all in one transaction. True if the fight was there; False (and
+        nothing else) if not."""
         ...
 
     def rename_fight(self, old: str, new: str) -> int:
-        """Give fight `old` the id `new`, with its events, snapshots and companion rows, in one
-        transaction; return its version. `new` must keep the rule of fight ids (BadFightId);
-        UsageError if `old` is not there, ConflictError if `new` already is. Nothing of a
-        refused rename is done."""
+        """Give fight `old` the id `new`, with its events, snapshots, side rows and companion
+        rows, in one transaction; return its version. `new` must keep the rule of fight ids
+        (BadFightId); UsageError if `old` is not there, ConflictError if `new` already is.
+        Nothing of a refused rename is done."""
         ...
 
     def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
@@ -116,6 +121,39 @@ class Store(Protocol):
 
     def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         """The newest snapshot at or before `at_most`, as (seq, data), or None."""
+        ...
+
+    # -- what is kept beside the fights (side.py) --------------------------------------------------
+
+    @property
+    def side(self) -> Side:
+        """The tables kept beside the fights: import cursors, tokens, kept answers, stream
+        tickets, each row a fight's. They survive a restart, and every process that opens the
+        store sees them."""
+        ...
+
+    @property
+    def transactional(self) -> bool:
+        """Whether the events appended inside `transaction()` commit with it (or roll back with
+        it): SQLite and PostgreSQL, where the side tables share the store's database. Where not
+        (JSON Lines), each append commits by itself, and a transaction holds the side rows
+        alone; a caller that needs both (a fight's first event and its tokens) writes the side
+        rows first and the events last."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[object]:
+        """One write transaction: the side rows written inside it commit together, with the
+        events appended inside it where the store is `transactional`. Each write inside is a
+        savepoint of it, undone alone if it fails."""
+        ...
+
+    def import_lock(self, fight: str, fmt: str) -> AbstractContextManager[object]:
+        """Held by an import of `fight` in format `fmt` while it reads its cursor, appends and
+        keeps the new cursor: one such import at a time across the processes that write to the
+        store at once, and, where the store is `transactional`, one transaction in which the
+        cursor commits with the events (so nothing cached of what is folded inside may outlive
+        it). A store one process owns (JSON Lines) holds nothing: that process keeps its own
+        imports apart."""
         ...
 
     def close(self) -> None: ...
@@ -146,27 +184,3 @@ class ClosesOnExit:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
-
-
-PRIVATE_FILE = 0o600
-PRIVATE_DIRECTORY = 0o700
-"""A log holds everything said at the table (and the service's database its tokens): files and
-directories a store creates are for their owner alone. Ones that exist keep their mode."""
-
-
-def make_private_directory(directory: Path) -> None:
-    """Create `directory` and its missing parents, each readable only by its owner."""
-    missing = []
-    for parent in (directory, *directory.parents):
-        if parent.exists():
-            break
-        missing.append(parent)
-    for parent in reversed(missing):
-        parent.mkdir(mode=PRIVATE_DIRECTORY, exist_ok=True)  # exist_ok: another process won
-    directory.mkdir(mode=PRIVATE_DIRECTORY, exist_ok=True)  # FileExistsError if it is a file
-
-
-def create_private_file(path: Path) -> None:
-    """Create `path` empty, readable only by its owner, unless something is already there."""
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))

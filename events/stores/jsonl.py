@@ -19,14 +19,19 @@ so callers ask for many names in one `lookup` (Fight does, for all of a fold's u
 
 The directory (if the store creates it) is 0700 and each fight's file 0600: a log is for its
 owner.
+
+The tables kept beside the fights (side.py: cursors, tokens, kept answers, tickets) are in an
+SQLite file of the directory, `service.db` (sqlite.py's `SideFile`), which is no `.jsonl` and so
+never taken for a fight. The store is not `transactional`: what is written there commits by
+itself, not with the events. A deleted or renamed fight takes its rows along, in a transaction of
+that file that commits only once the fight's file is changed.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TypeVar
 
@@ -39,13 +44,16 @@ from ..fight_ids import check_stream_id, is_fight_id
 from ..model import Amend, CampaignEvent, Event, EventBase, Retract, UndoEvent
 from . import companions
 from ._batch import family_of, nothing_stored, plan_append, split_refs
-from .base import PRIVATE_FILE, ClosesOnExit, Stored, make_private_directory
+from .base import ClosesOnExit, Stored
+from .files import PRIVATE_FILE, make_private_directory
+from .side import Side
+from .sqlite import SideFile
 
 SUFFIX = ".jsonl"
 COMPANION_DB = "service.db"
-"""The SQLite file in the directory where programs keep rows of their own beside the fights
-(the service's tokens...): its companion tables (companions.py) go with a deleted or renamed
-fight. Not a `.jsonl`, so never taken for a fight."""
+"""The SQLite file in the directory that holds the tables kept beside the fights (side.py) and
+any other companion table (companions.py): their rows go with a deleted or renamed fight. Not a
+`.jsonl`, so never taken for a fight."""
 _TAIL = 4096  # bytes read at a time when looking back for the last newline
 _UNDO_TYPES = frozenset(str(kind.__struct_config__.tag) for kind in (Retract, Amend))
 
@@ -77,15 +85,30 @@ class JsonlStore(ClosesOnExit):
     `_.-`, at most 200 characters. `save_snapshot` keeps nothing and `snapshot` returns None.
     """
 
+    transactional = False
+    """Appends commit by themselves, whatever transaction of the side tables is open."""
+
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
         make_private_directory(self.directory)
+        self._side_file = SideFile(self.directory / COMPANION_DB)
+        self.side = Side(self._side_file)
 
     def __repr__(self) -> str:
         return f"JsonlStore({str(self.directory)!r})"
 
     def close(self) -> None:
-        """Nothing to release: files are open only during each call (and each read's stream)."""
+        """Close the side tables' file; a fight's file is open only during each call (and each
+        read's stream)."""
+        self._side_file.close()
+
+    def transaction(self) -> AbstractContextManager[object]:
+        """A transaction of the side tables alone: an append inside commits by itself."""
+        return self._side_file.write()
+
+    def import_lock(self, fight: str, fmt: str) -> AbstractContextManager[object]:
+        """Nothing: one process owns a directory, and keeps its own imports apart."""
+        return nullcontext()
 
     def path(self, fight: str) -> Path:
         """The fight's (or campaign's) file; UsageError if its id cannot safely be a file name."""
@@ -165,24 +188,14 @@ class JsonlStore(ClosesOnExit):
             return version
 
     @contextmanager
-    def _companions(self) -> Iterator[sqlite3.Connection | None]:
-        """A write transaction on the companion database, if there is one, that commits only
-        after the files are changed: a failure before that undoes the rows too."""
-        if not self.companion_db.exists():
+    def _companions(self) -> Iterator[Any | None]:
+        """A write of the side tables' file, if there is one, that commits only after the
+        files are changed: a failure before that undoes the rows too."""
+        if not self._side_file.exists():
             yield None
             return
-        db = sqlite3.connect(self.companion_db, timeout=30.0, isolation_level=None)
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-        finally:
-            db.close()
+        with self._side_file.write():
+            yield self._side_file.connection()
 
     def save_snapshot(self, fight: str, seq: int, data: bytes) -> None:
         """Snapshots are an optimisation this store does without."""

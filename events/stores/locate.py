@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
 from ..errors import UsageError
 from .base import Store
+from .files import ENV_VAR as ENV_VAR  # these four are named by callers through locate too
+from .files import OPEN_ERRORS as OPEN_ERRORS
+from .files import STORE_ERRORS as STORE_ERRORS
+from .files import StoreUnusable as StoreUnusable
+from .files import unusable_file
 from .sqlite import SQLiteStore
 
-ENV_VAR = "WOUNDLOG_DB"
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 ACCEPTED = (
     "sqlite:///ABSOLUTE/PATH.db, sqlite:RELATIVE/PATH.db, a path ending in "
@@ -26,16 +29,6 @@ ACCEPTED = (
     "postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE (PostgreSQL)"
 )
 POSTGRES_SCHEMES = ("postgresql", "postgres")
-
-STORE_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError,)
-"""What a store's backend raises when its file is not what it should be (not a database, damaged,
-locked for too long): a caller that cannot fix it turns it into a StoreUnusable with `unusable`."""
-OPEN_ERRORS: tuple[type[Exception], ...] = (*STORE_ERRORS, OSError)
-"""What opening a store's files can raise besides a WoundlogError."""
-
-
-class StoreUnusable(UsageError):
-    """The store `--db` (or `$WOUNDLOG_DB`) names cannot be opened or read as one (exit 2)."""
 
 
 def _jsonl_store(path: Path) -> Store:
@@ -121,25 +114,8 @@ def is_postgres(url: str | None) -> bool:
 
 def unusable(where: Path | str | None, error: BaseException) -> StoreUnusable:
     """Say in a person's words why the store `where` (a path or a store URL; None: the default
-    store) cannot be used; what SQLite or the OS said is kept at the end, for whoever must dig
-    further."""
-    path = where if isinstance(where, Path) else _store_path(where)
-    said = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-    if isinstance(error, OSError) and error.filename:
-        said = f"{said}: {error.filename}"
-    if isinstance(error, sqlite3.OperationalError) and "locked" in said:
-        why = "is locked by another program"
-    elif isinstance(error, sqlite3.Error) and path.is_dir():
-        why = "is a directory, not a database file (a directory is a JSON Lines store: jsonl:DIR)"
-    elif isinstance(error, sqlite3.DatabaseError) and path.is_file():
-        why = "is not a usable woundlog database (not SQLite, damaged or cut short)"
-    elif isinstance(error, FileExistsError | NotADirectoryError):
-        why = "cannot be a store: a file stands where a directory should be"
-    else:
-        why = "cannot be opened or created"
-    unusable = StoreUnusable(f"the store {str(path)!r} {why} [{said}]")
-    unusable.add_note(f"check --db or ${ENV_VAR}")
-    return unusable
+    store) cannot be used (files.py's `unusable_file`, of the file or directory it names)."""
+    return unusable_file(where if isinstance(where, Path) else _store_path(where), error)
 
 
 def _store_path(url: str | None) -> Path:

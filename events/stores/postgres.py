@@ -18,11 +18,13 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import UsageError
-from .sql import POSTGRES, SqlStore, store_schema
+from .dialect import POSTGRES
+from .sql import SqlStore, store_schema
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """1: events, fights, snapshots. 2: `fight_tables` (companions.py), and a fight's rows follow a
-rename of it (ON UPDATE CASCADE). `_SCHEMA` and `_MIGRATE` can run again harmlessly."""
+rename of it (ON UPDATE CASCADE). 3: the tables kept beside the fights (side.py). `_SCHEMA`,
+`_MIGRATE` and side.py's `make_tables` can run again harmlessly."""
 CHANNEL = "woundlog"
 """LISTEN/NOTIFY channel of committed appends: the payload is `FIGHT VERSION`."""
 PAGE_SIZE = 1000
@@ -193,9 +195,21 @@ class PostgresStore(SqlStore):
 
     @property
     def connection(self) -> Any:
-        """The store's psycopg connection (autocommit), for the service's tables beside the
-        events: statements in a `transaction()` around an `append` commit with it."""
+        """The store's psycopg connection (autocommit): statements in a `transaction()` around
+        an `append` commit with it (the side tables are written on it: side.py)."""
         return self._db
+
+    @contextmanager
+    def import_lock(self, fight: str, fmt: str) -> Iterator[None]:
+        """One import of the fight and format at a time across every process on the database:
+        a transaction holding an advisory lock on the pair (hashed with seed 0), in which the
+        cursor is read, the events appended and the new cursor written, all committed
+        together."""
+        with self.transaction() as connection:
+            connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{fight}\n{fmt}",)
+            )
+            yield
 
     @contextmanager
     def writing(self, fight: str) -> Iterator[None]:
@@ -203,7 +217,7 @@ class PostgresStore(SqlStore):
         appends to `fight`: an advisory lock on the fight, held to the end of the transaction
         (of the outermost, when an import's is around it), so a writer that reads the version,
         validates against it and appends waits for the writer before it to commit instead of
-        losing the race to it (hashed with seed 1: the service's import locks use seed 0).
+        losing the race to it (hashed with seed 1: `import_lock` uses seed 0).
         Appends that do not use it are still serialised by the fight's
         row lock and checked against their expected version."""
         with self.transaction() as connection:

@@ -1,18 +1,21 @@
 """One store over SQL, the database a parameter: what the SQLite and PostgreSQL stores share.
 
 Both keep one row per event (its body the event's JSON as `encode_json` writes it), a `fights` row
-per fight (its version, and `created`: its place in `fights()`), snapshots, and the companion
-tables (companions.py). Every statement is written here once, with `?` placeholders. A store says
-only what its database does differently: its placeholder and column types (`Dialect`), how a write
-transaction takes its lock, how it finds many rows at once, where it records its schema version,
-and whom a commit must tell.
+per fight (its version, and `created`: its place in `fights()`), snapshots, the companion
+tables (companions.py) and the tables kept beside the fights (side.py: cursors, tokens, kept
+answers, tickets), these on the store's own connection, so that a `transaction()` holds them and
+the events appended inside it alike. Every statement is written here once, with `?` placeholders.
+A store says only what its database does differently: its placeholder and column types
+(`Dialect`), how a write transaction takes its lock, how it finds many rows at once, where it
+records its schema version, and whom a commit must tell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
 
 import msgspec
 
@@ -23,28 +26,8 @@ from ..model import Amend, CampaignEvent, Event, EventBase, Retract, UndoEvent, 
 from . import companions
 from ._batch import family_of, plan_append, split_refs
 from .base import ClosesOnExit, Stored
-
-
-class Dialect(NamedTuple):
-    """The words of SQL that differ between the databases woundlog writes to."""
-
-    mark: str
-    """The driver's placeholder: sqlite3's `?`, psycopg's `%s`."""
-    integer: str
-    """A column of 64-bit integers."""
-    blob: str
-    """A column of bytes."""
-    real: str
-    """A column of floats (the service's expiry times)."""
-
-    def sql(self, text: str) -> str:
-        """`text`, written with `?` placeholders (and no `?` or `%` of its own), in this
-        database's."""
-        return text if self.mark == "?" else text.replace("?", self.mark)
-
-
-SQLITE = Dialect(mark="?", integer="INTEGER", blob="BLOB", real="REAL")
-POSTGRES = Dialect(mark="%s", integer="BIGINT", blob="BYTEA", real="DOUBLE PRECISION")
+from .dialect import Dialect
+from .side import Side, make_tables
 
 _MAX_SEQ = 2**63 - 1
 """No event is later: the upper bound of a range left open."""
@@ -103,7 +86,29 @@ class SqlStore(ClosesOnExit):
     _FOLLOW_BY_HAND: ClassVar[tuple[str, ...]]
     """The database's: the tables whose rows it does not delete or rename with the fight's row."""
 
+    transactional = True
+    """Events appended inside `transaction()` commit with it (base.py's `Store.transactional`)."""
+
     _db: Any
+    _side: Side | None = None
+
+    @property
+    def side(self) -> Side:
+        """The tables kept beside the fights, in the store's database (side.py)."""
+        if self._side is None:
+            self._side = Side(_OwnDatabase(self))
+        return self._side
+
+    def transaction(self) -> AbstractContextManager[object]:
+        """One write transaction around several appends and writes of the side tables, which
+        commit together or not at all: each write inside is a savepoint of it."""
+        raise NotImplementedError
+
+    def import_lock(self, fight: str, fmt: str) -> AbstractContextManager[object]:
+        """A transaction in which an import reads its cursor, appends and keeps the new cursor,
+        committed together; in SQLite it holds the database's write lock, so no other process
+        imports (or writes) in between. A savepoint of a transaction already open."""
+        return self._write()
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -293,6 +298,7 @@ class SqlStore(ClosesOnExit):
             for statement in self._schema().split(";"):
                 if statement.strip():
                     self._db.execute(statement)
+            make_tables(self._db, self.dialect)
             self._record_schema_version()
 
     def _stored_ids(self, fight: str, ids: Collection[str]) -> dict[str, tuple[int, bytes]]:
@@ -357,6 +363,13 @@ class SqlStore(ClosesOnExit):
     def _lock_schema(self) -> None:
         """Inside `_write`: keep other processes from changing the schema till it commits."""
 
+    def _file(self) -> Path | None:
+        """The database's: the local file it is, or None for a server's."""
+        return None
+
+    def _check_file(self) -> None:
+        """The database's: read the whole file for damage (side.py's `SideDb.check`)."""
+
     def _schema_version(self) -> int:
         raise NotImplementedError
 
@@ -378,3 +391,31 @@ def _taken(old: str, new: str, taken: int) -> ConflictError:
         "id, or delete that fight first",
         current_version=taken,
     )
+
+
+class _OwnDatabase:
+    """The side tables in the store's own database, on its connection (side.py's `SideDb`): its
+    transactions hold them, and its schema lock keeps two processes from making them at once."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self._store = store
+
+    @property
+    def dialect(self) -> Dialect:
+        return self._store.dialect
+
+    @property
+    def path(self) -> Path | None:
+        return self._store._file()
+
+    def connection(self) -> Any:
+        return self._store._db
+
+    def write(self) -> AbstractContextManager[object]:
+        return self._store._write()
+
+    def lock(self) -> None:
+        self._store._lock_schema()
+
+    def check(self) -> None:
+        self._store._check_file()

@@ -17,12 +17,15 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from .base import create_private_file, make_private_directory
-from .sql import SQLITE, SqlStore, store_schema
+from .dialect import SQLITE, Dialect
+from .files import OPEN_ERRORS, create_private_file, make_private_directory, unusable_file
+from .side import make_tables
+from .sql import SqlStore, store_schema
 
-SCHEMA_VERSION = 2
-"""1: events, fights, snapshots. 2: `fight_tables`, the companion tables (companions.py).
-Every statement of `_SCHEMA` is `IF NOT EXISTS`, so running it again is the migration."""
+SCHEMA_VERSION = 3
+"""1: events, fights, snapshots. 2: `fight_tables`, the companion tables (companions.py). 3: the
+tables kept beside the fights (side.py). Every statement of `_SCHEMA` is `IF NOT EXISTS`, and
+side.py's `make_tables` can run again, so running them again is the migration."""
 BUSY_TIMEOUT_S = 30.0
 PAGE_SIZE = 1000
 """Rows fetched per query while streaming a read."""
@@ -127,6 +130,12 @@ class SQLiteStore(SqlStore):
     def _database(self) -> str:
         return str(self.path)
 
+    def _file(self) -> Path | None:
+        return None if str(self.path) == ":memory:" else self.path
+
+    def _check_file(self) -> None:
+        quick_check(self._db)
+
     def _schema(self) -> str:
         return _SCHEMA
 
@@ -184,3 +193,72 @@ def _use_wal(db: sqlite3.Connection) -> None:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def quick_check(db: sqlite3.Connection) -> None:
+    """Read the whole file of `db` for damage: sqlite3.DatabaseError if it is not sound."""
+    found = db.execute("PRAGMA quick_check").fetchone()[0]
+    if found != "ok":
+        raise sqlite3.DatabaseError(f"quick_check: {found}")
+
+
+class SideFile:
+    """An SQLite file holding only the tables kept beside the fights (side.py's `SideDb`), for a
+    store that keeps no SQL database of its own (JSON Lines: `service.db` in its directory).
+
+    Created readable by its owner only (it holds token hashes; SQLite gives its journal the same
+    mode), and opened on first use, when its tables are made or brought up to date: a store that
+    never reads them makes no file. One connection, for the thread that uses the store. What is
+    written in it commits by itself, never with the store's events."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._db: sqlite3.Connection | None = None
+
+    @property
+    def dialect(self) -> Dialect:
+        return SQLITE
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def exists(self) -> bool:
+        """Whether the file is there (a store that never kept a row has none)."""
+        return self._db is not None or self._path.exists()
+
+    def connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = self._open()
+        return self._db
+
+    def write(self) -> AbstractContextManager[object]:
+        db = self.connection()
+        return savepoint(db) if db.in_transaction else write_transaction(db)
+
+    def lock(self) -> None:
+        pass  # the write transaction holds the file's write lock already
+
+    def check(self) -> None:
+        quick_check(self.connection())
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _open(self) -> sqlite3.Connection:
+        """The file, open, its tables made; what goes wrong is a StoreUnusable that names it."""
+        try:
+            create_private_file(self._path)
+            db = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            try:
+                db.execute("PRAGMA synchronous = FULL")  # a token handed out is on disk
+                with write_transaction(db):  # one process at a time makes the tables
+                    make_tables(db, SQLITE)
+            except BaseException:
+                db.close()
+                raise
+        except OPEN_ERRORS as error:
+            raise unusable_file(self._path, error) from None
+        return db

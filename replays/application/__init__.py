@@ -36,7 +36,7 @@ tokens, idempotency, streams and threads).
     share(fight, keeper, *, base, gm=False, name=None) -> Shared   links with new tokens
     hand_out(fight, keeper, role, name, by) -> Issued;  tokens_of(fight, keeper) -> list[TokenInfo]
     revoke_token(fight, keeper, name, by) -> Role
-    kept_tokens() -> context manager of a TokenKeeper   the tables beside the store (tokens.py)
+    kept_tokens() -> context manager of a TokenKeeper   the store's side tables (tokens.py)
     campaign_new / campaign_join / campaign_record / campaign_rest / campaign_treat /
     campaign_time / campaign_retire / campaign_died / campaign_undo / campaign_show /
     campaign_history / campaign_consequences / campaign_report / join_from_campaign
@@ -102,8 +102,8 @@ from .values import (
 
 if TYPE_CHECKING:  # loaded by the use cases that need them: `woundlog hit` needs none of them
     from woundlog.core.odds import Budget
+    from woundlog.events.stores.side import ImportCursors
 
-    from ..import_cursors import ImportCursors
     from ..report import Report
     from ..whatif import Odds
 
@@ -129,7 +129,8 @@ TIMELINE_MAX = 1000
 """The most events one timeline window holds (each with its changes: a few KiB)."""
 
 Cursors = Callable[[Store, str, str], AbstractContextManager["ImportCursors"]]
-"""Holds one import of a fight and format at a time, and gives its cursors (import_cursors.py)."""
+"""Holds one import of a fight and format at a time, and gives its cursors (the store's side
+tables: `Store.side.cursors`)."""
 CursorLost = Callable[[str, str, Exception], "str | None"]
 """Told that an import's events are committed but its cursor was not kept; its answer, if any,
 is a warning of the import."""
@@ -137,12 +138,11 @@ is a warning of the import."""
 
 @contextmanager
 def cursors_of_store(store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
-    """For a front end that keeps no database of its own open (the CLI): the cursors beside the
-    store, and the import lock across processes on PostgreSQL."""
-    from ..import_cursors import cursors_beside, import_lock
-
-    with cursors_beside(store) as cursors, import_lock(store, fight, fmt):
-        yield cursors
+    """For a front end that keeps no lock of its own (the CLI): the store's import lock (across
+    processes on PostgreSQL; the cursor committed with the events where the store is
+    transactional) and the cursors beside its fights."""
+    with store.import_lock(fight, fmt):
+        yield store.side.cursors
 
 
 def append_read(
@@ -380,10 +380,10 @@ class Application(Campaigns):
         is left out and named in the warnings, so the cursor moves on.
 
         One import at a time per fight and format (`cursors`): the importer's cursor
-        (`previous`) is read, used and replaced in turn, in every process on PostgreSQL, where
-        it also commits with the events. Elsewhere it is saved after the append; if that fails,
-        the events are still committed (`cursor_lost` is told), and the records' stable ids
-        make a resend harmless.
+        (`previous`) is read, used and replaced in turn, in every process on PostgreSQL. Where
+        the store is transactional (SQLite, PostgreSQL) it commits with the events; elsewhere it
+        is saved after the append. If saving it fails, the events are still committed
+        (`cursor_lost` is told), and the records' stable ids make a resend harmless.
 
         With `campaign`, the fight is then recorded in it once (`campaign_record_imported`), so
         a program's fights accumulate on one roster; a new fight plays the campaign's ruleset.
@@ -401,10 +401,8 @@ class Application(Campaigns):
             joined: list[str] = []
             previous = None
             if store.version(fight) or not create:
-                # inside a PostgreSQL transaction that may yet roll back: no cached state
-                from woundlog.events.stores.postgres import PostgresStore
-
-                opened = self.fight(fight, cached=not isinstance(store, PostgresStore))
+                # inside a transaction that may yet roll back: no cached state
+                opened = self.fight(fight, cached=not store.transactional)
                 now = opened.state()
                 if ruleset is not None and ruleset != now.ruleset:
                     raise UsageError(
@@ -639,20 +637,15 @@ class Application(Campaigns):
 
     @contextmanager
     def kept_tokens(self) -> Iterator[TokenKeeper]:
-        """The fights' tokens in the tables beside this store: the tables `woundlog serve`
-        reads on every request, so a token handed out here works there at once. For a front
-        end that holds the store itself (the CLI), so with no admin token; the service keeps
-        its own, with its admin token (service/fights.py)."""
-        # the tables' module and psycopg's behind it load only when tokens are kept
-        from ..tables import open_service_db
-        from .tokens import Tokens
+        """The fights' tokens in the tables beside this store's fights (`Store.side`): the ones
+        `woundlog serve` reads on every request, so a token handed out here works there at
+        once. For a front end that holds the store itself (the CLI), so with no admin token;
+        the service keeps its own, with its admin token (service/fights.py)."""
+        from .tokens import Tokens  # with the use case: a hit needs none of it
 
         store = self.store
-        tables = open_service_db(store, lambda: store)
-        try:
-            yield Tokens(tables)
-        finally:
-            tables.close()
+        store.side.check()  # a damaged file is exit 2 before a token is handed out
+        yield Tokens(lambda: store)
 
     def share(
         self,

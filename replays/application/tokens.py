@@ -17,12 +17,13 @@ import hmac
 import itertools
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 from woundlog.events import UsageError
+from woundlog.events.stores import Side, Store
+from woundlog.events.stores.side import KeptToken
 
-from ..tables import Db, Writer
 from .sharing import (
     Issued,
     NoSuchToken,
@@ -31,11 +32,6 @@ from .sharing import (
     TokenNameTaken,
     check_name,
 )
-
-PASSED_ON = ("service_answers", "service_tickets")
-"""What a fight's tokens open, revoked with any of them: the answers kept for a retried
-`POST /fights` (which hold the pair) and the stream tickets (60 s each: a page whose token
-still works simply asks for a new one)."""
 
 PAIR = (Role.GM, Role.VIEWER)
 """The roles of the pair `POST /fights` hands out, each named for its role."""
@@ -66,39 +62,43 @@ class Grant:
 
 
 class Tokens:
-    """A fight's tokens in the service's tables. `admin_token`: the server's (None for a
-    caller that only hands out and revokes fights' tokens, as `woundlog share`)."""
+    """The fights' tokens, kept beside the fights in the store (`Store.side`: side.py), on the
+    calling thread's store (`store_of`), so that what is written inside a transaction of that
+    store commits with it. `admin_token`: the server's (None for a caller that only hands out
+    and revokes fights' tokens, as `woundlog share`)."""
 
-    def __init__(self, db: Db, admin_token: str | None = None) -> None:
-        self._db = db
+    def __init__(self, store_of: Callable[[], Store], admin_token: str | None = None) -> None:
+        self._store_of = store_of
         self._admin = digest(admin_token) if admin_token is not None else None
+
+    @property
+    def _side(self) -> Side:
+        return self._store_of().side
 
     # --- the pair of POST /fights ------------------------------------------------------------
 
     def issue(self, fight: str) -> tuple[str, str]:
         """New gm and viewer tokens for `fight`, replacing the pair it had (not its others)."""
-        with self._db.transaction() as db:
-            return self.issue_in(db, fight)
+        with self._store_of().transaction():
+            return self.issue_in(fight)
 
-    def issue_in(self, db: Writer, fight: str) -> tuple[str, str]:
-        """`issue`, inside the caller's transaction `db`."""
+    def issue_in(self, fight: str) -> tuple[str, str]:
+        """`issue`, inside the caller's transaction of the store."""
         now = time.time()
         tokens = {role: new_token() for role in PAIR}
-        forget_passed_on(db, fight)
+        forget_passed_on(self._side, fight)
         # One statement per token that replaces the one of its name: two processes issuing the
         # pair at once (a raced POST /fights) queue on the name's row instead of one of them
         # failing on the unique name, and the loser's whole transaction then rolls back
-        db.executemany(
-            _INSERT + " ON CONFLICT (fight, name) DO UPDATE SET hash = excluded.hash,"
-            " role = excluded.role, issued = excluded.issued",
-            [(digest(tokens[role]), fight, role.value, role.value, now) for role in PAIR],
-        )
+        for role in PAIR:
+            kept = KeptToken(digest(tokens[role]), fight, role.value, role.value, now)
+            self._side.tokens.put(kept, replace=True)
         return tokens[Role.GM], tokens[Role.VIEWER]
 
     def revoke(self, fight: str) -> None:
         """Forget every token of `fight` (and what was handed out with them)."""
-        with self._db.transaction() as db:
-            forget(db, fight)
+        with self._store_of().transaction():
+            forget(self._side, fight)
 
     # --- named tokens -------------------------------------------------------------------------
 
@@ -113,18 +113,13 @@ class Tokens:
             check_name(name)
         issued = time.time()
         token = new_token()
-        with self._db.transaction() as db:
-            taken = {str(row[0]) for row in db.execute(
-                "SELECT name FROM service_tokens WHERE fight = ?", (fight,)
-            ).fetchall()}  # fmt: skip
+        with self._store_of().transaction():
+            taken = {str(kept.name) for kept in self._side.tokens.of(fight)}
             # The name is claimed by the insert itself, not by the look above: another process
             # may take it in between, and that is a refusal (or the next free name), not a 500
             for candidate in [name] if name is not None else _free(role, taken):
-                inserted = db.execute(
-                    _INSERT + " ON CONFLICT (fight, name) DO NOTHING",
-                    (digest(token), fight, role.value, candidate, issued),
-                ).rowcount
-                if inserted:
+                kept = KeptToken(digest(token), fight, role.value, candidate, issued)
+                if self._side.tokens.put(kept):
                     name = candidate
                     break
             else:
@@ -137,12 +132,9 @@ class Tokens:
 
     def named(self, fight: str) -> list[TokenInfo]:
         """The fight's tokens, oldest first: names, roles and times, never the tokens."""
-        rows = self._db.execute(
-            "SELECT name, role, issued FROM service_tokens WHERE fight = ?", (fight,)
-        )
         found = [
-            TokenInfo(name=str(name or role), role=Role(role), issued=_time(issued))
-            for name, role, issued in rows
+            TokenInfo(name=kept.name or kept.role, role=Role(kept.role), issued=_time(kept.issued))
+            for kept in self._side.tokens.of(fight)
         ]
         return sorted(found, key=lambda t: (t.issued is not None, t.issued or _EPOCH, t.name))
 
@@ -158,14 +150,12 @@ class Tokens:
         token still works asks again); the other tokens keep working. The kept answers of
         `POST /fights` hold the pair alone, so they go only with a token of the pair: a
         retried create after a player's link was revoked still gets its first answer."""
-        with self._db.transaction() as db:
-            gone = db.execute(
-                "DELETE FROM service_tokens WHERE fight = ? AND name = ?", (fight, name)
-            ).rowcount
+        with self._store_of().transaction():
+            gone = self._side.tokens.remove(fight, name)
             if gone and name in PAIR:
-                forget_passed_on(db, fight)
+                forget_passed_on(self._side, fight)
             elif gone:
-                db.execute("DELETE FROM service_tickets WHERE fight = ?", (fight,))
+                self._side.tickets.remove_all(fight)
         if not gone:
             raise self._no_such(fight, name)
 
@@ -180,11 +170,10 @@ class Tokens:
         hashed = digest(token)
         if self._admin is not None and hmac.compare_digest(hashed, self._admin):
             return Grant(Role.ADMIN, None)
-        rows = self._db.execute("SELECT fight, role FROM service_tokens WHERE hash = ?", (hashed,))
-        if not rows:
+        kept = self._side.tokens.find(hashed)
+        if kept is None:
             return None
-        fight, role = rows[0]
-        return Grant(Role(role), str(fight))
+        return Grant(Role(kept.role), kept.fight)
 
 
 def _free(role: Role, taken: set[str]) -> Iterator[str]:
@@ -197,7 +186,6 @@ FREE_TRIES = 16
 """How many free default names one issue tries, each lost only to another process's issue."""
 
 
-_INSERT = "INSERT INTO service_tokens (hash, fight, role, name, issued) VALUES (?, ?, ?, ?, ?)"
 _EPOCH = datetime.fromtimestamp(0, UTC)
 
 
@@ -205,12 +193,15 @@ def _time(seconds: float | None) -> datetime | None:
     return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
 
 
-def forget_passed_on(db: Writer, fight: str) -> None:
-    for table in PASSED_ON:
-        db.execute(f"DELETE FROM {table} WHERE fight = ?", (fight,))
+def forget_passed_on(side: Side, fight: str) -> None:
+    """Drop what a fight's tokens open, revoked with any token of its pair: the answers kept
+    for a retried `POST /fights` (which hold the pair) and the stream tickets (60 s each: a page
+    whose token still works simply asks for a new one)."""
+    side.answers.remove_all(fight)
+    side.tickets.remove_all(fight)
 
 
-def forget(db: Writer, fight: str) -> None:
+def forget(side: Side, fight: str) -> None:
     """Drop the fight's tokens and everything that holds or stands for one."""
-    db.execute("DELETE FROM service_tokens WHERE fight = ?", (fight,))
-    forget_passed_on(db, fight)
+    side.tokens.remove_all(fight)
+    forget_passed_on(side, fight)

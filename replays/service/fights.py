@@ -34,6 +34,7 @@ from woundlog.events import (
 )
 from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.stores import Store, open_store
+from woundlog.events.stores.side import ImportCursors
 
 from ..application import (
     Application,
@@ -46,8 +47,6 @@ from ..application.sharing import Issued, Role, TokenInfo
 from ..application.tokens import Grant, Tokens
 from ..fight import Appended, Fight
 from ..foldcache import FoldCache
-from ..import_cursors import ImportCursors
-from ..tables import Writer, open_service_db
 from ..whatif import Odds
 from .idempotency import Answers, AnswerTaken, answer_gone, server_secret
 from .schemas import BranchRequest, Created, OddsRequest
@@ -81,7 +80,7 @@ class Keyed(msgspec.Struct, frozen=True):
     request: str
 
 
-Keep = Callable[[Writer, str, str], None]
+Keep = Callable[[str, str], None]
 """Writes, in the transaction of a new fight's tokens, what a retry with its key is answered."""
 
 
@@ -93,11 +92,10 @@ class Fights:
         self._create_locks = [threading.Lock() for _ in range(CREATE_LOCKS)]
         self._locks_guard = threading.Lock()
         self.folded = FoldCache()
-        self.db = open_service_db(self.store(), self.store)  # opening also checks the URL
-        self.tokens = Tokens(self.db, admin_token)
-        self.cursors = ImportCursors(self.db)
-        self.answers = Answers(self.db, server_secret(admin_token))
-        self.tickets = Tickets(self.db)
+        self.store().side.check()  # opening checks the URL; this, the tables beside the fights
+        self.tokens = Tokens(self.store, admin_token)
+        self.answers = Answers(self.store, server_secret(admin_token))
+        self.tickets = Tickets(self.store)
         self.app = Application(
             self.store,
             cache=self.folded,
@@ -117,7 +115,7 @@ class Fights:
         return store
 
     def close(self) -> None:
-        self.db.close()
+        pass  # each worker thread's store is its own, with the tables beside its fights
 
     def fight(self, fight: str) -> Fight:
         return self.app.fight(fight)
@@ -184,11 +182,9 @@ class Fights:
         if key is None:
             return None
 
-        def keep(db: Writer, gm: str, viewer: str) -> None:
+        def keep(gm: str, viewer: str) -> None:
             answer = Created(fight=fight, version=1, seed=seed, gm_token=gm, viewer_token=viewer)
-            self.answers.keep_in(
-                db, key.key, key.request, fight, status, msgspec.json.encode(answer)
-            )
+            self.answers.keep_in(key.key, key.request, fight, status, msgspec.json.encode(answer))
 
         return keep
 
@@ -200,32 +196,32 @@ class Fights:
         between (the caller answers as to a retry). `keep` writes, with the tokens, the answer
         for a retry with the same Idempotency-Key.
 
-        Where the service's tables share the store's transactions (PostgreSQL) all commit
-        together or not at all. Elsewhere the tokens (and kept answer) are written first and the
-        fight's events last: that append is the one commit that makes the fight exist, so a
-        crash at any point leaves either no fight (the tokens written for it name a fight nobody
-        can reach, the answer kept is of no fight and is forgotten, and the retry replaces
-        them) or a fight with its tokens and answer. Without a key the tokens cannot be shown
-        twice (only their hashes are kept), so a retry gets a new pair and the earlier pair
-        stops working.
+        Where the store's transactions hold its events (`Store.transactional`: SQLite,
+        PostgreSQL) all commit together or not at all. Elsewhere (JSON Lines) the tokens (and
+        kept answer) are written first and the fight's events last: that append is the one
+        commit that makes the fight exist, so a crash at any point leaves either no fight (the
+        tokens written for it name a fight nobody can reach, the answer kept is of no fight and
+        is forgotten, and the retry replaces them) or a fight with its tokens and answer.
+        Without a key the tokens cannot be shown twice (only their hashes are kept), so a retry
+        gets a new pair and the earlier pair stops working.
         """
         store = self.store()
-        if self.db.shares_transactions:
+        if store.transactional:
             try:
-                with self.db.transaction() as db:
-                    gm, viewer = self.tokens.issue_in(db, fight)
+                with store.transaction():
+                    gm, viewer = self.tokens.issue_in(fight)
                     version = make()
                     if keep is not None:
-                        keep(db, gm, viewer)
+                        keep(gm, viewer)
             except WoundlogError:
                 if not store.version(fight):
                     raise
                 return None
             return gm, viewer, version
-        with self.db.transaction() as db:
-            gm, viewer = self.tokens.issue_in(db, fight)
+        with store.transaction():
+            gm, viewer = self.tokens.issue_in(fight)
             if keep is not None:
-                keep(db, gm, viewer)
+                keep(gm, viewer)
         try:
             version = make()
         except BaseException as error:
@@ -297,15 +293,15 @@ class Fights:
                 current_version=opened.version,
             )
         assert isinstance(first, FightStarted)
-        with self.db.transaction() as db:
-            gm, viewer = self.tokens.issue_in(db, new.fight)
+        with self.store().transaction():
+            gm, viewer = self.tokens.issue_in(new.fight)
             answer = Created(
                 fight=new.fight, version=opened.version, seed=first.seed, gm_token=gm,
                 viewer_token=viewer,
             )  # fmt: skip
             if key is not None:
                 encoded = msgspec.json.encode(answer)
-                self.answers.keep_in(db, key.key, key.request, new.fight, OK, encoded)
+                self.answers.keep_in(key.key, key.request, new.fight, OK, encoded)
         return answer
 
     def _creation_lock(self, fight: str) -> threading.Lock:
@@ -375,10 +371,10 @@ class Fights:
     @contextmanager
     def _held_cursors(self, store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
         """One import at a time per fight and format: in this process by a lock, in every
-        process on a PostgreSQL database by the service database's (where the cursor also
-        commits with the events)."""
-        with self._import_lock(fight, fmt), self.db.import_lock(fight, fmt):
-            yield self.cursors
+        process on a PostgreSQL database by the store's (`Store.import_lock`, where the cursor
+        also commits with the events)."""
+        with self._import_lock(fight, fmt), store.import_lock(fight, fmt):
+            yield store.side.cursors
 
     def _import_lock(self, fight: str, fmt: str) -> threading.Lock:
         with self._locks_guard:

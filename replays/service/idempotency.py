@@ -43,8 +43,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from woundlog.events import ConflictError, UsageError
-
-from ..tables import Db, Writer
+from woundlog.events.stores import Side, Store
+from woundlog.events.stores.side import KeptAnswer
 
 KEEP_S = 24 * 3600
 """How long a first answer is kept for its retries."""
@@ -99,9 +99,15 @@ def _hkdf(material: bytes, info: bytes) -> bytes:
 
 
 class Answers:
-    def __init__(self, db: Db, secret: bytes) -> None:
-        self._db = db
+    """The first answers, kept beside the fights in the calling thread's store (`store_of`)."""
+
+    def __init__(self, store_of: Callable[[], Store], secret: bytes) -> None:
+        self._store_of = store_of
         self._secret = secret
+
+    @property
+    def _side(self) -> Side:
+        return self._store_of().side
 
     def _row(self, key: str) -> str:
         return hmac.new(self._secret, b"row\0" + key.encode(), hashlib.sha256).hexdigest()
@@ -121,15 +127,11 @@ class Answers:
         one kept no longer holds: `fight_there` says whether its fight is in the store, asked
         after the row is read, since the row commits with the fight)."""
         row = self._row(key)
-        rows = self._db.execute(
-            "SELECT fight, request, status, answer, expires FROM service_answers"
-            " WHERE key = ? AND expires > ?",
-            (row, time.time()),
-        )
-        if not rows:
+        kept = self._side.answers.find(row, time.time())
+        if kept is None:
             return None
-        fight, sent, status, sealed, expires = rows[0]
-        answer = self._open(key, row, str(fight), str(sent), int(status), float(expires), sealed)
+        sent, status = kept.request, kept.status
+        answer = self._open(key, row, kept.fight, sent, status, kept.expires, kept.answer)
         if answer is None:
             log.warning("a kept answer for an %s does not open: dropped, never served", HEADER)
             self._forget(row)
@@ -159,26 +161,19 @@ class Answers:
             return None
 
     def _forget(self, row: str) -> None:
-        self._db.execute("DELETE FROM service_answers WHERE key = ?", (row,))
+        self._side.answers.remove(row)
 
-    def keep_in(
-        self, db: Writer, key: str, request: str, fight: str, status: int, answer: bytes
-    ) -> None:
-        """Keep `answer` for the key's retries, in the caller's transaction `db`; drop what has
-        expired on the way, so the table holds a day of keys at most. A row already kept for
-        the key (another process answered it in between) is left as it is: AnswerTaken, so the
-        caller rolls back and gives that answer."""
+    def keep_in(self, key: str, request: str, fight: str, status: int, answer: bytes) -> None:
+        """Keep `answer` for the key's retries, in the caller's transaction of the store; drop
+        what has expired on the way, so the table holds a day of keys at most. A row already
+        kept for the key (another process answered it in between) is left as it is:
+        AnswerTaken, so the caller rolls back and gives that answer."""
         now = time.time()
         row, expires = self._row(key), now + KEEP_S
-        db.execute("DELETE FROM service_answers WHERE expires <= ?", (now,))
         nonce = os.urandom(NONCE_BYTES)
         sealed = self._aead(key).encrypt(
             nonce, answer, self._bound(row, fight, request, status, expires)
         )
-        written = db.execute(
-            "INSERT INTO service_answers (key, fight, request, status, answer, expires)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-            (row, fight, request, status, SEALED + nonce + sealed, expires),
-        )
-        if written.rowcount != 1:
+        kept = KeptAnswer(row, fight, request, status, SEALED + nonce + sealed, expires)
+        if not self._side.answers.put(kept, now):
             raise AnswerTaken(f"this {HEADER} was answered by another request in between")

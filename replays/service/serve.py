@@ -14,10 +14,9 @@ from typing import Any
 import uvicorn
 
 from woundlog.events import UsageError
-from woundlog.events.stores import is_postgres, open_store
+from woundlog.events.stores import open_store
 
 from ..application.tokens import new_token
-from ..import_cursors import tables_path
 from ..serving import ADMIN_ENV, Serving
 from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
@@ -115,8 +114,7 @@ def run(serving: Serving) -> None:
     store_url, host, port, limits = serving.store_url, serving.host, serving.port, serving.limits
     admin, cors_origins = serving.admin, serving.cors_origins
     with open_store(store_url) as store:
-        shared = is_postgres(getattr(store, "url", None))
-        token_file = None if shared else tables_path(store)
+        token_file = store.side.path  # None: a database server's, shared by processes
     if token_file is None:
         token, generated = shared_admin_token(admin), False
     else:

@@ -5,40 +5,37 @@ and Referer headers).
 `POST /fights/{fight}/stream-ticket` (viewer or gm token) gives a ticket that opens
 `GET /fights/{fight}/stream?ticket=...` of that one fight, read-only, for `TICKET_S` seconds.
 Within them it may open the stream again (an EventSource reconnects by itself after a dropped
-connection); after them a page asks for a new one. Kept in the service's tables as hashes, like
-tokens, so every process of a PostgreSQL deployment accepts it, and it goes with its fight's
-tokens when they are revoked and with its fight when it is deleted.
+connection); after them a page asks for a new one. Kept beside the fights in the store
+(`Store.side`) as hashes, like tokens, so every process of a PostgreSQL deployment accepts it,
+and it goes with its fight's tokens when they are revoked and with its fight when it is deleted.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+
+from woundlog.events.stores import Store
+from woundlog.events.stores.side import StreamTicket
 
 from ..application.tokens import digest, new_token
-from ..tables import Db
 
 TICKET_S = 60
 
 
 class Tickets:
-    def __init__(self, db: Db) -> None:
-        self._db = db
+    """The tickets, kept beside the fights in the calling thread's store (`store_of`)."""
+
+    def __init__(self, store_of: Callable[[], Store]) -> None:
+        self._store_of = store_of
 
     def issue(self, fight: str) -> str:
         ticket = new_token()
         now = time.time()
-        with self._db.transaction() as db:
-            db.execute("DELETE FROM service_tickets WHERE expires <= ?", (now,))
-            db.execute(
-                "INSERT INTO service_tickets (hash, fight, expires) VALUES (?, ?, ?)",
-                (digest(ticket), fight, now + TICKET_S),
-            )
+        kept = StreamTicket(digest(ticket), fight, now + TICKET_S)
+        self._store_of().side.tickets.put(kept, now)
         return ticket
 
     def fight_of(self, ticket: str) -> str | None:
         """The fight an unexpired `ticket` opens, or None."""
-        rows = self._db.execute(
-            "SELECT fight FROM service_tickets WHERE hash = ? AND expires > ?",
-            (digest(ticket), time.time()),
-        )
-        return str(rows[0][0]) if rows else None
+        return self._store_of().side.tickets.fight_of(digest(ticket), time.time())

@@ -46,6 +46,7 @@ from woundlog.events.stores import (
 )
 from woundlog.events.stores import sqlite as sqlite_module
 from woundlog.events.stores.postgres import PostgresStore
+from woundlog.events.stores.side import KeptAnswer, KeptToken, StreamTicket
 
 FIGHT = "pit"
 
@@ -96,7 +97,7 @@ def seqs_of(stored: list[Stored]) -> list[int]:
 
 CONTRACT = (
     "append", "read", "fights", "version", "lookup", "undo_events", "delete_fight",
-    "rename_fight", "save_snapshot", "snapshot", "close",
+    "rename_fight", "save_snapshot", "snapshot", "close", "transaction", "import_lock",
 )  # fmt: skip
 """DESIGN.md section 7's contract, typed from it (and the snapshots beside it)."""
 
@@ -638,6 +639,293 @@ def test_renamed_fight_keeps_its_place_in_the_creation_order(store: Store) -> No
     assert store.fights() == expected
 
 
+# -- the tables kept beside the fights: every store -----------------------------------------------
+# Import cursors, tokens, kept answers and stream tickets (side.py): DESIGN.md section 7's side
+# tables, kept by every store, carried by its deletes and renames, written in its transactions.
+
+
+def token(name: str, fight: str = FIGHT, role: str = "viewer", issued: float = 1.0) -> KeptToken:
+    return KeptToken(
+        hash=f"hash-of-{fight}-{name}", fight=fight, role=role, name=name, issued=issued
+    )
+
+
+def answer(key: str, fight: str = FIGHT, expires: float = 100.0) -> KeptAnswer:
+    return KeptAnswer(
+        key=key, fight=fight, request="digest", status=201, answer=b"sealed\x00", expires=expires
+    )
+
+
+def keep_one_of_each(store: Store, fight: str = FIGHT) -> None:
+    side = store.side
+    side.cursors.put(fight, "foundry", {"round": 2, "seen": ["a", "b"]})
+    assert side.tokens.put(token("gm", fight, role="gm"))
+    assert side.answers.put(answer(f"key-{fight}", fight), now=10.0)
+    side.tickets.put(StreamTicket(hash=f"ticket-{fight}", fight=fight, expires=100.0), now=10.0)
+
+
+def kept_of(store: Store, fight: str = FIGHT, seen_as: str | None = None) -> dict[str, Any]:
+    """What `keep_one_of_each(store, fight)` kept, as the store finds it now under `seen_as`."""
+    side, name = store.side, seen_as or fight
+    found = side.answers.find(f"key-{fight}", now=10.0)
+    return {
+        "cursor": side.cursors.get(name, "foundry"),
+        "tokens": [(t.name, t.fight) for t in side.tokens.of(name)],
+        "answer": None if found is None else found.fight,
+        "ticket": side.tickets.fight_of(f"ticket-{fight}", now=10.0),
+    }
+
+
+def test_every_store_keeps_tables_beside_its_fights(store: Store) -> None:
+    assert isinstance(store.transactional, bool)
+    store.side.check()  # made with the store; checking them again is harmless
+    assert kept_of(store) == {"cursor": None, "tokens": [], "answer": None, "ticket": None}
+
+
+def test_an_import_cursor_is_kept_per_fight_and_format_and_replaced(store: Store) -> None:
+    cursors = store.side.cursors
+    assert cursors.get(FIGHT, "foundry") is None
+    cursors.put(FIGHT, "foundry", {"round": 1})
+    cursors.put(FIGHT, "avrae", ["a", 2, None])
+    cursors.put("other", "foundry", None)
+    cursors.put(FIGHT, "foundry", {"round": 2})
+    assert cursors.get(FIGHT, "foundry") == {"round": 2}
+    assert cursors.get(FIGHT, "avrae") == ["a", 2, None]
+    assert cursors.get("other", "foundry") is None  # a cursor of None reads as none kept
+    assert cursors.get("nobody", "foundry") is None
+
+
+def test_a_token_is_found_by_its_hash_and_listed_with_its_fight(store: Store) -> None:
+    tokens = store.side.tokens
+    assert tokens.put(token("gm", role="gm", issued=5.0))
+    assert tokens.put(token("alice"))
+    assert tokens.put(token("gm", fight="other", role="gm"))
+    assert tokens.find(token("alice").hash) == token("alice")
+    assert tokens.find("no such hash") is None
+    assert sorted(t.name or "" for t in tokens.of(FIGHT)) == ["alice", "gm"]
+    assert tokens.of("nobody") == []
+
+
+def test_a_token_name_taken_in_its_fight_is_kept_only_when_replacing(store: Store) -> None:
+    tokens = store.side.tokens
+    assert tokens.put(token("alice"))
+    other = KeptToken(hash="another hash", fight=FIGHT, role="gm", name="alice", issued=9.0)
+    assert tokens.put(other) is False
+    assert tokens.find("another hash") is None
+    assert tokens.put(other, replace=True) is True
+    assert tokens.find(token("alice").hash) is None  # the token it replaced opens nothing
+    assert tokens.of(FIGHT) == [other]
+
+
+def test_a_token_is_revoked_by_its_name_or_with_all_of_its_fight(store: Store) -> None:
+    tokens = store.side.tokens
+    for name in ("gm", "alice", "bob"):
+        tokens.put(token(name))
+    tokens.put(token("carol", fight="other"))
+    assert tokens.remove(FIGHT, "alice") is True
+    assert tokens.remove(FIGHT, "alice") is False
+    assert sorted(t.name or "" for t in tokens.of(FIGHT)) == ["bob", "gm"]
+    tokens.remove_all(FIGHT)
+    assert tokens.of(FIGHT) == []
+    assert [t.name for t in tokens.of("other")] == ["carol"]
+
+
+def test_a_kept_answer_is_found_till_it_expires_and_never_written_over(store: Store) -> None:
+    answers = store.side.answers
+    assert answers.put(answer("k1", expires=100.0), now=10.0)
+    assert answers.find("k1", now=99.0) == answer("k1", expires=100.0)
+    assert answers.find("k1", now=100.0) is None
+    assert answers.put(answer("k1", fight="elsewhere"), now=10.0) is False  # answered already
+    assert answers.find("k1", now=10.0) == answer("k1")
+    answers.remove("k1")
+    assert answers.find("k1", now=10.0) is None
+
+
+def test_keeping_an_answer_drops_the_expired_ones(store: Store) -> None:
+    answers = store.side.answers
+    answers.put(answer("old", expires=20.0), now=10.0)
+    answers.put(answer("new", expires=200.0), now=30.0)  # "old" has expired by now
+    assert answers.put(answer("old", expires=300.0), now=30.0)  # so its key is free again
+    assert answers.find("old", now=30.0) == answer("old", expires=300.0)
+
+
+def test_a_fights_kept_answers_go_together(store: Store) -> None:
+    answers = store.side.answers
+    answers.put(answer("k1"), now=10.0)
+    answers.put(answer("k2"), now=10.0)
+    answers.put(answer("k3", fight="other"), now=10.0)
+    answers.remove_all(FIGHT)
+    assert answers.find("k1", now=10.0) is None and answers.find("k2", now=10.0) is None
+    assert answers.find("k3", now=10.0) is not None
+
+
+def test_a_stream_ticket_opens_its_fight_till_it_expires(store: Store) -> None:
+    tickets = store.side.tickets
+    tickets.put(StreamTicket(hash="t1", fight=FIGHT, expires=70.0), now=10.0)
+    tickets.put(StreamTicket(hash="t2", fight="other", expires=70.0), now=10.0)
+    assert tickets.fight_of("t1", now=69.0) == FIGHT
+    assert tickets.fight_of("t1", now=70.0) is None
+    assert tickets.fight_of("nothing", now=10.0) is None
+    tickets.put(StreamTicket(hash="t3", fight=FIGHT, expires=200.0), now=80.0)  # drops t1, t2
+    assert tickets.fight_of("t2", now=10.0) is None
+    tickets.remove_all(FIGHT)
+    assert tickets.fight_of("t3", now=80.0) is None
+
+
+def test_deleting_a_fight_takes_its_side_rows_and_no_others(store: Store) -> None:
+    store.append(FIGHT, opening())
+    store.append("other", [FightStarted(ruleset="dq")])
+    keep_one_of_each(store)
+    keep_one_of_each(store, "other")
+    assert store.delete_fight(FIGHT) is True
+    assert kept_of(store) == {"cursor": None, "tokens": [], "answer": None, "ticket": None}
+    assert kept_of(store, "other") == {
+        "cursor": {"round": 2, "seen": ["a", "b"]},
+        "tokens": [("gm", "other")],
+        "answer": "other",
+        "ticket": "other",
+    }
+
+
+def test_deleting_a_fight_that_is_not_there_still_drops_its_side_rows(store: Store) -> None:
+    keep_one_of_each(store, "unmade")  # tokens of a creation that failed before its events
+    assert store.delete_fight("unmade") is False
+    assert kept_of(store, "unmade")["tokens"] == []
+
+
+def test_renaming_a_fight_takes_its_side_rows_along(store: Store) -> None:
+    store.append(FIGHT, opening())
+    keep_one_of_each(store)
+    store.side.tokens.put(token("stale", fight="arena"))  # left by a creation that failed
+    store.rename_fight(FIGHT, "arena")
+    assert kept_of(store) == {"cursor": None, "tokens": [], "answer": "arena", "ticket": "arena"}
+    assert kept_of(store, seen_as="arena") == {
+        "cursor": {"round": 2, "seen": ["a", "b"]},
+        "tokens": [("gm", "arena")],
+        "answer": "arena",
+        "ticket": "arena",
+    }
+
+
+def test_a_refused_rename_leaves_the_side_rows_where_they_were(store: Store) -> None:
+    store.append(FIGHT, opening())
+    store.append("arena", [FightStarted(ruleset="dq")])
+    keep_one_of_each(store)
+    with pytest.raises(ConflictError):
+        store.rename_fight(FIGHT, "arena")
+    assert kept_of(store)["tokens"] == [("gm", FIGHT)]
+    assert kept_of(store)["cursor"] == {"round": 2, "seen": ["a", "b"]}
+
+
+def test_the_side_tables_keep_their_rows_when_the_store_is_opened_again(url: str) -> None:
+    with open_store(url) as store:
+        store.append(FIGHT, opening())
+        keep_one_of_each(store)
+    with open_store(url) as again:
+        again.side.check()
+        assert kept_of(again) == {
+            "cursor": {"round": 2, "seen": ["a", "b"]},
+            "tokens": [("gm", FIGHT)],
+            "answer": FIGHT,
+            "ticket": FIGHT,
+        }
+
+
+def test_what_one_opening_of_the_store_keeps_beside_it_another_finds(url: str) -> None:
+    with open_store(url) as one, open_store(url) as other:  # two processes, say
+        keep_one_of_each(one)
+        assert kept_of(other)["tokens"] == [("gm", FIGHT)]
+        other.side.cursors.put(FIGHT, "foundry", {"round": 3})
+        assert one.side.cursors.get(FIGHT, "foundry") == {"round": 3}
+
+
+def test_side_rows_written_in_a_transaction_that_fails_are_not_kept(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.transaction():
+        keep_one_of_each(store)
+        raise RuntimeError("the request failed")
+    assert kept_of(store) == {"cursor": None, "tokens": [], "answer": None, "ticket": None}
+
+
+def test_a_transactional_store_commits_events_with_side_rows_or_neither(store: Store) -> None:
+    """A fight's first event and its tokens: where the store is transactional, one commit;
+    where not (JSON Lines), the append is in at once and only the side rows roll back."""
+    with pytest.raises(RuntimeError), store.transaction():
+        store.side.tokens.put(token("gm", role="gm"))
+        store.append(FIGHT, opening())
+        raise RuntimeError("the answer could not be kept")
+    assert store.side.tokens.of(FIGHT) == []
+    assert store.version(FIGHT) == (0 if store.transactional else 4)
+    with store.transaction():
+        store.side.tokens.put(token("gm", role="gm"))
+        store.append("made", opening())
+    assert [t.name for t in store.side.tokens.of(FIGHT)] == ["gm"]
+    assert store.version("made") == 4
+
+
+def test_an_imports_cursor_commits_with_its_events_where_the_store_is_transactional(
+    store: Store,
+) -> None:
+    store.append(FIGHT, [FightStarted(ruleset="mordheim")])
+    with pytest.raises(RuntimeError), store.import_lock(FIGHT, "foundry"):
+        store.append(FIGHT, [hit("h1")])
+        store.side.cursors.put(FIGHT, "foundry", {"round": 1})
+        raise RuntimeError("the import failed after its cursor")
+    transactional = store.transactional
+    assert store.version(FIGHT) == (1 if transactional else 2)
+    with store.import_lock(FIGHT, "foundry"):
+        store.append(FIGHT, [hit("h1")])
+        store.side.cursors.put(FIGHT, "foundry", {"round": 1})
+    assert store.version(FIGHT) == 2
+    assert store.side.cursors.get(FIGHT, "foundry") == {"round": 1}
+
+
+def fail_every_cursor_kept(store: Store) -> None:
+    """Change the database behind the store's back: every cursor kept now fails."""
+    if isinstance(store, PostgresStore):
+        store.connection.execute(
+            "CREATE FUNCTION no_cursor() RETURNS trigger AS"
+            " $$ BEGIN RAISE EXCEPTION 'cursor table on fire'; END $$ LANGUAGE plpgsql;"
+            " CREATE TRIGGER no_cursor BEFORE INSERT ON service_cursors"
+            " FOR EACH ROW EXECUTE FUNCTION no_cursor()"
+        )
+        return
+    store.side.check()  # a JSON Lines store makes its file on first use
+    assert store.side.path is not None
+    with sqlite3.connect(store.side.path) as other:
+        other.execute(
+            "CREATE TRIGGER no_cursor BEFORE INSERT ON service_cursors"
+            " BEGIN SELECT RAISE(ABORT, 'cursor table on fire'); END"
+        )
+    other.close()
+
+
+def test_a_side_write_that_fails_inside_an_import_is_undone_alone(store: Store) -> None:
+    """The import's events still commit (the service answers them as written, and says the
+    cursor was not kept): each side write is a savepoint of the transaction around it."""
+    store.append(FIGHT, [FightStarted(ruleset="mordheim")])
+    fail_every_cursor_kept(store)
+    with store.import_lock(FIGHT, "foundry"):
+        store.append(FIGHT, [hit("h1")])
+        with pytest.raises(Exception, match="cursor table on fire"):
+            store.side.cursors.put(FIGHT, "foundry", {"round": 1})
+        store.side.tokens.put(token("gm", role="gm"))
+    assert store.version(FIGHT) == 2
+    assert store.side.cursors.get(FIGHT, "foundry") is None
+    assert [t.name for t in store.side.tokens.of(FIGHT)] == ["gm"]
+
+
+def test_the_side_tables_are_in_a_file_of_the_store_or_in_its_database_server(
+    store: Store,
+) -> None:
+    store.side.cursors.put(FIGHT, "foundry", 1)  # a JSON Lines store makes its file on first use
+    path = store.side.path
+    if isinstance(store, PostgresStore):
+        assert path is None  # shared by every process on the database: no file to put a secret
+    else:
+        assert path == (store.path if isinstance(store, SQLiteStore) else store.companion_db)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600  # it holds token hashes
+
+
 # -- SQLite only ----------------------------------------------------------------------------------
 
 
@@ -926,6 +1214,24 @@ def test_sqlite_file_of_schema_1_is_upgraded_and_deletes_with_its_companions(
         assert rows.notes(FIGHT) == []
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == sqlite_module.SCHEMA_VERSION
+
+
+def test_sqlite_file_of_schema_2_is_given_the_side_tables_its_fights_carry(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as made:
+        made.append(FIGHT, opening())
+    with sqlite3.connect(path) as raw:  # as woundlog before the side tables were the store's
+        for table in ("service_tokens", "service_cursors", "service_answers", "service_tickets"):
+            raw.execute(f"DROP TABLE {table}")
+        raw.execute("DELETE FROM fight_tables")
+        raw.execute("PRAGMA user_version = 2")
+    raw.close()
+    with SQLiteStore(path) as upgraded:
+        upgraded.side.cursors.put(FIGHT, "foundry", {"round": 1})  # no service ever ran on it
+        upgraded.rename_fight(FIGHT, "arena")
+        assert upgraded.side.cursors.get("arena", "foundry") == {"round": 1}
 
 
 def test_postgresql_database_of_schema_1_is_upgraded_so_a_rename_carries_its_events(

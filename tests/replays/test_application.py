@@ -24,8 +24,7 @@ from woundlog.events import (
     StructuralError,
     UsageError,
 )
-from woundlog.events.stores import Store
-from woundlog.replays import import_cursors
+from woundlog.events.stores import Store, side
 from woundlog.replays.application import (
     Application,
     FightNotFound,
@@ -213,7 +212,7 @@ def test_a_cursor_not_kept_is_a_warning_of_a_committed_import(
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(import_cursors.ImportCursors, "put", broken)
+    monkeypatch.setattr(side.ImportCursors, "put", broken)
     app.create("table", app.started(NewFight(fight="table", ruleset="d26")))
     done = app.import_records("table", "foundry", [damage("e1", 15, -7)])
     assert done.version == 3
@@ -233,7 +232,7 @@ def test_a_front_end_decides_what_a_cursor_not_kept_tells(
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(import_cursors.ImportCursors, "put", broken)
+    monkeypatch.setattr(side.ImportCursors, "put", broken)
     with Application.opened(str(tmp_path / "f.db"), cursor_lost=lost) as app:
         app.create("table", app.started(NewFight(fight="table", ruleset="d26")))
         done = app.import_records("table", "foundry", [damage("e1", 15, -7)])

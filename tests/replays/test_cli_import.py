@@ -280,12 +280,12 @@ def test_exports_one_after_the_other_into_a_postgresql_store(postgres_url: str) 
 def test_a_cursor_that_cannot_be_kept_after_the_append_is_a_warning_not_a_failure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from woundlog.replays import import_cursors
+    from woundlog.events.stores import side
 
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(import_cursors.ImportCursors, "put", broken)
+    monkeypatch.setattr(side.ImportCursors, "put", broken)
     result = ok(run("import", "improved-initiative", II, "--into", "goblins"))
     assert "where this import stopped was not kept: disk full" in result.stderr
     assert characters("goblins")  # the events it reported are there

@@ -131,11 +131,12 @@ def test_delete_of_an_unknown_fight_is_a_usage_error_naming_the_fights(db: Path)
 
 
 def test_delete_takes_the_services_tokens_for_the_fight_with_it(db: Path) -> None:
-    # the tables the service keeps in the same file (replays/tables.py), as a server
+    # the tables the service keeps in the same file (events/stores/side.py), as a server
     # that ran on it left them
-    from woundlog.replays.tables import ServiceDb
+    from woundlog.events.stores import SQLiteStore
 
-    ServiceDb(db).close()
+    with SQLiteStore(db) as store:
+        store.side.check()
     with sqlite3.connect(db) as raw:
         raw.execute("INSERT INTO service_tokens (hash, fight, role) VALUES ('hash', 'pit', 'gm')")
     ok(woundlog(db, "delete", "pit", "--yes"))
