@@ -9,11 +9,16 @@ for a dnd5e fight; `import_rules("dnd5e").stat` is `"hp"`.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from woundlog.events import UsageError
-from woundlog.events.importers import Converted, ImportRules, convert_for, importer_of
+from woundlog.events.importers import convert_for, importer_of
+from woundlog.events.importers.rules import ImportRules
 
 from .rulesets import RULESETS
+
+if TYPE_CHECKING:  # the importers' shared module loads with the first conversion, not before
+    from woundlog.events.importers import Converted
 
 
 class Importable(Mapping[str, ImportRules]):
