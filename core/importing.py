@@ -26,10 +26,10 @@ class Importable(Mapping[str, ImportRules]):
     imported into (DragonQuest) left out. Reading one loads its ruleset; listing them, all."""
 
     def __getitem__(self, name: str) -> ImportRules:
-        rules = RULESETS[name].importing
-        if rules is None:
+        importing = RULESETS[name].importing
+        if importing is None:
             raise KeyError(name)
-        return rules
+        return importing
 
     def __iter__(self) -> Iterator[str]:
         return (name for name, rules in RULESETS.items() if rules.importing is not None)
@@ -70,8 +70,8 @@ def convert_records(
     malformed record.
     """
     importer_of(fmt)  # an unknown format is named before anything about the ruleset
-    rules = import_rules(ruleset)
-    return convert_for(fmt, records, rules, joined=joined, previous=previous)
+    importing = import_rules(ruleset)
+    return convert_for(fmt, records, importing, joined=joined, previous=previous)
 
 
 __all__ = ["IMPORT_RULES", "Importable", "convert_records", "import_rules"]

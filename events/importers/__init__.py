@@ -1,8 +1,9 @@
 """Importers: other combat software's records turned into woundlog events.
 
-`convert_for(fmt, records, rules, joined=..., previous=...)` converts a batch of one format's
-records for a fight whose ruleset's `ImportRules` are `rules` (rules.py: each ruleset in `core`
-declares its own, and `woundlog.core.importing.convert_records` takes a ruleset's name);
+`convert_for(fmt, records, importing, joined=..., previous=...)` converts a batch of one
+format's records for a fight whose ruleset's `ImportRules` are `importing` (rules.py: each
+ruleset in `core` declares its own, and `woundlog.core.importing.convert_records` takes a
+ruleset's name);
 `joined` names the characters already in the fight (a combatant seen for the first time joins
 first), `previous` is the cursor the last call for the same fight returned
 (`Converted.previous`). Every event gets an id derived from the source, so converting the same
@@ -132,12 +133,12 @@ def importer_of(fmt: str) -> Importer:
 def convert_for(
     fmt: str,
     records: Sequence[object],
-    rules: ImportRules,
+    importing: ImportRules,
     *,
     joined: Collection[str] = (),
     previous: object | None = None,
 ) -> Converted:
-    """Convert records of format `fmt` into events for a fight whose ruleset imports by `rules`.
+    """Convert records of format `fmt` for a fight whose ruleset imports by `importing`.
 
     Raises UsageError for an unknown format, StructuralError (with `index`, the record's place
     in `records`, and `field`) for a malformed record.
@@ -145,7 +146,7 @@ def convert_for(
     importer = importer_of(fmt)
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
         raise StructuralError("records are a list of the format's JSON objects", field="$")
-    return importer.convert(records, rules=rules, joined=joined, previous=previous)
+    return importer.convert(records, importing=importing, joined=joined, previous=previous)
 
 
 __getattr__, __dir__ = lazy_names(  # what the shared modules hold, on first use like the importers

@@ -223,14 +223,14 @@ class Ceiling(Batch):
     fight skips."""
 
     def __init__(
-        self, rules: ImportRules, joined: Collection[str], maxima: dict[str, int], source: str
+        self, importing: ImportRules, joined: Collection[str], maxima: dict[str, int], source: str
     ) -> None:
-        super().__init__(source, rules, joined)
+        super().__init__(source, importing, joined)
         self.maxima = dict(maxima)
 
     def sight(self, who: Sighting) -> bool:
         joins = super().sight(who)
-        if who.player and who.hp <= 0 and self.rules.death_save is not None:
+        if who.player and who.hp <= 0 and self.importing.death_save is not None:
             self.warn(
                 f"{who.name} ({who.id}) is at 0 HP: Avrae rolls a death save only when the "
                 "player runs !game deathsave, keeps it on the character sheet, and records no "
@@ -335,7 +335,7 @@ def read_cursors(previous: object | None) -> Cursors:
 def convert(
     records: Sequence[object],
     *,
-    rules: ImportRules,
+    importing: ImportRules,
     joined: Collection[str],
     previous: object | None,
 ) -> Converted:
@@ -344,19 +344,19 @@ def convert(
         for index, record in enumerate(records)
         if (s := snapshot(record, index)) is not None
     ]
-    return take_in_combats(in_order(snapshots), rules, joined, previous)
+    return take_in_combats(in_order(snapshots), importing, joined, previous)
 
 
 def take_in_combats(
     snapshots: list[tuple[int, Snapshot]],
-    rules: ImportRules,
+    importing: ImportRules,
     joined: Collection[str],
     previous: object | None,
 ) -> Converted:
     """Take in (record index, snapshot) in order, each against its combat's cursor, with the
     maxima the characters joined with (`Ceiling`); the cursor for the next import."""
     given = read_cursors(previous)
-    batch = Ceiling(rules, joined, given.maxima, SOURCE)
+    batch = Ceiling(importing, joined, given.maxima, SOURCE)
     cursors = dict(given.combats)
     take_in(batch, cursors, snapshots, newer, label)
     cursor = msgspec.to_builtins(Cursors(cursors, batch.maxima)) if cursors else previous

@@ -177,7 +177,7 @@ def snapshot(head: Page, order: list[Place]) -> Snapshot:
 def convert(
     records: Sequence[object],
     *,
-    rules: ImportRules,
+    importing: ImportRules,
     joined: Collection[str],
     previous: object | None,
 ) -> Converted:
@@ -185,4 +185,4 @@ def convert(
         (index, snapshot(head, order)) for index, head, order in joined_pages(pages_in(records))
     ]
     snapshots.sort(key=lambda item: item[1].clock)  # one alias, one clock: the order it ran in
-    return take_in_combats(snapshots, rules, joined, previous)
+    return take_in_combats(snapshots, importing, joined, previous)

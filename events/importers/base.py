@@ -102,9 +102,9 @@ class Batch:
     second import of the same records makes the same events, which the fight skips.
     """
 
-    def __init__(self, source: str, rules: ImportRules, joined: Collection[str]) -> None:
+    def __init__(self, source: str, importing: ImportRules, joined: Collection[str]) -> None:
         self.source = source
-        self.rules = rules
+        self.importing = importing
         self.joined = set(joined)
         self.events: list[Event] = []
         self.warnings: list[str] = []
@@ -129,16 +129,16 @@ class Batch:
             return False
         self.joined.add(who.id)
         index = 0 if who.player else 1
-        kind = self.rules.kinds[index]
+        kind = self.importing.kinds[index]
         self.add(
             CharacterJoined(
                 id=self.id(who.id, "joined"),
                 by=self.source,
                 character=who.id,
                 name=who.name,
-                side=who.side or self.rules.sides[index],
+                side=who.side or self.importing.sides[index],
                 kind=kind,
-                stats={self.rules.stat: who.max_hp},
+                stats={self.importing.stat: who.max_hp},
             )
         )
         self.hp_change(self.id(who.id, "hurt"), who.id, min(who.hp - who.max_hp, 0))
@@ -148,14 +148,14 @@ class Batch:
 
     def grant_temporary(self, event_id: str, character: str, amount: int) -> None:
         """Temporary hit points gained, as the ruleset's heal means for them (none: no event)."""
-        if self.rules.temporary is not None:
+        if self.importing.temporary is not None:
             self.add(
                 Heal(
                     id=event_id,
                     by=self.source,
                     target=character,
                     amount=amount,
-                    means=self.rules.temporary,
+                    means=self.importing.temporary,
                 )
             )
 
@@ -172,7 +172,7 @@ class Batch:
         `:heal` and `:temp`."""
         (hp_before, hp_now), (temp_before, temp_now) = hp, temp
         change = hp_now - hp_before
-        if self.rules.temporary is None:
+        if self.importing.temporary is None:
             self.hp_change(
                 self.id(key, character, "hit" if change < 0 else "heal"), character, change
             )
@@ -209,7 +209,7 @@ class Batch:
                     rolls=given,
                 )
             )
-        elif delta > 0 and self.rules.heals:
+        elif delta > 0 and self.importing.heals:
             self.add(
                 Heal(
                     id=event_id,

@@ -345,8 +345,8 @@ def cursor_of(previous: object | None) -> Cursor:
 class Conversion:
     """One batch of envelopes: the events, and each token's HP as the envelopes leave it."""
 
-    def __init__(self, rules: ImportRules, joined: Collection[str], cursor: Cursor) -> None:
-        self.batch = Batch(SOURCE, rules, joined)
+    def __init__(self, importing: ImportRules, joined: Collection[str], cursor: Cursor) -> None:
+        self.batch = Batch(SOURCE, importing, joined)
         self.hp = dict(cursor.hp)
         # Envelope ids in the order seen (the cursor keeps the last ones) and as a set, so a
         # resend is recognised in one look-up, not a scan of every id before it.
@@ -452,7 +452,7 @@ class Conversion:
             # higher (a `temphp` part of the same damage): the change alone can hide what they
             # took, the temporary HP held before cannot
             held = max((hook.actor.hp.temp or 0) - changes.temp, 0)
-            absorbed = 0 if batch.rules.temporary is not None else min(held, hook.amount)
+            absorbed = 0 if batch.importing.temporary is not None else min(held, hook.amount)
             batch.add(
                 Hit(
                     id=batch.id(hook.id, who, "hit"),
@@ -461,7 +461,7 @@ class Conversion:
                     damage=hook.amount - absorbed,
                     attacker=hook.attacker,
                     rolls=scoped(rolls, who),
-                    critical=True if hook.critical and batch.rules.critical else None,
+                    critical=True if hook.critical and batch.importing.critical else None,
                 )
             )
         elif changes.hp > 0:
@@ -500,7 +500,7 @@ class Conversion:
         self.left(hook)
 
     def death_save(self, hook: RollDeathSave, index: int) -> None:
-        check = self.batch.rules.death_save  # the ruleset's check, and the purpose of its die
+        check = self.batch.importing.death_save  # the ruleset's check, and the purpose of its die
         if check is None:
             self.batch.warn(
                 f"record {index} (death save `{hook.id}`): a death save rolled in Foundry is a "
@@ -646,11 +646,11 @@ def hook_name(hook: Envelope) -> str:
 def convert(
     records: Sequence[object],
     *,
-    rules: ImportRules,
+    importing: ImportRules,
     joined: Collection[str],
     previous: object | None,
 ) -> Converted:
-    conversion = Conversion(rules, joined, cursor_of(previous))
+    conversion = Conversion(importing, joined, cursor_of(previous))
     batch = conversion.batch
     for index, record in enumerate(records):
         hook = envelope(record, index)

@@ -433,11 +433,11 @@ def read_kept(previous: object | None) -> Kept | None:
 def convert(
     records: Sequence[object],
     *,
-    rules: ImportRules,
+    importing: ImportRules,
     joined: Collection[str],
     previous: object | None,
 ) -> Converted:
-    batch = Batch(SOURCE, rules, joined)
+    batch = Batch(SOURCE, importing, joined)
     kept = read_kept(previous)
     before = kept.last if kept is not None else None
     seen = dict.fromkeys(kept.seen if kept is not None else ())  # in the order taken in
