@@ -26,10 +26,12 @@ from woundlog.events import (
     TurnEnded,
     TurnStarted,
 )
+from woundlog.events.importers.rules import ImportRules
 
 from .dice import Dice
 from .fight_state import Character, FightState, Roster, TickConcern
 from .machine import Graph
+from .presentation import Presentation
 from .states import State
 from .turns import RULE as TURNS_RULE
 from .turns import Pulse
@@ -186,6 +188,13 @@ class Ruleset:
     tables: ClassVar[Mapping[str, Any]] = {}
     """Tables a fight may replace (`fight_started.tables`), each with its default: a msgspec
     Struct (or other msgspec-typed value) whose type a replacement must decode as."""
+    presentation: ClassVar[Presentation] = Presentation()
+    """Its pools, the GM's kinds, default sides and what a page shows (`core.presentation`):
+    what pages, importers and reports read instead of knowing the game."""
+    importing: ClassVar[ImportRules | None] = None
+    """How another program's hit points map onto it, for the importers (`events.importers`);
+    None: nothing can be imported into it (`not_importable` says why)."""
+    not_importable: ClassVar[str] = "it declares no mapping of hit points onto its stats"
 
     @classmethod
     def documentation(cls) -> str:

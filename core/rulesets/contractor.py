@@ -170,6 +170,7 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, RuleError
 from woundlog.events.campaign import Treatment
+from woundlog.events.importers.rules import ImportRules
 
 from ..fight_state import Character, FightState
 from ..machine import Graph
@@ -182,6 +183,7 @@ from ..permanence import (
     nothing_to_restore,
 )
 from ..permanence import without as off_the_record
+from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
 from ..states import DEAD, OUT_OF_ACTION, UPRIGHT, State
 from ..tables import Table
@@ -211,6 +213,13 @@ COILTECH = "coiltech"
 EXPOSED = 10  # location 10: exposed gear, or the Foreman's choice
 GEAR_CHOICE = "gear:"
 PROSTHETIC_LOST = "prosthetic_lost:"
+
+PRESENTATION = Presentation(pools=("hp", "constitution"), units={"hp": "HP"})
+"""A contractor lives by HP, and by Constitution under it (its maximum, against which wounds
+layer); every contractor is a player's."""
+IMPORTING = ImportRules(stat="constitution")
+"""Another program's maximum hit points are Constitution (Maximum HP follows it); kinds are
+left to the default."""
 
 
 # --- the tables ---------------------------------------------------------------------------------
@@ -957,6 +966,8 @@ class Contractor(Ruleset):
     dice_hints: ClassVar[dict[str, str]] = {"wound": "a d100's 00 is read as 100: give 100"}
     stats: ClassVar[dict[str, int | None]] = {"constitution": None, "ap": 0, "motivation": 0}
     kinds = ("contractor",)
+    presentation = PRESENTATION
+    importing = IMPORTING
     hit_facts = frozenset({"ignores_ap", "gear_absorbs", "location"})
     heal_facts = frozenset({"wound"})
     options: ClassVar[dict[str, bool | int | str]] = {

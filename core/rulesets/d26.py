@@ -119,10 +119,12 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded, TurnStarted
+from woundlog.events.importers.rules import ImportRules
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..permanence import Permanence, heal_removes_injury, lasts, rest_clears_conditions
+from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..tables import Table
@@ -158,6 +160,12 @@ NO_EFFECT, SEVERE, FATAL = "no effect", "severe", "fatal"
 ARM, LEG, INTERNAL, HEAD = "arm", "leg", "internal", "head"
 REST, HEAL_CHECK = "rest", "heal_check"
 HOLDS, AGONY, STABILISES = "holds on", "agony", "stabilises"
+
+PRESENTATION = Presentation(pools=("hp",), gm_kinds=(NPC, LEGENDARY), units={"hp": "HP"})
+"""Characters live by their HP; npc and legendary enemies are the GM's."""
+IMPORTING = ImportRules(stat="hp", kinds=(PC, NPC), sides=("players", "monsters"))
+"""Another program's hit points are HP; its player characters join as `pc`, anyone else as
+`npc` (an enemy of the rules' simplest kind: the GM makes a `legendary` one by hand)."""
 
 Fate = Literal["undecided", "hold_on", "last_stand"]
 UNDECIDED: Fate = "undecided"
@@ -573,6 +581,8 @@ class D26(Ruleset):
     heal_facts = frozenset({"check"})
     tables: ClassVar[dict[str, Any]] = {"severe_injuries": SEVERE_INJURIES_STAND_IN}
     who_may_act = WHO_MAY_ACT
+    presentation = PRESENTATION
+    importing = IMPORTING
     # the lapsed choice, the hold_on die and agony are the dying's: nobody else's turn ends
     tick_concerns: ClassVar[dict[str, TickConcern]] = {
         "turn_started": TickConcern(states=frozenset({DOWNED})),  # a round ended before it

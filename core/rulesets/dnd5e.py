@@ -127,10 +127,12 @@ from woundlog.events import (
     TurnStarted,
 )
 from woundlog.events.campaign import Rest, Treatment
+from woundlog.events.importers.rules import ImportRules
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..permanence import Carried, Permanence, Record
+from ..presentation import Pips, Presentation
 from ..ruleset import Acting, Context, Options, Ruleset
 from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
 from ..turns import starts_the_round_only
@@ -167,6 +169,26 @@ STABILISING = ("medicine", "spare_the_dying", "healers_kit")
 REVIVAL = ("revivify", "raise_dead", "resurrection", "true_resurrection", "wish")
 MEDICINE_DC = 10
 TURN, TABLE = "turn", "table"
+
+PRESENTATION = Presentation(
+    pools=("hp",),
+    gm_kinds=(MONSTER,),
+    hidden=("successes", "failures"),  # drawn as pips
+    units={"hp": "HP", "temp_hp": "temporary HP"},
+    glance={DOWNED: "dying", STABILISED: "stable"},  # both at 0 hit points
+    pips=Pips("death saves", DOWNED, THREE, {"successes": "passed", "failures": "failed"}),
+)
+"""Creatures live by their hit points; monsters are the GM's. The dying's death saves are
+pips, three successes and three failures."""
+IMPORTING = ImportRules(
+    stat="hp",
+    kinds=(PC, MONSTER),
+    temporary=TEMPORARY,
+    critical=True,
+    death_save=DEATH_SAVE,
+)
+"""The programs that feed woundlog play this game: hit points are hit points, temporary ones
+are granted by the `temporary` heal, a critical hit stays one, a death save is a check."""
 
 
 class Creature(Character, frozen=True, kw_only=True):
@@ -466,6 +488,8 @@ class Dnd5e(Ruleset):
     kinds = (PC, MONSTER)
     permanence = BETWEEN_FIGHTS
     who_may_act = WHO_MAY_ACT
+    presentation = PRESENTATION
+    importing = IMPORTING
     # death saves are the dying's alone: the start of a turn does nothing to anyone else
     tick_concerns: ClassVar[dict[str, TickConcern]] = {
         "turn_started": TickConcern(states=frozenset({DOWNED}))

@@ -196,6 +196,7 @@ from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..permanence import Permanence, heal_removes_injury, lasts, nothing_to_restore
+from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
 from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
@@ -230,6 +231,13 @@ Band = Literal["fatigue", "endurance", "grievous"]
 FATIGUE: Band = "fatigue"
 ENDURANCE: Band = "endurance"
 GRIEVOUS: Band = "grievous"
+
+PRESENTATION = Presentation(pools=(ENDURANCE, FATIGUE), gm_kinds=("monster",))
+"""A figure lives by Endurance (its loss kills), then Fatigue; monsters are the GM's."""
+NOT_IMPORTABLE = (
+    "DragonQuest splits damage between Fatigue and Endurance and needs Willpower: a hit-point "
+    "total says neither"
+)
 
 SEVERITY: dict[State, int] = {UPRIGHT: 0, KNOCKED_DOWN: 1, STUNNED: 2, OUT_OF_ACTION: 3, DEAD: 4}
 FALL_TRIGGER: dict[State, str] = {
@@ -952,6 +960,8 @@ class DragonQuest(Ruleset):
         "turn_ended": TickConcern(states=frozenset({STUNNED}))
     }
     kinds = ("character", "monster")
+    presentation = PRESENTATION
+    not_importable = NOT_IMPORTABLE
     hit_facts = frozenset(
         {
             "strike_roll",

@@ -66,10 +66,12 @@ import msgspec
 
 from woundlog.events import CharacterJoined, Heal, Hit, RuleError, TurnEnded, TurnStarted
 from woundlog.events.campaign import Treatment
+from woundlog.events.importers.rules import ImportRules
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
 from ..permanence import Permanence, Record, nothing_to_restore
+from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
 from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
@@ -93,6 +95,12 @@ WHO_MAY_ACT: dict[State, Acting] = {
     OUT_OF_ACTION: Acting(attack=False, heal=False, why="is out of action"),
 }
 """Upright fighters act; the others may not strike a blow (nor heal, which this text lacks)."""
+
+PRESENTATION = Presentation(pools=("wounds",))
+"""A fighter lives by his wounds. Every kind is a warband's fighter: none is the GM's."""
+IMPORTING = ImportRules(stat="wounds", heals=False)
+"""Another program's hit points are wounds; the text has no healing, so hit points going back
+up in it make no event. Kinds are left to the default."""
 
 SEVERITY: dict[State, int] = {UPRIGHT: 0, KNOCKED_DOWN: 1, STUNNED: 2, OUT_OF_ACTION: 3}
 INJURY_TRIGGER: dict[str, str] = {
@@ -196,6 +204,8 @@ class Mordheim(Ruleset):
     optional_stats = PROFILE
     kinds = ("warrior", "hero", "henchman")
     who_may_act = WHO_MAY_ACT
+    presentation = PRESENTATION
+    importing = IMPORTING
     tick_concerns: ClassVar[dict[str, TickConcern]] = {
         "turn_started": RECOVERY_PHASE,
         "turn_ended": END_OF_TURN,

@@ -1,10 +1,13 @@
 """Importers: other combat software's records turned into woundlog events.
 
-`convert_records(fmt, records, ruleset=..., joined=..., previous=...)` converts a batch of one
-format's records for a fight of `ruleset`; `joined` names the characters already in the fight
-(a combatant seen for the first time joins first), `previous` is the cursor the last call for
-the same fight returned (`Converted.previous`). Every event gets an id derived from the source,
-so converting the same records again gives the same events, which the fight skips.
+`convert_for(fmt, records, importing, joined=..., previous=...)` converts a batch of one
+format's records for a fight whose ruleset's `ImportRules` are `importing` (rules.py: each
+ruleset in `core` declares its own, and `woundlog.core.importing.convert_records` takes a
+ruleset's name);
+`joined` names the characters already in the fight (a combatant seen for the first time joins
+first), `previous` is the cursor the last call for the same fight returned
+(`Converted.previous`). Every event gets an id derived from the source, so converting the same
+records again gives the same events, which the fight skips.
 
 `append_importing(converted, append)` appends them past what the rules refuse: an event the rules
 refuse is left out (or kept without the attacker or healer the rules refuse), and each is
@@ -21,8 +24,9 @@ from ..errors import StructuralError, UsageError
 from ..lazy import lazy_names
 
 if TYPE_CHECKING:
-    from .base import PROFILES, Converted, Profile
+    from .base import Converted
     from .refusals import Refusal, append_importing
+    from .rules import ImportRules
 
 Options = dict[str, bool | int | str]
 """A fight's options (`fight_started.options`)."""
@@ -118,36 +122,39 @@ IMPORTERS: dict[str, Importer] = {
 }
 
 
-def convert_records(
-    fmt: str,
-    records: Sequence[object],
-    *,
-    ruleset: str,
-    joined: Collection[str] = (),
-    previous: object | None = None,
-) -> Converted:
-    """Convert records of format `fmt` into events for a fight of `ruleset`.
-
-    Raises UsageError for an unknown format or a ruleset no importer maps to, StructuralError
-    (with `index`, the record's place in `records`, and `field`) for a malformed record.
-    """
+def importer_of(fmt: str) -> Importer:
+    """The importer of format `fmt`; UsageError, naming the known ones, for another."""
     importer = IMPORTERS.get(fmt)
     if importer is None:
         raise UsageError(f"no import format `{fmt}` (known: {', '.join(IMPORTERS)})")
+    return importer
+
+
+def convert_for(
+    fmt: str,
+    records: Sequence[object],
+    importing: ImportRules,
+    *,
+    joined: Collection[str] = (),
+    previous: object | None = None,
+) -> Converted:
+    """Convert records of format `fmt` for a fight whose ruleset imports by `importing`.
+
+    Raises UsageError for an unknown format, StructuralError (with `index`, the record's place
+    in `records`, and `field`) for a malformed record.
+    """
+    importer = importer_of(fmt)
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
         raise StructuralError("records are a list of the format's JSON objects", field="$")
-    from .base import profile_of
-
-    return importer.convert(records, profile=profile_of(ruleset), joined=joined, previous=previous)
+    return importer.convert(records, importing=importing, joined=joined, previous=previous)
 
 
 __getattr__, __dir__ = lazy_names(  # what the shared modules hold, on first use like the importers
     __name__,
     globals(),
     {
-        "PROFILES": "base",
         "Converted": "base",
-        "Profile": "base",
+        "ImportRules": "rules",
         "Refusal": "refusals",
         "append_importing": "refusals",
     },
@@ -157,12 +164,12 @@ __getattr__, __dir__ = lazy_names(  # what the shared modules hold, on first use
 __all__ = [
     "DEFAULT_RULESET",
     "IMPORTERS",
-    "PROFILES",
     "Converted",
+    "ImportRules",
     "Importer",
     "Options",
-    "Profile",
     "Refusal",
     "append_importing",
-    "convert_records",
+    "convert_for",
+    "importer_of",
 ]

@@ -73,7 +73,8 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from ..errors import StructuralError
-from .base import PROFILES, Batch, Converted, Profile, Sighting, SourceId, content_key, decode
+from .base import Batch, Converted, Sighting, SourceId, content_key, decode
+from .rules import ImportRules
 from .saved_encounters import Cursor, Entry, Snapshot, take_in
 
 SOURCE = "avrae"
@@ -222,14 +223,14 @@ class Ceiling(Batch):
     fight skips."""
 
     def __init__(
-        self, profile: Profile, joined: Collection[str], maxima: dict[str, int], source: str
+        self, importing: ImportRules, joined: Collection[str], maxima: dict[str, int], source: str
     ) -> None:
-        super().__init__(source, profile, joined)
+        super().__init__(source, importing, joined)
         self.maxima = dict(maxima)
 
     def sight(self, who: Sighting) -> bool:
         joins = super().sight(who)
-        if who.player and who.hp <= 0 and self.profile is PROFILES["dnd5e"]:
+        if who.player and who.hp <= 0 and self.importing.death_save is not None:
             self.warn(
                 f"{who.name} ({who.id}) is at 0 HP: Avrae rolls a death save only when the "
                 "player runs !game deathsave, keeps it on the character sheet, and records no "
@@ -332,26 +333,30 @@ def read_cursors(previous: object | None) -> Cursors:
 
 
 def convert(
-    records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
+    records: Sequence[object],
+    *,
+    importing: ImportRules,
+    joined: Collection[str],
+    previous: object | None,
 ) -> Converted:
     snapshots = [
         (index, s)
         for index, record in enumerate(records)
         if (s := snapshot(record, index)) is not None
     ]
-    return take_in_combats(in_order(snapshots), profile, joined, previous)
+    return take_in_combats(in_order(snapshots), importing, joined, previous)
 
 
 def take_in_combats(
     snapshots: list[tuple[int, Snapshot]],
-    profile: Profile,
+    importing: ImportRules,
     joined: Collection[str],
     previous: object | None,
 ) -> Converted:
     """Take in (record index, snapshot) in order, each against its combat's cursor, with the
     maxima the characters joined with (`Ceiling`); the cursor for the next import."""
     given = read_cursors(previous)
-    batch = Ceiling(profile, joined, given.maxima, SOURCE)
+    batch = Ceiling(importing, joined, given.maxima, SOURCE)
     cursors = dict(given.combats)
     take_in(batch, cursors, snapshots, newer, label)
     cursor = msgspec.to_builtins(Cursors(cursors, batch.maxima)) if cursors else previous

@@ -38,7 +38,8 @@ from msgspec import Meta
 
 from ..errors import StructuralError
 from .avrae import combat_snapshot, take_in_combats
-from .base import Converted, Profile, Sighting, SourceId, content_key, decode
+from .base import Converted, Sighting, SourceId, content_key, decode
+from .rules import ImportRules
 from .saved_encounters import Snapshot
 
 MARK = "woundlog {"
@@ -174,10 +175,14 @@ def snapshot(head: Page, order: list[Place]) -> Snapshot:
 
 
 def convert(
-    records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
+    records: Sequence[object],
+    *,
+    importing: ImportRules,
+    joined: Collection[str],
+    previous: object | None,
 ) -> Converted:
     snapshots = [
         (index, snapshot(head, order)) for index, head, order in joined_pages(pages_in(records))
     ]
     snapshots.sort(key=lambda item: item[1].clock)  # one alias, one clock: the order it ran in
-    return take_in_combats(snapshots, profile, joined, previous)
+    return take_in_combats(snapshots, importing, joined, previous)

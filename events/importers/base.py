@@ -1,9 +1,10 @@
-"""What every importer shares: the result, the rulesets' stat mapping, stable ids, and the batch
-of woundlog events being built from another program's records.
+"""What every importer shares: the result, stable ids, and the batch of woundlog events being
+built from another program's records.
 
 Importers live in `events`, so they cannot ask `core` what a ruleset needs: the little they must
-know of each ruleset (which stat a maximum of hit points becomes, which kinds, whether it heals)
-is data here, in `PROFILES`, and the rules still check every event on append.
+know of the fight's ruleset (which stat a maximum of hit points becomes, which kinds, whether it
+heals) is handed to them as a value, its `ImportRules` (rules.py), and the rules still check
+every event on append.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ import msgspec
 from msgspec import Meta
 
 from ..codec import convert
-from ..errors import StructuralError, UsageError
+from ..errors import StructuralError
 from ..model import CharacterJoined, Event, Heal, Hit, TurnEnded, TurnStarted
 
 # named in the package, so the CLI's help reads it without loading this module
 from . import DEFAULT_RULESET as DEFAULT_RULESET
+from .rules import ImportRules
 
 T = TypeVar("T")
 
@@ -43,53 +45,6 @@ class Converted(msgspec.Struct, frozen=True):
     records: list[int] = []
     """Per event, the place in the records given of the record that made it, so that an event
     the rules refuse on append is reported by its record (see refusals.py)."""
-
-
-# --- what each ruleset needs from a hit-point tracker -------------------------------------------
-
-
-@dataclass(frozen=True)
-class Profile:
-    """How a source's hit points map onto one ruleset.
-
-    `stat` is the stat a combatant's maximum HP becomes when it joins; damage and healing count
-    in it one for one. `kinds` and `sides` are (player character, anyone else); an empty kind
-    leaves the ruleset's default. `heals` is False for a game with no healing during a fight:
-    HP going back up in the source then makes no event.
-    """
-
-    stat: str
-    kinds: tuple[str, str]
-    sides: tuple[str, str]
-    heals: bool = True
-    temporary: str | None = None
-    """The heal means that grants temporary hit points, for a ruleset that keeps them apart from
-    hit points (dnd5e's `temporary`); None: temporary hit points make no events, and only what
-    comes off hit points is a hit."""
-
-
-PROFILES: dict[str, Profile] = {
-    "d26": Profile("hp", ("pc", "npc"), ("players", "monsters")),
-    "mordheim": Profile("wounds", ("", ""), ("players", "monsters"), heals=False),
-    "warhammer_quest": Profile("wounds", ("warrior", "monster"), ("warriors", "monsters")),
-    "contractor": Profile("constitution", ("", ""), ("players", "monsters")),
-    "dnd5e": Profile("hp", ("pc", "monster"), ("players", "monsters"), temporary="temporary"),
-}
-
-UNSUPPORTED: dict[str, str] = {
-    "dragonquest": "DragonQuest splits damage between Fatigue and Endurance and needs Willpower: "
-    "a hit-point total says neither",
-}
-
-
-def profile_of(ruleset: str) -> Profile:
-    profile = PROFILES.get(ruleset)
-    if profile is not None:
-        return profile
-    why = UNSUPPORTED.get(ruleset)
-    if why is not None:
-        raise UsageError(f"ruleset `{ruleset}` cannot be imported into: {why}")
-    raise UsageError(f"no importable ruleset `{ruleset}` (importable: {', '.join(PROFILES)})")
 
 
 # --- decoding records --------------------------------------------------------------------------
@@ -147,9 +102,9 @@ class Batch:
     second import of the same records makes the same events, which the fight skips.
     """
 
-    def __init__(self, source: str, profile: Profile, joined: Collection[str]) -> None:
+    def __init__(self, source: str, importing: ImportRules, joined: Collection[str]) -> None:
         self.source = source
-        self.profile = profile
+        self.importing = importing
         self.joined = set(joined)
         self.events: list[Event] = []
         self.warnings: list[str] = []
@@ -174,16 +129,16 @@ class Batch:
             return False
         self.joined.add(who.id)
         index = 0 if who.player else 1
-        kind = self.profile.kinds[index]
+        kind = self.importing.kinds[index]
         self.add(
             CharacterJoined(
                 id=self.id(who.id, "joined"),
                 by=self.source,
                 character=who.id,
                 name=who.name,
-                side=who.side or self.profile.sides[index],
+                side=who.side or self.importing.sides[index],
                 kind=kind,
-                stats={self.profile.stat: who.max_hp},
+                stats={self.importing.stat: who.max_hp},
             )
         )
         self.hp_change(self.id(who.id, "hurt"), who.id, min(who.hp - who.max_hp, 0))
@@ -193,14 +148,14 @@ class Batch:
 
     def grant_temporary(self, event_id: str, character: str, amount: int) -> None:
         """Temporary hit points gained, as the ruleset's heal means for them (none: no event)."""
-        if self.profile.temporary is not None:
+        if self.importing.temporary is not None:
             self.add(
                 Heal(
                     id=event_id,
                     by=self.source,
                     target=character,
                     amount=amount,
-                    means=self.profile.temporary,
+                    means=self.importing.temporary,
                 )
             )
 
@@ -210,14 +165,14 @@ class Batch:
         """A combatant's HP and temporary HP, before and now, as hits and heals.
 
         Both programs take damage off temporary hit points first. In a ruleset that keeps them
-        (`Profile.temporary`), HP lost means the temporary hit points went first: the hit is
+        (`ImportRules.temporary`), HP lost means the temporary hit points went first: the hit is
         all of them plus the HP lost, and temporary hit points shown now were granted after it.
         Temporary hit points lost with no HP lost were absorbed damage: a hit the ruleset's
         temporary hit points take. Elsewhere only HP counts. Ids: `<key>:<character>:hit`,
         `:heal` and `:temp`."""
         (hp_before, hp_now), (temp_before, temp_now) = hp, temp
         change = hp_now - hp_before
-        if self.profile.temporary is None:
+        if self.importing.temporary is None:
             self.hp_change(
                 self.id(key, character, "hit" if change < 0 else "heal"), character, change
             )
@@ -254,7 +209,7 @@ class Batch:
                     rolls=given,
                 )
             )
-        elif delta > 0 and self.profile.heals:
+        elif delta > 0 and self.importing.heals:
             self.add(
                 Heal(
                     id=event_id,

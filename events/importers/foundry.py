@@ -100,16 +100,15 @@ from msgspec import Meta
 from ..errors import StructuralError
 from ..model import CHECK_BONUS, MAGNITUDE, Check, Heal, Hit, Magnitude, TurnEnded, TurnStarted
 from .base import (
-    PROFILES,
     Batch,
     Converted,
-    Profile,
     Sighting,
     SourceId,
     decode,
     merge_rolls,
     scoped,
 )
+from .rules import ImportRules
 
 SOURCE = "foundry"
 HOOKS = (
@@ -119,8 +118,7 @@ HOOKS = (
     "dnd5e.rollDeathSave",
     "combatTurnChange",
 )
-DND5E = PROFILES["dnd5e"]
-DEATH_SAVE = "death_save"
+DEATH_SAVE = "death_save"  # in an id: the death save of its envelope
 SEEN_KEPT = 500  # envelope ids the cursor remembers, for resends (the module resends its queue)
 MAX_ROUNDS = 10  # rounds one turn change may cross (a GM typing round 1000 is not 1000 rounds)
 UNHOOKED_KEPT = 4  # late HP hooks awaited per token (see `Conversion.unreported`)
@@ -347,8 +345,8 @@ def cursor_of(previous: object | None) -> Cursor:
 class Conversion:
     """One batch of envelopes: the events, and each token's HP as the envelopes leave it."""
 
-    def __init__(self, profile: Profile, joined: Collection[str], cursor: Cursor) -> None:
-        self.batch = Batch(SOURCE, profile, joined)
+    def __init__(self, importing: ImportRules, joined: Collection[str], cursor: Cursor) -> None:
+        self.batch = Batch(SOURCE, importing, joined)
         self.hp = dict(cursor.hp)
         # Envelope ids in the order seen (the cursor keeps the last ones) and as a set, so a
         # resend is recognised in one look-up, not a scan of every id before it.
@@ -454,7 +452,7 @@ class Conversion:
             # higher (a `temphp` part of the same damage): the change alone can hide what they
             # took, the temporary HP held before cannot
             held = max((hook.actor.hp.temp or 0) - changes.temp, 0)
-            absorbed = 0 if batch.profile.temporary is not None else min(held, hook.amount)
+            absorbed = 0 if batch.importing.temporary is not None else min(held, hook.amount)
             batch.add(
                 Hit(
                     id=batch.id(hook.id, who, "hit"),
@@ -463,7 +461,7 @@ class Conversion:
                     damage=hook.amount - absorbed,
                     attacker=hook.attacker,
                     rolls=scoped(rolls, who),
-                    critical=True if hook.critical and batch.profile is DND5E else None,
+                    critical=True if hook.critical and batch.importing.critical else None,
                 )
             )
         elif changes.hp > 0:
@@ -502,7 +500,8 @@ class Conversion:
         self.left(hook)
 
     def death_save(self, hook: RollDeathSave, index: int) -> None:
-        if self.batch.profile is not DND5E:
+        check = self.batch.importing.death_save  # the ruleset's check, and the purpose of its die
+        if check is None:
             self.batch.warn(
                 f"record {index} (death save `{hook.id}`): a death save rolled in Foundry is a "
                 "dnd5e rule; this fight's ruleset rolls its own"
@@ -517,9 +516,9 @@ class Conversion:
                 id=self.batch.id(hook.id, who, DEATH_SAVE),
                 by=SOURCE,
                 character=who,
-                check=DEATH_SAVE,
+                check=check,
                 bonus=bonus,
-                rolls={DEATH_SAVE: natural} if natural else {},
+                rolls={check: natural} if natural else {},
                 note=note,
             )
         )
@@ -645,9 +644,13 @@ def hook_name(hook: Envelope) -> str:
 
 
 def convert(
-    records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
+    records: Sequence[object],
+    *,
+    importing: ImportRules,
+    joined: Collection[str],
+    previous: object | None,
 ) -> Converted:
-    conversion = Conversion(profile, joined, cursor_of(previous))
+    conversion = Conversion(importing, joined, cursor_of(previous))
     batch = conversion.batch
     for index, record in enumerate(records):
         hook = envelope(record, index)

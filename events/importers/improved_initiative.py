@@ -94,7 +94,8 @@ from msgspec import Meta
 
 from ..errors import StructuralError
 from ..model import Amend, CharacterJoined, TurnEnded, TurnStarted
-from .base import Batch, Converted, Profile, Sighting, SourceId, content_key, decode
+from .base import Batch, Converted, Sighting, SourceId, content_key, decode
+from .rules import ImportRules
 from .saved_encounters import Cursor, Entry, Snapshot, read_cursor, step
 
 SOURCE = "ii"
@@ -430,9 +431,13 @@ def read_kept(previous: object | None) -> Kept | None:
 
 
 def convert(
-    records: Sequence[object], *, profile: Profile, joined: Collection[str], previous: object | None
+    records: Sequence[object],
+    *,
+    importing: ImportRules,
+    joined: Collection[str],
+    previous: object | None,
 ) -> Converted:
-    batch = Batch(SOURCE, profile, joined)
+    batch = Batch(SOURCE, importing, joined)
     kept = read_kept(previous)
     before = kept.last if kept is not None else None
     seen = dict.fromkeys(kept.seen if kept is not None else ())  # in the order taken in

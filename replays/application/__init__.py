@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from woundlog.core import Changes, FightState
+from woundlog.core.importing import convert_records  # with the ruleset's ImportRules
 from woundlog.events import (
     WIRE_VERSION,
     Event,
@@ -66,7 +67,7 @@ from woundlog.events import (
     type_name,
 )
 from woundlog.events.fight_ids import check_fight_id
-from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS, convert_records
+from woundlog.events.importers import DEFAULT_RULESET, IMPORTERS
 from woundlog.events.stores import Store, Stored, open_store
 
 from ..fight import Appended, Fight, FoldCache

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from woundlog.core import Changes, FightState
+from woundlog.core import Changes, FightState, get_ruleset
 from woundlog.events import Event, FightStarted
 from woundlog.events.stores import Stored
 
@@ -56,9 +56,6 @@ __all__ = [
     "fight_numbers",
     "markdown",
 ]
-
-HEALTH = ("wounds", "hp", "endurance", "constitution", "fatigue")
-"""The counters a chart follows, the first a character has: what the rulesets call health."""
 
 Played = tuple[Stored[Event], Event | None, FightState[Any], Changes]
 
@@ -111,7 +108,8 @@ def build(
 
 
 class Tracks:
-    """Each character's health counter, after every event that changed it."""
+    """Each character's health counter, after every event that changed it: the first of its
+    ruleset's pools it has (`Presentation.pools`)."""
 
     def __init__(self) -> None:
         self.points: dict[str, tuple[str, list[tuple[int, int]]]] = {}
@@ -121,7 +119,8 @@ class Tracks:
             cid = change.character
             if cid not in self.points:
                 character = state.characters.get(cid)
-                counter = next((c for c in HEALTH if hasattr(character, c)), None)
+                pools = get_ruleset(state.ruleset).presentation.pools
+                counter = next((c for c in pools if hasattr(character, c)), None)
                 value = getattr(character, counter) if counter else None
                 if counter is None or not isinstance(value, int):
                     continue

@@ -75,6 +75,7 @@ from .openapi import (
     render_plugins,
 )
 from .pages import pages_router
+from .rulesets import RulesetsController
 from .schemas import (
     BranchRequest,
     Created,
@@ -594,6 +595,7 @@ def create_app(
             fight_odds,
             branch_fight,
             *CAMPAIGN_ROUTES,
+            RulesetsController,
             assets_router(),
         ],
         state=AppState({"service": Service(fights, notifier)}),

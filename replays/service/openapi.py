@@ -43,7 +43,7 @@ MEANING = {
     "the URL (never do that: use a stream ticket).",
     403: "A token of another fight, or of a role that cannot do this (a viewer writing, a "
     "fight's token creating or deleting fights).",
-    404: "No such fight (a retried DELETE finds it gone), or no such import format.",
+    404: "No such fight (a retried DELETE finds it gone), import format or ruleset.",
     409: "A conflict: the fight is not at `expected_version`, an event id is reused with other "
     "content, or the fight exists with other settings. `current_version` says where it is.",
     413: "Over a limit: the body's size, or the events of one batch.",

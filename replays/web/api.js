@@ -22,6 +22,34 @@ async function call(url, token, init = {}) {
   return body;
 }
 
+/** What a page shows of a ruleset it is not told about: nothing of its own. */
+const PLAIN = { pools: [], gm_kinds: [], hidden: [], units: {}, glance: {}, pips: null };
+
+let rulesets = null;
+
+/** Every ruleset's declarations, by name (`GET /rulesets`: no token, it is the rules, not a
+ * fight), fetched once per page; a failed fetch is tried again at the next call. */
+export function getRulesets() {
+  rulesets ??= fetch("/rulesets")
+    .then(async (response) => {
+      const body = await response.json().catch(() => null);
+      if (!response.ok) throw new ApiError(response.status, body);
+      return new Map(body.map((ruleset) => [ruleset.name, ruleset]));
+    })
+    .catch((error) => {
+      rulesets = null;
+      throw error;
+    });
+  return rulesets;
+}
+
+/** What the ruleset `name` declares for pages: its pools, the GM's kinds, the counters a card
+ * hides, the words for units, what a state means at a glance, and counters drawn as pips. The
+ * pages know no game: whatever they show of one comes from here. */
+export async function getPresentation(name) {
+  return (await getRulesets()).get(name)?.presentation ?? PLAIN;
+}
+
 export const TIMELINE_WINDOW = 500; // the server answers at most 1000 events at a time
 /** One window of the timeline: events `from` on, at most `limit`; `next` starts the next one. */
 export const getTimeline = (fight, token, from = 1, limit = TIMELINE_WINDOW) =>

@@ -3,26 +3,26 @@
 import { label } from "./states.js";
 
 const FIXED = new Set(["state", "name", "side", "kind", "stats", "gear", "injuries"]);
-/** Pools a person always wants to see, even when full. */
-export const POOLS = new Set(["wounds", "hp", "fatigue", "endurance", "constitution"]);
 
 const empty = (v) => v === null || v === false || v === 0 || (Array.isArray(v) && !v.length);
 const text = (v) => (Array.isArray(v) ? v.join(", ") : v === true ? "yes" : String(v));
 
 /**
- * `[name, text]` for each counter worth showing: the pools; any stat the rules changed (its
+ * `[name, text]` for each counter worth showing: the pools (the ruleset's `presentation` names
+ * them: a person always wants to see them, even when full); any stat the rules changed (its
  * current value beside the joined one); and the ruleset's other counters when they are set.
  * Stats at their joined value are left out: they are the character sheet, not the fight.
  */
-export function counters(character) {
+export function counters(character, presentation) {
+  const pools = new Set(presentation.pools);
   const stats = character.stats ?? {};
   const shown = [];
   for (const [name, value] of Object.entries(character)) {
     if (FIXED.has(name)) continue;
     if (name in stats) {
-      if (POOLS.has(name)) shown.push([label(name), `${value} of ${stats[name]}`]);
+      if (pools.has(name)) shown.push([label(name), `${value} of ${stats[name]}`]);
       else if (value !== stats[name]) shown.push([label(name), `${value} (was ${stats[name]})`]);
-    } else if (POOLS.has(name) || !empty(value)) {
+    } else if (pools.has(name) || !empty(value)) {
       shown.push([label(name), text(value)]);
     }
   }
@@ -32,7 +32,7 @@ export function counters(character) {
 export const injuries = (character) => (character.injuries ?? []).map(text);
 
 /** A `<tr>` for the state table: name, state, counters, injuries. */
-export function stateRow(id, character) {
+export function stateRow(id, character, presentation) {
   const row = document.createElement("tr");
   row.dataset.character = id;
   const name = document.createElement("th");
@@ -46,7 +46,7 @@ export function stateRow(id, character) {
   state.textContent = label(character.state);
   const count = document.createElement("td");
   count.dataset.label = "Counters";
-  count.textContent = counters(character).map(([k, v]) => `${k} ${v}`).join(" · ");
+  count.textContent = counters(character, presentation).map(([k, v]) => `${k} ${v}`).join(" · ");
   const hurt = document.createElement("td");
   hurt.dataset.label = "Injuries";
   hurt.textContent = injuries(character).join(", ");
@@ -54,7 +54,8 @@ export function stateRow(id, character) {
   return row;
 }
 
-export function fillStateTable(table, state) {
+/** The state table of `state`, whose ruleset's `presentation` says which counters are pools. */
+export function fillStateTable(table, state, presentation) {
   const head = document.createElement("tr");
   head.className = "head";
   for (const title of ["Character", "State", "Counters", "Injuries"]) {
@@ -65,6 +66,6 @@ export function fillStateTable(table, state) {
   }
   const caption = document.createElement("caption");
   caption.textContent = `After event #${state.seq}`;
-  const rows = Object.entries(state.characters).map(([id, c]) => stateRow(id, c));
+  const rows = Object.entries(state.characters).map(([id, c]) => stateRow(id, c, presentation));
   table.replaceChildren(caption, head, ...rows);
 }

@@ -9,12 +9,9 @@
 // the GM's settings; here the GM's link to the table view carries it (`?monsters=`), since the
 // pages may not write anything but events. It hides numbers from a glance, not from a player
 // who reads the API with the same viewer token.
-
-import { POOLS } from "./character.js";
-
-/** Kinds the rules give to the GM's side: dnd5e's and DragonQuest's monster, d26's npc and
- * legendary. Every other kind (pc, hero, warrior, henchman, contractor, character) is a player's. */
-const GM_KINDS = new Set(["monster", "npc", "legendary"]);
+//
+// Which kinds are the GM's, and which counters are a character's pools, each ruleset declares
+// (`presentation`, from GET /rulesets through api.js): dnd5e's monster, d26's npc and legendary.
 
 export const MONSTER_HP = ["bands", "hidden", "shown"];
 
@@ -24,7 +21,8 @@ export function monsterHp(search) {
   return MONSTER_HP.includes(asked) ? asked : "bands";
 }
 
-export const isMonster = (character) => GM_KINDS.has(character.kind);
+/** Whether the rules put `character` on the GM's side (its kind is one of the GM's). */
+export const isMonster = (character, presentation) => presentation.gm_kinds.includes(character.kind);
 
 /** A pool's band, as Improved Initiative words it. */
 export function band(current, maximum) {
@@ -35,20 +33,21 @@ export function band(current, maximum) {
 }
 
 /** The first pool the character has (hp, wounds, ...): `[name, current, maximum]`, or null. */
-export function pool(character) {
+export function pool(character, presentation) {
   const stats = character.stats ?? {};
-  for (const name of POOLS) {
+  for (const name of presentation.pools) {
     if (name in stats && typeof character[name] === "number") return [name, character[name], stats[name]];
   }
   return null;
 }
 
 /** Whether the numbers of `character`'s counters are shown to players under `rule`. */
-export const numbersShown = (character, rule) => rule === "shown" || !isMonster(character);
+export const numbersShown = (character, rule, presentation) =>
+  rule === "shown" || !isMonster(character, presentation);
 
 /** The health line a card shows in place of a monster's counters: a band, or nothing. */
-export function healthWord(character, rule) {
-  if (numbersShown(character, rule) || rule === "hidden") return null;
-  const found = pool(character);
+export function healthWord(character, rule, presentation) {
+  if (numbersShown(character, rule, presentation) || rule === "hidden") return null;
+  const found = pool(character, presentation);
   return found ? band(found[1], found[2]) : null;
 }

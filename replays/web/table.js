@@ -1,8 +1,10 @@
 // The table view: large print, live, for players at the table or on a second screen. It reads
 // with the viewer token only, and shows the characters side by side, the round and whose turn
-// it is, what the newest event did in plain words, and the cards it changed.
+// it is, what the newest event did in plain words, and the cards it changed. What a card shows
+// of the fight's game (its pools, the GM's kinds, pips, what a state means at a glance) is the
+// ruleset's own declaration (GET /rulesets): this page knows no game.
 
-import { ApiError, getState, getTimeline } from "./api.js";
+import { ApiError, getPresentation, getState, getTimeline } from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { counters, injuries } from "./character.js";
 import { healthWord, monsterHp, numbersShown } from "./health.js";
@@ -15,10 +17,6 @@ const fight = decodeURIComponent(location.pathname.split("/")[2]);
 const rule = monsterHp(location.search);
 const $ = (id) => document.getElementById(id);
 
-/** What a state means at the table, where two states look alike (both at 0 HP). */
-const AT_A_GLANCE = { downed: "dying", stabilised: "stable" };
-const SAVES = 3; // dnd5e: three successes make stable, three failures dead
-
 function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -26,24 +24,27 @@ function element(tag, className, text) {
   return node;
 }
 
-/** Death saves as pips: filled for each success and failure so far, out of three. */
-function pips(character) {
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Counters drawn as pips (dnd5e's death saves): filled for each one so far, out of the
+ * declared number, one row per counter. */
+function pips(character, declared) {
   const row = element("p", "saves");
   const said = [];
-  for (const [key, word] of [["successes", "passed"], ["failures", "failed"]]) {
+  for (const [key, word] of Object.entries(declared.counters)) {
     const got = character[key] ?? 0;
     const group = element("span", `pips ${key}`);
     group.append(element("span", "pip-label", word));
-    for (let i = 0; i < SAVES; i++) group.append(element("span", i < got ? "pip on" : "pip"));
+    for (let i = 0; i < declared.out_of; i++) group.append(element("span", i < got ? "pip on" : "pip"));
     row.append(group);
-    said.push(`${got} of ${SAVES} ${word}`);
+    said.push(`${got} of ${declared.out_of} ${word}`);
   }
   row.setAttribute("role", "img");
-  row.setAttribute("aria-label", `Death saves: ${said.join(", ")}`);
+  row.setAttribute("aria-label", `${capital(declared.name)}: ${said.join(", ")}`);
   return row;
 }
 
-function card(state, id, character, { changed, acting }) {
+function card(presentation, id, character, { changed, acting }) {
   const li = element("li", `card s-${character.state}`);
   li.dataset.character = id;
   li.dataset.state = character.state;
@@ -53,18 +54,20 @@ function card(state, id, character, { changed, acting }) {
   name.title = id; // a long id (Foundry's Scene.x.Token.y) on hover, never as the heading
   const status = element("p", "state");
   status.append(element("span", "state-word", label(character.state)));
-  const glance = state.ruleset === "dnd5e" ? AT_A_GLANCE[character.state] : null;
+  const glance = Object.hasOwn(presentation.glance, character.state) && presentation.glance[character.state];
   if (glance) status.append(element("span", `glance glance-${glance}`, glance));
   if (acting) status.append(element("span", "tag", "their turn"));
   if (changed) status.append(element("span", "tag tag-changed", "just changed"));
   li.append(name, status);
-  if (state.ruleset === "dnd5e" && character.state === "downed") li.append(pips(character));
-  const word = healthWord(character, rule);
+  if (presentation.pips && character.state === presentation.pips.state) {
+    li.append(pips(character, presentation.pips));
+  }
+  const word = healthWord(character, rule, presentation);
   if (word) li.append(element("p", `band band-${word.toLowerCase()}`, word));
-  else if (numbersShown(character, rule)) {
+  else if (numbersShown(character, rule, presentation)) {
     const list = element("dl");
-    const hidden = state.ruleset === "dnd5e" ? new Set(["successes", "failures"]) : new Set();
-    for (const [key, value] of counters(character)) {
+    const hidden = new Set(presentation.hidden.map(label)); // as `counters` names them
+    for (const [key, value] of counters(character, presentation)) {
       if (hidden.has(key)) continue;
       list.append(element("dt", "", key), element("dd", "", value));
     }
@@ -76,14 +79,15 @@ function card(state, id, character, { changed, acting }) {
 }
 
 /** The cards, one group per side in join order. */
-function drawSides(state, changedIds) {
+function drawSides(state, presentation, changedIds) {
   const now = turnNow(state);
   const sides = new Map();
   for (const [id, character] of Object.entries(state.characters)) {
     const side = character.side || "";
     if (!sides.has(side)) sides.set(side, []);
     const acting = now.character === id || (now.side && now.side === character.side);
-    sides.get(side).push(card(state, id, character, { changed: changedIds.has(id), acting }));
+    const shown = { changed: changedIds.has(id), acting };
+    sides.get(side).push(card(presentation, id, character, shown));
   }
   const groups = [...sides].map(([side, cards], index) => {
     const section = element("section", "side");
@@ -107,14 +111,15 @@ async function moment(seq) {
 
 async function draw() {
   const state = await getState(fight, tokens(fight).read);
+  const presentation = await getPresentation(state.ruleset);
   const newest = state.seq ? await moment(state.seq) : null;
   $("title").textContent = state.name || `Fight ${fight}`;
   $("turn").textContent = turnLine(state);
   const changed = new Set(
     [...(newest?.changes.characters ?? []), ...(newest?.changes.consequences ?? [])].map((c) => c.character),
   );
-  drawSides(state, changed);
-  $("just").textContent = newest ? justHappened(newest, state, rule) : "";
+  drawSides(state, presentation, changed);
+  $("just").textContent = newest ? justHappened(newest, state, rule, presentation) : "";
   return state.seq;
 }
 

@@ -1,7 +1,7 @@
 // The timeline page: the grid, time travel (slider, arrow keys, `?at=N`), GM undo and amend,
 // and live updates. Everything it shows comes from the API with the person's token.
 
-import { ApiError, amend, getState, getTimeline, undo } from "./api.js";
+import { ApiError, amend, getPresentation, getState, getTimeline, undo } from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { fillAmendForm, readAmendForm } from "./amend-form.js";
 import { fillStateTable } from "./character.js";
@@ -135,8 +135,9 @@ async function go(seq, { focus = true, follow = false } = {}) {
 
   const asked = ++page.stateAsked;
   const state = await getState(fight, tokens(fight).read, seq);
+  const presentation = await getPresentation(state.ruleset); // which counters are its pools
   if (asked === page.stateAsked) {
-    fillStateTable($("then"), state);
+    fillStateTable($("then"), state, presentation);
     showState(state); // the what-if names the characters as they stood here
   }
 }

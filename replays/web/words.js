@@ -44,8 +44,11 @@ export function eventWords(event, name) {
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** One character's change in words, numbers kept from players where `shown(id)` says so. */
-export function changeWords(change, name, shown) {
+/** One character's change in words, numbers kept from players where `shown(id)` says so; the
+ * ruleset's `presentation` words its pips (`has 1 of 3 death saves failed`) and the counters it
+ * counts in units (`loses 3 HP`). */
+export function changeWords(change, name, shown, presentation) {
+  const { pips, units } = presentation;
   const who = name(change.character);
   if (change.before === null) return `${who} joins the fight.`;
   if (change.after === null) return `${who} is no longer in the fight.`;
@@ -58,11 +61,11 @@ export function changeWords(change, name, shown) {
       break;
     }
     const by = Math.abs(now - was);
-    if (counter === "failures" || counter === "successes") {
-      const what = counter === "failures" ? "failed" : "passed";
-      parts.push(now > was ? `has ${now} of 3 death saves ${what}` : `clears the ${what} death saves`);
-    } else if (counter === "hp" || counter === "temp_hp") {
-      const unit = counter === "hp" ? "HP" : "temporary HP";
+    if (pips && Object.hasOwn(pips.counters, counter)) {
+      const what = pips.counters[counter];
+      parts.push(now > was ? `has ${now} of ${pips.out_of} ${pips.name} ${what}` : `clears the ${what} ${pips.name}`);
+    } else if (Object.hasOwn(units, counter)) {
+      const unit = units[counter];
       parts.push(now < was ? `loses ${by} ${unit}` : `gains ${by} ${unit}`);
     } else {
       parts.push(`${label(counter)} ${was} → ${now}`);
@@ -76,14 +79,15 @@ export function changeWords(change, name, shown) {
 
 const injuryText = (injury) => (typeof injury === "string" ? injury : injury?.name ?? JSON.stringify(injury));
 
-/** What a moment did, in a few sentences; `rule` is the table's monster HP choice. */
-export function justHappened(moment, state, rule) {
+/** What a moment did, in a few sentences; `rule` is the table's monster HP choice,
+ * `presentation` what the fight's ruleset declares for pages. */
+export function justHappened(moment, state, rule, presentation) {
   const name = namer(state);
-  const shown = (id) => !state.characters[id] || numbersShown(state.characters[id], rule);
+  const shown = (id) => !state.characters[id] || numbersShown(state.characters[id], rule, presentation);
   const { event, changes } = moment;
   if (changes.void) return `${eventWords(event, name)} The rules set it aside: ${changes.void}.`;
   const said = [...changes.characters, ...changes.consequences]
-    .map((change) => changeWords(change, name, shown))
+    .map((change) => changeWords(change, name, shown, presentation))
     .filter(Boolean);
   if (event.type === "retract" || event.type === "amend") said.unshift(eventWords(event, name));
   else if (event.type === "turn_started" || event.type === "turn_ended") said.unshift(eventWords(event, name));

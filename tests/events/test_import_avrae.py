@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from woundlog.core.importing import convert_records
 from woundlog.events import (
     CharacterJoined,
     Event,
@@ -24,7 +25,6 @@ from woundlog.events import (
     TurnStarted,
     type_name,
 )
-from woundlog.events.importers import convert_records
 from woundlog.events.importers.avrae import summary_hp
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight, replay

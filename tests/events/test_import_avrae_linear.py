@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from woundlog.events.importers import avrae, base, convert_records, saved_encounters
+from woundlog.core.importing import convert_records
+from woundlog.events.importers import avrae, base, saved_encounters
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "data" / "importers"))
 from avrae_fixtures import Combat, Combatant, Group

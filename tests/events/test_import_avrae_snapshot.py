@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from woundlog.core.importing import convert_records
 from woundlog.events import CharacterJoined, StructuralError
-from woundlog.events.importers import convert_records
 
 DATA = Path(__file__).parent.parent / "data" / "importers"
 sys.path.insert(0, str(DATA))

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from woundlog.core.importing import convert_records
 from woundlog.events import (
     CharacterJoined,
     Check,
@@ -25,7 +26,7 @@ from woundlog.events import (
     TurnEnded,
     TurnStarted,
 )
-from woundlog.events.importers import IMPORTERS, convert_records, foundry
+from woundlog.events.importers import IMPORTERS, foundry
 from woundlog.events.stores import SQLiteStore, Store
 from woundlog.replays import Fight
 

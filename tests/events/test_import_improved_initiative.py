@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from woundlog.core.importing import convert_records
 from woundlog.events import (
     Amend,
     CharacterJoined,
@@ -26,7 +27,6 @@ from woundlog.events import (
     TurnStarted,
     type_name,
 )
-from woundlog.events.importers import convert_records
 from woundlog.events.stores import SQLiteStore
 from woundlog.replays import Fight, replay
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from woundlog.core.importing import convert_records
 from woundlog.events import FightStarted, Heal, Hit, RefusedError, StructuralError, TurnStarted
-from woundlog.events.importers import IMPORTERS, Converted, append_importing, convert_records
+from woundlog.events.importers import IMPORTERS, Converted, append_importing
 from woundlog.events.stores import SQLiteStore, Store
 from woundlog.replays import Fight
 

@@ -11,10 +11,11 @@ from typing import Any
 import msgspec
 import pytest
 
+from woundlog.core.importing import IMPORT_RULES as PROFILES
+from woundlog.core.importing import convert_records
 from woundlog.events import UsageError
-from woundlog.events.importers import IMPORTERS, convert_records
+from woundlog.events.importers import IMPORTERS
 from woundlog.events.importers.base import (
-    PROFILES,
     Batch,
     Sighting,
     SourceId,
@@ -49,7 +50,7 @@ def test_unknown_format_is_a_usage_error_naming_the_known_ones() -> None:
 def test_ruleset_without_hit_points_is_refused_with_the_reason() -> None:
     with pytest.raises(UsageError, match="Fatigue and Endurance"):
         convert_records("foundry", FOUNDRY, ruleset="dragonquest")
-    with pytest.raises(UsageError, match="importable: d26, mordheim"):
+    with pytest.raises(UsageError, match="importable: mordheim, warhammer_quest, d26"):
         convert_records("foundry", FOUNDRY, ruleset="chess")
 
 

@@ -207,9 +207,12 @@ from .turn import each, end_of_turn, start_of_turn, whole_turn
 from .warrior import (
     CHANGED_STATS,
     HEALER_MONSTER,
+    IMPORTING,
     MONSTER,
     MONSTERS,
+    PRESENTATION,
     PROFILE,
+    SIDES,
     WARRIOR,
     Warrior,
     is_monster,
@@ -309,6 +312,8 @@ class WarhammerQuest(Ruleset):
         ),
     }
     kinds = (WARRIOR, MONSTER, HEALER_MONSTER)
+    presentation = PRESENTATION
+    importing = IMPORTING
     hit_facts = frozenset({"coup_de_grace", "pinned"})
     heal_facts = frozenset({"items"})
     options: ClassVar[Options] = {
@@ -331,7 +336,7 @@ class WarhammerQuest(Ruleset):
     ) -> Warrior:
         if stats["wounds"] < 1:
             raise ctx.refuse("Starting Wounds are at least 1", "$.stats.wounds")
-        side = "monsters" if kind in MONSTERS else "warriors"
+        side = SIDES.gm if kind in MONSTERS else SIDES.players
         joined = Warrior(
             **self.basics(event, kind, stats, side=side),
             wounds=stats["wounds"],

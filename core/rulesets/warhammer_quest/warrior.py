@@ -7,7 +7,10 @@ from typing import Any
 
 import msgspec
 
+from woundlog.events.importers.rules import ImportRules
+
 from ...fight_state import Character
+from ...presentation import Presentation, Sides
 from ...states import DOWNED, KNOCKED_DOWN, STABILISED
 from .tables import INJURIES
 
@@ -15,6 +18,13 @@ WARRIOR, MONSTER, HEALER_MONSTER = "warrior", "monster", "healer_monster"
 MONSTERS = (MONSTER, HEALER_MONSTER)
 """A `healer_monster` is a monster in every way, and a spellcasting monster capable of healing:
 while one stands, the other monsters go Down on 0 wounds instead of dying."""
+SIDES = Sides(players="warriors", gm="monsters")
+"""Where a warrior and a monster join when no side is given."""
+PRESENTATION = Presentation(pools=("wounds",), gm_kinds=MONSTERS, sides=SIDES)
+"""Warriors and monsters live by their wounds; the monsters are the GM's."""
+IMPORTING = ImportRules(stat="wounds", kinds=(WARRIOR, MONSTER), sides=(SIDES.players, SIDES.gm))
+"""Another program's hit points are Wounds (its maximum the Starting Wounds); its player
+characters join as warriors, anyone else as a monster."""
 PROFILE = (
     "movement",
     "weapon_skill",
