@@ -33,7 +33,7 @@ from woundlog.core import FightState
 from woundlog.events import Event
 from woundlog.events.stores import Stored
 
-from .undo import POSITION, Target, Undo, target_of
+from .undo import POSITION, Target, Undo, reach, target_of
 
 KEEP_EVERY = 64
 """Seqs between two kept states: a refold starts at most this far behind the event an undo
@@ -152,15 +152,8 @@ class BatchFold:
         return self.events[bisect_right(self._seqs, after) : bisect_right(self._seqs, upto)]
 
     def reach(self, undo_seq: int, target: Target | None) -> int:
-        """The first seq whose fate an undo event at `undo_seq` naming `target` may change,
-        remembered for the undo events that may name it in turn. Retracting an undo event
-        changes what that one did too: the fate of the event it named, and so on down."""
-        if target is None:
-            reached = 0
-        elif target.type in ("retract", "amend"):
-            # an undo event from before the batch: its reach is not known here, so all of it
-            reached = min(target.seq, self._reaches.get(target.seq, 0))
-        else:
-            reached = target.seq
-        self._reaches[undo_seq] = reached
+        """The first seq whose fate an undo event at `undo_seq` naming `target` may change
+        (`undo.reach`), remembered for the undo events that may name it in turn. An undo event
+        from before the batch is not remembered: it may have reached anything."""
+        reached = self._reaches[undo_seq] = reach(target, self._reaches)
         return reached

@@ -80,21 +80,22 @@ def campaign_steps(
     stream = campaign_stream(campaign)
     undo = Undo(store.campaign_undo_events(stream, at))
     state: CampaignState | None = None
-    logged = list(undo.fates(store.campaign_read(stream, 1, at)))
+    logged = list(undo.played(store.campaign_read(stream, 1, at)))
     end = logged[-1][0].seq if logged else 0
-    fresh = [(Stored(end + i, event), None) for i, event in enumerate(then, start=1)]
+    fresh = [(Stored(end + i, event), event, None) for i, event in enumerate(then, start=1)]
     if not logged and store.version(stream) == 0:
         raise CampaignNotFound(f"no campaign `{campaign}` in this store")
-    for stored, fate in [*logged, *fresh]:
+    for stored, played, undone in [*logged, *fresh]:
         event = stored.event
         if state is None:
             state = start_campaign(event)
             yield Step(stored=stored, state=state)
             continue
-        if fate is not None:
+        if played is None:  # taken back
             state = pass_over(state)
-            yield Step(stored=stored, state=state, undone=fate.describe())
+            yield Step(stored=stored, state=state, undone=undone)
             continue
+        assert played is event  # a campaign's log holds no amend (its decoder refuses one)
         outcome = None
         if isinstance(event, FightPlayed):
             limit = (fights_at or {}).get(event.fight)

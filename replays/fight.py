@@ -41,7 +41,7 @@ from . import snapshots
 from .batch_fold import KEEP_EVERY, BatchFold
 from .fold import fold, fold_state
 from .timeline import Timeline
-from .undo import Target, Undo, names_of, target_of
+from .undo import Target, Undo, target_of
 
 RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
@@ -137,10 +137,10 @@ class Fight:
         end = self._end(at)
         final = self.undo_resolution(end)
         timeline = Timeline(None, Undo(), self._refold, self._find)
-        for stored, fate in final.fates(self.events(1, end)):
+        for stored, _, undone in final.played(self.events(1, end)):
             changes = timeline.push(stored, strict=False)
-            if fate is not None:
-                changes = msgspec.structs.replace(changes, undone=fate.describe())
+            if undone is not None:
+                changes = msgspec.structs.replace(changes, undone=undone)
             yield changes
 
     def changes_from(self, first: int, last: int | None = None) -> Iterator[Changes]:
@@ -159,17 +159,10 @@ class Fight:
 
     def newest_live(self) -> str:
         """The name of the newest event still in effect that an undo can take back."""
-        undo = self.undo_resolution()
-        retracted = {
-            s.event.event for s in undo.events if isinstance(s.event, Retract) and undo.live[s.seq]
-        }
-        for stored in self._newest_first():
-            if isinstance(stored.event, FightStarted | Retract):
-                continue
-            names = names_of(stored.seq, stored.event)
-            if not retracted.intersection(names):
-                return names[-1]
-        raise UsageError(f"nothing to undo in fight `{self.id}`")
+        newest = self.undo_resolution().newest_live(self._newest_first())
+        if newest is None:
+            raise UsageError(f"nothing to undo in fight `{self.id}`")
+        return newest
 
     # --- writing ---------------------------------------------------------------------------
 

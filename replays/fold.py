@@ -47,18 +47,14 @@ def replayed(
     """`fold`, each step with the event the rules replayed in that place: the event itself, an
     amended one's replacement, or None for a retracted one (a report reads what was played)."""
     step = apply if strict else apply_or_void
-    for stored, fate in undo.fates(stream):
-        if fate is None:
-            event: Event | None = stored.event
-            state, changes = step(state, stored.event)
-        elif fate.replacement is None:
-            assert state is not None  # the first event, fight_started, cannot be undone
-            event = None
-            state, changes = not_replayed(state, stored.event, fate.describe())
+    for stored, event, undone in undo.played(stream):
+        if event is None:  # taken back (fight_started, the first, cannot be)
+            assert state is not None
+            state, changes = not_replayed(state, stored.event, undone or "")
         else:
-            event = fate.replacement
-            state, changes = step(state, fate.replacement)
-            changes = msgspec.structs.replace(changes, undone=fate.describe())
+            state, changes = step(state, event)
+            if undone is not None:  # amended: the replacement, in its place
+                changes = msgspec.structs.replace(changes, undone=undone)
         yield event, state, changes
 
 
@@ -90,24 +86,23 @@ def fold_pairs(
     """`fold_state` over (seq, event) pairs, for a reader (a file) that need not wrap each
     event as `Stored` for it.
 
-    The fates are worked out in the loop rather than through `Undo.fates`: each generator
-    layer between the reader and the rules (and each `Stored` made for it) cost a replay a
-    few thousand instructions an event, more than the bookkeeping it carried."""
+    Each event is what `Undo.as_played` says the rules replay in its place, asked here of the
+    events an undo event names alone (the table `named_seqs`, `named_ids`), and of none in a
+    log without undo events: each call and each generator layer between the reader and the
+    rules (`Undo.played`, a `Stored` made for it) cost a replay a few thousand instructions an
+    event, more than the bookkeeping it carried."""
     folding = Fold(state)
     # `Fold.add` by hand: the quick step of the event's type, else the generic way
     quick, generic = folding.quick, folding.generic
-    # as `Undo.fates` picks them: `fate` is asked only of the events an undo event names, and
-    # of none in a log without undo events
     named = not undo.empty
-    seqs, ids, fate = undo.named_seqs, undo.named_ids, undo.fate
+    seqs, ids, as_played = undo.named_seqs, undo.named_ids, undo.as_played
     for seq, event in pairs:
         if named and (seq in seqs or (event.id is not None and event.id in ids)):
-            found = fate(seq, event)
-            if found is not None:
-                if found.replacement is None:
-                    folding.pass_over()  # retracted (fight_started, the first, cannot be)
-                    continue
-                event = found.replacement
+            played = as_played(seq, event)[0]
+            if played is None:
+                folding.pass_over()  # taken back (fight_started, the first, cannot be)
+                continue
+            event = played
         try:
             step = quick.get(type(event))
             if step is None or not step(event):

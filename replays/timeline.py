@@ -24,7 +24,6 @@ from woundlog.core import (
 from woundlog.events import (
     Amend,
     Event,
-    GameEvent,
     RefusedError,
     Retract,
     RuleError,
@@ -33,7 +32,7 @@ from woundlog.events import (
 )
 from woundlog.events.stores import Stored
 
-from .undo import Target, Undo, check_target
+from .undo import Target, Undo, check_target, in_slot
 
 Refold = Callable[[Undo, int], FightState[Any]]
 """The state at a seq under an undo resolution."""
@@ -77,12 +76,11 @@ class Timeline:
         target = self._find(event.event)
         check_target(stored.seq, event, target)
         assert target is not None and self.state is not None
-        if isinstance(event, Retract):
-            names = (f"#{target.seq}", target.id) if target.id else (f"#{target.seq}",)
-            earlier = self.undo.retracted(names)
-            if earlier is not None and strict:
+        if isinstance(event, Retract) and strict:
+            earlier = self.undo.fate(target.seq, target)
+            if earlier is not None and earlier.replacement is None:
                 raise RuleError(
-                    f"`{event.event}` is already undone (by {earlier})",
+                    f"`{event.event}` is already undone (by {earlier.by})",
                     event=event_ref(event, stored.seq),
                     field="$.event",
                 )
@@ -109,13 +107,10 @@ class Timeline:
         self, stored: Stored[Event], amend: Amend, target: Target, undo: Undo
     ) -> None:
         """Refuse a replacement the rules refuse where it would stand: in the amended event's
-        slot, after the events before it as `undo` has them (a refold from the newest snapshot
-        before that slot), with the slot's id and so its dice."""
-        replacement: GameEvent = amend.replacement
-        if replacement.id is None and target.id is not None:
-            replacement = msgspec.structs.replace(replacement, id=target.id)
+        slot (`in_slot`: with the slot's id, and so its dice), after the events before it as
+        `undo` has them (a refold from the newest snapshot before that slot)."""
         try:
-            apply(self._refold(undo, target.seq - 1), replacement)
+            apply(self._refold(undo, target.seq - 1), in_slot(amend.replacement, target))
         except (RuleError, StructuralError) as exc:
             raise _in_replacement(exc, amend, stored.seq) from None
 

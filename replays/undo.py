@@ -1,15 +1,35 @@
-"""Undo, by appending, never editing: which events a log's `retract` and `amend` take away.
+"""Undo, by appending, never editing: the one place that says what a log's `retract` and `amend`
+do to the rest of it (DESIGN.md section 6).
 
-History is never edited. An undo event names an earlier event by its id or by `#N`; resolving
-the undo events of a log (newest first, so that retracting a retract restores its event) tells,
-for every other event, whether it stands, was retracted, or is replayed as a replacement.
+History is never edited. An undo event names an earlier event by its id or by `#N`. `Undo`
+resolves the undo events of a log (newest first, so that retracting a retract restores its
+event; `add` resolves one more in place), and `Undo.as_played` applies them to one step of the
+log: what the rules replay there (the event as written, the newest standing amend's
+replacement in the slot, or nothing: retracted) and what undid it. Every loop over a log asks
+it, and none decides it for itself:
+
+- the folds: `fold.replayed` (each event's changes, through `Undo.played`), `fold.fold_pairs`
+  (state only: it reads `named_seqs` and `named_ids`, the table of the few events an undo event
+  names, and calls `as_played` for those alone, so a replay pays nothing for the rest), and a
+  campaign's (`campaign.campaign_steps`);
+- the readers of a log as it stands: `Fight.history` and the application's timeline (each
+  event marked with what undid it), the report's chronicle (what each retract took or gave
+  back: `ends_on`, then `as_played`), and what an undo takes back by default (`newest_live`, of
+  a fight and of a campaign);
+- the loops that take undo events one at a time as they are appended (`timeline.Timeline`,
+  `batch_fold.BatchFold`): each resolves them in place (`add`), asks `fate` whether a target is
+  taken back already and `in_slot` what an amend's replacement is in its slot, and `reach`
+  tells a batch which of its kept states an undo event leaves standing.
+
+The structural checks of an undo event (`check_target`) are here too, for a fight's log and a
+campaign's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Protocol, TypeVar
 
 import msgspec
 
@@ -25,16 +45,27 @@ from woundlog.events import (
     event_ref,
     type_name,
 )
+from woundlog.events.model import CampaignStarted, FightStarted
 from woundlog.events.stores import Stored
 
-S = TypeVar("S", bound=Stored[EventBase])
-"""An event as a store holds it, of a fight's log or a campaign's: undo is the same in both."""
+E = TypeVar("E", bound=EventBase)
+"""An event of a fight's log or of a campaign's: undo is the same in both."""
 
 POSITION = re.compile(r"#[1-9][0-9]*")
 """`#N`, exactly as the N-th event calls itself."""
 
+START_TYPES = ("fight_started", "campaign_started")
+"""The first event of a log, which no undo event may name: start a new log instead."""
 
-def names_of(seq: int, event: EventBase) -> tuple[str, ...]:
+
+class Named(Protocol):
+    """Anything that knows an event's own id: the event, or a `Target` standing for it."""
+
+    @property
+    def id(self) -> str | None: ...
+
+
+def names_of(seq: int, event: Named) -> tuple[str, ...]:
     """Every name an event answers to: `#seq`, and its own id if it has one."""
     return (f"#{seq}", event.id) if event.id is not None else (f"#{seq}",)
 
@@ -49,6 +80,14 @@ class Fate(msgspec.Struct, frozen=True):
         return f"{'retracted' if self.replacement is None else 'amended'} by {self.by}"
 
 
+def in_slot(replacement: GameEvent, slot: Named) -> GameEvent:
+    """An amend's replacement as it is replayed in the slot of the event it amends: the slot
+    keeps its identity, and so its dice and the names others use for it."""
+    if replacement.id is None and slot.id is not None:
+        return msgspec.structs.replace(replacement, id=slot.id)
+    return replacement
+
+
 class Undo:
     """The resolved undo events of a log (or of a prefix of it): a fight's, or a campaign's
     (whose only undo event is `retract`).
@@ -59,25 +98,29 @@ class Undo:
     def __init__(self, undo_events: Iterable[Stored[UndoEvent]] = ()) -> None:
         self.events: list[Stored[UndoEvent]] = list(undo_events)
         self.live: dict[int, bool] = {}
+        """Of each undo event, by seq: whether it stands (no retract that stands names it)."""
         self._retracted: dict[str, str] = {}
         self._amended: dict[str, tuple[int, str, GameEvent]] = {}
-        # every name of every undo event, so `add` knows whether a new one reaches another
-        self._undo_names: set[str] = set()
-        # every event an undo event names, by position (`#N`, kept as N) or by id (the fold
-        # asks `fate` of these alone)
+        # every undo event by every name it answers to: whether a new one reaches another
+        # (`add`), and what a chain of retracts ends on (`ends_on`)
+        self._undo_named: dict[str, Stored[UndoEvent]] = {}
+        # every event an undo event names, by position (`#N`, kept as N) or by id: the only
+        # events `as_played` can find other than written (the table `fold_pairs` reads)
         self.named_seqs: set[int] = set()
         self.named_ids: set[str] = set()
         self._rebuild()
 
     def _rebuild(self) -> None:
-        for names in (self._undo_names, self.named_seqs, self.named_ids):
-            names.clear()
+        self._undo_named.clear()
+        self.named_seqs.clear()
+        self.named_ids.clear()
         for stored in self.events:
             self._name(stored)
         self._work_out_fates()
 
     def _name(self, stored: Stored[UndoEvent]) -> None:
-        self._undo_names.update(names_of(stored.seq, stored.event))
+        for name in names_of(stored.seq, stored.event):
+            self._undo_named[name] = stored
         name = stored.event.event
         if POSITION.fullmatch(name):
             self.named_seqs.add(int(name[1:]))
@@ -111,7 +154,7 @@ class Undo:
         its target. So it costs the same however many came before it; only one that reaches an
         undo event (a retracted retract) is resolved again from the start."""
         event = stored.event
-        reaches_undo = event.event in self._undo_names
+        reaches_undo = event.event in self._undo_named
         self.events.append(stored)
         self._name(stored)
         if reaches_undo:
@@ -133,8 +176,12 @@ class Undo:
     def empty(self) -> bool:
         return not self.events
 
-    def fate(self, seq: int, event: EventBase) -> Fate | None:
-        """None if the event stands as written; else who retracted or replaced it, and with what."""
+    # --- the one rule, and the questions every loop asks of it --------------------------------
+
+    def fate(self, seq: int, event: Named) -> Fate | None:
+        """None if the event at `seq` stands as written; else who retracted or replaced it,
+        and with what: a retract that stands takes it back, whatever amends it; else the
+        newest amend that stands replaces it, and the replacement keeps the slot's id."""
         names = names_of(seq, event)
         for name in names:
             by = self._retracted.get(name)
@@ -146,28 +193,61 @@ class Undo:
         if not found:
             return None
         _, by, replacement = max(found, key=lambda entry: entry[0])  # the newest amend wins
-        if replacement.id is None and event.id is not None:
-            # the slot keeps its identity, and so its dice and the names others use for it
-            replacement = msgspec.structs.replace(replacement, id=event.id)
-        return Fate(by, replacement)
+        return Fate(by, in_slot(replacement, event))
 
-    def fates(self, stream: Iterable[S]) -> Iterator[tuple[S, Fate | None]]:
-        """Each stored event with its fate: None when it stands as written (kept), else a Fate
-        without a replacement (skipped, labelled by `Fate.describe`) or with one (replayed as
-        it). The fold, the state at a point and the history all walk a log through this.
+    def as_played(self, seq: int, event: E) -> tuple[E | GameEvent | None, str | None]:
+        """One step of the log as its undo events leave it: what the rules replay at `seq` (the
+        event as written, its replacement, or None: taken back) and what undid it, as the
+        step's changes say it (`Changes.undone`: "retracted by #9"; None: as written).
 
-        `fate` is asked only of the few events an undo event names, by position or by id."""
-        seqs, ids, fate = self.named_seqs, self.named_ids, self.fate
+        Only an event an undo event names (`named_seqs`, `named_ids`) can be other than
+        written: a loop that must not pay a call an event (`fold_pairs`) reads that table and
+        asks this of those alone."""
+        if seq not in self.named_seqs and (event.id is None or event.id not in self.named_ids):
+            return event, None
+        fate = self.fate(seq, event)
+        if fate is None:
+            return event, None
+        return fate.replacement, fate.describe()
+
+    def played(
+        self, stream: Iterable[Stored[E]]
+    ) -> Iterator[tuple[Stored[E], E | GameEvent | None, str | None]]:
+        """Each stored event with `as_played` of it: the fold with changes, the history, the
+        timeline and a campaign's fold all walk a log through this. (`as_played` is called
+        for the events an undo event names alone, as `fold_pairs` calls it: a call an event
+        fewer in a replay.)"""
+        seqs, ids, as_played = self.named_seqs, self.named_ids, self.as_played
         for stored in stream:
             event = stored.event
             if stored.seq in seqs or (event.id is not None and event.id in ids):
-                yield stored, fate(stored.seq, event)
+                played, undone = as_played(stored.seq, event)
+                yield stored, played, undone
             else:
-                yield stored, None
+                yield stored, event, None
 
-    def retracted(self, names: Iterable[str]) -> str | None:
-        """The undo event that retracted the event with these names, if one did."""
-        return next((self._retracted[n] for n in names if n in self._retracted), None)
+    def newest_live(self, newest_first: Iterable[Stored[EventBase]]) -> str | None:
+        """The name of the newest event of `newest_first` (a log read newest first) that an
+        undo takes back by default (DESIGN.md section 6): in effect (`as_played` replays
+        something in its place, an amended event included), not the log's start, and not a
+        retract (taking one back is a redo, asked for by name). None: nothing to undo."""
+        for stored in newest_first:
+            event = stored.event
+            if isinstance(event, FightStarted | CampaignStarted | Retract):
+                continue
+            if self.as_played(stored.seq, event)[0] is not None:
+                return names_of(stored.seq, event)[-1]
+        return None
+
+    def ends_on(self, name: str) -> str:
+        """The event a retract of `name` finally concerns: `name` itself, unless it names a
+        retract, whose taking back gives back (or takes back again) what that one named, and
+        so on down the chain."""
+        named = self._undo_named.get(name)
+        while named is not None and isinstance(named.event, Retract):
+            name = named.event.event
+            named = self._undo_named.get(name)
+        return name
 
 
 class Target(msgspec.Struct, frozen=True):
@@ -178,16 +258,17 @@ class Target(msgspec.Struct, frozen=True):
     id: str | None
 
 
-def check_target(seq: int, event: UndoEvent, target: Target | None) -> None:
-    """Structural checks of an undo event, given the event it names (None: no such event)."""
+def check_target(seq: int, event: UndoEvent, target: Target | None, log: str = "fight") -> None:
+    """Structural checks of an undo event at `seq`, given the event it names (None: no such
+    event), in a fight's log or (`log="campaign"`) a campaign's."""
     eid = event_ref(event, seq)
     if target is None or target.seq >= seq:
         raise StructuralError(
-            f"`{event.event}` names no earlier event of this fight", event=eid, field="$.event"
+            f"`{event.event}` names no earlier event of this {log}", event=eid, field="$.event"
         )
-    if target.type == "fight_started":
+    if target.type in START_TYPES:
         raise StructuralError(
-            "`fight_started` cannot be undone; start a new fight instead",
+            f"`{target.type}` cannot be undone; start a new {log} instead",
             event=eid,
             field="$.event",
         )
@@ -208,6 +289,19 @@ def check_target(seq: int, event: UndoEvent, target: Target | None) -> None:
 
 def target_of(stored: Stored[EventBase]) -> Target:
     return Target(stored.seq, type_name(stored.event), stored.event.id)
+
+
+def reach(target: Target | None, reaches: Mapping[int, int]) -> int:
+    """The first seq whose fate an undo event naming `target` may change: the target's, or,
+    when the target is an undo event, the first seq that one reached (`reaches`, by its seq;
+    one not in it, from before what the caller followed, may have reached anything: 0).
+    Retracting an undo event changes what that one did too: the fate of the event it named,
+    and so on down. None: a target not found, so anything."""
+    if target is None:
+        return 0
+    if target.type in ("retract", "amend"):
+        return min(target.seq, reaches.get(target.seq, 0))
+    return target.seq
 
 
 def resolve(entries: Iterable[tuple[int, int | None, Event]]) -> Undo:

@@ -550,11 +550,11 @@ class Application(Campaigns):
             return TimelinePage(version=version, moments=[])
         final = opened.undo_resolution(version)
         moments = []
-        for (stored, fate), changes in zip(
-            final.fates(opened.events(first, last)), opened.changes_from(first, last), strict=True
+        for (stored, _, undone), changes in zip(
+            final.played(opened.events(first, last)), opened.changes_from(first, last), strict=True
         ):
-            if fate is not None:
-                changes = msgspec.structs.replace(changes, undone=fate.describe())
+            if undone is not None:
+                changes = msgspec.structs.replace(changes, undone=undone)
             moments.append(Moment(seq=stored.seq, event=stored.event, changes=changes))
         return TimelinePage(
             version=version, moments=moments, next=last + 1 if last < version else None

@@ -66,7 +66,7 @@ from ..campaign import (
     campaign_steps,
     consequences,
 )
-from ..undo import names_of
+from ..undo import Undo, check_target, target_of
 from .values import (
     CampaignAppended,
     CampaignHistory,
@@ -459,19 +459,12 @@ class Campaigns:
         return members
 
     def _newest_live(self, campaign: str) -> str:
-        undone: set[str] = set()
-        steps = list(self._steps(campaign))
-        for step in steps:
-            if isinstance(step.stored.event, Retract) and step.undone is None:
-                undone.add(step.stored.event.event)
-        for step in reversed(steps):
-            event = step.stored.event
-            if isinstance(event, CampaignStarted | Retract):
-                continue
-            names = names_of(step.stored.seq, event)
-            if not undone.intersection(names):
-                return names[-1]
-        raise UsageError(f"nothing to undo in campaign `{campaign}`")
+        stream = campaign_stream(campaign)
+        undo = Undo(self.store.campaign_undo_events(stream))
+        newest = undo.newest_live(reversed(list(self.store.campaign_read(stream))))
+        if newest is None:
+            raise UsageError(f"nothing to undo in campaign `{campaign}`")
+        return newest
 
     def _append(
         self, campaign: str, event: CampaignEvent, *, new: bool = False
@@ -537,18 +530,11 @@ class Campaigns:
         return self._state(campaign).ruleset
 
     def _check_retract(self, stream: str, version: int, retract: Retract) -> None:
-        """A retract names an earlier event of the campaign other than its start (the fight's
-        rule, `undo.check_target`, in the campaign's words)."""
+        """A retract names an earlier event of the campaign other than its start: the fight's
+        rule (`undo.check_target`), in the campaign's words."""
         found = self.store.campaign_lookup(stream, [retract.event]).get(retract.event)
-        if found is None or found.seq > version:
-            raise StructuralError(
-                f"`{retract.event}` names no earlier event of this campaign", field="$.event"
-            )
-        if isinstance(found.event, CampaignStarted):
-            raise StructuralError(
-                "`campaign_started` cannot be undone; start a new campaign instead",
-                field="$.event",
-            )
+        target = None if found is None else target_of(found)
+        check_target(version + 1, retract, target, log="campaign")
 
 
 def _common(given: Mapping[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from woundlog.events import (
 )
 from woundlog.events.stores import Stored
 
+from ..undo import Undo, names_of
 from .values import Chapter, Line
 
 
@@ -53,11 +54,16 @@ class Chronicle:
         self.round = 0
         self.lines: list[Line] = []
         self.told: dict[str, str] = {}  # an event's names -> what it did, as played
+        self.seen: dict[str, Stored[Event]] = {}  # an event's names -> the event
         self.names: dict[str, str] = {}  # character id -> display name, as they join
-        self.retracted: dict[str, str] = {}  # a retract's names -> what it took back
+        self.undo = Undo()  # the undo events so far, resolved as each was made
 
     def add(self, stored: Stored[Event], changes: Changes) -> None:
         event = stored.event
+        for name in names_of(stored.seq, event):
+            self.seen[name] = stored
+        if isinstance(event, Retract | Amend):
+            self.undo.add(Stored(stored.seq, event))
         if isinstance(event, TurnStarted | TurnEnded):
             self._tick(event)
             if not changes.characters and not changes.dice and changes.void is None:
@@ -65,18 +71,15 @@ class Chronicle:
         for change in changes.characters:
             self.names.setdefault(change.character, change.name)
         told = self._tell(event, changes)
-        self.told[f"#{stored.seq}"] = told[:-1]  # its own sentence, told again
-        if event.id is not None:
-            self.told[event.id] = self.told[f"#{stored.seq}"]
-        if isinstance(event, Retract) and event.event in self.told:
-            took = self.retracted.get(event.event)
-            # retracting a retract gives back what it took: that is what a later undo undoes
-            back = took if took is not None else self.told[event.event]
-            for name in (f"#{stored.seq}", event.id):
-                if name is not None:
-                    self.retracted[name] = back
+        for name in names_of(stored.seq, event):
+            self.told[name] = told[:-1]  # its own sentence, told again
         if told:
             self.lines.append(Line(seq=stored.seq, text=told))
+
+    def _in_effect(self, name: str) -> bool:
+        """Whether the event `name` names is played now, as the undo events so far leave it."""
+        stored = self.seen.get(name)
+        return stored is not None and self.undo.as_played(stored.seq, stored.event)[0] is not None
 
     def _tick(self, event: TurnStarted | TurnEnded) -> None:
         if event.round is not None:
@@ -101,12 +104,14 @@ class Chronicle:
             return sentence(
                 f"the rules set a {changes.type.replace('_', ' ')} aside: {changes.void}"
             )
-        if isinstance(event, Retract) and event.event in self.retracted:
-            what = sentence(f"the GM gave back: {self.retracted[event.event]}")
-            return what[:-1] + f" ({event.reason})." if event.reason else what
         if isinstance(event, Retract | Amend):
-            took = self.told.get(event.event)
-            what = sentence(f"the GM took back: {took}" if took else "the GM took back an event")
+            # a retract of a retract gives back what that one took (`Undo.ends_on`), and a
+            # retract of that takes it back again: told by whether it is in effect now
+            concerns = self.undo.ends_on(event.event)
+            gave = isinstance(event, Retract) and self._in_effect(concerns)
+            verb = "gave back" if gave else "took back"
+            took = self.told.get(concerns)
+            what = sentence(f"the GM {verb}: {took}" if took else f"the GM {verb} an event")
             if event.reason:
                 what = what[:-1] + f" ({event.reason})."
             if isinstance(event, Amend) and changes.consequences:

@@ -1,6 +1,6 @@
 """The state-only fold (`fold_pairs`, which `fold_state` and a file replay go through) works out
 each event's fate in its own loop, and skips that work for a log without undo events: it must
-end where the general fold (`fold`, through `Undo.fates`, each event's changes worked out) ends,
+end where the general fold (`fold`, through `Undo.played`, each event's changes worked out) ends,
 at every point of a log with undo events and without, voiding the same events (issue 28)."""
 
 from __future__ import annotations
