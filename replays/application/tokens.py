@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from woundlog.events import UsageError
 
 from ..tables import Db, Writer
-from .sharing import (
+from .values import (
     Issued,
     NoSuchToken,
     Role,

@@ -34,7 +34,7 @@ from woundlog.events.stores import is_postgres
 from woundlog.events.stores.locate import ENV_VAR
 
 from ..application import EventsPage, FightId, FightsPage, NewFight
-from ..application.sharing import Issued, Role, TokenInfo, TokenName
+from ..application.values import Issued, Role, TokenInfo, TokenName
 from ..fight import Appended
 from ..report import Report
 from ..whatif import MAX_TICKS, Odds

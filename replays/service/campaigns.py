@@ -30,12 +30,12 @@ from woundlog.events.fight_ids import campaign_stream, check_fight_id
 from woundlog.events.model import SAFE_INT
 
 from ..application import Application, FightId
-from ..application.sharing import Role
 from ..application.values import (
     CampaignAppended,
     CampaignHistory,
     CampaignUndone,
     CampaignView,
+    Role,
 )
 from ..campaign import Consequences
 from ..fight import Appended

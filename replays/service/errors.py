@@ -35,7 +35,7 @@ from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from ..application import FightNotFound, TooLarge, UnknownFormat
-from ..application.sharing import NoSuchToken, TokenNameTaken, TokenNotYours
+from ..application.values import NoSuchToken, TokenNameTaken, TokenNotYours
 from .fights import OddsRefused
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal

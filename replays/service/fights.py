@@ -42,8 +42,8 @@ from ..application import (
     NewFight,
     NothingAsked,
 )
-from ..application.sharing import Issued, Role, TokenInfo
 from ..application.tokens import Grant, Tokens
+from ..application.values import Issued, Role, TokenInfo
 from ..fight import Appended, Fight
 from ..foldcache import FoldCache
 from ..import_cursors import ImportCursors

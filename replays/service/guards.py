@@ -24,8 +24,8 @@ from litestar.handlers import BaseRouteHandler
 
 from woundlog.events.fight_ids import check_fight_id
 
-from ..application.sharing import Role
 from ..application.tokens import Grant
+from ..application.values import Role
 from .access_log import TOKEN_PARAMS
 from .fights import Fights
 from .limits import OddsGate

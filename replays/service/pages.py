@@ -29,7 +29,7 @@ from litestar.types import ControllerRouterHandler, Guard
 from woundlog.events.model import SAFE_INT
 
 from ..application import TIMELINE_MAX, FightId, TimelinePage
-from ..application.sharing import Role
+from ..application.values import Role
 from .fights import Fights
 
 WEB = Path(__file__).resolve().parent.parent / "web"
