@@ -8,6 +8,7 @@ its undo, and a fight's character joined from its roster, written once for every
     campaign_treat(campaign, member, *, injury="", means="", amount=None)
     campaign_time(campaign, days);  campaign_retire(campaign, member, *, reason="")
     campaign_died(campaign, member, *, cause="")
+    campaign_between(campaign, event)                 any of the five above, as an event
     campaign_undo(campaign, event=None, *, fight=None, reason="") -> CampaignUndone
     join_from_campaign(fight, character, campaign, *, member=None, at=None) -> Appended
     campaign_ruleset_for(campaign, fight, ruleset) -> str      an import's check, before it
@@ -169,6 +170,14 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
     ) -> CampaignAppended:
         """A member's death, as the GM records it (a fight's own death is read from its log)."""
         return self._append(campaign, Died(member=member, cause=cause, **_common(common)))
+
+    def campaign_between(
+        self, campaign: str, event: Rest | Treatment | TimePassed | Retired | Died
+    ) -> CampaignAppended:
+        """A between-fight event as the campaign's log holds it (a rest, a treatment, time
+        passing, a retirement, a death): what `campaign_rest` and the others record, given
+        whole."""
+        return self._append(campaign, event)
 
     def campaign_undo(
         self,

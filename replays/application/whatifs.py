@@ -37,7 +37,8 @@ class WhatIfCases(FightCases):
     """What might have happened, or might happen next; the fights themselves are never
     touched."""
 
-    def whatif_events(self, texts: Iterable[str] = (), *, file: Path | None = None) -> list[Event]:
+    @staticmethod
+    def whatif_events(texts: Iterable[str] = (), *, file: Path | None = None) -> list[Event]:
         """A what-if's events as a person gives them: each of `texts` a whole event as JSON
         (`--then '{"type": "hit", ...}'`), then the events of `file` (JSON Lines), each checked
         as any event is."""

@@ -296,8 +296,7 @@ def report(
     shape = chosen_format(output, None, ("md",))
     with application(db, create=False) as app:
         made = app.campaign_report(campaign)
-    from woundlog.replays.report.markdown import campaign_markdown
-
+    from ..render.markdown import campaign_markdown
     from .report import write_report
 
     write_report(made, as_json, output, shape, lambda _shape: campaign_markdown(made))

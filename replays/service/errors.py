@@ -36,7 +36,7 @@ from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from ..application import FightNotFound, TooLarge, UnknownFormat
 from ..application.values import NoSuchToken, TokenNameTaken, TokenNotYours
-from .fights import OddsRefused
+from .limits import OddsRefused
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
 
