@@ -20,6 +20,7 @@ from litestar.exceptions import HTTPException
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.types import ControllerRouterHandler
 
 from woundlog.events import WoundlogError
 from woundlog.events.stores import is_postgres
@@ -99,6 +100,26 @@ def shared_url(store_url: str | None) -> str | None:
     return None
 
 
+def routes() -> list[ControllerRouterHandler]:
+    """Every route of the service, one line a resource (routes/). Litestar routes by path, so
+    their order is no matter."""
+    return [
+        health,
+        FightsController,
+        FightController,
+        EventsController,
+        StreamsController,
+        TokensController,
+        WhatIfsController,
+        ReportsController,
+        CampaignsController,
+        PagesController,
+        IntegrationsController,
+        static_files(),
+        assets_router(),
+    ]
+
+
 def create_app(
     store_url: str | None,
     admin_token: str,
@@ -137,21 +158,7 @@ def create_app(
         ),
     )
     return Litestar(
-        route_handlers=[  # one line a resource (routes/): Litestar routes by path, not by order
-            health,
-            FightsController,
-            FightController,
-            EventsController,
-            StreamsController,
-            TokensController,
-            WhatIfsController,
-            ReportsController,
-            CampaignsController,
-            PagesController,
-            IntegrationsController,
-            static_files(),
-            assets_router(),
-        ],
+        route_handlers=routes(),
         dependencies=DEPENDENCIES,
         state=AppState({"service": Service(fights, notifier)}),
         exception_handlers={

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
 from litestar.params import Parameter
 
 from woundlog.events import UsageError
@@ -66,7 +67,7 @@ class CampaignsController(Controller):
 
     @post("", status_code=201, role=Role.ADMIN, responses=problems(401, 403, 409, 422, 503))
     async def create_campaign(
-        self, request: Request[Any, Any, Any], service: Service, data: NewCampaign
+        self, request: Request[Any, Any, Any], service: NamedDependency[Service], data: NewCampaign
     ) -> Response[Any]:
         """Start a campaign (admin token); the answer holds its gm and viewer tokens, shown once. A
         retry with the same `id` is 200 with a new pair, which replaces the earlier pair."""
@@ -77,7 +78,7 @@ class CampaignsController(Controller):
     @get("/{campaign:str}/record", role=Role.VIEWER, responses=ANSWERS)
     async def show_campaign(
         self,
-        app: Application,
+        app: NamedDependency[Application],
         campaign: Name,
         at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
     ) -> CampaignView:
@@ -89,7 +90,7 @@ class CampaignsController(Controller):
     @get("/{campaign:str}/history", role=Role.VIEWER, responses=ANSWERS)
     async def campaign_history(
         self,
-        app: Application,
+        app: NamedDependency[Application],
         campaign: Name,
         member: Annotated[str | None, Parameter(min_length=1, max_length=200)] = None,
     ) -> CampaignHistory:
@@ -101,7 +102,7 @@ class CampaignsController(Controller):
     async def join_member(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
+        app: NamedDependency[Application],
         campaign: Name,
         data: MemberRequest,
     ) -> CampaignAppended:
@@ -117,7 +118,7 @@ class CampaignsController(Controller):
     async def fight_played(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
+        app: NamedDependency[Application],
         campaign: Name,
         data: PlayedRequest,
         fight_token: Annotated[
@@ -143,7 +144,11 @@ class CampaignsController(Controller):
 
     @post("/{campaign:str}/between", status_code=200, role=Role.GM, responses=ANSWERS)
     async def between_fights(
-        self, request: Request[Any, Any, Any], app: Application, campaign: Name, data: Between
+        self,
+        request: Request[Any, Any, Any],
+        app: NamedDependency[Application],
+        campaign: Name,
+        data: Between,
     ) -> CampaignAppended:
         """A between-fight event (gm), written as in the campaign's log: `rest` (`kind`, `member`,
         `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `time_passed` (`days`),
@@ -152,7 +157,10 @@ class CampaignsController(Controller):
 
     @post("/{campaign:str}/undo", status_code=200, role=Role.GM, responses=ANSWERS)
     async def undo_campaign(
-        self, app: Application, campaign: Name, data: CampaignUndoRequest | None = None
+        self,
+        app: NamedDependency[Application],
+        campaign: Name,
+        data: CampaignUndoRequest | None = None,
     ) -> CampaignUndone:
         """Retract an event of the campaign's log (gm; default: its newest live one), with its
         consequences across the campaign. An undo in one of its fights is that fight's
@@ -167,7 +175,7 @@ class CampaignsController(Controller):
     @get("/{campaign:str}/consequences", role=Role.VIEWER, responses=ANSWERS)
     async def campaign_consequences(
         self,
-        app: Application,
+        app: NamedDependency[Application],
         campaign: Name,
         since: Annotated[
             list[str] | None,
@@ -180,7 +188,9 @@ class CampaignsController(Controller):
         return await run(app.campaign_consequences, campaign, fights_at(since or []))
 
     @get("/{campaign:str}/report", role=Role.VIEWER, responses={**ANSWERS, **problems(413)})
-    async def campaign_report(self, app: Application, campaign: Name) -> CampaignReport:
+    async def campaign_report(
+        self, app: NamedDependency[Application], campaign: Name
+    ) -> CampaignReport:
         """Each member's numbers summed over the fights the campaign records (viewer), per member
         and in all, with the fights listed: the JSON `woundlog campaign report --json` prints. Luck
         and chronicle are each fight's own (`GET /fights/{fight}/report`). Fights of more than

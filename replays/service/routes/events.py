@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency
 from litestar.params import Parameter
 
 from woundlog.core import FightState
@@ -33,8 +34,8 @@ class EventsController(Controller):
     @post("/events", status_code=200, role=Role.GM)
     async def append_events(
         self,
-        app: Application,
-        service: Service,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
         fight: FightId,
         data: EventsBody,
         expected_version: Annotated[int | None, Parameter(ge=0, le=SAFE_INT)] = None,
@@ -47,7 +48,7 @@ class EventsController(Controller):
     @get("/state", role=Role.VIEWER)
     async def fight_state(
         self,
-        app: Application,
+        app: NamedDependency[Application],
         fight: FightId,
         at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
     ) -> FightState[Any]:
@@ -57,7 +58,7 @@ class EventsController(Controller):
     @get("/events", role=Role.VIEWER)
     async def fight_events(
         self,
-        app: Application,
+        app: NamedDependency[Application],
         fight: FightId,
         from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
         limit: Annotated[int, Parameter(ge=1, le=PAGE_MAX)] = 1000,
@@ -67,7 +68,11 @@ class EventsController(Controller):
 
     @post("/undo", status_code=200, role=Role.GM)
     async def undo(
-        self, app: Application, service: Service, fight: FightId, data: UndoRequest | None = None
+        self,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
+        fight: FightId,
+        data: UndoRequest | None = None,
     ) -> Appended:
         """Retract an event (default: the newest live one) (gm); the changes carry its
         consequences."""
@@ -81,8 +86,8 @@ class EventsController(Controller):
     async def import_records(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
-        service: Service,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
         fight: FightId,
         format: str,
         data: EventsBody,
@@ -133,8 +138,8 @@ class EventsController(Controller):
     async def join_from_campaign(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
-        service: Service,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
         fight: FightId,
         data: JoinFromCampaign,
         campaign_token: Annotated[

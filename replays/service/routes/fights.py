@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
+from litestar.di import NamedDependency
 from litestar.params import Parameter
 from litestar.response import File
 
@@ -44,7 +45,7 @@ class FightsController(Controller):
     async def create_fight(
         self,
         request: Request[Any, Any, Any],
-        service: Service,
+        service: NamedDependency[Service],
         data: NewFight,
         idempotency_key: Annotated[
             str | None,
@@ -74,7 +75,7 @@ class FightsController(Controller):
     async def list_fights(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
+        app: NamedDependency[Application],
         offset: Annotated[int, Parameter(ge=0, le=2**31)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=LIST_MAX)] = 100,
     ) -> FightsPage:
@@ -100,7 +101,7 @@ class FightController(Controller):
         guards=[authorize],
         responses=problems(401, 403, 404, 422, 503),
     )
-    async def delete_fight(self, service: Service, fight: FightId) -> None:
+    async def delete_fight(self, service: NamedDependency[Service], fight: FightId) -> None:
         """Delete the fight (admin): its whole log, its tokens, import cursors and stream tickets,
         in one transaction; its open streams end with a `deleted` message. A retry, the fight
         being gone, is 404."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get
+from litestar.di import NamedDependency
 from litestar.params import Parameter
 
 from woundlog.events.model import SAFE_INT
@@ -25,7 +26,11 @@ class ReportsController(Controller):
 
     @get("/report", role=Role.VIEWER)
     async def fight_report(
-        self, request: Request[Any, Any, Any], app: Application, service: Service, fight: FightId
+        self,
+        request: Request[Any, Any, Any],
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
+        fight: FightId,
     ) -> Report:
         """The fight's report (viewer): each character's and side's numbers, the exact luck of its
         dice, and its chronicle round by round; 413 past REPORT_MAX (50,000) events."""
@@ -33,7 +38,11 @@ class ReportsController(Controller):
 
     @get("/report/fragment", role=Role.VIEWER, media_type="text/html")
     async def fight_report_fragment(
-        self, request: Request[Any, Any, Any], app: Application, service: Service, fight: FightId
+        self,
+        request: Request[Any, Any, Any],
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
+        fight: FightId,
     ) -> str:
         """The report as an HTML fragment with its SVG charts (viewer): what the report page
         shows, made by the same code as `woundlog report -o report.html`."""
@@ -44,7 +53,7 @@ class ReportsController(Controller):
     @get("/timeline", role=Role.VIEWER)
     async def timeline(
         self,
-        app: Application,
+        app: NamedDependency[Application],
         fight: FightId,
         from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
         limit: Annotated[int, Parameter(ge=1, le=TIMELINE_MAX)] = TIMELINE_MAX,

@@ -7,6 +7,7 @@ from typing import Annotated
 from urllib.parse import quote
 
 from litestar import Controller, get, post
+from litestar.di import NamedDependency
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
@@ -33,7 +34,9 @@ class StreamsController(Controller):
         role=Role.VIEWER,
         responses=problems(401, 403, 404, 422, 503),
     )
-    async def stream_ticket(self, service: Service, fight: FightId) -> StreamTicket:
+    async def stream_ticket(
+        self, service: NamedDependency[Service], fight: FightId
+    ) -> StreamTicket:
         """A ticket that opens this fight's stream, read-only, for a short while (viewer or gm):
         `new EventSource("/fights/FIGHT/stream?ticket=...")`. A browser's EventSource cannot send
         an Authorization header, and a token must never be in a URL."""
@@ -53,8 +56,8 @@ class StreamsController(Controller):
     )
     async def stream(
         self,
-        app: Application,
-        service: Service,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
         fight: FightId,
         ticket: Annotated[
             str | None,

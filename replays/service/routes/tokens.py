@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Controller, Request, delete, get, post
+from litestar.di import NamedDependency
 
 from ...application import Application, FightId
 from ...application.values import Issued, Role, TokenInfo, TokenName
@@ -26,20 +27,20 @@ class TokensController(Controller):
     security = SECURITY
 
     @post("", status_code=200, role=Role.ADMIN, responses=ANSWERS)
-    async def reissue_tokens(self, service: Service, fight: FightId) -> Created:
+    async def reissue_tokens(self, service: NamedDependency[Service], fight: FightId) -> Created:
         """A new gm and viewer token for the fight (admin), shown once; the old pair stops
         working at once, and so do its stream tickets."""
         return await run(service.fights.reissue, fight)
 
     @delete("", status_code=204, role=Role.ADMIN, responses=ANSWERS)
-    async def revoke_tokens(self, service: Service, fight: FightId) -> None:
+    async def revoke_tokens(self, service: NamedDependency[Service], fight: FightId) -> None:
         """Revoke the fight's gm and viewer tokens (admin), and its stream tickets; only the admin
         token reaches the fight until `POST /fights/{fight}/tokens` issues a new pair."""
         await run(service.fights.revoke, fight)
 
     @get("", role=Role.GM, responses=ANSWERS)
     async def list_tokens(
-        self, app: Application, service: Service, fight: FightId
+        self, app: NamedDependency[Application], service: NamedDependency[Service], fight: FightId
     ) -> list[TokenInfo]:
         """The fight's tokens (gm or admin), oldest first: each one's name, role and when it was
         issued, never the token (only its hash is kept)."""
@@ -54,8 +55,8 @@ class TokensController(Controller):
     async def issue_token(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
-        service: Service,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
         fight: FightId,
         name: TokenName,
         data: TokenRequest | None = None,
@@ -72,8 +73,8 @@ class TokensController(Controller):
     async def revoke_token(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
-        service: Service,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
         fight: FightId,
         name: TokenName,
     ) -> None:

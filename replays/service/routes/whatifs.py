@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
 from litestar.params import Parameter
 
 from woundlog.core.odds import Budget
@@ -38,8 +39,8 @@ class WhatIfsController(Controller):
     async def fight_odds(
         self,
         request: Request[Any, Any, Any],
-        app: Application,
-        service: Service,
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
         fight: FightId,
         events: Annotated[
             str | None, Parameter(description="The what-if's events: a JSON list.")
@@ -70,7 +71,11 @@ class WhatIfsController(Controller):
         responses={200: BRANCHED_AGAIN},
     )
     async def branch_fight(
-        self, request: Request[Any, Any, Any], service: Service, fight: FightId, data: BranchRequest
+        self,
+        request: Request[Any, Any, Any],
+        service: NamedDependency[Service],
+        fight: FightId,
+        data: BranchRequest,
     ) -> Response[Created]:
         """A new fight `as` (gm of this one): this fight's log up to event `at` (default: all),
         then the events `then`; the answer holds its gm and viewer tokens, shown once. A fight
