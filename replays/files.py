@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import starmap
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from woundlog.core import Changes, FightState
-from woundlog.events import Event, WoundlogError, bounded, decode_json
-from woundlog.events.codec import read_jsonl_blocks
-from woundlog.events.stores import Stored
+from woundlog.events import Event, UsageError, WoundlogError, bounded, decode_json
+from woundlog.events.codec import read_jsonl, read_jsonl_blocks
+from woundlog.events.stores import SQLiteStore, Stored
 
+from .fight import Fight
 from .fold import fold, fold_pairs
 from .undo import Undo, resolve
 
@@ -157,6 +159,25 @@ def replay_file_state(
         )
     except WoundlogError as exc:
         raise exc.located(line=events.line) from None
+
+
+FILE_FIGHT = "file"
+"""The id a file's events have in the private store `file_fight` reads them into."""
+
+
+@contextmanager
+def file_fight(path: str | Path) -> Iterator[Fight]:
+    """A `.jsonl` log as a fight of its own, in a private in-memory store while the context
+    lasts: every use case that reads a stored fight reads it. No rule is checked on the way in
+    (a file is replayed, so what the rules refuse becomes void, as `replay_file` has it); a
+    line that is not an event is refused with its line, as everywhere."""
+    path = Path(path)
+    events = [event for _, event in read_jsonl(path)]
+    if not events:
+        raise UsageError(f"{path} holds no events")
+    with SQLiteStore(":memory:") as store:
+        store.append(FILE_FIGHT, events)
+        yield Fight(store, FILE_FIGHT)
 
 
 class _Events:

@@ -1,5 +1,5 @@
-"""The campaign's use cases, part of `Application` (which inherits them), written once for the
-CLI, the service and the pages.
+"""A campaign written: its start, its roster, the fights it records, what happens between them,
+its undo, and a fight's character joined from its roster, written once for every front end.
 
     campaign_new(campaign, ruleset, *, name="") -> CampaignAppended
     campaign_join(campaign, member, *, name="", side="", kind="", stats={}, gear={})
@@ -8,14 +8,13 @@ CLI, the service and the pages.
     campaign_treat(campaign, member, *, injury="", means="", amount=None)
     campaign_time(campaign, days);  campaign_retire(campaign, member, *, reason="")
     campaign_died(campaign, member, *, cause="")
-    campaign_show(campaign, at=None) -> CampaignView          the roster's records
-    campaign_history(campaign, member=None) -> CampaignHistory
+    campaign_between(campaign, event)                 any of the five above, as an event
     campaign_undo(campaign, event=None, *, fight=None, reason="") -> CampaignUndone
-    campaign_consequences(campaign, fights_at=None) -> Consequences
-    campaign_report(campaign, *, most=None) -> CampaignReport  numbers summed over its fights
     join_from_campaign(fight, character, campaign, *, member=None, at=None) -> Appended
     campaign_ruleset_for(campaign, fight, ruleset) -> str      an import's check, before it
     campaign_record_imported(campaign, fight) -> (recorded, warnings)   an import's, after it
+
+Reading a campaign is campaign_views.py's.
 
 Every writing method takes `by`, `note` and `event_id` (the event's id: a retried request with
 the same id and content is skipped, `CampaignAppended.skipped`, never recorded twice).
@@ -29,7 +28,7 @@ check read (a writer that got in first makes it check again).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from woundlog.core.campaign import CampaignState, join_stats, permanence_of, start_campaign
 from woundlog.core.permanence import Record
@@ -57,64 +56,31 @@ from woundlog.events.campaign import (
 )
 from woundlog.events.fight_ids import campaign_stream, check_fight_id
 from woundlog.events.model import Retract, unprintable
-from woundlog.events.stores import Store
 
 from ..campaign import (
-    CampaignNotFound,
-    Consequences,
     campaign_state,
-    campaign_steps,
     consequences,
 )
+from ..fight import Appended
 from ..undo import Undo, check_target, target_of
+from .campaign_views import CampaignViews
+from .fights import FightCases
+from .undoing import UndoCases
 from .values import (
     CampaignAppended,
-    CampaignHistory,
     CampaignNotFoundError,
     CampaignUndone,
-    CampaignView,
-    HistoryEntry,
-    MemberChange,
-    StatChange,
+    MemberRecord,
+    member_record,
 )
-
-if TYPE_CHECKING:
-    from ..fight import Appended, Fight
-    from ..report.campaign import CampaignReport
 
 RETRIES = 20
 """How often an append is checked again when another writer got in first."""
 
 
-class Campaigns:
-    """The campaign use cases; `Application` gives `store` and the fight's use cases."""
-
-    if TYPE_CHECKING:
-
-        @property
-        def store(self) -> Store: ...
-
-        def record(
-            self, fight: str, items: Any, *, expected_version: int | None = None
-        ) -> Appended: ...
-
-        def undo(
-            self,
-            fight: str,
-            event: str | None = None,
-            *,
-            reason: str = "",
-            by: str | None = None,
-            undo_id: str | None = None,
-        ) -> Appended: ...
-
-        def state(self, fight: str, at: int | None = None) -> Any: ...
-
-        def fight(self, fight: str, *, cached: bool = True) -> Fight: ...
-
-        def replayed(self, fight: str, *, most: int | None = None) -> tuple[Fight, Any, Any]: ...
-
-        def exists(self, fight: str) -> bool: ...
+class CampaignCases(CampaignViews, FightCases, UndoCases):
+    """The campaign's writing use cases; a fight's (`record`, `state`, `undo`) are what they
+    call in the fights they concern."""
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -208,6 +174,14 @@ class Campaigns:
         """A member's death, as the GM records it (a fight's own death is read from its log)."""
         return self._append(campaign, Died(member=member, cause=cause, **_common(common)))
 
+    def campaign_between(
+        self, campaign: str, event: Rest | Treatment | TimePassed | Retired | Died
+    ) -> CampaignAppended:
+        """A between-fight event as the campaign's log holds it (a rest, a treatment, time
+        passing, a retirement, a death): what `campaign_rest` and the others record, given
+        whole."""
+        return self._append(campaign, event)
+
     def campaign_undo(
         self,
         campaign: str,
@@ -251,90 +225,6 @@ class Campaigns:
             retracted=target,
             consequences=consequences(before, after),
         )
-
-    # --- reading ---------------------------------------------------------------------------
-
-    def campaign_show(self, campaign: str, at: int | None = None) -> CampaignView:
-        """Every member's record, now or as the campaign stood at its event `at`."""
-        version = self._version(campaign)
-        if at is not None and not 1 <= at <= version:
-            raise UsageError(f"at={at}: campaign `{campaign}` has events 1 to {version}")
-        state = self._state(campaign, at)
-        return CampaignView(
-            campaign=campaign,
-            name=state.name,
-            ruleset=state.ruleset,
-            seq=state.seq,
-            version=version,
-            members=list(state.members.values()),
-            fights=list(state.fights),
-            stale=[p for p in state.played if p.stale],
-        )
-
-    def campaign_history(self, campaign: str, member: str | None = None) -> CampaignHistory:
-        """The campaign's log, each event with what it did to each member's record; for one
-        `member`, the events that concern them alone, across fights."""
-        version = self._version(campaign)
-        entries: list[HistoryEntry] = []
-        before: CampaignState | None = None
-        for step in self._steps(campaign):
-            state = step.state
-            changes = [] if before is None else _member_changes(before, state)
-            if member is not None:
-                changes = [c for c in changes if c.member == member]
-                if not changes and not _names(step.stored.event, member):
-                    before = state
-                    continue
-            entries.append(
-                HistoryEntry(
-                    seq=step.stored.seq,
-                    event=step.stored.event,
-                    changes=changes,
-                    undone=step.undone,
-                    void=step.void,
-                )
-            )
-            before = state
-        if member is not None and before is not None and member not in before.members:
-            known = ", ".join(before.members) or "none yet"
-            raise UsageError(f"no member `{member}` in campaign `{campaign}` (members: {known})")
-        return CampaignHistory(campaign=campaign, version=version, member=member, entries=entries)
-
-    def campaign_consequences(
-        self, campaign: str, fights_at: Mapping[str, int] | None = None
-    ) -> Consequences:
-        """What the campaign's fights as they stand now change against the campaign as they
-        stood at the versions `fights_at` gives (None: no comparison, only the fights that
-        began from a record no longer true)."""
-        after = self._state(campaign)
-        if not fights_at:
-            return consequences(after, after)
-        for fight in fights_at:
-            if fight not in after.fights:
-                played = ", ".join(after.fights) or "none yet"
-                raise UsageError(
-                    f"fight `{fight}` is not played in campaign `{campaign}` (fights: {played})"
-                )
-        return consequences(self._state(campaign, fights_at=fights_at), after)
-
-    def campaign_report(self, campaign: str, *, most: int | None = None) -> CampaignReport:
-        """Each member's numbers (as `report(fight)` counts them) summed over the fights the
-        campaign records, through each `fight_played`'s member -> character mapping (one the
-        GM took back counts for nothing), per member and in all, with the fights listed. Luck
-        and chronicle stay per fight. Fights of more than `most` events in all: TooLarge."""
-        from ..report.campaign import campaign_numbers
-        from ..report.numbers import fight_numbers
-
-        state = self._state(campaign)
-        numbers = {}
-        left = most
-        for fight in state.fights:
-            _, stream, played = self.replayed(fight, most=left)
-            numbers[fight] = fight_numbers(played)
-            if left is not None:
-                left -= len(stream)
-        roster = {m: (r.name, r.side) for m, r in state.members.items()}
-        return campaign_numbers(campaign, state.name, state.ruleset, roster, state.played, numbers)
 
     # --- a fight from the roster ------------------------------------------------------------
 
@@ -425,26 +315,6 @@ class Campaigns:
             return fight in self._state(campaign).fights
         except Exception:
             return False
-
-    def _steps(self, campaign: str, **asked: Any) -> Any:
-        try:
-            yield from campaign_steps(self.store, campaign, **asked)
-        except CampaignNotFound as error:
-            raise CampaignNotFoundError(error.message) from None
-
-    def _state(
-        self, campaign: str, at: int | None = None, *, fights_at: Mapping[str, int] | None = None
-    ) -> CampaignState:
-        try:
-            return campaign_state(self.store, campaign, at=at, fights_at=fights_at)
-        except CampaignNotFound as error:
-            raise CampaignNotFoundError(error.message) from None
-
-    def _version(self, campaign: str) -> int:
-        version = self.store.version(campaign_stream(campaign))
-        if version == 0:
-            raise CampaignNotFoundError(f"no campaign `{campaign}` in this store")
-        return version
 
     def _members_by_id(self, campaign: str, fight: str) -> dict[str, str]:
         state = self._state(campaign)
@@ -566,57 +436,5 @@ def _member(state: CampaignState, member: str, campaign: str) -> Record:
     return record
 
 
-def _names(event: Any, member: str) -> bool:
-    """Whether a campaign event names `member` (a rest of everyone names them all)."""
-    if isinstance(event, FightPlayed):
-        return member in event.members
-    if isinstance(event, Rest | TimePassed):
-        return getattr(event, "member", None) in (None, member)
-    return getattr(event, "member", None) == member
-
-
-def _touched(before: CampaignState, after: CampaignState) -> list[Record]:
-    return [r for m, r in after.members.items() if before.members.get(m) != r]
-
-
-def _member_changes(before: CampaignState, after: CampaignState) -> list[MemberChange]:
-    """What one event did to each member's record: its stats, injuries, death, retirement."""
-    permanence = permanence_of(after.ruleset)
-    changes = []
-    for member, now in after.members.items():
-        was = before.members.get(member)
-        if was == now:
-            continue
-        if was is None:
-            changes.append(MemberChange(member=member, name=now.name, joined=True))
-            continue
-        stats = [
-            StatChange(
-                stat=stat,
-                label=permanence.label(stat),
-                before=was.current.get(stat),
-                after=now.current.get(stat),
-            )
-            for stat in dict.fromkeys([*was.current, *now.current])
-            if was.current.get(stat) != now.current.get(stat)
-        ]
-        old = list(was.injuries)
-        gained = []
-        for injury in now.injuries:
-            if injury in old:
-                old.remove(injury)
-            else:
-                gained.append(injury)
-        changes.append(
-            MemberChange(
-                member=member,
-                name=now.name,
-                stats=stats,
-                gained=gained,
-                lost=[i.name for i in old],
-                conditions=list(now.conditions) if now.conditions != was.conditions else [],
-                dead=now.dead if now.dead != was.dead else None,
-                retired=now.retired if now.retired != was.retired else None,
-            )
-        )
-    return changes
+def _touched(before: CampaignState, after: CampaignState) -> list[MemberRecord]:
+    return [member_record(r) for m, r in after.members.items() if before.members.get(m) != r]

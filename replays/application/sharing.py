@@ -1,8 +1,13 @@
 """Sharing a fight's pages (issue 26): the tokens a fight hands out and the links that open its
-pages with one, as values every front end shares, and what a token keeper must do.
+pages with one, as values every front end shares, what a token keeper must do, and the use
+cases:
 
-The use cases themselves are `Application.share`, `hand_out`, `tokens_of` and `revoke_token`;
-the keeper (the tokens in the tables beside the store, `tokens.py`) is given to each: the
+    share(fight, keeper, *, base, gm=False, name=None) -> Shared   links with new tokens
+    hand_out(fight, keeper, role, name, by) -> Issued;  tokens_of(fight, keeper) -> list[TokenInfo]
+    revoke_token(fight, keeper, name, by) -> Role
+    kept_tokens() -> context manager of a TokenKeeper   the store's side tables (tokens.py)
+
+The keeper (the tokens in the tables beside the store, `tokens.py`) is given to each: the
 service keeps its own, with its admin token, and the CLI opens them with `kept_tokens`.
 
 A token goes in the link's fragment (`#viewer=...`, `#gm=...`): a browser never sends the
@@ -12,49 +17,17 @@ auth.js moves it into the tab's sessionStorage and clears it from the address ba
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
-from enum import StrEnum
-from typing import Annotated, Protocol
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
 from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
-from msgspec import Meta
 
 from woundlog.events import UsageError
 
-
-class Role(StrEnum):
-    VIEWER = "viewer"  # reads a fight
-    GM = "gm"  # reads and writes a fight
-    ADMIN = "admin"  # creates fights; may read and write every fight
-
-
-NAME_PATTERN = r"^\w[\w.-]*$"
-NAME_MAX = 64
-NAME_RULE = f"a letter, digit or _ first, then letters, digits and _ . -; at most {NAME_MAX}"
-TokenName = Annotated[
-    str,
-    Meta(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN, description=f"{NAME_RULE}."),
-]
-
-
-class TokenInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """A token of a fight as a listing shows it: never the token itself."""
-
-    name: str
-    role: Role
-    issued: datetime | None  # None: issued before tokens had names and times
-
-
-class Issued(msgspec.Struct, frozen=True, kw_only=True):
-    """A token just issued: the only time it is shown."""
-
-    fight: str
-    name: str
-    role: Role
-    issued: datetime
-    token: str
+from .base import UseCases
+from .values import Issued, Role, TokenInfo, TokenNotYours, check_name
 
 
 class Shared(msgspec.Struct, frozen=True, kw_only=True):
@@ -66,18 +39,6 @@ class Shared(msgspec.Struct, frozen=True, kw_only=True):
     gm: Issued | None
     timeline: str  # the timeline with the gm token if one was issued, else the viewer's
     table: str  # the table view with the viewer token: the link the QR code holds
-
-
-class TokenNameTaken(UsageError):
-    """A fight already holds a token of that name (the service answers 409)."""
-
-
-class NoSuchToken(UsageError):
-    """No token of that name in the fight (the service answers 404)."""
-
-
-class TokenNotYours(UsageError):
-    """A token asked to hand out or revoke a token of a role above its own (403)."""
 
 
 class TokenKeeper(Protocol):
@@ -98,13 +59,6 @@ TABLE = "/fights/{fight}/table"
 """The large-print live view for players."""
 DEFAULT_BASE = "http://127.0.0.1:8000"
 """Where `woundlog serve` listens when given no --host or --port."""
-
-
-def check_name(name: str) -> str:
-    """`name` if it is a valid token name, else a UsageError naming the rule."""
-    if len(name) > NAME_MAX or not re.fullmatch(NAME_PATTERN, name):
-        raise UsageError(f"token name {name!r}: use {NAME_RULE} characters")
-    return name
 
 
 def may_manage(by: Role, role: Role, verb: str) -> None:
@@ -141,3 +95,65 @@ def shared(base: str, fight: str, viewer: Issued, gm: Issued | None) -> Shared:
         timeline=link(base, TIMELINE, fight, opener),
         table=link(base, TABLE, fight, {"viewer": viewer.token}),
     )
+
+
+class SharingCases(UseCases):
+    """A fight's tokens, named and handed out, and the links to its pages that open with one."""
+
+    @contextmanager
+    def kept_tokens(self) -> Iterator[TokenKeeper]:
+        """The fights' tokens in the tables beside this store's fights (`Store.side`): the ones
+        `woundlog serve` reads on every request, so a token handed out here works there at
+        once. For a front end that holds the store itself (the CLI), so with no admin token;
+        the service keeps its own, with its admin token (service/fights.py)."""
+        from .tokens import Tokens  # with the use case: a hit needs none of it
+
+        store = self.store
+        store.side.check()  # a damaged file is exit 2 before a token is handed out
+        yield Tokens(lambda: store)
+
+    def share(
+        self,
+        fight: str,
+        keeper: TokenKeeper,
+        *,
+        base: str = DEFAULT_BASE,
+        gm: bool = False,
+        name: str | None = None,
+    ) -> Shared:
+        """A new viewer token for the fight (`gm`: a gm token too, named `NAME-gm`), beside
+        the tokens already out, and the links to its pages under `base` that open with them.
+
+        Example: `share("yard", keeper, name="phones")` -> the table link
+        `http://127.0.0.1:8000/fights/yard/table#viewer=...`, token named `phones`."""
+        self.fight(fight)
+        base = base_url(base)
+        if name is not None:
+            check_name(name)
+            if gm:
+                check_name(f"{name}-gm")
+        viewer = keeper.add(fight, Role.VIEWER, name)
+        also = keeper.add(fight, Role.GM, f"{name}-gm" if name else None) if gm else None
+        return shared(base, fight, viewer, also)
+
+    def hand_out(
+        self, fight: str, keeper: TokenKeeper, role: Role, name: str | None, by: Role
+    ) -> Issued:
+        """One new `role` token named `name` (None: `ROLE-N`) beside the fight's others;
+        `by`, the role asking: a gm hands out viewer tokens, the admin either."""
+        self.fight(fight)
+        may_manage(by, role, "issue")
+        return keeper.add(fight, role, name)
+
+    def tokens_of(self, fight: str, keeper: TokenKeeper) -> list[TokenInfo]:
+        """The fight's tokens, oldest first: names, roles and times, never the tokens."""
+        self.fight(fight)
+        return keeper.named(fight)
+
+    def revoke_token(self, fight: str, keeper: TokenKeeper, name: str, by: Role) -> Role:
+        """Revoke the fight's token `name`, the others kept; its role. `by` as in `hand_out`."""
+        self.fight(fight)
+        role = keeper.role_of(fight, name)
+        may_manage(by, role, "revoke")
+        keeper.revoke_named(fight, name)
+        return role

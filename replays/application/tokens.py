@@ -24,7 +24,7 @@ from woundlog.events import UsageError
 from woundlog.events.stores import Side, Store
 from woundlog.events.stores.side import KeptToken
 
-from .sharing import (
+from .values import (
     Issued,
     NoSuchToken,
     Role,

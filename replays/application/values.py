@@ -7,7 +7,10 @@ and docstrings are what a client reads.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+from enum import StrEnum
+from functools import lru_cache
 from typing import Annotated, Any
 
 import msgspec
@@ -119,9 +122,134 @@ class TimelinePage(msgspec.Struct, frozen=True, kw_only=True):
     next: int | None = None
 
 
+class FightHistory(msgspec.Struct, frozen=True, kw_only=True):
+    """A whole fight, each event with what it did as it happened (`changes.undone`: what undid
+    it): what `woundlog timeline` draws. `fight` is its id, or a file's name less `.jsonl`;
+    `name` the name its `fight_started` gives, if any."""
+
+    fight: str
+    name: str
+    moments: list[Moment]
+
+
+# --- sharing (issue 26): a fight's tokens, as `sharing.py` hands them out -----------------------
+
+
+class Role(StrEnum):
+    VIEWER = "viewer"  # reads a fight
+    GM = "gm"  # reads and writes a fight
+    ADMIN = "admin"  # creates fights; may read and write every fight
+
+
+NAME_PATTERN = r"^\w[\w.-]*$"
+NAME_MAX = 64
+NAME_RULE = f"a letter, digit or _ first, then letters, digits and _ . -; at most {NAME_MAX}"
+TokenName = Annotated[
+    str,
+    Meta(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN, description=f"{NAME_RULE}."),
+]
+
+
+class TokenInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A token of a fight as a listing shows it: never the token itself."""
+
+    name: str
+    role: Role
+    issued: datetime | None  # None: issued before tokens had names and times
+
+
+class Issued(msgspec.Struct, frozen=True, kw_only=True):
+    """A token just issued: the only time it is shown."""
+
+    fight: str
+    name: str
+    role: Role
+    issued: datetime
+    token: str
+
+
+class TokenNameTaken(UsageError):
+    """A fight already holds a token of that name (the service answers 409)."""
+
+
+class NoSuchToken(UsageError):
+    """No token of that name in the fight (the service answers 404)."""
+
+
+class TokenNotYours(UsageError):
+    """A token asked to hand out or revoke a token of a role above its own (403)."""
+
+
+def check_name(name: str) -> str:
+    """`name` if it is a valid token name, else a UsageError naming the rule."""
+    if len(name) > NAME_MAX or not re.fullmatch(NAME_PATTERN, name):
+        raise UsageError(f"token name {name!r}: use {NAME_RULE} characters")
+    return name
+
+
 # --- campaigns -------------------------------------------------------------------------------
-# A campaign's records (`core.permanence.Record`) and its undo's report (`replays.campaign`'s
-# `Consequences`) are given as they are; these add what a front end shows around them.
+# A campaign's undo's report (`replays.campaign`'s `Consequences`) is given as it is; a member's
+# record (`core.permanence.Record`) in the one shape of current values; these add what a front
+# end shows around them.
+
+
+class MemberRecord(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A campaign member's record as every front end shows it, in the shape of a fight's
+    character (DESIGN section 8): the stats the next fight joins them with at the top level,
+    each under its own name (`"wounds": 8`), and the ones they joined the campaign with under
+    `stats`; their gear, injuries (each with the fight and event it was taken in), lasting
+    conditions, the fights they played, why they retired, where and why they died.
+
+    The current values are fields of a subclass made for the stats the record has
+    (`member_record`): msgspec puts a Struct's fields, never a dict's keys, beside the others.
+    `current` gives them back as a dict."""
+
+    member: str
+    name: str
+    side: str = ""
+    kind: str = ""
+    stats: dict[str, int] = {}
+    gear: dict[str, str] = {}
+    injuries: tuple[Injury, ...] = ()
+    conditions: tuple[str, ...] = ()  # lasting until a rest (d26's Fatigued)
+    fights: tuple[str, ...] = ()
+    retired: str | None = None  # why, and where
+    dead: str | None = None  # where (fight and event, or the campaign's event) and why
+
+    @property
+    def current(self) -> dict[str, int]:
+        """The stats the next fight joins the member with, by name (`{"wounds": 8}`)."""
+        fields = self.__struct_fields__[len(MemberRecord.__struct_fields__) :]
+        names = self.__struct_encode_fields__[len(MemberRecord.__struct_fields__) :]
+        return {name: getattr(self, field) for field, name in zip(fields, names, strict=True)}
+
+
+def member_record(record: Record) -> MemberRecord:
+    """`record` in the shape every front end shows (`MemberRecord`)."""
+    shape = _with_stats(tuple(record.current))
+    fields = msgspec.structs.asdict(record)
+    current = fields.pop("current")
+    return shape(**fields, **{f"v{at}": current[stat] for at, stat in enumerate(current)})
+
+
+@lru_cache(maxsize=256)
+def _with_stats(stats: tuple[str, ...]) -> type[MemberRecord]:
+    """The MemberRecord whose fields after its own are `stats`, in their order: a ruleset has a
+    few sets of stats, so a few classes are ever made."""
+    clash = set(stats) & set(MemberRecord.__struct_encode_fields__)
+    if clash:  # a ruleset's stat named as a field of the record: the ruleset's error
+        raise ValueError(f"stats {sorted(clash)} would hide fields of a member's record")
+    made = msgspec.defstruct(
+        "MemberRecord",
+        [(f"v{at}", int) for at in range(len(stats))],
+        bases=(MemberRecord,),
+        rename={f"v{at}": stat for at, stat in enumerate(stats)},
+        module=__name__,
+        frozen=True,
+        kw_only=True,
+        omit_defaults=True,
+    )
+    return made  # type: ignore[return-value]  # a subclass of MemberRecord: `bases`
 
 
 class CampaignNotFoundError(UsageError):
@@ -137,7 +265,7 @@ class CampaignAppended(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     version: int
     event: CampaignEvent
-    members: list[Record] = []
+    members: list[MemberRecord] = []
     skipped: bool = False
 
 
@@ -151,7 +279,7 @@ class CampaignView(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     seq: int
     version: int
-    members: list[Record]
+    members: list[MemberRecord]
     fights: list[str]
     stale: list[Played] = []
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any
 
 from woundlog.core import RULESETS
 from woundlog.events import Heal, Hit, UsageError, WoundlogError
 
-from ..application import Application, FightNotFound
+from ..application import Application, FightNotFound, FightOrFile
 from ..foldcache import FoldCache
 from . import inputs as given
 from .output import print_appended
@@ -43,6 +44,21 @@ def application(db: str | None, *, create: bool = True) -> Iterator[Application]
                 "'woundlog new FIGHT --ruleset NAME' starts one"
             )
             raise missing from None
+
+
+@contextmanager
+def reading(source: str, db: str | None) -> Iterator[tuple[Application, FightOrFile]]:
+    """The application to read `source` with, and `source` as it takes it: a fight log file (a
+    path ending `.jsonl`) is read alone, no store opened; else the fight of that id in the store
+    `db` names."""
+    if source.endswith(".jsonl"):
+        path = Path(source)
+        if not path.is_file():
+            raise UsageError(f"no file {source}")
+        yield Application.without_store(), path
+        return
+    with application(db, create=False) as app:
+        yield app, source
 
 
 def _driver_warnings_unsaid() -> None:

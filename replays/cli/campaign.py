@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 
 from woundlog.core.campaign import permanence_of
-from woundlog.core.permanence import Record
 from woundlog.events import Retract, type_name
 from woundlog.events.campaign import (
     Died,
@@ -29,6 +28,7 @@ from ..application.values import (
     CampaignView,
     HistoryEntry,
     MemberChange,
+    MemberRecord,
 )
 from ..campaign import Consequences
 from . import inputs as given
@@ -296,8 +296,7 @@ def report(
     shape = chosen_format(output, None, ("md",))
     with application(db, create=False) as app:
         made = app.campaign_report(campaign)
-    from woundlog.replays.report.markdown import campaign_markdown
-
+    from ..render.markdown import campaign_markdown
     from .report import write_report
 
     write_report(made, as_json, output, shape, lambda _shape: campaign_markdown(made))
@@ -319,7 +318,7 @@ def print_recorded(done: CampaignAppended, as_json: bool) -> None:
         say(f"    {line}")
 
 
-def record_lines(records: Iterable[Record], ruleset: str) -> list[str]:
+def record_lines(records: Iterable[MemberRecord], ruleset: str) -> list[str]:
     """One line per member, then one per injury (where and when it was taken)."""
     permanence = permanence_of(ruleset)
     lines = []

@@ -20,7 +20,7 @@ from woundlog.core import Changes, CharacterChange
 from woundlog.events import Event, FightStarted, iter_jsonl
 from woundlog.events.stores import SQLiteStore
 
-from ..fight import Fight
+from ..application import Application
 from .output import print_changes, say, state_table
 
 SKIRMISH = "mordheim_skirmish.jsonl"
@@ -75,12 +75,13 @@ def run_demo(out: Console) -> None:
         out=out,
     )
     with SQLiteStore(":memory:") as store:
-        fight = Fight(store, "demo")
-        for event in (started, *events):
-            tell(out, event, fight.append([event]).changes[0])
+        app = Application.over(store)
+        tell(out, started, app.create("demo", started).changes[0])
+        for event in events:
+            tell(out, event, app.record("demo", [event]).changes[0])
         out.print(Rule("history is never edited"))
         say("The mistaken hit is still in the log, marked as undone:", out=out)
-        for changes in fight.history():
+        for changes in app.log("demo"):
             if changes.undone is not None:
                 say(f"    {changes.line()}", out=out)
-        out.print(state_table(fight.state(), "final state"))
+        out.print(state_table(app.state("demo"), "final state"))

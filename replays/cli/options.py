@@ -40,6 +40,11 @@ FightId = Annotated[
     str,
     typer.Argument(metavar="FIGHT", help="The fight's id in the store.", callback=valid_fight_id),
 ]
+FightOrFile = Annotated[
+    str,
+    typer.Argument(metavar="FIGHT|FILE.jsonl", help="A fight in the store, or a fight log file."),
+]
+"""A fight read as a stored fight or a `.jsonl` file alike (`cli.application.reading`)."""
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Wide = Annotated[
     bool,

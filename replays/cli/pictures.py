@@ -10,10 +10,9 @@ import typer
 
 from woundlog.events import UsageError
 
-from ..files import Void, replay_file, replay_file_state
-from ..pictures import characters, fight_moments, file_moments, picture, timeline_svg
-from .application import application
-from .options import AsJson, At, Db, Wide
+from ..application import Application
+from .application import reading
+from .options import AsJson, At, Db, FightOrFile, Wide
 from .output import print_changes, print_json, print_state, report_voids, say
 from .written import PICTURES, Format, chosen_format, to_stdout, write_output
 
@@ -39,17 +38,18 @@ def replay(
 
     Each event the rules refuse is void (it does nothing) and named on standard error, with
     its line and why, so a typo never silently changes the fight; `--strict` stops there."""
-    voids: list[Void] = []
+    app = Application.without_store()
+    voids: list[object] = []
     if trace:
         last = None
-        for now, changes in replay_file(file, at=at, strict=strict, on_void=voids.append):
+        for now, changes in app.replay(file, at=at, strict=strict, on_void=voids.append):
             last = now  # only the final state is kept: memory stays flat however long the file
             if as_json:
                 print_json(changes)
             else:
                 print_changes(changes)
     else:  # nobody reads the changes: fold to the state alone, which is faster
-        last = replay_file_state(file, at=at, strict=strict, on_void=voids.append)
+        last = app.replay_state(file, at=at, strict=strict, on_void=voids.append)
     report_voids(voids)
     if last is None:
         raise UsageError(f"{file} holds no events")
@@ -59,9 +59,7 @@ def replay(
 
 
 def timeline(
-    source: Annotated[
-        str, typer.Argument(metavar="FIGHT|FILE.jsonl", help="A fight in the store, or a log file.")
-    ],
+    source: FightOrFile,
     output: Annotated[
         Path,
         typer.Option(
@@ -77,19 +75,19 @@ def timeline(
     """Draw a fight's timeline as a picture: a row per character, a column per event; then
     say what was written (the file, its size, what it shows)."""
     shape = chosen_format(output, format_, PICTURES)
-    if source.endswith(".jsonl"):
-        moments, title = file_moments(Path(source))
-    else:
-        with application(db) as app:
-            moments = fight_moments(app.store, source)
-        title = getattr(moments[0][0].event, "name", "") or source
-    drawn = picture(timeline_svg(moments, title), shape)
+    with reading(source, db) as (app, fight):
+        history = app.history(fight)
+    from ..render.svg import picture  # the drawing loads only when a picture is drawn
+    from ..render.timeline import characters, timeline_svg
+
+    title = history.name or history.fight
+    drawn = picture(timeline_svg(history.moments, title), shape)
     write_output(output, drawn)
     if to_stdout(output):
         return
-    cast = len(characters(moments))
+    cast, events = len(characters(history.moments)), len(history.moments)
     say(
         f"wrote {output} ({shape.upper()}, {len(drawn):,} bytes): the "
         f"timeline of `{title}`, {cast} character{'s' * (cast != 1)} over "
-        f"{len(moments)} event{'s' * (len(moments) != 1)}"
+        f"{events} event{'s' * (events != 1)}"
     )

@@ -1,4 +1,5 @@
-"""`woundlog report`: a fight's numbers, the luck of its dice and its chronicle."""
+"""`woundlog report`: a fight's numbers, the luck of its dice and its chronicle, of a fight in
+the store or a log file."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .application import application
-from .options import AsJson, Db, FightId
+from .application import reading
+from .options import AsJson, Db, FightOrFile
 from .output import print_json, print_raw, say
 from .written import Format, chosen_format, to_stdout, write_output
 
@@ -17,7 +18,7 @@ FORMATS = ("md", "html")
 
 
 def report(
-    fight: FightId,
+    source: FightOrFile,
     as_json: AsJson = False,
     output: Annotated[
         Path | None,
@@ -35,13 +36,13 @@ def report(
     """After the fight: each character's numbers, how lucky the dice were (exactly), and the
     fight told round by round, as Markdown to paste into a campaign journal."""
     shape = chosen_format(output, format_, FORMATS)
-    with application(db, create=False) as app:
+    with reading(source, db) as (app, fight):
         made = app.report(fight)
-    from woundlog.replays.report.markdown import report_markdown
+    from ..render.markdown import report_markdown
 
     def written(shape: str) -> str:
         if shape == "html":
-            from woundlog.replays.report.html import report_html
+            from ..render.html import report_html
 
             return report_html(made)
         return report_markdown(made)

@@ -21,7 +21,8 @@ import typer
 from woundlog.events import UsageError, bounded
 
 from ..application import Application
-from ..application.sharing import DEFAULT_BASE, Role, Shared, TokenInfo, TokenKeeper, base_url
+from ..application.sharing import DEFAULT_BASE, Shared, TokenKeeper, base_url
+from ..application.values import Role, TokenInfo
 from ..serving import ADMIN_ENV, CORS_ENV, Limits, Serving, private_token_file
 from .application import application
 from .options import AsJson, Context, Db, FightId

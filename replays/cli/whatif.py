@@ -3,32 +3,22 @@ a point and goes on otherwise (`branch`), and what differs between two fights (`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from woundlog.core import FightState
-from woundlog.events import UsageError, bounded
-from woundlog.events.codec import iter_jsonl
+from woundlog.events import UsageError
 
 from ..application import Application, NothingAsked
-from ..branch import compare
-from ..files import replay_file_state
-from ..whatif import hit_shorthand, then_events
-from .application import application
-from .options import AsJson, At, Db, FightId
+from .application import application, reading
+from .options import AsJson, At, Db, FightId, FightOrFile
 from .output import print_appended, print_changes, print_json, print_odds, say
 from .written import PICTURES, chosen_format, to_stdout, write_output
 
 
 def odds(
-    source: Annotated[
-        str,
-        typer.Argument(metavar="FIGHT|FILE.jsonl", help="A fight in the store, or a fight log."),
-    ],
+    source: FightOrFile,
     then: Annotated[
         list[str] | None,
         typer.Option("--then", metavar="EVENT_JSON", help="An event of the what-if (repeatable)."),
@@ -73,19 +63,17 @@ def odds(
     if to_stdout(plot):  # the odds themselves are printed there
         raise UsageError("--plot -: the odds go to standard output; draw the chart to a file")
     shape = chosen_format(plot, None, PICTURES, option="--plot") if plot is not None else None
-    with source_state(source, at, db) as (app, state):
-        events = [*then_events(then or [])]
-        if then_file is not None:
-            with open(then_file, "rb") as lines:
-                events += [event for _, event in iter_jsonl(bounded.lines(lines, then_file))]
+    with reading(source, db) as (app, fight):
+        state = app.state(fight, at)
+        events = app.whatif_events(then or [], file=then_file)
         try:
             whatif = app.whatif(state, events, hits=hit_ or [], ticks=ticks)
         except NothingAsked:
             raise UsageError("say what happens: --then, --then-file, --hit or --ticks") from None
         answer = app.odds(state, whatif, characters=character or [], samples=samples)
     if plot is not None and shape is not None:
-        from ..odds_plot import odds_svg  # the picture code loads only when asked
-        from ..pictures import picture
+        from ..render.odds import odds_svg  # the picture code loads only when asked
+        from ..render.svg import picture
 
         write_output(plot, picture(odds_svg(answer, Path(source).stem), shape))
     if as_json:
@@ -110,14 +98,15 @@ def branch_fight(
     db: Db = None,
 ) -> None:
     """A new fight that copies FIGHT's log up to event N, then what might have happened."""
-    whatif = [*then_events(then or []), *(hit_shorthand(text) for text in hit_ or [])]
+    events = Application.whatif_events(then or [])  # read before any store is opened
     with application(db) as app:
-        made = app.branch(fight, new, at=at, then=whatif)
+        made = app.branch(fight, new, at=at, then=events, hits=hit_ or [])
+    added = len(events) + len(hit_ or [])
     if as_json:
         print_appended(made, as_json=True)
         return
-    say(f"fight `{new}` branches from `{fight}` at #{made.version - len(whatif)}")
-    for changes in made.changes[-len(whatif) :] if whatif else []:
+    say(f"fight `{new}` branches from `{fight}` at #{made.version - added}")
+    for changes in made.changes[-added:] if added else []:
         print_changes(changes)
 
 
@@ -129,7 +118,7 @@ def diff_fights(
 ) -> None:
     """Per character, what differs between two fights as they stand (a fight and its branch)."""
     with application(db, create=False) as app:
-        differences = compare(app.state(first), app.state(second))
+        differences = app.diff(first, second)
     if as_json:
         print_json(differences)
     elif not differences:
@@ -137,28 +126,3 @@ def diff_fights(
     else:
         for change in differences:
             say(change.summary())
-
-
-@contextmanager
-def source_state(
-    source: str, at: int | None, db: str | None
-) -> Iterator[tuple[Application, FightState[Any]]]:
-    """The state of a fight log file (a path ending `.jsonl`), else of a fight in the store,
-    with the application to ask about it: a file's needs no store."""
-    if source.endswith(".jsonl"):
-        path = Path(source)
-        if not path.is_file():
-            raise UsageError(f"no file {source}")
-        state = replay_file_state(path, at=at)
-        if state is None:
-            raise UsageError(f"{source} holds no events")
-        yield Application(no_store), state
-        return
-    with application(db, create=False) as app:
-        # the fight's own `state`, which says an N past its end as `--at N`
-        yield app, app.fight(source).state(at)
-
-
-def no_store() -> Any:
-    """The store of the application a fight log file's what-if runs on: none is read."""
-    raise AssertionError("a fight log file's what-if reads no store")

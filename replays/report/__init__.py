@@ -4,7 +4,8 @@
 with the state after it and its changes, as `replays.fold.replayed` gives them) and as it
 happened (`history`: each stored event with what it did then, undos with their
 consequences), and returns a `Report`. The application's `report(fight)` feeds it from the
-store.
+store or a file. How a report is written for people (Markdown, HTML, its charts) is the
+renderers' (replays/render/).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from woundlog.core import Changes, FightState, get_ruleset
 from woundlog.events import Event, FightStarted
 from woundlog.events.stores import Stored
 
-from .chronicle import chronicle, markdown
+from .chronicle import chronicle
 from .luck import DICE_LISTED, extreme, fight_luck, moments, played_events, readings
 from .numbers import Count, FightNumbers, fight_numbers, sides
 from .values import (
@@ -54,7 +55,6 @@ __all__ = [
     "Track",
     "build",
     "fight_numbers",
-    "markdown",
 ]
 
 Played = tuple[Stored[Event], Event | None, FightState[Any], Changes]

@@ -145,14 +145,3 @@ def chronicle(history: Iterable[tuple[Stored[Event], Changes]]) -> list[Chapter]
     for stored, changes in history:
         told.add(stored, changes)
     return told.done()
-
-
-def markdown(title: str, chapters: list[Chapter]) -> str:
-    """The chronicle as Markdown, ready to paste into a campaign journal."""
-    parts = [f"## {title}" if title else "## The fight"]
-    for chapter in chapters:
-        parts.append(
-            f"### Round {chapter.round}" if chapter.round else "### Before the first round"
-        )
-        parts.append(" ".join(line.text for line in chapter.lines))
-    return "\n\n".join(parts) + "\n"

@@ -35,8 +35,8 @@ from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from ..application import FightNotFound, TooLarge, UnknownFormat
-from ..application.sharing import NoSuchToken, TokenNameTaken, TokenNotYours
-from .fights import OddsRefused
+from ..application.values import NoSuchToken, TokenNameTaken, TokenNotYours
+from .limits import OddsRefused
 from .openapi import SCHEMA_PATH
 from .schemas import ErrorBody, Refusal, refusal
 

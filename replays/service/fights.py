@@ -1,6 +1,8 @@
-"""The fights behind the service: the application layer, with what only the service adds
-(tokens, idempotency, creation locks, the worker threads' stores). Every call here blocks, and
-runs in a worker thread.
+"""What only the HTTP layer keeps beside the application: the worker threads' stores, the
+service's tables (tokens, import cursors, kept answers, stream tickets), creating a fight or a
+branch with its tokens safely retried (creation locks, Idempotency-Key), one import of a fight
+and format at a time, and the fold cache. Every call here blocks, and runs in a worker thread;
+every use case is the application's (`app`), which the routes call directly.
 
 Each worker thread opens its own store (an SQLite connection must stay in the thread that made
 it). Appends from many threads, or many processes, to one fight are serialised by the store's
@@ -14,20 +16,13 @@ import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import msgspec
 
-from woundlog.core import Changes, FightState
-from woundlog.core.odds import LIMIT as ODDS_LIMIT
-from woundlog.core.odds import Budget
-from woundlog.core.odds import TooLarge as OddsTooLarge
 from woundlog.events import (
     ConflictError,
     Event,
     FightStarted,
-    RefusedError,
-    UsageError,
     WoundlogError,
     canonical,
     convert,
@@ -36,39 +31,15 @@ from woundlog.events.fight_ids import check_fight_id
 from woundlog.events.stores import Store, open_store
 from woundlog.events.stores.side import ImportCursors
 
-from ..application import (
-    Application,
-    EventsPage,
-    FightsPage,
-    NewFight,
-    NothingAsked,
-)
-from ..application.sharing import Issued, Role, TokenInfo
-from ..application.tokens import Grant, Tokens
-from ..fight import Appended, Fight
+from ..application import Application, NewFight
+from ..application.tokens import Tokens
 from ..foldcache import FoldCache
-from ..whatif import Odds
 from .idempotency import Answers, AnswerTaken, answer_gone, server_secret
-from .schemas import BranchRequest, Created, OddsRequest
+from .schemas import BranchRequest, Created
 from .tickets import Tickets
 
 log = logging.getLogger("woundlog.service")
 
-WORK_LIMIT = ODDS_LIMIT // 10
-"""The most reducer steps (an evaluation of an event, or a die handed to it) one odds request may
-take, exact or estimated: a tenth of what the CLI allows, so that no viewer holds a worker
-thread, or the server, for long. A larger question is refused, as soon as the work
-gets there, with the figure and what would be answered."""
-ODDS_LIVE = WORK_LIMIT
-"""The most dice paths and fight states one odds request holds at once (each a few hundred
-bytes)."""
-SAMPLE_STEPS = 2
-"""What a sampled event costs at least (its evaluation and one die): `samples` past
-WORK_LIMIT // (SAMPLE_STEPS * events) is refused before any work."""
-PAGE_MAX = 5000
-"""The most events one `GET /events` returns."""
-LIST_MAX = 200
-"""The most fights one `GET /fights` lists (each costs two small reads)."""
 CREATE_LOCKS = 16
 CREATED, OK = 201, 200
 
@@ -85,6 +56,8 @@ Keep = Callable[[str, str], None]
 
 
 class Fights:
+    """The application over the service's store, and what the HTTP layer keeps beside it."""
+
     def __init__(self, store_url: str | None, admin_token: str, *, max_batch: int) -> None:
         self.store_url = store_url
         self._local = threading.local()
@@ -116,12 +89,6 @@ class Fights:
 
     def close(self) -> None:
         pass  # each worker thread's store is its own, with the tables beside its fights
-
-    def fight(self, fight: str) -> Fight:
-        return self.app.fight(fight)
-
-    def exists(self, fight: str) -> bool:
-        return self.app.exists(fight)
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -241,7 +208,7 @@ class Fights:
         if asked.then:
             self.app.check_batch_size(len(asked.then))
         then = [convert(item, index=index) for index, item in enumerate(asked.then)]
-        self.fight(fight)  # an unknown fight is 404, as on every route
+        self.app.fight(fight)  # an unknown fight is 404, as on every route
         with self._creation_lock(asked.as_):
             store = self.store()
             wanted = self.app.branch_log(fight, at=asked.at, then=then)
@@ -281,7 +248,7 @@ class Fights:
     def _recreate(self, new: NewFight, started: FightStarted, key: Keyed | None) -> Created:
         """A `POST /fights` for a fight already in the store: new tokens if it asks for what the
         fight is (a request that gave no seed takes the fight's), else 409."""
-        opened = self.fight(new.fight)
+        opened = self.app.fight(new.fight)
         first = next(opened.events(1, 1)).event
         if new.seed is None and isinstance(first, FightStarted):
             started = msgspec.structs.replace(started, seed=first.seed)
@@ -310,19 +277,6 @@ class Fights:
         creations are rare, and the set stays the same size however many fights there are)."""
         return self._create_locks[hash(fight) % CREATE_LOCKS]
 
-    def append(self, fight: str, body: object, expected_version: int | None) -> Appended:
-        items = self.read_batch(body)
-        return self.app.record(fight, items, expected_version=expected_version)
-
-    def read_batch(self, body: object) -> list[Event | RefusedError]:
-        """One event or a list of them, each validated: its Event, or why it is refused."""
-        return self.app.read(body if isinstance(body, list) else [body])
-
-    def undo(
-        self, fight: str, event: str | None, reason: str, by: str | None, undo_id: str | None
-    ) -> Appended:
-        return self.app.undo(fight, event, reason=reason, by=by, undo_id=undo_id)
-
     # --- managing ---------------------------------------------------------------------------
 
     def delete(self, fight: str) -> bool:
@@ -336,37 +290,16 @@ class Fights:
 
     def reissue(self, fight: str) -> Created:
         """A new gm and viewer pair for the fight; the old pair stops working."""
-        opened = self.fight(fight)
+        opened = self.app.fight(fight)
         gm, viewer = self.tokens.issue(fight)
         return self._answer(fight, opened.version, gm, viewer)
 
     def revoke(self, fight: str) -> None:
-        self.fight(fight)
+        """Revoke the fight's gm and viewer pair, and its stream tickets."""
+        self.app.fight(fight)
         self.tokens.revoke(fight)
 
-    def hand_out(self, fight: str, name: str, role: Role, by: Grant) -> Issued:
-        return self.app.hand_out(fight, self.tokens, role, name, by.role)
-
-    def tokens_of(self, fight: str) -> list[TokenInfo]:
-        return self.app.tokens_of(fight, self.tokens)
-
-    def revoke_named(self, fight: str, name: str, by: Grant) -> None:
-        self.app.revoke_token(fight, self.tokens, name, by.role)
-
-    def listing(self, only: str | None, offset: int, limit: int) -> FightsPage:
-        """The fights, in the store's order, from `offset`, at most `limit` (`only`: that one
-        fight alone, for a token of one fight)."""
-        return self.app.fights(offset, min(limit, LIST_MAX), only=only)
-
     # --- importing -------------------------------------------------------------------------
-
-    def import_records(
-        self, fight: str, fmt: str, body: object, campaign: str | None = None
-    ) -> Appended:
-        """Convert another program's records with its importer and append the events, then
-        record the fight in `campaign` if named (`Application.import_records`)."""
-        records = body if isinstance(body, list) else [body]
-        return self.app.import_records(fight, fmt, records, campaign=campaign)
 
     @contextmanager
     def _held_cursors(self, store: Store, fight: str, fmt: str) -> Iterator[ImportCursors]:
@@ -379,66 +312,6 @@ class Fights:
     def _import_lock(self, fight: str, fmt: str) -> threading.Lock:
         with self._locks_guard:
             return self._import_locks.setdefault((fight, fmt), threading.Lock())
-
-    # --- reading ---------------------------------------------------------------------------
-
-    def state(self, fight: str, at: int | None) -> FightState[Any]:
-        return self.app.state(fight, at)
-
-    def events(self, fight: str, first: int, limit: int) -> EventsPage:
-        return self.app.events(fight, first, min(limit, PAGE_MAX))
-
-    def changes_from(self, fight: str, first: int, limit: int) -> list[Changes]:
-        """Up to `limit` events' changes from seq `first`, as each was appended (for the stream)."""
-        return self.app.changes_from(fight, first, limit)
-
-    def version(self, fight: str) -> int:
-        return self.app.version(fight)
-
-    def odds(self, fight: str, asked: OddsRequest, stop: Callable[[], None] | None = None) -> Odds:
-        """The odds of a what-if from the fight now (or at `asked.at`), within WORK_LIMIT reducer
-        steps and ODDS_LIVE paths held, exact or estimated; a question past either is refused
-        (422) when the work reaches it, saying what would be answered. `stop` is called as the
-        work goes and may raise to end it (the request's deadline)."""
-        state = self.state(fight, asked.at)
-        events = [convert(item, index=index) for index, item in enumerate(asked.events)]
-        try:
-            whatif = self.app.whatif(state, events, hits=asked.hit, ticks=asked.ticks)
-        except NothingAsked:
-            raise UsageError("say what happens: `events`, `hit` or `ticks`") from None
-        self.app.check_batch_size(len(whatif))
-        most = max(1, WORK_LIMIT // (SAMPLE_STEPS * len(whatif)))
-        if asked.samples is not None and asked.samples > most:
-            raise OddsRefused(
-                f"samples={asked.samples}: a what-if of {len(whatif)} events is estimated from "
-                f"at most {most:,} samples here (ask for fewer, or about fewer events)",
-                most_samples=most,
-            )
-        budget = Budget(WORK_LIMIT, live=ODDS_LIVE, stop=stop)
-        try:
-            return self.app.odds(
-                state, whatif, characters=asked.character, samples=asked.samples, budget=budget
-            )
-        except OddsTooLarge as too_large:
-            way_out = (
-                "ask for fewer samples, or about fewer events"
-                if asked.samples is not None
-                else f"ask about fewer events, or estimate it with samples=N (at most {most:,} "
-                "here)"
-            )
-            raise OddsRefused(
-                f"this what-if takes {too_large.figure}: {way_out}", most_samples=most
-            ) from None
-
-
-class OddsRefused(UsageError):
-    """An odds question past the service's bound, with the most samples an estimate of the
-    same what-if may take here (`most_samples` of the 422): the page offers that figure, so
-    WORK_LIMIT and SAMPLE_STEPS have no copy outside this module."""
-
-    def __init__(self, message: str, *, most_samples: int) -> None:
-        super().__init__(message)
-        self.most_samples = most_samples
 
 
 def _differences(stored: Event, asked: FightStarted) -> str:

@@ -1,20 +1,24 @@
-"""Who may do what, for every route: the token or stream ticket a request brings, checked by
-a guard before its body is read, and what the guards and handlers share (the app's `Service`,
-a blocking call run in a worker thread).
+"""Who may do what, for every route, and what every route is given: the token or stream ticket
+a request brings, checked by a guard before its body is read; the application and the service's
+own state, injected into each handler (Litestar's dependency injection); a blocking call run in
+a worker thread.
 
-Each resource's routes (app.py: fights; campaigns.py: campaigns) take their guards from here,
-so neither module imports the other's.
+Each controller (routes/) sets its guard once: `authorize` for a fight's routes, with the role
+each route needs in its `opt["role"]`, `authorize_campaign` for a campaign's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from anyio import to_thread
 from litestar import Request
 from litestar.connection import ASGIConnection
+from litestar.datastructures import State
+from litestar.di import Provide
 from litestar.exceptions import (
     NotAuthorizedException,
     NotFoundException,
@@ -22,14 +26,14 @@ from litestar.exceptions import (
 )
 from litestar.handlers import BaseRouteHandler
 
-from woundlog.events.fight_ids import check_fight_id
+from woundlog.events.fight_ids import campaign_stream, check_fight_id
 
-from ..application.sharing import Role
+from ..application import Application
 from ..application.tokens import Grant
+from ..application.values import Role
 from .access_log import TOKEN_PARAMS
 from .fights import Fights
 from .limits import OddsGate
-from .openapi import problems
 from .stream import Notifier
 from .tickets import TICKET_S
 
@@ -43,11 +47,16 @@ CAMPAIGN_TOKEN = "Woundlog-Campaign-Token"
 
 @dataclass
 class Service:
-    """What the app holds for its guards and handlers (its state's `service`)."""
+    """What the app holds for its guards and handlers (its state's `service`): the application
+    and what the HTTP layer keeps beside it (`Fights`), the streams' notifier, the odds' gate."""
 
     fights: Fights
     notifier: Notifier
     odds: OddsGate = field(default_factory=OddsGate)
+
+    @property
+    def app(self) -> Application:
+        return self.fights.app
 
 
 def service(connection: ASGIConnection[Any, Any, Any, Any]) -> Service:
@@ -55,9 +64,26 @@ def service(connection: ASGIConnection[Any, Any, Any, Any]) -> Service:
     return found
 
 
-async def run(call: Callable[..., T], *args: Any) -> T:
+def _application(state: State) -> Application:
+    found: Service = state.service
+    return found.app
+
+
+def _service(state: State) -> Service:
+    found: Service = state.service
+    return found
+
+
+DEPENDENCIES = {
+    "app": Provide(_application, sync_to_thread=False),
+    "service": Provide(_service, sync_to_thread=False),
+}
+"""What a handler is given by naming it: `app` (the Application), `service` (`Service`)."""
+
+
+async def run(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """A blocking call, in a worker thread."""
-    return await to_thread.run_sync(call, *args)
+    return await to_thread.run_sync(partial(call, *args, **kwargs))
 
 
 # --- who may do what -------------------------------------------------------------------------
@@ -108,12 +134,12 @@ async def credentials(
 async def authorize(
     connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
 ) -> None:
-    """A guard: 401 no or unknown token, 404 unknown fight, 403 a token of another fight or
-    role. A guard runs before the body is read, so an unauthorised request learns nothing of
-    what its body would have done. The grant is left in `connection.state.grant`."""
+    """The guard of a fight's routes: 401 no or unknown token, 404 unknown fight, 403 a token
+    of another fight or role. A guard runs before the body is read, so an unauthorised request
+    learns nothing of what its body would have done. The grant is left in
+    `connection.state.grant`."""
     needed: Role = handler.opt["role"]
     fight: str | None = connection.path_params.get("fight")
-    fights = service(connection).fights
     grant = await credentials(connection, handler)
     connection.state.grant = grant
     if fight is None:  # creating or listing fights
@@ -121,7 +147,7 @@ async def authorize(
             raise PermissionDeniedException("creating a fight takes the admin token")
         return
     check_fight_id(fight)
-    if not await run(fights.exists, fight):
+    if not await run(service(connection).app.exists, fight):
         raise NotFoundException(f"no fight `{fight}`")
     if not grant.covers(fight):
         raise PermissionDeniedException(f"this token is for another fight, not `{fight}`")
@@ -129,19 +155,35 @@ async def authorize(
         raise PermissionDeniedException(f"a {grant.role.value} token cannot do this")
 
 
+async def authorize_campaign(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
+    """The guard of a campaign's routes: 401 no or unknown token, 404 unknown campaign, 403 a
+    token of another fight or campaign, or of a role that cannot do this."""
+    needed: Role = handler.opt["role"]
+    grant = await credentials(connection, handler)
+    connection.state.grant = grant
+    campaign: str | None = connection.path_params.get("campaign")
+    if campaign is None:
+        if grant.role is not Role.ADMIN:
+            raise PermissionDeniedException("starting a campaign takes the admin token")
+        return
+    stream = campaign_stream(campaign)
+    if not await run(_version, service(connection).app, stream):
+        raise NotFoundException(f"no campaign `{campaign}`")
+    if not grant.covers(stream):
+        raise PermissionDeniedException(f"this token is not one of campaign `{campaign}`")
+    if not grant.allows(needed):
+        raise PermissionDeniedException(f"a {grant.role.value} token cannot do this")
+
+
+def _version(app: Application, stream: str) -> int:
+    return app.store.version(stream)  # the store of the worker thread this runs in
+
+
 def grant_of(request: Request[Any, Any, Any]) -> Grant:
     found: Grant = request.state.grant
     return found
-
-
-GUARDED: dict[str, Any] = {"guards": [authorize], "security": SECURITY, "tags": ["fights"]}
-"""What every fight endpoint shares: the token check, and saying so in the OpenAPI schema."""
-
-
-def of_a_fight(role: Role) -> dict[str, Any]:
-    """What an endpoint of one fight that only answers (no events in its body) declares: the
-    role it needs, its token check and the problems it may answer."""
-    return {"role": role, "responses": problems(401, 403, 404, 422, 503), **GUARDED}
 
 
 async def also_allowed(

@@ -44,6 +44,7 @@ import h11
 from litestar.exceptions import TooManyRequestsException
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from woundlog.core.odds import LIMIT as ODDS_LIMIT
 from woundlog.events import UsageError
 
 from ..serving import Limits
@@ -56,6 +57,21 @@ WORKER_THREADS = 40  # anyio's default worker-thread limit: each may hold a stor
 FDS_PER_WORKER = 4  # an SQLite store: the database, its -wal and -shm, and one to spare
 FDS_SPARE = 32  # listening socket, standard streams, the event loop's own, service.db
 ACCEPT_ERROR_EVERY_S = 10.0
+WORK_LIMIT = ODDS_LIMIT // 10
+"""The most reducer steps (an evaluation of an event, or a die handed to it) one odds request may
+take, exact or estimated: a tenth of what the CLI allows, so that no viewer holds a worker
+thread, or the server, for long. A larger question is refused, as soon as the work
+gets there, with the figure and what would be answered."""
+ODDS_LIVE = WORK_LIMIT
+"""The most dice paths and fight states one odds request holds at once (each a few hundred
+bytes)."""
+SAMPLE_STEPS = 2
+"""What a sampled event costs at least (its evaluation and one die): `samples` past
+WORK_LIMIT // (SAMPLE_STEPS * events) is refused before any work."""
+PAGE_MAX = 5000
+"""The most events one `GET /events` returns."""
+LIST_MAX = 200
+"""The most fights one `GET /fights` lists (each costs two small reads)."""
 REPORT_MAX = 50_000
 """The most events a fight's report (or a campaign's, per fight) is made of here: it folds the
 fight twice and runs its dice through the odds engine, so a longer one would hold a worker for
@@ -267,6 +283,16 @@ ODDS_RETRY_S = 1
 
 class OddsTimedOut(UsageError):
     """An odds request past its time limit."""
+
+
+class OddsRefused(UsageError):
+    """An odds question past the service's bound, with the most samples an estimate of the
+    same what-if may take here (`most_samples` of the 422): the page offers that figure, so
+    WORK_LIMIT and SAMPLE_STEPS have no copy outside this module."""
+
+    def __init__(self, message: str, *, most_samples: int) -> None:
+        super().__init__(message)
+        self.most_samples = most_samples
 
 
 class OddsGate:

@@ -9,6 +9,9 @@ Litestar draws most of it from the handlers; this module adds what it cannot see
 - the request bodies that handlers read as loose JSON (to name each refused event apart): one
   event or a list of them, with the event schemas of `woundlog schema`;
 - `text/event-stream` for the stream;
+- a campaign member's record's current values, each a property of its own named for its stat
+  (`MemberRecord`: msgspec makes them fields of a Struct made for the record, which the handlers'
+  types cannot name);
 - a generic Struct's component named by its class, as a plain one is (`Stored`, not
   `Stored_woundlog.events.model.FightStarted_...`: Litestar names it by its arguments);
 - the docs page, Swagger UI, served from the copy shipped in replays/web/swagger-ui/ (no CDN).
@@ -125,6 +128,8 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
     _plain_generic_names(document, components)
     error_ref = _schema_ref(components, "ErrorBody")
     _add_event_schemas(components)
+    if "MemberRecord" in components:
+        components["MemberRecord"] |= MEMBER_RECORD
     for path, operations in document.get("paths", {}).items():
         for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -191,6 +196,12 @@ def _as_problem(response: dict[str, Any], error_ref: dict[str, str], status: int
     response.setdefault("description", MEANING.get(status, ""))
 
 
+MEMBER_RECORD = {
+    "description": "A campaign member's record, in the shape of a fight's character: the stats "
+    "the next fight joins them with at the top level, each under its own name (`wounds`, "
+    "`current_hp`, ...), the stats they joined the campaign with under `stats`.",
+    "additionalProperties": {"type": "integer"},
+}
 EVENT = "Event"
 MAX_BATCH_DOC = 1000
 

@@ -20,10 +20,10 @@ from ..application.tokens import new_token
 from ..serving import ADMIN_ENV, Serving
 from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
-from .integrations import FOUNDRY, MANIFEST
 from .limits import fd_budget, protocol_class, quiet_accept_errors
 from .openapi import DOCS_PATH
-from .pages import HOME
+from .routes.integrations import FOUNDRY, MANIFEST
+from .routes.pages import HOME
 
 ADMIN_MIN_CHARS = 16  # a token a person chose: long enough not to be guessed over HTTP
 GRACE_S = 3  # open streams never end by themselves: on shutdown, close them after this

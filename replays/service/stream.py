@@ -23,10 +23,10 @@ import psycopg
 from anyio import to_thread
 from litestar.response import ServerSentEventMessage
 
+from woundlog.events import UsageError
 from woundlog.events.stores.postgres import CHANNEL
 
-from ..application import FightNotFound
-from .fights import Fights
+from ..application import Application, FightNotFound
 
 log = logging.getLogger("woundlog.service")
 
@@ -105,8 +105,27 @@ class Listener:
             await asyncio.sleep(RECONNECT_S)
 
 
+def first_streamed(version: int, fight: str, from_: int | None, last_event_id: int | None) -> int:
+    """The seq a stream of a fight of `version` events starts at: `from`, else after
+    `Last-Event-ID`, else the next append. Past the next append is refused: a stream would
+    wait, silently, for events that may never come."""
+    if from_ is not None:
+        first = from_
+    elif last_event_id is not None:
+        first = last_event_id + 1
+    else:
+        first = version + 1
+    if first > version + 1:
+        asked = f"from={from_}" if from_ is not None else f"Last-Event-ID {last_event_id}"
+        raise UsageError(
+            f"{asked}: fight `{fight}` has events 1 to {version}; a stream starts at one of "
+            f"them, or at {version + 1} for the next"
+        )
+    return first
+
+
 async def changes_stream(
-    fights: Fights, notifier: Notifier, fight: str, first: int
+    app: Application, notifier: Notifier, fight: str, first: int
 ) -> AsyncIterator[ServerSentEventMessage]:
     """SSE messages from seq `first` on, until the client goes away, or the fight is deleted:
     then a `deleted` message ends the stream (a client must not reconnect to a fight that is no
@@ -116,7 +135,7 @@ async def changes_stream(
     while True:
         wake = notifier.waiter(fight)
         try:
-            batch = await to_thread.run_sync(fights.changes_from, fight, first, CHUNK)
+            batch = await to_thread.run_sync(app.changes_from, fight, first, CHUNK)
         except FightNotFound:
             yield ServerSentEventMessage(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="deleted"

@@ -40,8 +40,19 @@ function injuryItem(injury) {
   return item;
 }
 
-function statsText(stats) {
-  return Object.entries(stats).map(([name, value]) => `${name} ${value}`).join(", ");
+// A record's own fields; every other key is a stat at its current value, under its own name, as
+// in a fight's character (DESIGN section 8): the stats joined with are under `stats`.
+const RECORD_FIELDS = new Set([
+  "member", "name", "side", "kind", "stats", "gear", "injuries", "conditions", "fights", "retired",
+  "dead",
+]);
+
+/** `wounds 8, toughness 3`: the stats the member's next fight joins them with. */
+function statsNow(record) {
+  return Object.entries(record)
+    .filter(([name]) => !RECORD_FIELDS.has(name))
+    .map(([name, value]) => `${name} ${value}`)
+    .join(", ");
 }
 
 function drawRoster(view) {
@@ -56,7 +67,7 @@ function drawRoster(view) {
   for (const record of view.members) {
     const row = el("tr");
     row.append(el("th", record.name || record.member, { scope: "row" }));
-    row.append(el("td", statsText(record.current ?? {})));
+    row.append(el("td", statsNow(record)));
     const injuries = el("td");
     if (record.injuries?.length) {
       const list = el("ul");

@@ -46,7 +46,7 @@ export function statesAfter(moments) {
  * The round group of each moment, as its heading reads: "Setup" before the first `turn_started`,
  * then "Round N" of the latest one that gives a round. A `turn_started` without a round (a
  * side's or a character's tick from the CLI) carries the last round on; turns begun before any
- * round was numbered are "Turns". The same rule as the CLI's picture (replays/pictures.py).
+ * round was numbered are "Turns". The same rule as the CLI's picture (replays/render/timeline.py).
  */
 export function rounds(moments) {
   let round = null;

@@ -67,8 +67,9 @@ def integrations_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     code = (
         "import uvicorn; from litestar import Litestar; "
-        "from woundlog.replays.service.integrations import integrations; "
-        f"uvicorn.run(Litestar(route_handlers=[integrations]), host='127.0.0.1', port={port})"
+        "from woundlog.replays.service.routes.integrations import IntegrationsController; "
+        "uvicorn.run(Litestar(route_handlers=[IntegrationsController]), host='127.0.0.1', "
+        f"port={port})"
     )
     url = f"http://127.0.0.1:{port}"
     tmp_path = tmp_path_factory.mktemp("integrations")

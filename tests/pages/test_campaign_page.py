@@ -53,6 +53,29 @@ def test_the_roster_shows_each_members_injuries_and_links_each_fight(
     expect(page.get_by_label("Viewer token")).to_be_visible()  # its own token: not the campaign's
 
 
+RECORD_FIELDS = {"member", "name", "side", "kind", "stats", "gear", "injuries", "conditions",
+                 "fights", "retired", "dead"}  # fmt: skip
+
+
+def test_the_roster_shows_each_members_stats_now_from_the_records_top_level(
+    watched: Watched, server: Any, chasm: Campaign
+) -> None:
+    """A record gives the stats the next fight joins a member with at its top level, each under
+    its own name, as a fight's character does (DESIGN section 8): "Stats now" shows each."""
+    page = watched.page
+    page.goto(f"{server.url}/campaigns/chasm/#viewer={chasm.viewer}")
+    members = record(server, chasm)["members"]
+    expect(page.locator("#roster tbody tr")).to_have_count(len(members))
+    for member in members:
+        now = {key: value for key, value in member.items() if key not in RECORD_FIELDS}
+        assert now and "current" not in member, member
+        row = page.locator(
+            "#roster tbody tr", has=page.get_by_role("rowheader", name=member["name"])
+        )
+        stats_now = row.locator("td").first
+        expect(stats_now).to_have_text(", ".join(f"{key} {value}" for key, value in now.items()))
+
+
 def test_a_members_history_lists_their_fights(
     watched: Watched, server: Any, chasm: Campaign
 ) -> None:

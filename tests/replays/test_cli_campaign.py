@@ -42,9 +42,9 @@ def test_show_and_history_in_text_and_json(run: Run) -> None:
     ok(run, "campaign", "record", "quest", "f1")
     shown = json.loads(ok(run, "campaign", "show", "quest", "--json"))
     assert shown["ruleset"] == "warhammer_quest" and shown["fights"] == ["f1"]
-    assert shown["members"][0]["current"] == {"wounds": 8}
+    assert shown["members"][0]["wounds"] == 8
     before = json.loads(ok(run, "campaign", "show", "quest", "--at", "2", "--json"))
-    assert before["members"][0]["current"] == {"wounds": 10}
+    assert before["members"][0]["wounds"] == 10
     history = ok(run, "campaign", "history", "quest", "--member", "grundi")
     lines = history.splitlines()
     at = lines.index("#3 fight_played f1 grundi=grundi")
@@ -117,7 +117,7 @@ def test_the_issues_case_an_undo_in_fight_2_after_fight_4_reports_from_fight_3_o
     undone = ok(run, "campaign", "undo", "quest", "4", "--fight", "2")  # that turn's end
     assert "consequence: Grundi: Starting Wounds 8 -> 10 from fight 3 on" in undone
     shown = json.loads(ok(run, "campaign", "show", "quest", "--json"))
-    assert shown["members"][0]["current"] == {"wounds": 10}
+    assert shown["members"][0]["wounds"] == 10
     assert [(p["fight"], p["joined"], p["record"]) for p in shown["stale"]] == [
         ("3", {"wounds": 8}, {"wounds": 10}),
         ("4", {"wounds": 8}, {"wounds": 10}),

@@ -29,7 +29,7 @@ def test_an_import_naming_a_campaign_records_the_fight_once(run: Run, tmp_path: 
     shown = json.loads(ok(run, "campaign", "show", "world", "--json"))
     assert shown["fights"] == ["ambush"]
     assert [m["member"] for m in shown["members"]] == [BRAKKA]  # the goblin stays off
-    assert shown["members"][0]["current"]["current_hp"] == 7  # 12 - 5
+    assert shown["members"][0]["current_hp"] == 7  # 12 - 5
 
 
 def test_a_campaign_not_there_is_refused_and_no_fight_is_made(run: Run, tmp_path: Path) -> None:

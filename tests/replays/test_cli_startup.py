@@ -56,7 +56,7 @@ NOT_FOR_A_HIT = {  # what a hit on a SQLite store does without, and why each wou
     "unicodedata": "Unicode's names load only to say what is wrong with a refused fight id",
     "woundlog.events.stores.jsonl": "the JSON Lines store loads only when it is the store",
     "woundlog.events.schema": "the JSON Schema is made only for `woundlog schema` and the service",
-    "woundlog.replays.pictures": "the timeline's drawing loads only for `woundlog timeline`",
+    "woundlog.replays.render.timeline": "the timeline's drawing loads only for `woundlog timeline`",
     "woundlog.replays.files": "replaying a file loads only for `replay` and file sources",
     "typing_extensions": "msgspec falls back to `typing`'s own, the same on Python 3.11 and on",
     "_hashlib": "the dice draw with blake2b, Python's own: OpenSSL's library loads for no hit",

@@ -12,10 +12,11 @@ import pytest
 
 from woundlog.events.codec import read_jsonl
 from woundlog.replays.application import Application, TooLarge
-from woundlog.replays.report import Blow, Report, Tally, markdown
+from woundlog.replays.render.markdown import chronicle_markdown as markdown
+from woundlog.replays.render.markdown import luck_row
+from woundlog.replays.report import Blow, Report, Tally
 from woundlog.replays.report import luck as luck_module
 from woundlog.replays.report.luck import highest, tens_units, total
-from woundlog.replays.report.markdown import luck_row
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOGS = ROOT / "tests" / "data" / "report"

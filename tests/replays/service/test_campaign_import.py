@@ -46,7 +46,7 @@ def test_an_import_naming_a_campaign_records_the_fight_there_once(client: httpx.
     assert shown.status_code == 200, shown.text
     assert shown.json()["fights"] == ["imported-world-ambush"]
     mira, brakka = shown.json()["members"]
-    assert brakka["current"]["current_hp"] == 7  # 12 - 5
+    assert brakka["current_hp"] == 7  # 12 - 5
     assert "fights" not in mira  # a member who is no character of the fight took no part
     assert brakka["fights"] == ["imported-world-ambush"]
 

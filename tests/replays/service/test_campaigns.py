@@ -84,17 +84,17 @@ def test_hit_points_carry_and_an_undo_in_fight_one_flows_into_fight_two(
     assert join(client, f1, west).status_code == 200
     hit(client, f1, 5, "h")  # fight west-1 is now at version 3: started, joined, the hit
     played(client, west, f1)
-    assert mira(client, west)["current"]["current_hp"] == 15  # 20 - 5
+    assert mira(client, west)["current_hp"] == 15  # 20 - 5
 
     f2 = new_fight(client, "west-2")
     assert join(client, f2, west).status_code == 200  # with the 15 the record holds
     hit(client, f2, 3, "h2")
     played(client, west, f2)
-    assert mira(client, west)["current"]["current_hp"] == 12  # 15 - 3
+    assert mira(client, west)["current_hp"] == 12  # 15 - 3
 
     undone = client.post("/fights/west-1/undo", json={"event": "h"}, headers=bearer(f1["gm_token"]))
     assert undone.status_code == 200, undone.text
-    assert mira(client, west)["current"]["current_hp"] == 17  # 20 - 3: fight 1 never hurt her
+    assert mira(client, west)["current_hp"] == 17  # 20 - 3: fight 1 never hurt her
 
     asked = client.get(
         "/campaigns/west/consequences",

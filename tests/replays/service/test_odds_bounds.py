@@ -144,9 +144,17 @@ def test_the_readme_states_the_bounds_the_code_holds() -> None:
     from woundlog.core.odds import LIMIT, LIVE
     from woundlog.events.bounded import MAX_DOCUMENT, MAX_LINE, MAX_TABLES
     from woundlog.replays.application import TIMELINE_MAX
-    from woundlog.replays.service.app import MAX_BATCH, MAX_BODY, REPORT_MAX
-    from woundlog.replays.service.fights import LIST_MAX, ODDS_LIVE, SAMPLE_STEPS, WORK_LIMIT
-    from woundlog.replays.service.limits import ODDS_PER_TOKEN, ODDS_TIME_S, Limits
+    from woundlog.replays.service.app import MAX_BATCH, MAX_BODY
+    from woundlog.replays.service.limits import (
+        LIST_MAX,
+        ODDS_LIVE,
+        ODDS_PER_TOKEN,
+        ODDS_TIME_S,
+        REPORT_MAX,
+        SAMPLE_STEPS,
+        WORK_LIMIT,
+        Limits,
+    )
 
     readme = (Path(__file__).parents[3] / "README.md").read_text()
     table = readme.partition("**Bounds.**")[2].partition("\n\n")[2].partition("\n\n")[0]

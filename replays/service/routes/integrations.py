@@ -17,9 +17,9 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from litestar import Request, Response, Router, get
+from litestar import Controller, Request, Response, get
 
-from ..release import RELEASE
+from ...release import RELEASE
 
 FOUNDRY = "/integrations/foundry"
 MANIFEST = "module.json"
@@ -63,22 +63,24 @@ def base_url(request: Request[Any, Any, Any]) -> str:
     return str(request.base_url)
 
 
-@get(f"/{MANIFEST}", tags=["integrations"])
-async def foundry_manifest(request: Request[Any, Any, Any]) -> dict[str, Any]:
-    """The Foundry VTT module's manifest, for Foundry's "Install Module" (no token: it holds
-    nothing of any fight)."""
-    return manifest(base_url(request))
+class IntegrationsController(Controller):
+    """The Foundry VTT module: its manifest and its zip, no token (they hold nothing of any
+    fight)."""
 
+    path = FOUNDRY
+    tags = ("integrations",)
 
-@get(f"/{ZIP}", tags=["integrations"], media_type="application/zip")
-async def foundry_zip(request: Request[Any, Any, Any]) -> Response[bytes]:
-    """The Foundry VTT module, as the zip its manifest's `download` names."""
-    return Response(
-        module_zip(base_url(request)),
-        media_type="application/zip",
-        headers={"Content-Disposition": f'attachment; filename="{ZIP}"'},
-    )
+    @get(f"/{MANIFEST}")
+    async def foundry_manifest(self, request: Request[Any, Any, Any]) -> dict[str, Any]:
+        """The Foundry VTT module's manifest, for Foundry's "Install Module" (no token: it holds
+        nothing of any fight)."""
+        return manifest(base_url(request))
 
-
-integrations = Router(path=FOUNDRY, route_handlers=[foundry_manifest, foundry_zip])
-"""Register in `create_app`: `route_handlers=[..., integrations]`."""
+    @get(f"/{ZIP}", media_type="application/zip")
+    async def foundry_zip(self, request: Request[Any, Any, Any]) -> Response[bytes]:
+        """The Foundry VTT module, as the zip its manifest's `download` names."""
+        return Response(
+            module_zip(base_url(request)),
+            media_type="application/zip",
+            headers={"Content-Disposition": f'attachment; filename="{ZIP}"'},
+        )

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from html import escape
 
+from ..report.values import Report
 from .charts import damage_chart, health_chart, luck_chart
 from .markdown import STATE_WORDS, length_line, luck_row, moment_line, names
-from .values import Report
 
 STYLE = """
 body { font-family: sans-serif; max-width: 62rem; margin: 1rem auto; padding: 0 1rem; color: #111; }

@@ -6,11 +6,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .chronicle import markdown as chronicle_markdown
-from .values import Blow, Chance, CharacterLuck, Length, Moment, Report, Tally
+from ..report.values import (
+    Blow,
+    Chance,
+    Chapter,
+    CharacterLuck,
+    Length,
+    Moment,
+    Report,
+    Tally,
+)
 
 if TYPE_CHECKING:
-    from .campaign import CampaignReport
+    from ..report.campaign import CampaignReport
 
 STATE_WORDS = {
     "upright": "up",
@@ -165,3 +173,14 @@ def campaign_markdown(report: CampaignReport) -> str:
         out.append(f"- {fight.name or fight.fight} (`{fight.fight}`): {length_words(fight.length)}")
     out += ["", "Luck and the chronicle are each fight's own: `woundlog report FIGHT`."]
     return "\n".join(out) + "\n"
+
+
+def chronicle_markdown(title: str, chapters: list[Chapter]) -> str:
+    """The chronicle as Markdown, ready to paste into a campaign journal."""
+    parts = [f"## {title}" if title else "## The fight"]
+    for chapter in chapters:
+        parts.append(
+            f"### Round {chapter.round}" if chapter.round else "### Before the first round"
+        )
+        parts.append(" ".join(line.text for line in chapter.lines))
+    return "\n\n".join(parts) + "\n"

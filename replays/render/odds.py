@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from .pictures import CHAR_W, COLOURS
-from .whatif import Odds
+from ..whatif import Odds
+from .svg import CHAR_W, COLOURS
 
 ROW_H, BAR_W, NAME_W, TOP, PAD, LEGEND_H = 50, 560, 190, 40, 12, 30
 

@@ -19,8 +19,8 @@ from litestar.params import Parameter
 from woundlog.core import RULESETS
 from woundlog.core.summary import RulesetSummary, summarize
 
-from .guards import run
-from .openapi import problems
+from ..guards import run
+from ..openapi import problems
 
 NAME = r"^[a-z][a-z0-9_]{0,63}$"
 """A ruleset's name, as the registry's are (`dnd5e`, `warhammer_quest`)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .values import Report
+from ..report.values import Report
 
 WIDTH = 560
 BAR = 18

@@ -1,40 +1,28 @@
-"""`woundlog timeline`: a picture of a fight, drawn offline, for a chat or a campaign log.
+"""A fight's timeline as a picture (`woundlog timeline`), drawn offline, for a chat or a campaign
+log, from the moments the application gives (`Application.history`: each event with what it
+did as it happened).
 
 The same timeline the page draws: one row per character, one column per event (grouped by round
 where the log has rounds), each cell coloured by the character's state as the fight stood then,
 marked where a die was rolled (◆) or a counter changed (±); undone events struck through.
 
-SVG is written directly (ElementTree, so every name is escaped). PNG is that same SVG rendered by
-CairoSVG: the two pictures cannot disagree, and it is a small pure-Python package over the system
-cairo library (matplotlib would bring numpy and tens of megabytes to draw rectangles). It is an
-optional extra, `woundlog[pictures]`, loaded only when a PNG is asked for.
+SVG is written directly (ElementTree, so every name is escaped); PNG is that SVG rendered
+(svg.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from woundlog.core import Changes, CharacterChange
-from woundlog.events import Event, TurnEnded, TurnStarted, UsageError
-from woundlog.events.codec import read_jsonl
-from woundlog.events.stores import SQLiteStore, Store, Stored
+from woundlog.events import Event, TurnEnded, TurnStarted
 
-from .fight import Fight
+from .svg import CHAR_W, COLOURS, FONT
 
-if TYPE_CHECKING:  # ElementTree is imported where a picture is drawn: `woundlog -h` imports
-    import xml.etree.ElementTree as ET  # this module too, for the timeline command's help
+if TYPE_CHECKING:  # ElementTree is imported where a picture is drawn
+    import xml.etree.ElementTree as ET
 
-COLOURS = {  # the page's colours (web/style.css): dark text on light tints, dead the reverse
-    "upright": "#d4edd4",
-    "knocked_down": "#fff0b3",
-    "stunned": "#ffd9a8",
-    "downed": "#f7b9b9",
-    "stabilised": "#cfe4ff",
-    "out_of_action": "#d6d6d6",
-    "dead": "#2b2b2b",
-}
 SHORT = {
     "upright": "up",
     "knocked_down": "KD",
@@ -45,10 +33,19 @@ SHORT = {
     "dead": "dead",
 }
 CELL_W, CELL_H, HEAD_H, ROUND_H, TITLE_H = 58, 26, 44, 20, 30
-CHAR_W = 7  # a character's width at the font size used, near enough to size the name column
-FONT = "DejaVu Sans, Verdana, sans-serif"
 
-Moment = tuple[Stored[Event], Changes]
+
+class Moment(Protocol):
+    """One event of the fight with what it did (the application's `Moment`)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def event(self) -> Event: ...
+
+    @property
+    def changes(self) -> Changes: ...
 
 
 # --- what the picture shows (the page's states.js, in Python) --------------------------------
@@ -62,8 +59,8 @@ def moved(changes: Changes) -> list[CharacterChange]:
 def characters(moments: Sequence[Moment]) -> dict[str, str]:
     """Character id -> name, in join order."""
     seen: dict[str, str] = {}
-    for _, changes in moments:
-        for change in moved(changes):
+    for moment in moments:
+        for change in moved(moment.changes):
             seen.setdefault(change.character, change.name)
     return seen
 
@@ -72,8 +69,8 @@ def states_after(moments: Sequence[Moment]) -> list[dict[str, str]]:
     """Each character's state just after each event, as the fight stood then."""
     now: dict[str, str] = {}
     after = []
-    for _, changes in moments:
-        for change in moved(changes):
+    for moment in moments:
+        for change in moved(moment.changes):
             if change.after is None:
                 now.pop(change.character, None)
             else:
@@ -90,10 +87,10 @@ def rounds(moments: Sequence[Moment]) -> list[str]:
     current: int | None = None
     begun = False
     found = []
-    for stored, _ in moments:
-        if isinstance(stored.event, TurnStarted):
+    for moment in moments:
+        if isinstance(moment.event, TurnStarted):
             begun = True
-            current = stored.event.round if stored.event.round is not None else current
+            current = moment.event.round if moment.event.round is not None else current
         found.append(round_label(current, begun=begun))
     return found
 
@@ -104,10 +101,9 @@ def round_label(current: int | None, *, begun: bool) -> str:
     return "Turns" if begun else "Setup"
 
 
-def whose_turn(stored: Stored[Event], names: dict[str, str]) -> str | None:
+def whose_turn(event: Event, names: dict[str, str]) -> str | None:
     """Whose turn a side's or a character's tick starts or ends (a name, or the side); None for
     the whole round's and any other event."""
-    event = stored.event
     if not isinstance(event, TurnStarted | TurnEnded):
         return None
     if event.character is not None:
@@ -115,9 +111,9 @@ def whose_turn(stored: Stored[Event], names: dict[str, str]) -> str | None:
     return event.side
 
 
-def marks(stored: Stored[Event], changes: Changes, character: str) -> str:
+def marks(event: Event, changes: Changes, character: str) -> str:
     """` ◆` where a die was rolled for `character`, ` ±` where its counters changed."""
-    subject = getattr(stored.event, "target", None) or getattr(stored.event, "character", None)
+    subject = getattr(event, "target", None) or getattr(event, "character", None)
     rolled = any(
         die.character == character or (die.character is None and subject == character)
         for die in changes.dice
@@ -169,29 +165,27 @@ def timeline_svg(moments: Sequence[Moment], title: str) -> str:
     if has_rounds:
         _draw_rounds(svg, round_of, left)
     head = ET.SubElement(svg, "g", {"class": "events"})
-    for i, (stored, changes) in enumerate(moments):
+    for i, moment in enumerate(moments):
         x = left + i * CELL_W + CELL_W / 2
         label = _text(
-            head, x, top - 30, f"#{stored.seq}", **{"text-anchor": "middle", "class": "event"}
+            head, x, top - 30, f"#{moment.seq}", **{"text-anchor": "middle", "class": "event"}
         )
-        label.set("data-seq", str(stored.seq))
-        if changes.undone:
+        label.set("data-seq", str(moment.seq))
+        if moment.changes.undone:
             label.set("text-decoration", "line-through")
             ET.SubElement(head, "line", _strike(x, top - 34))
-        kind = changes.type.replace("character_", "").replace("_", " ")
+        kind = moment.changes.type.replace("character_", "").replace("_", " ")
         _text(head, x, top - 18, kind[:11], **{"text-anchor": "middle", "font-size": "8"})
-        whose = whose_turn(stored, people)
+        whose = whose_turn(moment.event, people)
         if whose is not None:
             attrs = {"text-anchor": "middle", "font-size": "8", "class": "whose"}
-            _text(head, x, top - 6, whose[:11], **attrs).set("data-seq", str(stored.seq))
+            _text(head, x, top - 6, whose[:11], **attrs).set("data-seq", str(moment.seq))
     for row, (character, name) in enumerate(people.items()):
         y = top + row * CELL_H
         group = ET.SubElement(svg, "g", {"class": "row", "data-character": character})
         _text(group, 8, y + CELL_H / 2 + 4, name)
-        for i, (stored, changes) in enumerate(moments):
-            _draw_cell(
-                group, left + i * CELL_W, y, stored, changes, character, after[i].get(character)
-            )
+        for i, moment in enumerate(moments):
+            _draw_cell(group, left + i * CELL_W, y, moment, character, after[i].get(character))
     ET.indent(svg)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(svg, encoding="unicode") + "\n"
 
@@ -215,26 +209,20 @@ def _draw_rounds(svg: ET.Element, round_of: list[str], left: int) -> None:
 
 
 def _draw_cell(
-    group: ET.Element,
-    x: float,
-    y: float,
-    stored: Stored[Event],
-    changes: Changes,
-    character: str,
-    state: str | None,
+    group: ET.Element, x: float, y: float, moment: Moment, character: str, state: str | None
 ) -> None:
     import xml.etree.ElementTree as ET  # here, not at the top: see the imports
 
     rect = {"x": str(x), "y": str(y), "width": str(CELL_W), "height": str(CELL_H), "class": "cell"}
-    rect |= {"data-seq": str(stored.seq), "stroke": "#c8c8c8"}
+    rect |= {"data-seq": str(moment.seq), "stroke": "#c8c8c8"}
     rect["fill"] = COLOURS[state] if state else "#fdfdfb"
     if state:
         rect["data-state"] = state
     ET.SubElement(group, "rect", rect)
-    if changes.undone:  # a diagonal through the cell: the event no longer counts
+    if moment.changes.undone:  # a diagonal through the cell: the event no longer counts
         ET.SubElement(group, "line", {"x1": str(x), "y1": str(y + CELL_H), "x2": str(x + CELL_W),
                                       "y2": str(y), "stroke": "#6b6b6b"})  # fmt: skip
-    text = (SHORT[state] if state else "") + marks(stored, changes, character)
+    text = (SHORT[state] if state else "") + marks(moment.event, moment.changes, character)
     if text:
         ink = "#ffffff" if state == "dead" else "#1a1a1a"
         _text(
@@ -244,38 +232,3 @@ def _draw_cell(
             text,
             **{"text-anchor": "middle", "fill": ink},
         )
-
-
-def svg_to_png(svg: str) -> bytes:
-    try:
-        import cairosvg  # type: ignore[import-untyped]  # only for PNG: an optional extra
-    except ImportError as error:
-        raise UsageError(
-            "a PNG needs CairoSVG: pip install 'woundlog[pictures]' (or write .svg)"
-        ) from error
-    png: bytes = cairosvg.svg2png(bytestring=svg.encode())
-    return png
-
-
-# --- the command -----------------------------------------------------------------------------
-
-
-def file_moments(path: Path) -> tuple[list[Moment], str]:
-    """A `.jsonl` log's moments, folded in a private in-memory store (no rules on the way in: a
-    file is replayed, so what the rules refuse becomes void, as `woundlog replay` does)."""
-    events = [event for _, event in read_jsonl(path)]
-    if not events:
-        raise UsageError(f"{path} holds no events")
-    with SQLiteStore(":memory:") as store:
-        store.append(path.stem, events)
-        return fight_moments(store, path.stem), getattr(events[0], "name", "") or path.stem
-
-
-def fight_moments(store: Store, fight: str) -> list[Moment]:
-    opened = Fight.open(store, fight)
-    return list(zip(opened.events(), opened.history(), strict=True))
-
-
-def picture(svg: str, shape: str) -> bytes:
-    """A picture drawn as SVG, in the shape asked: "svg" as it is, "png" rendered by CairoSVG."""
-    return svg_to_png(svg) if shape == "png" else svg.encode()

@@ -1,0 +1,106 @@
+"""Reports and timelines: a fight told after the fact, from a stored fight or a file alike.
+
+    report(fight_or_file, *, most=None) -> Report        numbers, luck and chronicle (report/)
+    timeline(fight, first=1, limit=TIMELINE_MAX) -> TimelinePage   a window, for the page
+    history(fight_or_file) -> FightHistory               every event as the fight stands: what
+                                                         `woundlog timeline` draws
+    replayed(fight, *, most=None) -> (Fight, stored events, replayed steps)   what a report reads
+
+What they read is worked out here; how it is drawn or written (Markdown, HTML, SVG) is the
+renderers' (replays/render/), which a front end calls with the values these return.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from woundlog.events import Event
+from woundlog.events.stores import Stored
+
+from ..fight import Fight
+from .base import FightOrFile, UseCases
+from .values import FightHistory, Moment, TimelinePage, TooLarge
+
+if TYPE_CHECKING:  # loaded by the use cases that need them: `woundlog hit` needs none of them
+    from ..report import Report
+
+TIMELINE_MAX = 1000
+"""The most events one timeline window holds (each with its changes: a few KiB)."""
+
+
+class ReportCases(UseCases):
+    """What a fight was, told whole: its report, its history, a window of its timeline."""
+
+    def report(self, fight: FightOrFile, *, most: int | None = None) -> Report:
+        """The fight's report (`replays.report`): per character and side numbers from the
+        fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
+        more than `most` events is TooLarge (the service's bound: a report folds it twice)."""
+        from ..report import build
+
+        with self.reading(fight) as opened:
+            stream, played = self.replayed_from(opened, self.named(fight), most=most)
+            history = zip(stream, opened.history(opened.version), strict=True)
+            return build(self.named(fight), played, history)
+
+    def history(self, fight: FightOrFile) -> FightHistory:
+        """Every event of the fight with what it did as it happened, each undo with its
+        consequences and each undone event marked with what undid it: the whole fight, as its
+        picture shows it."""
+        with self.reading(fight) as opened:
+            moments = [
+                Moment(seq=stored.seq, event=stored.event, changes=changes)
+                for stored, changes in zip(opened.events(), opened.history(), strict=True)
+            ]
+        first = moments[0].event if moments else None
+        return FightHistory(
+            fight=self.named(fight), name=getattr(first, "name", ""), moments=moments
+        )
+
+    def timeline(self, fight: str, first: int = 1, limit: int = TIMELINE_MAX) -> TimelinePage:
+        """A window of the fight's history: events `first` on, at most `limit` (TIMELINE_MAX at
+        most), each with its changes as it was appended (from the state before `first`: a
+        snapshot and its tail, never the whole log) and, if a later undo took it back, what
+        did."""
+        opened = self.fight(fight)
+        version = opened.version
+        last = min(version, first + min(limit, TIMELINE_MAX) - 1)
+        if first > last:
+            return TimelinePage(version=version, moments=[])
+        final = opened.undo_resolution(version)
+        moments = []
+        for (stored, _, undone), changes in zip(
+            final.played(opened.events(first, last)), opened.changes_from(first, last), strict=True
+        ):
+            if undone is not None:
+                changes = msgspec.structs.replace(changes, undone=undone)
+            moments.append(Moment(seq=stored.seq, event=stored.event, changes=changes))
+        return TimelinePage(
+            version=version, moments=moments, next=last + 1 if last < version else None
+        )
+
+    def replayed(
+        self, fight: str, *, most: int | None = None
+    ) -> tuple[Fight, list[Stored[Event]], Any]:
+        """The fight opened, its stored events, and each as `fold.replayed` gives it beside
+        its stored form: what a report reads. More than `most` events is TooLarge."""
+        opened = self.fight(fight)
+        return (opened, *self.replayed_from(opened, fight, most=most))
+
+    @staticmethod
+    def replayed_from(
+        opened: Fight, fight: str, *, most: int | None = None
+    ) -> tuple[list[Stored[Event]], Any]:
+        """`replayed`, of a fight already opened (a stored one, or a file's)."""
+        from ..fold import replayed
+
+        version = opened.version
+        if most is not None and version > most:
+            raise TooLarge(
+                f"fight `{fight}` has {version:,} events; a report here takes at most {most:,}: "
+                "run `woundlog report` where the store is"
+            )
+        stream = list(opened.events(1, version))
+        steps = replayed(stream, opened.undo_resolution(version))
+        return stream, ((stored, *step) for stored, step in zip(stream, steps, strict=True))

@@ -1,0 +1,71 @@
+"""`/fights/{fight}/report` and `/timeline`: a fight told after the fact, as the report (JSON,
+or the HTML fragment the report page shows) and as the timeline page's windows."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get
+from litestar.di import NamedDependency
+from litestar.params import Parameter
+
+from woundlog.events.model import SAFE_INT
+
+from ...application import TIMELINE_MAX, Application, FightId, TimelinePage
+from ...application.values import Role
+from ...report import Report
+from ..guards import SECURITY, Service, authorize, bearer, run
+from ..limits import REPORT_MAX
+
+
+class ReportsController(Controller):
+    path = "/fights/{fight:str}"
+    tags = ("fights",)
+    guards = (authorize,)
+    security = SECURITY
+
+    @get("/report", role=Role.VIEWER)
+    async def fight_report(
+        self,
+        request: Request[Any, Any, Any],
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
+        fight: FightId,
+    ) -> Report:
+        """The fight's report (viewer): each character's and side's numbers, the exact luck of its
+        dice, and its chronicle round by round; 413 past REPORT_MAX (50,000) events."""
+        return await reported(request, app, service, fight)
+
+    @get("/report/fragment", role=Role.VIEWER, media_type="text/html")
+    async def fight_report_fragment(
+        self,
+        request: Request[Any, Any, Any],
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
+        fight: FightId,
+    ) -> str:
+        """The report as an HTML fragment with its SVG charts (viewer): what the report page
+        shows, made by the same code as `woundlog report -o report.html`."""
+        from ...render.html import report_fragment
+
+        return report_fragment(await reported(request, app, service, fight), timeline="./")
+
+    @get("/timeline", role=Role.VIEWER)
+    async def timeline(
+        self,
+        app: NamedDependency[Application],
+        fight: FightId,
+        from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
+        limit: Annotated[int, Parameter(ge=1, le=TIMELINE_MAX)] = TIMELINE_MAX,
+    ) -> TimelinePage:
+        """Events from seq `from`, at most `limit` (1000), each with what it did as it happened
+        (viewer): each undo with its consequences, each undone event with what undid it; page
+        on with `next`. What the timeline page draws."""
+        return await run(app.timeline, fight, from_, limit)
+
+
+async def reported(
+    request: Request[Any, Any, Any], app: Application, service: Service, fight: str
+) -> Report:
+    """The report, run as odds are: off the event loop, at most a few at once per token."""
+    return await service.odds.run(bearer(request), lambda stop: app.report(fight, most=REPORT_MAX))
