@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from itertools import chain, islice, takewhile
 from typing import Any, NoReturn, Protocol
 
@@ -177,7 +176,7 @@ class Fight:
         for attempt in range(RETRIES):
             if attempt:
                 _back_off(attempt)
-            with one_writer(self.store, self.id):
+            with self.store.writing(self.id):  # PostgreSQL: in turn, not in a race
                 version = self.version
                 fresh, skipped = self._fresh(list(enumerate(events)), version)
                 if not fresh:
@@ -479,15 +478,6 @@ def _back_off(attempt: int) -> None:
 
 BACK_OFF_S = 0.001
 BACK_OFF_CAP_S = 0.05
-
-
-def one_writer(store: Store, fight: str) -> AbstractContextManager[object]:
-    """Where the store can make the appends to one fight wait their turn, from reading its
-    version to committing (PostgreSQL: `PostgresStore.writing`), an append waits for the one
-    before it instead of losing a race to it and trying again (two busy processes could each
-    lose RETRIES races in a row and give up). Elsewhere a lost race is retried."""
-    writing = getattr(store, "writing", None)
-    return writing(fight) if writing is not None else nullcontext()
 
 
 def _refuse_unprintable(events: Sequence[Event]) -> None:

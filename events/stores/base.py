@@ -13,7 +13,7 @@ asks the store what it can do, never which class it is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from types import TracebackType
 from typing import Generic, Protocol, Self, TypeVar, runtime_checkable
 
@@ -156,6 +156,19 @@ class Store(Protocol):
         imports apart."""
         ...
 
+    def writing(self, fight: str) -> AbstractContextManager[object]:
+        """Held by an append to `fight` from reading its version to committing, where the store
+        can make appends to one fight wait their turn across processes (PostgreSQL); elsewhere
+        it holds nothing, and an append that lost a race is tried again."""
+        ...
+
+    @property
+    def broken(self) -> bool:
+        """Whether the store is of no more use and must be opened again (closed; on PostgreSQL
+        the connection is opened again here when the server is back). Asked before each use by
+        whoever keeps a store open across requests."""
+        ...
+
     def close(self) -> None: ...
 
     def __enter__(self) -> Self: ...
@@ -169,7 +182,18 @@ class Store(Protocol):
 
 
 class ClosesOnExit:
-    """Makes a store a context manager: `with open_store(url) as store:` closes it after."""
+    """Makes a store a context manager (`with open_store(url) as store:` closes it after), and
+    gives the contract's answers of a store one process owns: no append waits for another
+    process (`writing`), and a store is broken only once closed."""
+
+    _closed = False
+
+    def writing(self, fight: str) -> AbstractContextManager[object]:
+        return nullcontext()
+
+    @property
+    def broken(self) -> bool:
+        return self._closed
 
     def close(self) -> None:
         raise NotImplementedError

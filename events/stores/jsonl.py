@@ -101,6 +101,7 @@ class JsonlStore(ClosesOnExit):
         """Close the side tables' file; a fight's file is open only during each call (and each
         read's stream)."""
         self._side_file.close()
+        self._closed = True
 
     def transaction(self) -> AbstractContextManager[object]:
         """A transaction of the side tables alone: an append inside commits by itself."""

@@ -83,6 +83,7 @@ class SQLiteStore(SqlStore):
 
     def close(self) -> None:
         self._db.close()
+        self._closed = True
 
     # -- what SQLite does its own way ------------------------------------------------------------
 

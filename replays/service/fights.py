@@ -80,7 +80,7 @@ class Fights:
     def store(self) -> Store:
         """This thread's store, opened on first use (and again if its connection was lost)."""
         store: Store | None = getattr(self._local, "store", None)
-        if store is not None and getattr(store, "broken", False):
+        if store is not None and store.broken:
             store.close()  # its PostgreSQL connection was lost: reconnect
             store = None
         if store is None:
