@@ -15,14 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from types import TracebackType
-from typing import Generic, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 import msgspec
 
+from ..codec import CAMPAIGN, FIGHT, Family
 from ..model import CampaignEvent, Event, EventBase, Retract, UndoEvent
 from .side import Side
 
 E = TypeVar("E", bound=EventBase, covariant=True)
+L = TypeVar("L", bound=EventBase)  # the events of one log: a fight's or a campaign's
+U = TypeVar("U", bound=EventBase)  # its undo events
 
 
 class Stored(msgspec.Struct, Generic[E], frozen=True):
@@ -184,7 +187,49 @@ class Store(Protocol):
 class ClosesOnExit:
     """Makes a store a context manager (`with open_store(url) as store:` closes it after), and
     gives the contract's answers of a store one process owns: no append waits for another
-    process (`writing`), and a store is broken only once closed."""
+    process (`writing`), and a store is broken only once closed. Its reads of a fight's log and
+    of a campaign's are one read each, told which family of events the log holds."""
+
+    def _read(
+        self, stream: str, from_seq: int, to_seq: int | None, family: Family[L, Any]
+    ) -> Iterator[Stored[L]]:
+        raise NotImplementedError
+
+    def _lookup(
+        self, stream: str, refs: Iterable[str], family: Family[L, Any]
+    ) -> dict[str, Stored[L]]:
+        raise NotImplementedError
+
+    def _undo_events(
+        self, stream: str, to_seq: int | None, family: Family[Any, U]
+    ) -> list[Stored[U]]:
+        raise NotImplementedError
+
+    def read(
+        self, fight: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[Event]]:
+        return self._read(fight, from_seq, to_seq, FIGHT)
+
+    def campaign_read(
+        self, campaign: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Stored[CampaignEvent]]:
+        return self._read(campaign, from_seq, to_seq, CAMPAIGN)
+
+    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored[Event]]:
+        return self._lookup(fight, refs, FIGHT)
+
+    def campaign_lookup(
+        self, campaign: str, refs: Iterable[str]
+    ) -> dict[str, Stored[CampaignEvent]]:
+        return self._lookup(campaign, refs, CAMPAIGN)
+
+    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored[UndoEvent]]:
+        return self._undo_events(fight, to_seq, FIGHT)
+
+    def campaign_undo_events(
+        self, campaign: str, to_seq: int | None = None
+    ) -> list[Stored[Retract]]:
+        return self._undo_events(campaign, to_seq, CAMPAIGN)
 
     _closed = False
 

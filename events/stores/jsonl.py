@@ -38,10 +38,10 @@ from typing import Any, BinaryIO, Protocol, TypeVar
 import msgspec
 
 from .. import bounded
-from ..codec import CAMPAIGN, FIGHT, Family, canonical
+from ..codec import FIGHT, Family, canonical
 from ..errors import ConflictError, StructuralError, UsageError
 from ..fight_ids import check_stream_id, is_fight_id
-from ..model import Amend, CampaignEvent, Event, EventBase, Retract, UndoEvent
+from ..model import Amend, CampaignEvent, Event, EventBase, Retract
 from . import companions
 from ._batch import family_of, nothing_stored, plan_append, split_refs
 from .base import ClosesOnExit, Stored
@@ -203,17 +203,6 @@ class JsonlStore(ClosesOnExit):
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def read(
-        self, fight: str, from_seq: int = 1, to_seq: int | None = None
-    ) -> Iterator[Stored[Event]]:
-        # the path checks the id now, not on the first next()
-        return _read(self.path(fight), from_seq, to_seq, FIGHT)
-
-    def campaign_read(
-        self, campaign: str, from_seq: int = 1, to_seq: int | None = None
-    ) -> Iterator[Stored[CampaignEvent]]:
-        return _read(self.path(campaign), from_seq, to_seq, CAMPAIGN)
-
     def fights(self) -> list[str]:
         names = (
             path.name.removesuffix(SUFFIX)
@@ -225,13 +214,11 @@ class JsonlStore(ClosesOnExit):
     def version(self, fight: str) -> int:
         return sum(1 for _ in _lines(self.path(fight)))
 
-    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored[Event]]:
-        return self._lookup(fight, refs, FIGHT)
-
-    def campaign_lookup(
-        self, campaign: str, refs: Iterable[str]
-    ) -> dict[str, Stored[CampaignEvent]]:
-        return self._lookup(campaign, refs, CAMPAIGN)
+    def _read(
+        self, stream: str, from_seq: int, to_seq: int | None, family: Family[E, Any]
+    ) -> Iterator[Stored[E]]:
+        # the path checks the id now, not on the first next()
+        return _read_file(self.path(stream), from_seq, to_seq, family)
 
     def _lookup(
         self, fight: str, refs: Iterable[str], family: Family[E, Any]
@@ -251,14 +238,6 @@ class JsonlStore(ClosesOnExit):
                     found[event_id] = _stored(seq, number, raw, family.decode)
         return found
 
-    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored[UndoEvent]]:
-        return self._undo_events(fight, to_seq, FIGHT)
-
-    def campaign_undo_events(
-        self, campaign: str, to_seq: int | None = None
-    ) -> list[Stored[Retract]]:
-        return self._undo_events(campaign, to_seq, CAMPAIGN)
-
     def _undo_events(
         self, fight: str, to_seq: int | None, family: Family[Any, U]
     ) -> list[Stored[U]]:
@@ -276,7 +255,7 @@ class JsonlStore(ClosesOnExit):
         return None
 
 
-def _read(
+def _read_file(
     path: Path, from_seq: int, to_seq: int | None, family: Family[E, Any]
 ) -> Iterator[Stored[E]]:
     with _naming(path):

@@ -19,10 +19,10 @@ from typing import Any, ClassVar, TypeVar
 
 import msgspec
 
-from ..codec import CAMPAIGN, FIGHT, Family, canonical
+from ..codec import Family, canonical
 from ..errors import ConflictError, StructuralError, UsageError
 from ..fight_ids import check_fight_id, is_fight_id
-from ..model import Amend, CampaignEvent, Event, EventBase, Retract, UndoEvent, type_name
+from ..model import Amend, CampaignEvent, Event, EventBase, Retract, type_name
 from . import companions
 from ._batch import family_of, plan_append, split_refs
 from .base import ClosesOnExit, Stored
@@ -189,16 +189,6 @@ class SqlStore(ClosesOnExit):
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def read(
-        self, fight: str, from_seq: int = 1, to_seq: int | None = None
-    ) -> Iterator[Stored[Event]]:
-        return self._read(fight, from_seq, to_seq, FIGHT)
-
-    def campaign_read(
-        self, campaign: str, from_seq: int = 1, to_seq: int | None = None
-    ) -> Iterator[Stored[CampaignEvent]]:
-        return self._read(campaign, from_seq, to_seq, CAMPAIGN)
-
     def _read(
         self, fight: str, from_seq: int, to_seq: int | None, family: Family[E, Any]
     ) -> Iterator[Stored[E]]:
@@ -229,14 +219,6 @@ class SqlStore(ClosesOnExit):
         row = self._run("SELECT version FROM fights WHERE fight = ?", (fight,)).fetchone()
         return 0 if row is None else int(row[0])
 
-    def lookup(self, fight: str, refs: Iterable[str]) -> dict[str, Stored[Event]]:
-        return self._lookup(fight, refs, FIGHT)
-
-    def campaign_lookup(
-        self, campaign: str, refs: Iterable[str]
-    ) -> dict[str, Stored[CampaignEvent]]:
-        return self._lookup(campaign, refs, CAMPAIGN)
-
     def _lookup(
         self, fight: str, refs: Iterable[str], family: Family[E, Any]
     ) -> dict[str, Stored[E]]:
@@ -249,14 +231,6 @@ class SqlStore(ClosesOnExit):
             assert stored.event.id is not None
             found[stored.event.id] = stored
         return found
-
-    def undo_events(self, fight: str, to_seq: int | None = None) -> list[Stored[UndoEvent]]:
-        return self._undo_events(fight, to_seq, FIGHT)
-
-    def campaign_undo_events(
-        self, campaign: str, to_seq: int | None = None
-    ) -> list[Stored[Retract]]:
-        return self._undo_events(campaign, to_seq, CAMPAIGN)
 
     def _undo_events(
         self, fight: str, to_seq: int | None, family: Family[Any, U]
