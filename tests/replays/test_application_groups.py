@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 
 import msgspec
@@ -18,7 +19,7 @@ from woundlog.events.stores import Store
 from woundlog.replays.application import Application, MemberRecord, NewFight
 from woundlog.replays.application.values import member_record
 
-FIRE_CHASM = Path(__file__).resolve().parents[2] / "replays/data/warhammer_quest_fire_chasm.jsonl"
+FIRE_CHASM = Path(str(files("woundlog.replays") / "data" / "warhammer_quest_fire_chasm.jsonl"))
 
 
 @pytest.fixture
