@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..lazy import lazy_names
-from .base import Store, Stored
+from .base import HearingLost, Store, Stored
 from .files import create_private_file, make_private_directory
-from .locate import default_db_path, is_postgres, open_store
+from .locate import Hearing, appends_heard, default_db_path, is_postgres, open_store
 from .side import Side
 from .sqlite import SQLiteStore
 
@@ -26,11 +26,14 @@ __getattr__, __dir__ = lazy_names(__name__, globals(), {"JsonlStore": "jsonl"})
 
 
 __all__ = [
+    "Hearing",
+    "HearingLost",
     "JsonlStore",
     "SQLiteStore",
     "Side",
     "Store",
     "Stored",
+    "appends_heard",
     "create_private_file",
     "default_db_path",
     "is_postgres",

@@ -184,6 +184,10 @@ class Store(Protocol):
     ) -> None: ...
 
 
+class HearingLost(Exception):
+    """The connection that hears the appends other processes commit was lost: hear again."""
+
+
 class ClosesOnExit:
     """Makes a store a context manager (`with open_store(url) as store:` closes it after), and
     gives the contract's answers of a store one process owns: no append waits for another

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -110,6 +111,23 @@ def is_postgres(url: str | None) -> bool:
     """Whether `url` names a PostgreSQL database (`postgresql://...` or `postgres://...`)."""
     scheme, colon, _ = (url or "").partition(":")
     return bool(colon) and scheme.lower() in POSTGRES_SCHEMES
+
+
+Hearing = Callable[[], AsyncIterator[str | None]]
+"""Hears the appends other processes commit to a store: None once listening, then each fight
+appended to; raises HearingLost when the connection is lost (postgres.hear_appends)."""
+
+
+def appends_heard(url: str | None) -> Hearing | None:
+    """How a server hears, as they commit, the appends that other processes make to the store
+    at `url` (the `--db` given, else `$WOUNDLOG_DB`): PostgreSQL tells them; a store of one
+    machine (SQLite, JSON Lines) tells nothing, and its readers look again now and then."""
+    shared = next((u for u in (url, None if url else os.environ.get(ENV_VAR)) if u), None)
+    if shared is None or not is_postgres(shared):
+        return None
+    from .postgres import hear_appends
+
+    return partial(hear_appends, shared)
 
 
 def unusable(where: Path | str | None, error: BaseException) -> StoreUnusable:

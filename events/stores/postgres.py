@@ -12,12 +12,13 @@ to open the database, under an advisory lock so two processes starting at once d
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import AsyncIterator, Collection, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import UsageError
+from .base import HearingLost
 from .dialect import POSTGRES
 from .sql import SqlStore, store_schema
 
@@ -323,3 +324,21 @@ class PostgresStore(SqlStore):
     def _record_schema_version(self) -> None:
         self._db.execute("DELETE FROM woundlog_schema")
         self._db.execute("INSERT INTO woundlog_schema VALUES (%s)", (SCHEMA_VERSION,))
+
+
+async def hear_appends(url: str) -> AsyncIterator[str | None]:
+    """The appends any process commits to the database at `url`, as each commits (its NOTIFY
+    on `CHANNEL`, heard by a LISTEN of this connection of its own): first None, once listening
+    (what was committed before is not told: read the log), then the id of each fight appended
+    to. A lost connection raises HearingLost; hear again to go on."""
+    import psycopg
+
+    try:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
+            await connection.execute(f"LISTEN {CHANNEL}")
+            yield None
+            async for note in connection.notifies():
+                fight, _, _ = note.payload.rpartition(" ")
+                yield fight
+    except psycopg.Error as error:
+        raise HearingLost(str(error).strip()) from error

@@ -8,7 +8,6 @@ flowing while appends run.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 
 import psycopg
@@ -23,8 +22,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
 
 from woundlog.events import WoundlogError
-from woundlog.events.stores import is_postgres
-from woundlog.events.stores.locate import ENV_VAR
+from woundlog.events.stores import appends_heard
 
 from .bodies import as_sent
 from .errors import (
@@ -92,15 +90,6 @@ def complete_openapi(app: Litestar) -> None:
     complete(app.plugins.get(OpenAPIPlugin).provide_openapi_schema())
 
 
-def shared_url(store_url: str | None) -> str | None:
-    """The PostgreSQL URL of a store several processes share (`--db` or `$WOUNDLOG_DB`), or
-    None for a store of this machine alone."""
-    for url in (store_url, None if store_url else os.environ.get(ENV_VAR)):
-        if url and is_postgres(url):
-            return url
-    return None
-
-
 def routes() -> list[ControllerRouterHandler]:
     """Every route of the service, one line a resource (routes/). Litestar routes by path, so
     their order is no matter."""
@@ -138,8 +127,8 @@ def create_app(
     page whose name was rebound to 127.0.0.1 (DNS rebinding) is refused with 400."""
     fights = Fights(store_url, admin_token, max_batch=max_batch)
     notifier = Notifier()
-    shared = shared_url(store_url)
-    listeners = [Listener(shared, notifier)] if shared else []
+    hear = appends_heard(store_url)
+    listeners = [Listener(hear, notifier)] if hear is not None else []
     cors = (
         CORSConfig(
             allow_origins=list(cors_origins),

@@ -24,7 +24,7 @@ from anyio import to_thread
 from litestar.response import ServerSentEventMessage
 
 from woundlog.events import UsageError
-from woundlog.events.stores.postgres import CHANNEL
+from woundlog.events.stores import Hearing, HearingLost
 
 from ..application import Application, FightNotFound
 
@@ -67,11 +67,12 @@ class Notifier:
 
 
 class Listener:
-    """LISTENs on the PostgreSQL store's channel and wakes the streams of each fight an append
-    (by any process) was committed to; reconnects by itself when the connection is lost."""
+    """Hears the appends any process commits to a store several processes write to (the
+    store's `Hearing`: PostgreSQL's LISTEN) and wakes the streams of each fight appended to;
+    hears again by itself when the connection is lost."""
 
-    def __init__(self, url: str, notifier: Notifier) -> None:
-        self.url = url
+    def __init__(self, hear: Hearing, notifier: Notifier) -> None:
+        self.hear = hear
         self.notifier = notifier
         self._task: asyncio.Task[None] | None = None
 
@@ -85,20 +86,15 @@ class Listener:
                 await self._task
 
     async def _run(self) -> None:
-        import psycopg
-
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(
-                    self.url, autocommit=True
-                ) as connection:
-                    await connection.execute(f"LISTEN {CHANNEL}")
-                    self.notifier.hears_every_process = True
-                    self.notifier.notify_all()  # whatever was missed while not listening
-                    async for note in connection.notifies():
-                        fight, _, _ = note.payload.rpartition(" ")
+                async for fight in self.hear():
+                    if fight is None:  # listening now
+                        self.notifier.hears_every_process = True
+                        self.notifier.notify_all()  # whatever was missed while not listening
+                    else:
                         self.notifier.notify(fight)
-            except psycopg.Error as error:
+            except HearingLost as error:
                 log.warning("live streams: LISTEN connection lost (%s); reconnecting", error)
             self.notifier.hears_every_process = False
             self.notifier.notify_all()
