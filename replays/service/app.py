@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import psycopg
 from litestar import Litestar, get
 from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.config.cors import CORSConfig
@@ -23,6 +22,7 @@ from litestar.types import ControllerRouterHandler
 
 from woundlog.events import WoundlogError
 from woundlog.events.stores import appends_heard
+from woundlog.events.stores.reach import OutOfReach
 
 from .bodies import as_sent
 from .errors import (
@@ -153,7 +153,7 @@ def create_app(
         dependencies=DEPENDENCIES,
         state=AppState({"service": Service(fights, notifier)}),
         exception_handlers={
-            psycopg.OperationalError: database_unavailable,
+            OutOfReach: database_unavailable,
             RecursionError: nested_too_deeply,
             WoundlogError: woundlog_error,
             HTTPException: http_error,

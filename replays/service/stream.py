@@ -19,12 +19,12 @@ import logging
 from collections.abc import AsyncIterator
 
 import msgspec
-import psycopg
 from anyio import to_thread
 from litestar.response import ServerSentEventMessage
 
 from woundlog.events import UsageError
 from woundlog.events.stores import Hearing, HearingLost
+from woundlog.events.stores.reach import OutOfReach
 
 from ..application import Application, FightNotFound
 
@@ -137,7 +137,7 @@ async def changes_stream(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="deleted"
             )
             return
-        except psycopg.OperationalError as error:
+        except OutOfReach as error:
             # The database restarted (AdminShutdown) or is out of reach: the response's head is
             # long sent, so no 503 can be answered; the stream ends whole instead of with its
             # body cut mid-chunk, and the client reconnects (EventSource by itself, after
