@@ -122,8 +122,8 @@ def appends_heard(url: str | None) -> Hearing | None:
     """How a server hears, as they commit, the appends that other processes make to the store
     at `url` (the `--db` given, else `$WOUNDLOG_DB`): PostgreSQL tells them; a store of one
     machine (SQLite, JSON Lines) tells nothing, and its readers look again now and then."""
-    shared = next((u for u in (url, None if url else os.environ.get(ENV_VAR)) if u), None)
-    if shared is None or not is_postgres(shared):
+    shared = url or os.environ.get(ENV_VAR)
+    if not is_postgres(shared):
         return None
     from .postgres import hear_appends
 

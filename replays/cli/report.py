@@ -54,7 +54,7 @@ def write_report(
     made: Any, as_json: bool, output: Path | None, shape: str, written: Callable[[str], str]
 ) -> None:
     """A report to the file `-o` names (or standard output, `-o -`) as `written` in `shape`,
-    as JSON, or printed as Markdown."""
+    as JSON, or printed in `shape` (Markdown unless `--format` says otherwise)."""
     if output is not None:
         write_output(output, written(shape))
         if not to_stdout(output):
@@ -62,4 +62,4 @@ def write_report(
     elif as_json:
         print_json(made)
     else:
-        print_raw(written("md").rstrip("\n"))
+        print_raw(written(shape).rstrip("\n"))

@@ -46,6 +46,12 @@ def test_report_to_dash_prints_markdown_and_with_format_html_the_page(
     assert printed == in_file and printed.startswith(b"<!doctype html>")
 
 
+def test_report_format_is_honoured_without_o_too(run: Run, chasm: str) -> None:
+    printed = run("report", chasm, "--format", "html")
+    assert printed.exit_code == 0 and printed.stdout.startswith("<!doctype html>")
+    assert run("report", chasm).stdout.startswith("# The fire chasm\n")
+
+
 def test_report_format_must_agree_with_the_file_it_names(
     run: Run, chasm: str, tmp_path: Path
 ) -> None:
