@@ -123,7 +123,7 @@ def appends_heard(url: str | None) -> Hearing | None:
     at `url` (the `--db` given, else `$WOUNDLOG_DB`): PostgreSQL tells them; a store of one
     machine (SQLite, JSON Lines) tells nothing, and its readers look again now and then."""
     shared = url or os.environ.get(ENV_VAR)
-    if not is_postgres(shared):
+    if shared is None or not is_postgres(shared):
         return None
     from .postgres import hear_appends
 
