@@ -24,8 +24,12 @@ import httpx
 
 ADMIN = "smoke-admin-token-0123456789"
 FIGHT, CAMPAIGN = "chasm", "quest"
-PAGES = ("/", f"/fights/{FIGHT}/", f"/fights/{FIGHT}/table", f"/fights/{FIGHT}/report.html",
-         f"/campaigns/{CAMPAIGN}/")  # fmt: skip
+ADDRESS = re.compile(r'<meta name="woundlog-page" content="([^"]+)">')
+PAGES = tuple(  # every page the wheel ships, at the address its head names
+    ADDRESS.findall(page.read_text(encoding="utf-8"))[0].format(fight=FIGHT, campaign=CAMPAIGN)
+    for page in (files("woundlog.replays") / "web").iterdir()
+    if page.name.endswith(".html")
+)
 ROUTES = (
     "/schema/openapi.json",
     "/schema/swagger",

@@ -39,9 +39,9 @@ from .idempotency import HEADER
 from .openapi import SCHEMA_PATH, assets_router, complete, render_plugins
 from .routes.campaigns import CampaignsController
 from .routes.events import EventsController
-from .routes.fights import FightController, FightsController
+from .routes.fights import FightsController, delete_fight
 from .routes.integrations import IntegrationsController
-from .routes.pages import PagesController, static_files
+from .routes.pages import page_routes
 from .routes.reports import ReportsController
 from .routes.rulesets import RulesetsController
 from .routes.streams import StreamsController
@@ -96,17 +96,16 @@ def routes() -> list[ControllerRouterHandler]:
     return [
         health,
         FightsController,
-        FightController,
+        delete_fight,
         EventsController,
         StreamsController,
         TokensController,
         WhatIfsController,
         ReportsController,
         CampaignsController,
-        PagesController,
         IntegrationsController,
         RulesetsController,
-        static_files(),
+        *page_routes(),
         assets_router(),
     ]
 

@@ -1,11 +1,8 @@
-"""`/fights`: start a fight (its tokens in the answer), list the fights a token may see; and a
-fight's own address, `/fights/{fight}/`: its timeline page to a browser, its deletion to the
-admin.
-
-The two are one controller because Litestar routes one path through one router: two routers on
-one path (the pages', the fights') each add their own OPTIONS handler and collide, whichever is
-registered first. So its guard is the deletion's alone; the page needs no token (it asks for
-one, and reads the API with it)."""
+"""`/fights`: start a fight (its tokens in the answer), list the fights a token may see, delete
+one (admin). A fight's own address, `/fights/{fight}/`, is also its timeline page to a browser
+(pages.py): the page's GET and the deletion share the path, each with its own guard. Both are
+plain handlers, not controllers: Litestar gives each controller on a path its own OPTIONS
+handler, and two on one path collide."""
 
 from __future__ import annotations
 
@@ -15,7 +12,6 @@ import msgspec
 from litestar import Controller, Request, Response, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import Parameter
-from litestar.response import File
 
 from ...application import Application, FightId, FightsPage, NewFight
 from ...application.values import Role
@@ -27,7 +23,6 @@ from ..limits import LIST_MAX
 from ..openapi import CREATED_AGAIN, problems
 from ..schemas import Created
 from ..writes import made, wake
-from .pages import PAGE_HEADERS, page
 
 
 class FightsController(Controller):
@@ -84,26 +79,18 @@ class FightsController(Controller):
         return await run(app.fights, offset, limit, only=grant_of(request).fight)
 
 
-class FightController(Controller):
-    path = "/fights/{fight:str}"
-    tags = ("fights",)
-    security = SECURITY
-
-    @get("/", media_type="text/html", include_in_schema=False, response_headers=PAGE_HEADERS)
-    async def timeline_page(self, fight: FightId) -> File:
-        """The timeline page; it asks for a token and reads the API itself."""
-        return page("timeline.html")
-
-    @delete(
-        "",
-        status_code=204,
-        role=Role.ADMIN,
-        guards=[authorize],
-        responses=problems(401, 403, 404, 422, 503),
-    )
-    async def delete_fight(self, service: NamedDependency[Service], fight: FightId) -> None:
-        """Delete the fight (admin): its whole log, its tokens, import cursors and stream tickets,
-        in one transaction; its open streams end with a `deleted` message. A retry, the fight
-        being gone, is 404."""
-        await run(service.fights.delete, fight)
-        wake(service, fight)
+@delete(
+    "/fights/{fight:str}",
+    status_code=204,
+    role=Role.ADMIN,
+    guards=[authorize],
+    tags=["fights"],
+    security=SECURITY,
+    responses=problems(401, 403, 404, 422, 503),
+)
+async def delete_fight(service: NamedDependency[Service], fight: FightId) -> None:
+    """Delete the fight (admin): its whole log, its tokens, import cursors and stream tickets,
+    in one transaction; its open streams end with a `deleted` message. A retry, the fight
+    being gone, is 404."""
+    await run(service.fights.delete, fight)
+    wake(service, fight)

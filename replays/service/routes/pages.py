@@ -1,34 +1,34 @@
-"""The pages `woundlog serve` serves: the front page, a fight's timeline and its live table view,
-a campaign's roster.
+"""The pages `woundlog serve` serves: the front page, a fight's timeline, report and live table
+view, a campaign's roster.
 
 The pages are static files (`replays/web/`: HTML, CSS, ES modules, no build step) that read the
 same JSON as any other client, with the token the person gives them (kept in the tab's
-`sessionStorage`, never in a URL the server sees). The one thing the API lacked is a fight's
-history, each event beside what it did and what undid it: `GET /fights/{fight}/timeline`
-(viewer), a window of at most TIMELINE_MAX events at a time (the whole of a long fight in one
-answer would hold the server's time and memory for all of it), its `next` saying where the next
-window starts (`Application.timeline`).
+`sessionStorage`, never in a URL the server sees).
 
-The timeline's windows are a fight's route like any other (reports.py).
+A page says where it is served in its own head, `<meta name="woundlog-page"
+content="/fights/{fight}/table">`, and this module serves every `web/*.html` at the address it
+names: adding a page is its HTML and its script, nothing here. A page that names no address
+fails the service's start, not a user's visit.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
-from litestar import Controller, get
+from litestar import get
+from litestar.handlers import HTTPRouteHandler
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
-
-from ...application import FightId
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 """`woundlog/replays/web/`, shipped as package data."""
 STATIC = "/web"
 HOME = "/"
-"""The front page (`home.html`)."""
-
+"""The front page's address (`home.html` names it), which `woundlog serve` prints."""
+ADDRESS = re.compile(r'<meta name="woundlog-page" content="([^"]+)">')
 
 PAGE_HEADERS = {
     # a page holds a token in its tab: it runs only its own scripts, talks only to this server,
@@ -40,41 +40,57 @@ PAGE_HEADERS = {
 }
 
 
+class PageWithoutAddress(RuntimeError):
+    """A page in `web/` that does not say where it is served."""
+
+
+@dataclass(frozen=True)
+class Page:
+    file: str
+    address: str
+    """Where it is served, as its head names it: `/fights/{fight}/table`."""
+
+
+def pages() -> tuple[Page, ...]:
+    """Every page in `web/` with the address it names, in file order."""
+    found = []
+    for html in sorted(WEB.glob("*.html")):
+        named = ADDRESS.search(html.read_text(encoding="utf-8"))
+        if named is None:
+            raise PageWithoutAddress(
+                f"{html.name} names no address: add "
+                '<meta name="woundlog-page" content="/its/address"> to its head'
+            )
+        found.append(Page(html.name, named[1]))
+    return tuple(found)
+
+
 def page(name: str) -> File:
     return File(WEB / name, filename=name, content_disposition_type="inline")
 
 
-class PagesController(Controller):
-    """The pages: static files a browser opens, none in the OpenAPI document. A fight's own
-    address, `/fights/{fight}/`, opens its timeline page (`FightController`, fights.py)."""
+def _served(found: Page) -> HTTPRouteHandler:
+    """The GET handler of one page. A page is the same file for every fight or campaign: it
+    reads the id from its own address and asks the API, which checks it."""
 
-    path = "/"
-    include_in_schema = False
-    response_headers = PAGE_HEADERS
+    async def served() -> File:
+        return page(found.file)
 
-    @get(HOME, media_type="text/html")
-    async def home_page(self) -> File:
-        """What woundlog is, how to open a fight's pages, the API docs; no fight listed."""
-        return page("home.html")
-
-    @get("/fights/{fight:str}/report.html", media_type="text/html")
-    async def report_page(self, fight: FightId) -> File:
-        """The report page beside the timeline (viewer token): numbers, luck, chronicle."""
-        return page("report.html")
-
-    @get("/fights/{fight:str}/table", media_type="text/html")
-    async def table_page(self, fight: FightId) -> File:
-        """The large-print live view for players (viewer token)."""
-        return page("table.html")
-
-    @get("/campaigns/{campaign:str}/", media_type="text/html")
-    async def campaign_page(self, campaign: str) -> File:
-        """A campaign's roster and each member's history across fights (its viewer token)."""
-        return page("campaign.html")
+    return get(
+        found.address.replace("}", ":str}"),
+        name=f"page:{found.file}",
+        media_type="text/html",
+        include_in_schema=False,
+        response_headers=PAGE_HEADERS,
+    )(served)
 
 
-def static_files() -> ControllerRouterHandler:
-    """What the pages load (scripts, styles), from `WEB`, under `STATIC`."""
-    return create_static_files_router(
-        path=STATIC, directories=[WEB], include_in_schema=False, name="web"
+def page_routes() -> list[ControllerRouterHandler]:
+    """Every page at its address, and what the pages load (scripts, styles) under `STATIC`."""
+    routes: list[ControllerRouterHandler] = [_served(found) for found in pages()]
+    routes.append(
+        create_static_files_router(
+            path=STATIC, directories=[WEB], include_in_schema=False, name="web"
+        )
     )
+    return routes
