@@ -112,10 +112,25 @@ def _connect(url: str) -> Any:
         raise UsageError(
             "a PostgreSQL store needs psycopg: pip install 'psycopg[binary]'"
         ) from None
+    _driver_log_kept_from_stderr()
     try:
         return _reconnect(url)
     except psycopg.OperationalError as exc:
         raise unreachable(url, exc) from None
+
+
+def _driver_log_kept_from_stderr() -> None:
+    """psycopg's own log lines reach the program's handlers, never Python's last-resort
+    printing to stderr. A connection lost in the middle of `executemany` (a pipeline) makes
+    psycopg log "error ignored terminating <Pipeline>" while the error itself goes on up; with no
+    logging set up, Python would print that line raw, before the program's own one-line error.
+    A NullHandler of psycopg's logger stops that printing alone: its records still go up to any
+    handler a program (the service, an embedding program) sets on the root logger."""
+    import logging
+
+    driver = logging.getLogger("psycopg")
+    if not any(isinstance(handler, logging.NullHandler) for handler in driver.handlers):
+        driver.addHandler(logging.NullHandler())
 
 
 def _reconnect(url: str) -> Any:

@@ -33,7 +33,6 @@ def application(db: str | None, *, create: bool = True) -> Iterator[Application]
         else Application.opened(db, create=create)
     )
     with source as app:
-        _driver_warnings_unsaid()
         try:
             yield app
         except FightNotFound as error:
@@ -59,24 +58,6 @@ def reading(source: str, db: str | None) -> Iterator[tuple[Application, FightOrF
         return
     with application(db, create=False) as app:
         yield app, source
-
-
-def _driver_warnings_unsaid() -> None:
-    """Keep psycopg's own warnings off a command's stderr. A connection lost in the middle of
-    `executemany` (a pipeline) makes psycopg log "error ignored terminating <Pipeline>" while the
-    error itself goes on up; with no logging set up, Python prints that line raw, before
-    woundlog's one-line error and hint (issue 14). The command says the error that matters; a
-    handler of its own stops Python's last-resort printing, and records still reach any handler
-    an embedding program sets on the root logger."""
-    import sys
-
-    if "psycopg" not in sys.modules:  # loaded only for a PostgreSQL store
-        return
-    import logging
-
-    driver = logging.getLogger("psycopg")
-    if not any(isinstance(handler, logging.NullHandler) for handler in driver.handlers):
-        driver.addHandler(logging.NullHandler())
 
 
 KEPT: ContextVar[tuple[str | None, Application] | None] = ContextVar("kept", default=None)
