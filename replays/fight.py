@@ -156,6 +156,14 @@ class Fight:
         for stored in self.events(first, end):
             yield timeline.push(stored, strict=False)
 
+    def undo_targets(self, resolution: Undo) -> tuple[int | None, int | None]:
+        """The seqs Undo and Redo take back by default under `resolution` (`Undo.undo_default`,
+        `Undo.redo_default`); None where there is none. What a page offers, so that no page
+        keeps its own copy of the rule."""
+        undo = resolution.undo_default(self._newest_first())
+        redo = resolution.redo_default(self._newest_first())
+        return (None if undo is None else undo.seq, None if redo is None else redo.seq)
+
     def newest_live(self) -> str:
         """The name of the newest event still in effect that an undo can take back."""
         newest = self.undo_resolution().newest_live(self._newest_first())

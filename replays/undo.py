@@ -227,16 +227,32 @@ class Undo:
                 yield stored, event, None
 
     def newest_live(self, newest_first: Iterable[Stored[EventBase]]) -> str | None:
-        """The name of the newest event of `newest_first` (a log read newest first) that an
-        undo takes back by default (DESIGN.md section 6): in effect (`as_played` replays
-        something in its place, an amended event included), not the log's start, and not a
-        retract (taking one back is a redo, asked for by name). None: nothing to undo."""
+        """The name of the event an undo takes back by default (`undo_default`); None:
+        nothing to undo."""
+        found = self.undo_default(newest_first)
+        return None if found is None else names_of(found.seq, found.event)[-1]
+
+    def undo_default(self, newest_first: Iterable[Stored[E]]) -> Stored[E] | None:
+        """The newest event of `newest_first` (a log read newest first) that an undo takes back
+        by default (DESIGN.md section 6): in effect (`as_played` replays something in its place,
+        an amended event included), not the log's start, and not a retract (taking one back is
+        a redo, asked for by name). None: nothing to undo."""
         for stored in newest_first:
             event = stored.event
             if isinstance(event, FightStarted | CampaignStarted | Retract):
                 continue
             if self.as_played(stored.seq, event)[0] is not None:
-                return names_of(stored.seq, event)[-1]
+                return stored
+        return None
+
+    def redo_default(self, newest_first: Iterable[Stored[E]]) -> Stored[E] | None:
+        """The undo a redo takes back by default: the newest event in effect, when it is a
+        retract (retracting a retract restores what it took, DESIGN.md section 6), as an
+        editor offers Redo right after Undo. None: the newest event in effect is no undo."""
+        for stored in newest_first:
+            if self.as_played(stored.seq, stored.event)[0] is None:
+                continue
+            return stored if isinstance(stored.event, Retract) else None
         return None
 
     def ends_on(self, name: str) -> str:

@@ -65,10 +65,11 @@ class ReportCases(UseCases):
         did."""
         opened = self.fight(fight)
         version = opened.version
+        final = opened.undo_resolution(version)
+        undo, redo = opened.undo_targets(final)
         last = min(version, first + min(limit, TIMELINE_MAX) - 1)
         if first > last:
-            return TimelinePage(version=version, moments=[])
-        final = opened.undo_resolution(version)
+            return TimelinePage(version=version, moments=[], undo=undo, redo=redo)
         moments = []
         for (stored, _, undone), changes in zip(
             final.played(opened.events(first, last)), opened.changes_from(first, last), strict=True
@@ -77,7 +78,11 @@ class ReportCases(UseCases):
                 changes = msgspec.structs.replace(changes, undone=undone)
             moments.append(Moment(seq=stored.seq, event=stored.event, changes=changes))
         return TimelinePage(
-            version=version, moments=moments, next=last + 1 if last < version else None
+            version=version,
+            moments=moments,
+            next=last + 1 if last < version else None,
+            undo=undo,
+            redo=redo,
         )
 
     def replayed(

@@ -115,11 +115,16 @@ class Moment(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TimelinePage(msgspec.Struct, frozen=True, kw_only=True):
-    """Events `from` to `next - 1` of a fight of `version` events; `next` None: the last window."""
+    """Events `from` to `next - 1` of a fight of `version` events; `next` None: the last window.
+    `undo`, `redo`: the seq of the event an undo, and of the undo a redo, takes back by default
+    at `version` (DESIGN.md section 6); None: nothing to undo, or the newest event in effect is
+    no undo."""
 
     version: int
     moments: list[Moment]
     next: int | None = None
+    undo: int | None = None
+    redo: int | None = None
 
 
 class FightHistory(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,7 +10,6 @@ import { drawGrid, drawLegend } from "./grid.js";
 import { setUpOdds, showState } from "./odds.js";
 import { characters } from "./states.js";
 import { follow } from "./stream.js";
-import { named, redoTarget, undoTarget } from "./undo.js";
 
 const fight = decodeURIComponent(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
@@ -24,6 +23,8 @@ const page = {
   character: null, // the row of the focused cell, to keep focus in it while stepping
   stateAsked: 0, // the newest state request: older answers arriving late are dropped
   stream: null,
+  undoing: null, // the moment Undo takes back, as the timeline's answer names it; null: none
+  redoing: null, // the undo Redo takes back; null: the newest event in effect is no undo
 };
 
 const latest = () => page.moments.length;
@@ -57,12 +58,17 @@ async function timeline() {
     moments.push(...part.moments.filter((m) => m.seq <= first.version));
     from = part.next;
   }
-  return { version: first.version, moments };
+  return { version: first.version, moments, undo: first.undo, redo: first.redo };
 }
 
 async function load() {
   const answer = await timeline();
   page.moments = answer.moments;
+  // what Undo and Redo take back, as the server's rule says (DESIGN.md section 6): the page
+  // names the event and sends that very event, so what the person confirmed is what is undone
+  // even if someone else appended meanwhile
+  page.undoing = answer.undo == null ? null : moment(answer.undo);
+  page.redoing = answer.redo == null ? null : moment(answer.redo);
   page.names = new Map(characters(page.moments).map(({ id, name }) => [id, name || id]));
   document.title = `${fight} · woundlog`;
   $("title").textContent = answer.moments[0]?.event.name || `Fight ${fight}`;
@@ -209,6 +215,12 @@ document.addEventListener("keydown", (event) => {
 // --- undo and amend (GM token) --------------------------------------------------------------
 
 const nameOf = (id) => page.names.get(id) ?? id;
+/** The moment an event reference (`#N` or an id) names, among `moments`. */
+function named(moments, ref) {
+  const seq = /^#([1-9][0-9]*)$/.exec(ref);
+  if (seq) return moments[Number(seq[1]) - 1] ?? null;
+  return moments.find((m) => m.event.id === ref) ?? null;
+}
 /** An event named for a confirmation, with names for ids and `#N` for an undo's reference. */
 const titleOf = (m) => eventTitle(m, nameOf, (ref) => (named(page.moments, ref) ? `#${named(page.moments, ref).seq}` : ref));
 
@@ -216,8 +228,7 @@ function showGmActions(seq) {
   const { gm } = tokens(fight);
   const type = moment(seq)?.event.type;
   $("gm-actions").hidden = !gm;
-  const undoing = undoTarget(page.moments);
-  const redoing = redoTarget(page.moments);
+  const { undoing, redoing } = page;
   $("undo").disabled = !undoing;
   $("undo").textContent = undoing ? `Undo ${titleOf(undoing)}…` : "Nothing to undo";
   $("redo").hidden = !redoing;
@@ -258,7 +269,7 @@ async function takeBack(target, { what, heading, text, yes }) {
 }
 
 $("undo").addEventListener("click", () => {
-  const target = undoTarget(page.moments);
+  const target = page.undoing;
   if (!target) return;
   const title = titleOf(target);
   takeBack(target, {
@@ -270,7 +281,7 @@ $("undo").addEventListener("click", () => {
 });
 
 $("redo").addEventListener("click", () => {
-  const target = redoTarget(page.moments);
+  const target = page.redoing;
   if (!target) return;
   const title = titleOf(undone(target.event.event));
   takeBack(target, {

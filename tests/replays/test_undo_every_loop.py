@@ -9,7 +9,7 @@ retracts (of retracts) and amends, named by position and by id:
   `add`), `Fight.history` and the application's timeline (each event marked with what undid it),
 - a log appended batch by batch (`BatchFold`: its resolution, and the state it folds),
 - the report (its numbers' counts, and its chronicle's "took back" / "gave back"),
-- the default undo (`Fight.newest_live`).
+- the default undo (`Fight.newest_live`) and redo, as the timeline names them to a page.
 
 What each event is replayed as is worked out here from DESIGN.md section 6, not by `Undo`."""
 
@@ -312,6 +312,19 @@ def test_history_timeline_report_and_the_default_undo_read_undo_as_the_folds_do(
                 fight.newest_live()
         else:
             assert fight.newest_live() == newest
+        # the timeline names the same default undo for a page, by seq, and the default redo:
+        # the newest event in effect, when it is a retract
+        in_effect = [seq for seq in range(len(log), 0, -1) if want.played[seq - 1] is not None]
+        undo_seq = next(
+            (seq for seq in in_effect if seq > 1 and not isinstance(log[seq - 1], Retract)), None
+        )
+        redo_seq = (
+            in_effect[0] if in_effect and isinstance(log[in_effect[0] - 1], Retract) else None
+        )
+        for window in (app.timeline("f"), app.timeline("f", len(log) + 1)):
+            assert (window.undo, window.redo) == (undo_seq, redo_seq)
+            if undo_seq is not None:
+                assert event_ref(log[undo_seq - 1], undo_seq) == newest
         # the report: its numbers count what the folds undid, its chronicle tells each retract
         # by whether what it finally concerns is in effect right after it
         report = app.report("f")
