@@ -119,3 +119,28 @@ def test_a_request_head_past_max_header_bytes_is_431_even_in_one_packet(
             many = {f"X-H{n}": "y" * 1000 for n in range(24)}  # 24 KB in many headers
             assert client.get("/health", headers=many).status_code == 431
             assert client.get("/fights", headers=bearer(ADMIN)).status_code == 200
+
+
+def test_a_retry_after_a_crash_gets_the_first_answer_with_no_admin_token_configured(
+    tmp_path: Path,
+) -> None:
+    """With no admin token given, `serve` makes a new one at each start; the key the answers
+    are kept under was derived from it, so after a crash a retried `POST /fights` got 200 with a
+    new pair and the first gm token answered 401."""
+    db = tmp_path / "generated.db"
+    token_file = tmp_path / "generated.db.admin-token"
+    key = {"Idempotency-Key": "order-37"}
+    body = {"fight": "kept-through", "ruleset": "mordheim"}
+    with Server(db, admin=None) as running, httpx.Client(base_url=running.url) as client:
+        admin = token_file.read_text().strip()
+        first = client.post("/fights", json=body, headers={**bearer(admin), **key})
+        assert first.status_code == 201, first.text
+        running.kill()  # SIGKILL: the answer was on its way; the client never saw it
+    with Server(db, admin=None) as running, httpx.Client(base_url=running.url) as client:
+        admin = token_file.read_text().strip()  # another one: made at this start
+        again = client.post("/fights", json=body, headers={**bearer(admin), **key})
+        assert again.status_code == 201, again.text
+        assert again.json() == first.json()
+        gm = bearer(first.json()["gm_token"])
+        assert client.get("/fights/kept-through/state", headers=gm).status_code == 200
+    assert (tmp_path / "generated.db.answers-key").stat().st_mode & 0o777 == 0o600
