@@ -5,6 +5,7 @@ fight's tokens deleted or reissued. Now it looks again at each delivery and at l
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -128,3 +129,30 @@ def test_a_stream_ends_when_another_process_revokes_its_token_on_postgresql(
             f"{streaming.url}/fights/revoked-elsewhere/stream?from=1", tokens.viewer, other,
             "DELETE", "/fights/revoked-elsewhere/tokens", other, "revoked-elsewhere",
         )  # fmt: skip
+
+
+def test_a_ticket_from_before_tickets_kept_their_token_opens_a_stream_that_ends_with_them(
+    tmp_path: Path,
+) -> None:
+    """A tickets table made before (no `token` column) is brought up to date when the store is
+    opened; a ticket issued then (a minute's life) opens a stream that lives while the fight has
+    a token, and ends when its tokens are deleted."""
+    db = tmp_path / "old-tickets.db"
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        tokens = new_fight(client, "old-tickets")
+        ticket = ticket_for(client, "old-tickets", tokens.viewer)
+    with sqlite3.connect(db) as old:  # back to the table of before: the same row, no token
+        rows = old.execute("SELECT hash, fight, expires FROM service_tickets").fetchall()
+        old.execute("DROP TABLE service_tickets")
+        old.execute(OLD_TICKETS)
+        old.executemany("INSERT INTO service_tickets VALUES (?, ?, ?)", rows)
+    with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
+        follow_then_revoke(
+            f"{running.url}{ticket['stream']}&from=1", None, client, "DELETE",
+            "/fights/old-tickets/tokens", client, "old-tickets",
+        )  # fmt: skip
+
+
+OLD_TICKETS = """
+CREATE TABLE service_tickets (hash TEXT PRIMARY KEY, fight TEXT NOT NULL, expires REAL NOT NULL)
+"""
