@@ -199,16 +199,9 @@ class FightCases(UseCases):
         return self.fight(fight).history()
 
     def events(self, fight: str, first: int = 1, limit: int | None = None) -> EventsPage:
-        """The events from seq `first`, at most `limit` (None: all), with their seq. `first`
-        the next seq (a client polling for what comes next) is an empty page; past it, refused,
-        as a stream is (a client reading from there would wait on events that may never come)."""
+        """The events from seq `first`, at most `limit` (None: all), with their seq."""
         opened = self.fight(fight)
         version = opened.version
-        if first > version + 1:
-            raise UsageError(
-                f"from={first}: fight `{fight}` has events 1 to {version}; read from one of "
-                f"them, or from {version + 1} for what comes next"
-            )
         first = max(first, 1)
         last = version if limit is None else min(version, first + limit - 1)
         events = list(opened.events(first, last)) if first <= last else []
