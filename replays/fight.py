@@ -242,6 +242,9 @@ class Fight:
         retract is already in the fight, nothing more is done (not even the newest live event,
         which is now another, is retracted); when the id is another event's, or a retract of
         another event, it is a conflict, as for any event."""
+        # the ids asked for are checked before the store is asked about one (PostgreSQL cannot
+        # hold a NUL): the retract as asked, its target yet unknown standing in as `#1`
+        _refuse_bad_ids(Retract(id=undo_id, event=event or "#1", reason=reason, by=by))
         if event is None and undo_id is not None:
             # a retry of "the newest live": its target is the one the first try took (if the
             # id is another event's, the retract below differs from it: a conflict)
@@ -250,9 +253,7 @@ class Fight:
                 event = kept.event.event
         target = event if event is not None else self.newest_live()
         retract = Retract(id=undo_id, event=target, reason=reason, by=by)
-        bad = misnamed(retract)
-        if bad is not None:
-            raise StructuralError(bad[1], event=undo_id, field=bad[0])
+        _refuse_bad_ids(retract)
         # an undo id already in the fight: the same retract is skipped, another event is 409
         return self.append([retract])
 
@@ -500,6 +501,15 @@ def _refuse_unprintable(events: Sequence[Event]) -> None:
             errors.append(StructuralError(bad[1], event=name, field=bad[0], index=index))
     if errors:
         _raise_all(errors)
+
+
+def _refuse_bad_ids(event: Event) -> None:
+    """Refuse an event built from what a caller asked (an undo's id and target) whose ids break
+    their patterns or hold control or invisible characters, as decoding and `append` would."""
+    bad = misnamed(event) or unprintable(event)
+    if bad is not None:
+        name = event.id if event.id is None or event.id.isprintable() else None
+        raise StructuralError(bad[1], event=name, field=bad[0])
 
 
 def _raise_all(errors: list[RefusedError]) -> NoReturn:

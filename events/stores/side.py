@@ -92,6 +92,14 @@ def _named_tokens(dialect: Dialect, has: set[str]) -> list[str]:
     ]  # fmt: skip
 
 
+def _ticket_tokens(db: Any, dialect: Dialect) -> None:
+    """Bring a tickets table made before tickets kept the token they were issued for (issue 37)
+    up to date: the column, NULL in the tickets already there (each lives a minute)."""
+    rows = db.execute(dialect.sql(dialect.columns), (TICKETS,)).fetchall()
+    if "token" not in {str(row[0]) for row in rows}:
+        db.execute(f"ALTER TABLE {TICKETS} ADD COLUMN token TEXT")
+
+
 class SideDb(Protocol):
     """The database the tables are in, as a store offers it: its own (sql.py), or a file of
     their own beside a store that has none (sqlite.py's `SideFile`)."""
@@ -149,11 +157,14 @@ class KeptAnswer(msgspec.Struct, frozen=True):
 
 
 class StreamTicket(msgspec.Struct, frozen=True):
-    """What opens the fight's live stream till `expires`, kept as a hash."""
+    """What opens the fight's live stream till `expires`, kept as a hash; `token`, the hash of
+    the token it was issued for (None: issued before tickets kept it), so that a stream it
+    opened ends when that token is revoked."""
 
     hash: str
     fight: str
     expires: float
+    token: str | None = None
 
 
 class Side:
@@ -206,6 +217,7 @@ def make_tables(db: Any, dialect: Dialect) -> None:
     rows = db.execute(dialect.sql(dialect.columns), (TOKENS,)).fetchall()
     for statement in _named_tokens(dialect, {str(row[0]) for row in rows}):
         db.execute(statement)
+    _ticket_tokens(db, dialect)
     companions.register(db, TABLES, dialect.mark)
 
 
@@ -348,8 +360,8 @@ class StreamTickets(_Rows):
         with self._side.write():
             self._side.run(f"DELETE FROM {TICKETS} WHERE expires <= ?", (now,))
             self._side.run(
-                f"INSERT INTO {TICKETS} (hash, fight, expires) VALUES (?, ?, ?)",
-                (ticket.hash, ticket.fight, ticket.expires),
+                f"INSERT INTO {TICKETS} (hash, fight, expires, token) VALUES (?, ?, ?, ?)",
+                (ticket.hash, ticket.fight, ticket.expires, ticket.token),
             )
 
     def fight_of(self, hashed: str, now: float) -> str | None:
@@ -358,6 +370,19 @@ class StreamTickets(_Rows):
             f"SELECT fight FROM {TICKETS} WHERE hash = ? AND expires > ?", (hashed, now)
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def find(self, hashed: str, now: float) -> StreamTicket | None:
+        """The ticket kept under the hash `hashed`, unexpired at `now`, or None."""
+        row = self._side.run(
+            f"SELECT hash, fight, expires, token FROM {TICKETS} WHERE hash = ? AND expires > ?",
+            (hashed, now),
+        ).fetchone()
+        if row is None:
+            return None
+        hashed, fight, expires, token = row
+        return StreamTicket(
+            str(hashed), str(fight), float(expires), None if token is None else str(token)
+        )
 
     def remove_all(self, fight: str) -> None:
         """Forget every ticket of the fight."""

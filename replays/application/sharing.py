@@ -141,6 +141,8 @@ class SharingCases(UseCases):
     ) -> Issued:
         """One new `role` token named `name` (None: `ROLE-N`) beside the fight's others;
         `by`, the role asking: a gm hands out viewer tokens, the admin either."""
+        if name is not None:
+            check_name(name)  # before any store call
         self.fight(fight)
         may_manage(by, role, "issue")
         return keeper.add(fight, role, name)
@@ -152,6 +154,7 @@ class SharingCases(UseCases):
 
     def revoke_token(self, fight: str, keeper: TokenKeeper, name: str, by: Role) -> Role:
         """Revoke the fight's token `name`, the others kept; its role. `by` as in `hand_out`."""
+        check_name(name)  # before any store call
         self.fight(fight)
         role = keeper.role_of(fight, name)
         may_manage(by, role, "revoke")

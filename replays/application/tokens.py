@@ -175,6 +175,17 @@ class Tokens:
             return None
         return Grant(Role(kept.role), kept.fight)
 
+    def still_valid(self, hashed: str | None, fight: str) -> bool:
+        """Whether the token kept under the hash `hashed` still reaches `fight` (the admin's
+        always): what a stream it opened asks as it goes. None, a stream ticket issued before
+        tickets kept their token: whether the fight still has a token."""
+        if hashed is None:
+            return bool(self._side.tokens.of(fight))
+        if self._admin is not None and hmac.compare_digest(hashed, self._admin):
+            return True
+        kept = self._side.tokens.find(hashed)
+        return kept is not None and kept.fight == fight
+
 
 def _free(role: Role, taken: set[str]) -> Iterator[str]:
     """The default names of `role`'s tokens not in `taken`, in order: `viewer-2`, `viewer-3`..."""

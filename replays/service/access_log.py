@@ -11,8 +11,17 @@ from __future__ import annotations
 import logging
 from urllib.parse import parse_qsl, quote, urlsplit
 
-TOKEN_PARAMS = frozenset({"token", "access_token", "gm_token", "viewer_token"})
-"""Query parameters a token would be sent in: refused by the service, in any case."""
+TOKEN_PARAMS = frozenset(
+    {
+        *("token", "access_token", "gm_token", "viewer_token", "admin_token"),
+        *("bearer", "authorization", "auth", "auth_token", "id_token", "jwt"),
+        *("api_key", "apikey", "api-key", "access-token", "auth-token"),
+    }
+)
+"""Query parameters a token would be sent in (the names clients and libraries use for one:
+OAuth's `access_token`, an `Authorization` header written as a parameter, an API key):
+refused by the service, in any case, and never logged. No route takes a parameter of these
+names."""
 SECRET_PARAMS = TOKEN_PARAMS | {"ticket"}
 """Query parameters whose values are secrets (compared in lower case)."""
 ACCESS_LOGGER = "uvicorn.access"

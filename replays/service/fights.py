@@ -34,7 +34,7 @@ from woundlog.events.stores.side import ImportCursors
 from ..application import Application, NewFight
 from ..application.tokens import Tokens
 from ..foldcache import FoldCache
-from .idempotency import Answers, AnswerTaken, answer_gone, server_secret
+from .idempotency import Answers, AnswerTaken, answer_gone, answers_secret
 from .schemas import BranchRequest, Created
 from .tickets import Tickets
 
@@ -67,7 +67,7 @@ class Fights:
         self.folded = FoldCache()
         self.store().side.check()  # opening checks the URL; this, the tables beside the fights
         self.tokens = Tokens(self.store, admin_token)
-        self.answers = Answers(self.store, server_secret(admin_token))
+        self.answers = Answers(self.store, answers_secret(self.store().side.path, admin_token))
         self.tickets = Tickets(self.store)
         self.app = Application(
             self.store,

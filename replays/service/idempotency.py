@@ -9,9 +9,11 @@ fight the store holds).
 Kept encrypted, authenticated, under a secret the database does not hold (tests/README.md,
 "Secrets, hostile names and takeovers", says why this way and not another):
 
-- the server's secret is derived (HKDF-SHA256) from the admin token, which every process of a
-  deployment holds (a file 0600 beside a SQLite store, or given to each PostgreSQL process) and
-  which is never written to the database;
+- the server's secret is kept beside the store and never in its database: beside a local store
+  (SQLite, JSON Lines) a random key in a file of its own (`fights.db.answers-key`, 0600), made
+  once, so that it survives restarts whatever the admin token (made anew at each start when
+  none is given); on PostgreSQL, derived (HKDF-SHA256) from the admin token every process of the
+  deployment is given (`answers_secret`);
 - the row is found by an HMAC of the key under that secret, so a guessable key cannot be
   tried against a stolen database;
 - the answer is sealed with AES-256-GCM (`cryptography`), its key derived from the secret and
@@ -30,12 +32,14 @@ tokens were reissued or revoked since, is forgotten and the request is made anew
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -90,8 +94,76 @@ def request_digest(body: bytes) -> str:
 
 def server_secret(admin_token: str) -> bytes:
     """The secret the kept answers are sealed and found under, the same in every process that
-    holds the admin token."""
+    holds the admin token: a store with no local file (PostgreSQL), whose processes are all
+    given the same admin token."""
     return _hkdf(admin_token.encode(), b"woundlog kept answers: server secret")
+
+
+KEY_FILE = ".answers-key"
+"""The suffix of the file beside a local store (`fights.db.answers-key`) that holds the key."""
+KEY_BYTES = 32
+
+
+def answers_secret(side: Path | None, admin_token: str) -> bytes:
+    """The secret the kept answers are sealed and found under, for the store whose side tables
+    are in `side` (`Side.path`). Beside a local store, a random key of its own in a file next to
+    it (mode 0600), made once by the first process that needs it: never in the database, and
+    not the admin token, which `serve` makes anew at each start when none is given, so that a
+    retry after a crash opens the answer kept before it. On a database server (None), the
+    admin token, which every process is given: `server_secret`."""
+    if side is None:
+        return server_secret(admin_token)
+    return _hkdf(_key_beside(side.with_name(side.name + KEY_FILE)), b"woundlog kept answers")
+
+
+def _key_beside(path: Path) -> bytes:
+    """The key in `path`, made there first if there is none. Written whole under a temporary
+    name, synced, then linked to `path`, which never replaces a file already there: two
+    processes starting at once both read the one that was linked first."""
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, os.urandom(KEY_BYTES))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, path)
+        _sync_folder(path.parent)
+        return _read_key(path)
+    except OSError as error:
+        if isinstance(error, FileNotFoundError) and path.exists():
+            return _read_key(path)
+        raise UsageError(
+            f"cannot keep the key of {HEADER} answers in {path}: {error.strerror}"
+        ) from None
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def _read_key(path: Path) -> bytes:
+    key = path.read_bytes()
+    if len(key) != KEY_BYTES:
+        raise UsageError(
+            f"{path} holds no key of {HEADER} answers ({len(key)} bytes, not {KEY_BYTES}): "
+            "remove it, and the answers kept under it are forgotten (a retry makes a new pair)"
+        )
+    return key
+
+
+def _sync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _hkdf(material: bytes, info: bytes) -> bytes:

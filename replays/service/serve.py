@@ -20,6 +20,7 @@ from ..application.tokens import new_token
 from ..serving import ADMIN_ENV, Serving
 from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
+from .hosts import HeadBound
 from .limits import fd_budget, protocol_class, quiet_accept_errors
 from .openapi import DOCS_PATH
 from .routes.integrations import FOUNDRY, MANIFEST
@@ -142,7 +143,7 @@ def run(serving: Serving) -> None:
             "--admin-token-file sets one)"
         )
     config = uvicorn.Config(
-        app,
+        HeadBound(app, limits.max_header_bytes),
         http=protocol_class(limits, connections),
         limit_concurrency=connections,
         timeout_keep_alive=limits.keep_alive_s,

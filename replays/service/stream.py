@@ -16,12 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import msgspec
 from anyio import to_thread
 from litestar.response import ServerSentEventMessage
 
+from woundlog.core import Changes
 from woundlog.events import UsageError
 from woundlog.events.stores import Hearing, HearingLost
 from woundlog.events.stores.reach import OutOfReach
@@ -35,6 +36,11 @@ RECONNECT_S = 1.0  # a lost LISTEN connection is opened again after this
 RECONNECT_MS = 1000  # what a stream ended by a lost database tells a client to wait
 HEARTBEAT_S = 15.0  # a comment now and then, so proxies and clients see the line is alive
 CHUNK = 200  # events' changes computed per read
+REVOKED_WITHIN_S = 0.5
+"""How often a waiting stream asks whether what opened it is still allowed: a token revoked by
+another process (another `woundlog serve` on the same PostgreSQL database, `woundlog share
+--revoke`) ends its streams within this (and the time to ask); one revoked through this server
+wakes them at once (`Notifier.notify`)."""
 
 
 class Notifier:
@@ -120,18 +126,44 @@ def first_streamed(version: int, fight: str, from_: int | None, last_event_id: i
     return first
 
 
+def _always() -> bool:
+    return True
+
+
+def _look(
+    app: Application, fight: str, first: int, allowed: Callable[[], bool], read: bool
+) -> list[Changes] | None:
+    """In a worker thread: None if what opened the stream no longer allows it; else the next
+    changes (none unless `read`). The check comes first, so nothing is delivered after a
+    revocation the check could see. FightNotFound for a fight deleted."""
+    if not allowed():
+        if not app.exists(fight):
+            raise FightNotFound(fight)
+        return None
+    return app.changes_from(fight, first, CHUNK) if read else []
+
+
 async def changes_stream(
-    app: Application, notifier: Notifier, fight: str, first: int
+    app: Application,
+    notifier: Notifier,
+    fight: str,
+    first: int,
+    allowed: Callable[[], bool] = _always,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """SSE messages from seq `first` on, until the client goes away, or the fight is deleted:
     then a `deleted` message ends the stream (a client must not reconnect to a fight that is no
-    more, nor to another one made later under its id); or until the database is lost (a
-    PostgreSQL restart): then the stream ends whole, for the client to reconnect."""
-    quiet = 0.0
+    more, nor to another one made later under its id); or until what opened it no longer
+    `allowed` (its token revoked, in this process or another): then a `revoked` message ends it,
+    asked before every delivery and every `REVOKED_WITHIN_S` while the stream waits; or until
+    the database is lost (a PostgreSQL restart): then the stream ends whole, for the client to
+    reconnect."""
+    quiet = 0.0  # since the last message or comment
+    unread = 0.0  # since the store was last read
+    read = True
     while True:
         wake = notifier.waiter(fight)
         try:
-            batch = await to_thread.run_sync(app.changes_from, fight, first, CHUNK)
+            batch = await to_thread.run_sync(_look, app, fight, first, allowed, read)
         except FightNotFound:
             yield ServerSentEventMessage(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="deleted"
@@ -150,18 +182,29 @@ async def changes_stream(
                 data=None,
             )
             return
+        if batch is None:
+            log.info("a stream of `%s` ended: the token that opened it was revoked", fight)
+            yield ServerSentEventMessage(
+                data=msgspec.json.encode({"fight": fight}).decode(), event="revoked"
+            )
+            return
         for changes in batch:
             yield ServerSentEventMessage(
                 data=msgspec.json.encode(changes).decode(), event="changes", id=changes.seq
             )
             first = changes.seq + 1
         if batch:
-            quiet = 0.0
+            quiet = unread = 0.0
             continue  # there may be more right behind
+        if read:
+            unread = 0.0
         try:
-            await asyncio.wait_for(wake.wait(), timeout=notifier.poll_s)
+            await asyncio.wait_for(wake.wait(), timeout=REVOKED_WITHIN_S)
+            read = True
         except TimeoutError:
-            quiet += notifier.poll_s
+            quiet += REVOKED_WITHIN_S
+            unread += REVOKED_WITHIN_S
+            read = unread >= notifier.poll_s  # else only the check, the store's log unread
             if quiet >= HEARTBEAT_S:
                 quiet = 0.0
                 yield ServerSentEventMessage(comment="still here", data=None)

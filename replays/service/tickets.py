@@ -8,6 +8,8 @@ Within them it may open the stream again (an EventSource reconnects by itself af
 connection); after them a page asks for a new one. Kept beside the fights in the store
 (`Store.side`) as hashes, like tokens, so every process of a PostgreSQL deployment accepts it,
 and it goes with its fight's tokens when they are revoked and with its fight when it is deleted.
+It keeps the hash of the token it was issued for: a stream it opened ends when that token is
+revoked (stream.py).
 """
 
 from __future__ import annotations
@@ -29,12 +31,20 @@ class Tickets:
     def __init__(self, store_of: Callable[[], Store]) -> None:
         self._store_of = store_of
 
-    def issue(self, fight: str) -> str:
+    def issue(self, fight: str, token: str) -> str:
+        """A new ticket of `fight`, issued for the bearer `token`: a stream it opens ends when
+        that token is revoked."""
         ticket = new_token()
         now = time.time()
-        kept = StreamTicket(digest(ticket), fight, now + TICKET_S)
+        kept = StreamTicket(digest(ticket), fight, now + TICKET_S, digest(token))
         self._store_of().side.tickets.put(kept, now)
         return ticket
+
+    def issued_for(self, ticket: str) -> str | None:
+        """The hash of the token an unexpired `ticket` was issued for; None if it is not known
+        (expired, or issued before tickets kept it)."""
+        kept = self._store_of().side.tickets.find(digest(ticket), time.time())
+        return None if kept is None else kept.token
 
     def fight_of(self, ticket: str) -> str | None:
         """The fight an unexpired `ticket` opens, or None."""

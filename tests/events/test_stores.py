@@ -772,6 +772,16 @@ def test_a_stream_ticket_opens_its_fight_till_it_expires(store: Store) -> None:
     assert tickets.fight_of("t3", now=80.0) is None
 
 
+def test_a_stream_ticket_keeps_the_token_it_was_issued_for(store: Store) -> None:
+    tickets = store.side.tickets
+    tickets.put(StreamTicket(hash="t1", fight=FIGHT, expires=70.0, token="gm-hash"), now=10.0)
+    tickets.put(StreamTicket(hash="t2", fight=FIGHT, expires=70.0), now=10.0)
+    assert tickets.find("t1", now=69.0) == StreamTicket("t1", FIGHT, 70.0, "gm-hash")
+    assert tickets.find("t2", now=69.0) == StreamTicket("t2", FIGHT, 70.0, None)
+    assert tickets.find("t1", now=70.0) is None
+    assert tickets.find("nothing", now=10.0) is None
+
+
 def test_deleting_a_fight_takes_its_side_rows_and_no_others(store: Store) -> None:
     store.append(FIGHT, opening())
     store.append("other", [FightStarted(ruleset="dq")])

@@ -10,6 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import Parameter
 
 from woundlog.core import FightState
+from woundlog.events import UsageError
 from woundlog.events.fight_ids import campaign_stream
 from woundlog.events.model import SAFE_INT
 
@@ -63,8 +64,16 @@ class EventsController(Controller):
         from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
         limit: Annotated[int, Parameter(ge=1, le=PAGE_MAX)] = 1000,
     ) -> EventsPage:
-        """The events from seq `from`, with their seq (viewer); page on with `next`."""
-        return await run(app.events, fight, from_, limit)
+        """The events from seq `from`, with their seq (viewer); page on with `next`. `from` the
+        next seq (what a client polling for new events asks) is an empty page; past it is 422,
+        as for the stream."""
+        page = await run(app.events, fight, from_, limit)
+        if from_ > page.version + 1:
+            raise UsageError(
+                f"from={from_}: fight `{fight}` has events 1 to {page.version}; read from one "
+                f"of them, or from {page.version + 1} for what comes next"
+            )
+        return page
 
     @post("/undo", status_code=200, role=Role.GM)
     async def undo(

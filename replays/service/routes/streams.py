@@ -3,10 +3,11 @@ and the ticket a browser's EventSource opens it with."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from functools import partial
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent
@@ -14,8 +15,9 @@ from litestar.response import ServerSentEvent
 from woundlog.events.model import SAFE_INT
 
 from ...application import Application, FightId
+from ...application.tokens import digest
 from ...application.values import Role
-from ..guards import SECURITY, Service, authorize, run
+from ..guards import SECURITY, Service, authorize, bearer, run
 from ..openapi import STREAM, problems
 from ..schemas import StreamTicket
 from ..stream import changes_stream, first_streamed
@@ -35,12 +37,13 @@ class StreamsController(Controller):
         responses=problems(401, 403, 404, 422, 503),
     )
     async def stream_ticket(
-        self, service: NamedDependency[Service], fight: FightId
+        self, request: Request[Any, Any, Any], service: NamedDependency[Service], fight: FightId
     ) -> StreamTicket:
         """A ticket that opens this fight's stream, read-only, for a short while (viewer or gm):
         `new EventSource("/fights/FIGHT/stream?ticket=...")`. A browser's EventSource cannot send
-        an Authorization header, and a token must never be in a URL."""
-        ticket = await run(service.fights.tickets.issue, fight)
+        an Authorization header, and a token must never be in a URL. A stream it opens ends when
+        the token it was asked with is revoked."""
+        ticket = await run(service.fights.tickets.issue, fight, bearer(request))
         return StreamTicket(
             ticket=ticket,
             expires_in=TICKET_S,
@@ -56,6 +59,7 @@ class StreamsController(Controller):
     )
     async def stream(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         service: NamedDependency[Service],
         fight: FightId,
@@ -74,6 +78,13 @@ class StreamsController(Controller):
     ) -> ServerSentEvent:
         """Server-sent events (viewer, or a stream ticket): one `changes` message per event, its
         `id` the event's seq, in order. From `from`, else after `Last-Event-ID`, else from the next
-        append on. A `deleted` message ends the stream of a fight that was deleted."""
+        append on. A `deleted` message ends the stream of a fight that was deleted, a `revoked`
+        message one whose token (or the token its ticket was issued for) was revoked, within a
+        second."""
         first = first_streamed(await run(app.version, fight), fight, from_, last_event_id)
-        return ServerSentEvent(changes_stream(app, service.notifier, fight, first))
+        if ticket and "authorization" not in request.headers:  # as the guard let it in
+            opened_by = await run(service.fights.tickets.issued_for, ticket)
+        else:
+            opened_by = digest(bearer(request))
+        allowed = partial(service.fights.tokens.still_valid, opened_by, fight)
+        return ServerSentEvent(changes_stream(app, service.notifier, fight, first, allowed))

@@ -30,13 +30,16 @@ class TokensController(Controller):
     async def reissue_tokens(self, service: NamedDependency[Service], fight: FightId) -> Created:
         """A new gm and viewer token for the fight (admin), shown once; the old pair stops
         working at once, and so do its stream tickets."""
-        return await run(service.fights.reissue, fight)
+        reissued = await run(service.fights.reissue, fight)
+        service.notifier.notify(fight)  # its streams look again now: the old pair's end
+        return reissued
 
     @delete("", status_code=204, role=Role.ADMIN, responses=ANSWERS)
     async def revoke_tokens(self, service: NamedDependency[Service], fight: FightId) -> None:
         """Revoke the fight's gm and viewer tokens (admin), and its stream tickets; only the admin
         token reaches the fight until `POST /fights/{fight}/tokens` issues a new pair."""
         await run(service.fights.revoke, fight)
+        service.notifier.notify(fight)  # its streams look again now, and end
 
     @get("", role=Role.GM, responses=ANSWERS)
     async def list_tokens(
@@ -79,6 +82,8 @@ class TokensController(Controller):
         name: TokenName,
     ) -> None:
         """Revoke the fight's token `name` (a gm token may revoke viewer tokens, the admin's any),
-        and the fight's stream tickets (a page whose token still works asks for a new one); the
-        fight's other tokens keep working. An unknown name is 404, naming the ones there are."""
+        and the fight's stream tickets (a page whose token still works asks for a new one), and
+        ends the streams it opened; the fight's other tokens keep working. An unknown name is
+        404, naming the ones there are."""
         await run(app.revoke_token, fight, service.fights.tokens, name, grant_of(request).role)
+        service.notifier.notify(fight)  # its streams look again now: the revoked one's end
