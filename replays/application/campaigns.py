@@ -17,12 +17,16 @@ its undo, and a fight's character joined from its roster, written once for every
 Reading a campaign is campaign_views.py's.
 
 Every writing method takes `by`, `note` and `event_id` (the event's id: a retried request with
-the same id and content is skipped, `CampaignAppended.skipped`, never recorded twice).
+the same id and content is skipped, `CampaignAppended.skipped`, never recorded twice), and
+`stop` (`core.odds.Budget.stop`'s shape): called now and then while the campaign is folded, it
+may raise to end the work (a gate's budget).
 
 A campaign event is checked as a fight's is: its structure as it would read back, its ids and
 names printable, then the campaign's fold with it appended (`replays.campaign`), which refuses
 what the rules refuse, naming the event and field. Only then is it written, at the version the
-check read (a writer that got in first makes it check again).
+check read (a writer that got in first makes it check again). That check folds the campaign
+once, each fight it records read from its cached contribution (`replays.campaign`): recording
+the k-th fight folds that fight alone.
 """
 
 from __future__ import annotations
@@ -58,8 +62,10 @@ from woundlog.events.fight_ids import campaign_stream, check_fight_id
 from woundlog.events.model import Retract, unprintable
 
 from ..campaign import (
-    campaign_state,
+    Stop,
+    campaign_steps,
     consequences,
+    fight_outcome,
 )
 from ..fight import Appended
 from ..undo import Undo, check_target, target_of
@@ -85,12 +91,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
     # --- writing ---------------------------------------------------------------------------
 
     def campaign_new(
-        self, campaign: str, ruleset: str, *, name: str = "", **common: Any
+        self, campaign: str, ruleset: str, *, name: str = "", stop: Stop = None, **common: Any
     ) -> CampaignAppended:
         """Start the campaign `campaign`, every fight of it played with `ruleset`; a campaign
         already there is refused (unless this is a retry of the same start)."""
         started = CampaignStarted(ruleset=ruleset, name=name, **_common(common))
-        return self._append(campaign, started, new=True)
+        return self._append(campaign, started, new=True, stop=stop)
 
     def campaign_join(
         self,
@@ -102,6 +108,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         kind: str = "",
         stats: Mapping[str, int] | None = None,
         gear: Mapping[str, str] | None = None,
+        stop: Stop = None,
         **common: Any,
     ) -> CampaignAppended:
         """A character joins the roster with their starting stats and gear, checked as a fight
@@ -115,19 +122,25 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             gear=dict(gear or {}),
             **_common(common),
         )
-        return self._append(campaign, joined)
+        return self._append(campaign, joined, stop=stop)
 
     def campaign_record(
-        self, campaign: str, fight: str, members: Mapping[str, str] | None = None, **common: Any
+        self,
+        campaign: str,
+        fight: str,
+        members: Mapping[str, str] | None = None,
+        *,
+        stop: Stop = None,
+        **common: Any,
     ) -> CampaignAppended:
         """Fight `fight` was played: `members` maps each member who took part to their character
         id in it (None: every active member who is a character of the fight under their own
         id). Its result enters the campaign by folding the fight's log."""
         check_fight_id(fight)
         if members is None:
-            members = self._members_by_id(campaign, fight)
+            members = self._members_by_id(campaign, fight, stop=stop)
         played = FightPlayed(fight=fight, members=dict(members), **_common(common))
-        return self._append(campaign, played)
+        return self._append(campaign, played, stop=stop)
 
     def campaign_rest(
         self,
@@ -136,12 +149,13 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         *,
         member: str | None = None,
         amount: int | None = None,
+        stop: Stop = None,
         **common: Any,
     ) -> CampaignAppended:
         """A rest between fights, the ruleset's `kind` (default its first), for `member` or
         every active member; `amount`: the hit points a dnd5e short rest's Hit Dice gave."""
         rest = Rest(kind=kind, member=member, amount=amount, **_common(common))
-        return self._append(campaign, rest)
+        return self._append(campaign, rest, stop=stop)
 
     def campaign_treat(
         self,
@@ -151,36 +165,45 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         injury: str = "",
         means: str = "",
         amount: int | None = None,
+        stop: Stop = None,
         **common: Any,
     ) -> CampaignAppended:
         """A member's injury (by name, or the event that dealt it) treated between fights."""
         treated = Treatment(
             member=member, injury=injury, means=means, amount=amount, **_common(common)
         )
-        return self._append(campaign, treated)
+        return self._append(campaign, treated, stop=stop)
 
-    def campaign_time(self, campaign: str, days: int, **common: Any) -> CampaignAppended:
+    def campaign_time(
+        self, campaign: str, days: int, *, stop: Stop = None, **common: Any
+    ) -> CampaignAppended:
         """`days` go by between fights (the healing times of the rulesets that give them)."""
-        return self._append(campaign, TimePassed(days=days, **_common(common)))
+        return self._append(campaign, TimePassed(days=days, **_common(common)), stop=stop)
 
     def campaign_retire(
-        self, campaign: str, member: str, *, reason: str = "", **common: Any
+        self, campaign: str, member: str, *, reason: str = "", stop: Stop = None, **common: Any
     ) -> CampaignAppended:
-        return self._append(campaign, Retired(member=member, reason=reason, **_common(common)))
+        retired = Retired(member=member, reason=reason, **_common(common))
+        return self._append(campaign, retired, stop=stop)
 
     def campaign_died(
-        self, campaign: str, member: str, *, cause: str = "", **common: Any
+        self, campaign: str, member: str, *, cause: str = "", stop: Stop = None, **common: Any
     ) -> CampaignAppended:
         """A member's death, as the GM records it (a fight's own death is read from its log)."""
-        return self._append(campaign, Died(member=member, cause=cause, **_common(common)))
+        died = Died(member=member, cause=cause, **_common(common))
+        return self._append(campaign, died, stop=stop)
 
     def campaign_between(
-        self, campaign: str, event: Rest | Treatment | TimePassed | Retired | Died
+        self,
+        campaign: str,
+        event: Rest | Treatment | TimePassed | Retired | Died,
+        *,
+        stop: Stop = None,
     ) -> CampaignAppended:
         """A between-fight event as the campaign's log holds it (a rest, a treatment, time
         passing, a retirement, a death): what `campaign_rest` and the others record, given
         whole."""
-        return self._append(campaign, event)
+        return self._append(campaign, event, stop=stop)
 
     def campaign_undo(
         self,
@@ -191,13 +214,14 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         reason: str = "",
         by: str | None = None,
         undo_id: str | None = None,
+        stop: Stop = None,
     ) -> CampaignUndone:
         """Retract `event` of the campaign's log (default: its newest live event), or, with
         `fight`, of that fight of the campaign (the fight's own undo, default its newest live
         event), and report what that changed across the campaign: each member's stats from
         which fight on, and which later fights began from a record no longer true (their logs
         are history, left as they are)."""
-        before = self._state(campaign)
+        before = self._state(campaign, stop=stop)
         if fight is not None:
             if fight not in before.fights:
                 played = ", ".join(before.fights) or "none yet"
@@ -206,7 +230,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
                 )
             target = event if event is not None else self.fight(fight).newest_live()
             appended = self.undo(fight, target, reason=reason, by=by, undo_id=undo_id)
-            after = self._state(campaign)
+            after = self._state(campaign, stop=stop)
             return CampaignUndone(
                 campaign=campaign,
                 version=self.store.version(campaign_stream(campaign)),
@@ -217,8 +241,8 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             )
         target = event if event is not None else self._newest_live(campaign)
         retract = Retract(id=undo_id, event=target, reason=reason, by=by)
-        appended_event = self._append(campaign, retract)
-        after = self._state(campaign)
+        appended_event = self._append(campaign, retract, stop=stop)
+        after = self._state(campaign, stop=stop)
         return CampaignUndone(
             campaign=campaign,
             version=appended_event.version,
@@ -238,12 +262,13 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         at: int | None = None,
         by: str | None = None,
         event_id: str | None = None,
+        stop: Stop = None,
     ) -> Appended:
         """`character` joins `fight` as campaign member `member` (default: the member of that
         id) with their record at the campaign's event `at` (default: now): their name, side,
         kind, gear and current stats. A dead or retired member, or one the ruleset says cannot
         fight yet (dnd5e at 0 hit points), is refused with the reason."""
-        state = self._state(campaign, at)
+        state = self._state(campaign, at, stop=stop)
         record = _member(state, member or character, campaign)
         if record.dead is not None:
             raise RuleError(f"{record.name} is dead: {record.dead}", field="member")
@@ -271,10 +296,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
 
     # --- an import naming a campaign ----------------------------------------------------------
 
-    def campaign_ruleset_for(self, campaign: str, fight: str, ruleset: str | None) -> str:
+    def campaign_ruleset_for(
+        self, campaign: str, fight: str, ruleset: str | None, *, stop: Stop = None
+    ) -> str:
         """The ruleset an import into `fight` for `campaign` plays: the campaign's, checked
         before anything is written (a fight or `ruleset` of other rules is refused)."""
-        plays = self._state(campaign).ruleset
+        plays = self._state(campaign, stop=stop).ruleset
         if self.exists(fight):
             ruleset = ruleset or self.state(fight).ruleset
         if ruleset is not None and ruleset != plays:
@@ -283,7 +310,9 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             )
         return plays
 
-    def campaign_record_imported(self, campaign: str, fight: str) -> tuple[bool, list[str]]:
+    def campaign_record_imported(
+        self, campaign: str, fight: str, *, stop: Stop = None
+    ) -> tuple[bool, list[str]]:
         """After an import into `fight` committed: record it in `campaign`, with every active
         member who is a character of it under their own id, unless it is recorded there
         already, so a resent or continued import records it once. A character who is no member
@@ -294,10 +323,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         has a fixed id, so once recorded and then undone by the GM, a resend leaves it undone."""
         by_hand = f"'woundlog campaign record {campaign} {fight}' records it"
         try:
-            if fight in self._state(campaign).fights:
+            if fight in self._state(campaign, stop=stop).fights:
                 return False, []
-            members = self._members_by_id(campaign, fight)
-            appended = self.campaign_record(campaign, fight, members, event_id=f"imported~{fight}")
+            members = self._members_by_id(campaign, fight, stop=stop)
+            appended = self.campaign_record(
+                campaign, fight, members, event_id=f"imported~{fight}", stop=stop
+            )
         except ConflictError:  # recorded under this id before, then undone; or a race lost
             return False, []
         except Exception as error:  # the import is committed: whatever failed is a warning
@@ -316,9 +347,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         except Exception:
             return False
 
-    def _members_by_id(self, campaign: str, fight: str) -> dict[str, str]:
-        state = self._state(campaign)
-        characters = self.state(fight).characters
+    def _members_by_id(self, campaign: str, fight: str, *, stop: Stop = None) -> dict[str, str]:
+        state = self._state(campaign, stop=stop)
+        outcome = fight_outcome(self.store, fight, stop=stop)  # kept: the record reads it again
+        if outcome is None:
+            self.state(fight)  # no such fight: its own error
+        characters = outcome.characters if outcome is not None else {}
         members = {m: m for m, record in state.members.items() if record.active and m in characters}
         if not members:
             raise UsageError(
@@ -337,7 +371,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         return newest
 
     def _append(
-        self, campaign: str, event: CampaignEvent, *, new: bool = False
+        self, campaign: str, event: CampaignEvent, *, new: bool = False, stop: Stop = None
     ) -> CampaignAppended:
         stream = campaign_stream(campaign)
         event = _checked(event)
@@ -375,8 +409,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
                 after = start_campaign(event)  # an unknown ruleset is refused, naming the known
                 before = None
             else:
-                before = campaign_state(store, campaign, at=version)
-                after = campaign_state(store, campaign, at=version, then=(event,))
+                before, after = self._with(campaign, version, event, stop)
             try:
                 written = store.append(stream, [event], version)
             except ConflictError:
@@ -393,6 +426,17 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             f"gave up after {RETRIES} tries: campaign `{campaign}` kept changing",
             current_version=store.version(stream),
         )
+
+    def _with(
+        self, campaign: str, version: int, event: CampaignEvent, stop: Stop
+    ) -> tuple[CampaignState, CampaignState]:
+        """The campaign at `version`, and after `event` appended to it, in one fold."""
+        before: CampaignState | None = None
+        after: CampaignState | None = None
+        for step in campaign_steps(self.store, campaign, at=version, then=(event,), stop=stop):
+            before, after = after, step.state
+        assert before is not None and after is not None  # a campaign's start, then `event`
+        return before, after
 
     def _ruleset(self, campaign: str, event: CampaignEvent) -> str:
         if isinstance(event, CampaignStarted):
