@@ -243,6 +243,24 @@ def campaign_steps(
         yield Step(stored=stored, state=state)
 
 
+def campaign_then(
+    store: Store, before: CampaignState, then: tuple[CampaignEvent, ...], *, stop: Stop = None
+) -> CampaignState:
+    """The campaign `before` (its log folded to its seq) with the events `then` after it,
+    refused, not voided, as `campaign_steps` takes them: an append's check, without folding the
+    log again."""
+    state = before
+    kept = store.side.contributions.of(_fights_named(then))
+    for event in then:
+        if stop is not None:
+            stop()
+        outcome = None
+        if isinstance(event, FightPlayed):
+            outcome = fight_outcome(store, event.fight, stop=stop, kept=kept)
+        state = advance_campaign(state, event, outcome)
+    return state
+
+
 def _fights_named(events: Iterable[object]) -> list[str]:
     """The fights the live `fight_played` events among `events` name."""
     return [event.fight for event in events if isinstance(event, FightPlayed)]

@@ -63,7 +63,8 @@ from woundlog.events.model import Retract, unprintable
 
 from ..campaign import (
     Stop,
-    campaign_steps,
+    campaign_state,
+    campaign_then,
     consequences,
     fight_outcome,
 )
@@ -137,10 +138,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         id in it (None: every active member who is a character of the fight under their own
         id). Its result enters the campaign by folding the fight's log."""
         check_fight_id(fight)
+        known = None
         if members is None:
-            members = self._members_by_id(campaign, fight, stop=stop)
+            known = self._state(campaign, stop=stop)
+            members = self._members_by_id(campaign, fight, known, stop=stop)
         played = FightPlayed(fight=fight, members=dict(members), **_common(common))
-        return self._append(campaign, played, stop=stop)
+        return self._append(campaign, played, stop=stop, known=known)
 
     def campaign_rest(
         self,
@@ -347,8 +350,13 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         except Exception:
             return False
 
-    def _members_by_id(self, campaign: str, fight: str, *, stop: Stop = None) -> dict[str, str]:
-        state = self._state(campaign, stop=stop)
+    def _members_by_id(
+        self, campaign: str, fight: str, state: CampaignState | None = None, *, stop: Stop = None
+    ) -> dict[str, str]:
+        """Each active member of the campaign (as it stands, or as `state`) who is a character
+        of `fight` under their own id, as themselves."""
+        if state is None:
+            state = self._state(campaign, stop=stop)
         outcome = fight_outcome(self.store, fight, stop=stop)  # kept: the record reads it again
         if outcome is None:
             self.state(fight)  # no such fight: its own error
@@ -371,8 +379,17 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         return newest
 
     def _append(
-        self, campaign: str, event: CampaignEvent, *, new: bool = False, stop: Stop = None
+        self,
+        campaign: str,
+        event: CampaignEvent,
+        *,
+        new: bool = False,
+        stop: Stop = None,
+        known: CampaignState | None = None,
     ) -> CampaignAppended:
+        """Append `event` to the campaign's log once the campaign with it folds, at the version
+        that check read; `known`: the campaign as the caller just folded it, used if the log
+        has not moved on since (each fight in it is read from its kept contribution)."""
         stream = campaign_stream(campaign)
         event = _checked(event)
         store = self.store
@@ -409,7 +426,11 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
                 after = start_campaign(event)  # an unknown ruleset is refused, naming the known
                 before = None
             else:
-                before, after = self._with(campaign, version, event, stop)
+                before = known if known is not None and known.seq == version else None
+                if before is None:
+                    before = campaign_state(store, campaign, at=version, stop=stop)
+                after = campaign_then(store, before, (event,), stop=stop)
+                known = None  # a retry reads the campaign again
             try:
                 written = store.append(stream, [event], version)
             except ConflictError:
@@ -426,17 +447,6 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             f"gave up after {RETRIES} tries: campaign `{campaign}` kept changing",
             current_version=store.version(stream),
         )
-
-    def _with(
-        self, campaign: str, version: int, event: CampaignEvent, stop: Stop
-    ) -> tuple[CampaignState, CampaignState]:
-        """The campaign at `version`, and after `event` appended to it, in one fold."""
-        before: CampaignState | None = None
-        after: CampaignState | None = None
-        for step in campaign_steps(self.store, campaign, at=version, then=(event,), stop=stop):
-            before, after = after, step.state
-        assert before is not None and after is not None  # a campaign's start, then `event`
-        return before, after
 
     def _ruleset(self, campaign: str, event: CampaignEvent) -> str:
         if isinstance(event, CampaignStarted):
