@@ -67,12 +67,12 @@ def fight_outcome(
     each of their injuries was gained and each death happened. None if there is no such fight.
 
     The fight as it stands now is its cached contribution where the row kept for it (`kept`, or
-    read from the store) holds for the log as it is now; else it is folded and kept. An earlier
+    read from the store) holds for the log as it is now; else it is folded and kept. Another
     seq `at` is folded, not kept (the row holds the fight as it stands)."""
     version = store.version(fight)
     if version == 0:
         return None
-    if at is not None and at < version:
+    if at is not None and at != version:  # an earlier seq; a later one is refused, naming both
         return _folded(store, fight, at, stop)
     row = kept.get(fight) if kept is not None else None
     if kept is None:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from woundlog.events import FightStarted, Hit
+from woundlog.events import FightStarted, Hit, UsageError
 from woundlog.replays import campaign as campaign_module
 from woundlog.replays.application import Application
 from woundlog.replays.fight import Fight
@@ -198,6 +198,12 @@ def test_a_campaign_folded_at_earlier_fight_versions_keeps_the_rows_of_now(
     folded.clear()
     assert current_hp(app) == HP - 3
     assert folded == []
+
+
+def test_a_fight_version_past_its_log_is_refused_as_before_the_cache(app: Application) -> None:
+    played(app, 1)
+    with pytest.raises(UsageError, match="has events 1 to 4"):
+        app.campaign_consequences("west", fights_at={"f1": 9})
 
 
 # -- a row that no longer holds is never served ----------------------------------------------------
