@@ -74,9 +74,7 @@ def fight_outcome(
         return None
     if at is not None and at != version:  # an earlier seq; a later one is refused, naming both
         return _folded(store, fight, at, stop)
-    row = kept.get(fight) if kept is not None else None
-    if kept is None:
-        row = store.side.contributions.of([fight]).get(fight)
+    row = (kept if kept is not None else kept_rows(store, [fight])).get(fight)
     ends = _ends(store, fight, version)
     if row is not None and row.version == version:
         cached = _cached(row, ends)
@@ -155,6 +153,26 @@ def _cached(row: KeptContribution, ends: bytes) -> FightOutcome | None:
     )  # fmt: skip
 
 
+def kept_rows(store: Store, fights: list[str]) -> Mapping[str, KeptContribution]:
+    """The rows kept for `fights`, in one query; none if they cannot be read (a store whose side
+    tables cannot be opened, as a JSON Lines directory one may not write to): then each fight
+    is folded, as it would be with no row."""
+    try:
+        return store.side.contributions.of(fights)
+    except Exception as exc:  # a read must not fail for want of its cache
+        _not_kept("contributions of %d fights not read", len(fights), exc)
+        return {}
+
+
+def _not_kept(what: str, *args: object) -> None:
+    import logging  # here, not at the top: only a cache that fails needs it
+
+    *said, exc = args
+    logging.getLogger(__name__).warning(
+        f"{what} (%s: %s); the fights are folded from their logs", *said, type(exc).__name__, exc
+    )
+
+
 def _keep(store: Store, fight: str, version: int, ends: bytes, outcome: FightOutcome) -> None:
     """Keep the fight's contribution if it can be kept: a cache, never worth an error."""
     data = msgspec.msgpack.encode(
@@ -169,16 +187,7 @@ def _keep(store: Store, fight: str, version: int, ends: bytes, outcome: FightOut
     try:
         store.side.contributions.put(row)
     except Exception as exc:  # a read must not fail for want of its cache
-        import logging
-
-        logging.getLogger(__name__).warning(
-            "contribution of fight `%s` at version %d not kept (%s: %s); it is folded again "
-            "on the next read",
-            fight,
-            version,
-            type(exc).__name__,
-            exc,
-        )
+        _not_kept("contribution of fight `%s` at version %d not kept", fight, version, exc)
 
 
 class Step(msgspec.Struct, frozen=True, kw_only=True):
@@ -214,7 +223,7 @@ def campaign_steps(
     if not logged and store.version(stream) == 0:
         raise CampaignNotFound(f"no campaign `{campaign}` in this store")
     steps = [*logged, *fresh]
-    kept = store.side.contributions.of(_fights_named(step[1] for step in steps))
+    kept = kept_rows(store, _fights_named(step[1] for step in steps))
     for stored, played, undone in steps:
         if stop is not None:
             stop()
@@ -250,7 +259,7 @@ def campaign_then(
     refused, not voided, as `campaign_steps` takes them: an append's check, without folding the
     log again."""
     state = before
-    kept = store.side.contributions.of(_fights_named(then))
+    kept = kept_rows(store, _fights_named(then))
     for event in then:
         if stop is not None:
             stop()

@@ -303,6 +303,20 @@ def test_a_row_that_cannot_be_kept_leaves_the_read_right(
     assert folded == ["f1", "f1"]  # not kept: folded each time, never wrong
 
 
+def test_rows_that_cannot_be_read_leave_the_read_right(
+    app: Application, folded: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played(app, 2)
+
+    def unreadable(fights: list[str]) -> None:
+        raise OSError("read-only directory")
+
+    monkeypatch.setattr(app.store.side.contributions, "of", unreadable)
+    folded.clear()
+    assert current_hp(app) == HP - 4
+    assert sorted(folded) == ["f1", "f2"]
+
+
 # -- stop ------------------------------------------------------------------------------------------
 
 
