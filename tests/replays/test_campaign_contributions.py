@@ -11,7 +11,7 @@ the row replaced; every read and record takes a `stop` that can end it."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.postgres_server import fresh_database
 from woundlog.events import FightStarted, Hit, UsageError
 from woundlog.replays import campaign as campaign_module
 from woundlog.replays.application import Application
@@ -117,12 +118,29 @@ undo_steps = st.lists(
 )
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.fixture(params=["sqlite", "jsonl", "postgres"])
+def new_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[], str]:
+    """A maker of URLs of new, empty stores of one kind: one for each example."""
+    if request.param == "postgres":
+        server = str(request.getfixturevalue("postgres_server"))
+        return lambda: fresh_database(server)
+    if request.param == "jsonl":
+        return lambda: f"jsonl:{tmp_path_factory.mktemp('c') / 'log'}"
+    return lambda: str(tmp_path_factory.mktemp("c") / "c.db")
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(fights=st.integers(1, 4), steps=undo_steps)
 def test_the_cached_campaign_equals_the_campaign_folded_from_scratch_after_any_undo(
-    tmp_path_factory: pytest.TempPathFactory, fights: int, steps: list[tuple[str, int, int, int]]
+    new_url: Callable[[], str], fights: int, steps: list[tuple[str, int, int, int]]
 ) -> None:
-    with Application.opened(str(tmp_path_factory.mktemp("c") / "c.db")) as app:
+    with Application.opened(new_url()) as app:
         played(app, fights, hits=3)
         damage = {f"h{n}.{k}": 1 for n in range(1, fights + 1) for k in range(3)}
         for what, n, k, amount in steps:
