@@ -323,18 +323,32 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
 
         The fight's events are committed whatever happens here, so a refusal is not raised:
         it comes back as a warning saying how to record the fight by hand. Its `fight_played`
-        has a fixed id, so once recorded and then undone by the GM, a resend leaves it undone."""
+        has a fixed id, so once recorded and then undone by the GM, a resend leaves it undone.
+        What `stop` raises ends the work and is raised, never made a warning."""
         by_hand = f"'woundlog campaign record {campaign} {fight}' records it"
+        stopped: list[BaseException] = []
+
+        def watched() -> None:
+            try:
+                if stop is not None:
+                    stop()
+            except BaseException as exc:
+                stopped.append(exc)
+                raise
+
         try:
-            if fight in self._state(campaign, stop=stop).fights:
+            state = self._state(campaign, stop=watched)
+            if fight in state.fights:
                 return False, []
-            members = self._members_by_id(campaign, fight, stop=stop)
+            members = self._members_by_id(campaign, fight, state, stop=watched)
             appended = self.campaign_record(
-                campaign, fight, members, event_id=f"imported~{fight}", stop=stop
+                campaign, fight, members, event_id=f"imported~{fight}", stop=watched
             )
         except ConflictError:  # recorded under this id before, then undone; or a race lost
             return False, []
         except Exception as error:  # the import is committed: whatever failed is a warning
+            if stopped:
+                raise  # the budget's end, not a failure of the record
             if isinstance(error, RuleError) and self._recorded_meanwhile(campaign, fight):
                 return False, []  # another import of it got in first
             why = error.message if isinstance(error, WoundlogError) else str(error)

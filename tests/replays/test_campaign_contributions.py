@@ -391,3 +391,20 @@ def test_a_record_stopped_writes_nothing(app: Application) -> None:
     assert app.store.version("campaign~west") == version
     app.campaign_record("west", "f3")
     assert current_hp(app) == HP - 5
+
+
+def test_a_stop_ends_the_record_that_follows_an_import_and_is_raised(app: Application) -> None:
+    """An import into a campaign's fight commits, then records the fight: what its budget's
+    stop raises there is the budget's end, raised, not the warning a failed record gives."""
+    played(app, 2)
+    play(app, "f3", [Hit(target="mira", damage=1)])
+
+    class OutOfTime(UsageError):  # what the service's gate raises is a UsageError too
+        pass
+
+    def spent() -> None:
+        raise OutOfTime("the budget is spent")
+
+    with pytest.raises(OutOfTime):
+        app.campaign_record_imported("west", "f3", stop=spent)
+    assert app.campaign_record_imported("west", "f3") == (True, [])
