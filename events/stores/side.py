@@ -1,11 +1,14 @@
-"""What a store keeps beside its fights: import cursors, tokens, kept answers, stream tickets.
+"""What a store keeps beside its fights: import cursors, tokens, kept answers, stream tickets,
+cached campaign contributions.
 
 The CLI and the service keep rows of their own next to the fights, so that the rows survive a
 restart and every process on the store sees them: where each importer left off
 (`ImportCursors`), the fights' tokens (`KeptTokens`), the first answers kept for a retried
-`POST /fights` (`KeptAnswers`) and the tickets a page opens a live stream with
-(`StreamTickets`). Every row belongs to a fight: deleting or renaming the fight carries its rows,
-in the store's transaction (each table is registered in companions.py's `fight_tables`, so that a
+`POST /fights` (`KeptAnswers`), the tickets a page opens a live stream with
+(`StreamTickets`) and what each fight's log, folded, brings the campaigns that record it
+(`CampaignContributions`: a cache of that fold, one row per fight, checked by whoever reads
+it). Every row belongs to a fight: deleting or renaming the fight carries its rows, in the
+store's transaction (each table is registered in companions.py's `fight_tables`, so that a
 store carries the rows of tables another program made, a `woundlog delete` those of a service).
 
 Written once, in SQL, for every store. SQLite and PostgreSQL keep these tables in their own
@@ -27,6 +30,7 @@ finds it again. It hashes no token, seals no answer and reads no clock (`now` is
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
@@ -41,9 +45,12 @@ CURSORS = "service_cursors"
 TOKENS = "service_tokens"
 ANSWERS = "service_answers"
 TICKETS = "service_tickets"
-TABLES = (TOKENS, CURSORS, ANSWERS, TICKETS)
-"""The tables, each of rows of a fight (companions.py carries them with it). Named for the
-service, which made them first: databases written before keep their rows."""
+CONTRIBUTIONS = "campaign_contributions"
+TABLES = (TOKENS, CURSORS, ANSWERS, TICKETS, CONTRIBUTIONS)
+"""The tables, each of rows of a fight (companions.py carries them with it). The first four are
+named for the service, which made them first: databases written before keep their rows."""
+_CHUNK = 500
+"""Fights per `IN (...)`, well under SQLite's limit on bound parameters."""
 
 
 def _schema(dialect: Dialect) -> str:
@@ -75,6 +82,12 @@ CREATE TABLE IF NOT EXISTS {TICKETS} (
     hash    TEXT PRIMARY KEY,
     fight   TEXT NOT NULL,
     expires {dialect.real} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS {CONTRIBUTIONS} (
+    fight   TEXT PRIMARY KEY,
+    version BIGINT NOT NULL,
+    digest TEXT NOT NULL,
+    data    {dialect.blob} NOT NULL
 )"""
 
 
@@ -167,9 +180,21 @@ class StreamTicket(msgspec.Struct, frozen=True):
     token: str | None = None
 
 
+class KeptContribution(msgspec.Struct, frozen=True):
+    """What a fight's log, folded at `version`, brings a campaign (`data`, encoded by whoever
+    folded it), with `digest`, what that reader derives from the log and the data to know the
+    row still holds (the store only keeps it)."""
+
+    fight: str
+    version: int
+    digest: str
+    data: bytes
+
+
 class Side:
     """The tables kept beside a store's fights, in `db`: `cursors`, `tokens`, `answers`,
-    `tickets`. Each store has one (`Store.side`), used by whatever uses the store."""
+    `tickets`, `contributions`. Each store has one (`Store.side`), used by whatever uses the
+    store."""
 
     def __init__(self, db: SideDb) -> None:
         self._db = db
@@ -177,6 +202,7 @@ class Side:
         self.tokens = KeptTokens(self)
         self.answers = KeptAnswers(self)
         self.tickets = StreamTickets(self)
+        self.contributions = CampaignContributions(self)
 
     @property
     def path(self) -> Path | None:
@@ -388,3 +414,41 @@ class StreamTickets(_Rows):
         """Forget every ticket of the fight."""
         with self._side.write():
             self._side.run(f"DELETE FROM {TICKETS} WHERE fight = ?", (fight,))
+
+
+class CampaignContributions(_Rows):
+    """Each fight's contribution to the campaigns that record it, as last folded: one row per
+    fight, replaced when the fight is folded at another version. A cache: the reader checks a
+    row against the log before it uses it (`replays.campaign`), and folds again where it fails."""
+
+    def of(self, fights: Iterable[str]) -> dict[str, KeptContribution]:
+        """The rows kept for `fights`, by fight (a fight with none is left out)."""
+        wanted = list(dict.fromkeys(fights))
+        found: dict[str, KeptContribution] = {}
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start : start + _CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._side.run(
+                f"SELECT fight, version, digest, data FROM {CONTRIBUTIONS}"
+                f" WHERE fight IN ({marks})",
+                tuple(chunk),
+            ).fetchall()
+            for fight, version, digest, data in rows:
+                found[str(fight)] = KeptContribution(
+                    fight=str(fight), version=int(version), digest=str(digest), data=bytes(data)
+                )
+        return found
+
+    def put(self, kept: KeptContribution) -> None:
+        """Keep `kept` as its fight's row, in place of the one there."""
+        with self._side.write():
+            self._side.run(
+                f"INSERT INTO {CONTRIBUTIONS} (fight, version, digest, data) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (fight) DO UPDATE SET version = excluded.version,"
+                " digest = excluded.digest, data = excluded.data",
+                (kept.fight, kept.version, kept.digest, kept.data),
+            )
+
+    def remove(self, fight: str) -> None:
+        with self._side.write():
+            self._side.run(f"DELETE FROM {CONTRIBUTIONS} WHERE fight = ?", (fight,))

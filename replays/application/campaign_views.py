@@ -6,6 +6,10 @@ the numbers of its fights summed, written once for the CLI, the service and the 
     campaign_consequences(campaign, fights_at=None) -> Consequences
     campaign_report(campaign, *, most=None) -> CampaignReport  numbers summed over its fights
 
+Each fight a campaign records is read as its contribution, folded once per version of its log
+and kept in the store (`replays.campaign`). Every read takes `stop` (`core.odds.Budget.stop`'s
+shape): called now and then as the work goes on, it may raise to end it (a gate's budget).
+
 A member's record is shown as a fight's character is (DESIGN section 8): the stats the next
 fight joins them with at the top level under their own names, the ones they joined with under
 `stats` (`values.member_record`).
@@ -13,15 +17,23 @@ fight joins them with at the top level under their own names, the ones they join
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from woundlog.core.campaign import CampaignState, permanence_of
 from woundlog.events import UsageError
 from woundlog.events.campaign import FightPlayed, Rest, TimePassed
 from woundlog.events.fight_ids import campaign_stream
 
-from ..campaign import CampaignNotFound, Consequences, campaign_state, campaign_steps, consequences
+from ..campaign import (
+    STOP_EVERY,
+    CampaignNotFound,
+    Consequences,
+    Stop,
+    campaign_state,
+    campaign_steps,
+    consequences,
+)
 from .reports import ReportCases
 from .values import (
     CampaignHistory,
@@ -38,15 +50,20 @@ if TYPE_CHECKING:
     from ..report.campaign import CampaignReport
 
 
+T = TypeVar("T")
+
+
 class CampaignViews(ReportCases):
     """A campaign as it stands, or stood: read by folding its log and the fights it records."""
 
-    def campaign_show(self, campaign: str, at: int | None = None) -> CampaignView:
+    def campaign_show(
+        self, campaign: str, at: int | None = None, *, stop: Stop = None
+    ) -> CampaignView:
         """Every member's record, now or as the campaign stood at its event `at`."""
         version = self._version(campaign)
         if at is not None and not 1 <= at <= version:
             raise UsageError(f"at={at}: campaign `{campaign}` has events 1 to {version}")
-        state = self._state(campaign, at)
+        state = self._state(campaign, at, stop=stop)
         return CampaignView(
             campaign=campaign,
             name=state.name,
@@ -58,13 +75,15 @@ class CampaignViews(ReportCases):
             stale=[p for p in state.played if p.stale],
         )
 
-    def campaign_history(self, campaign: str, member: str | None = None) -> CampaignHistory:
+    def campaign_history(
+        self, campaign: str, member: str | None = None, *, stop: Stop = None
+    ) -> CampaignHistory:
         """The campaign's log, each event with what it did to each member's record; for one
         `member`, the events that concern them alone, across fights."""
         version = self._version(campaign)
         entries: list[HistoryEntry] = []
         before: CampaignState | None = None
-        for step in self._steps(campaign):
+        for step in self._steps(campaign, stop=stop):
             state = step.state
             changes = [] if before is None else _member_changes(before, state)
             if member is not None:
@@ -88,12 +107,12 @@ class CampaignViews(ReportCases):
         return CampaignHistory(campaign=campaign, version=version, member=member, entries=entries)
 
     def campaign_consequences(
-        self, campaign: str, fights_at: Mapping[str, int] | None = None
+        self, campaign: str, fights_at: Mapping[str, int] | None = None, *, stop: Stop = None
     ) -> Consequences:
         """What the campaign's fights as they stand now change against the campaign as they
         stood at the versions `fights_at` gives (None: no comparison, only the fights that
         began from a record no longer true)."""
-        after = self._state(campaign)
+        after = self._state(campaign, stop=stop)
         if not fights_at:
             return consequences(after, after)
         for fight in fights_at:
@@ -102,9 +121,11 @@ class CampaignViews(ReportCases):
                 raise UsageError(
                     f"fight `{fight}` is not played in campaign `{campaign}` (fights: {played})"
                 )
-        return consequences(self._state(campaign, fights_at=fights_at), after)
+        return consequences(self._state(campaign, fights_at=fights_at, stop=stop), after)
 
-    def campaign_report(self, campaign: str, *, most: int | None = None) -> CampaignReport:
+    def campaign_report(
+        self, campaign: str, *, most: int | None = None, stop: Stop = None
+    ) -> CampaignReport:
         """Each member's numbers (as `report(fight)` counts them) summed over the fights the
         campaign records, through each `fight_played`'s member -> character mapping (one the
         GM took back counts for nothing), per member and in all, with the fights listed. Luck
@@ -112,12 +133,14 @@ class CampaignViews(ReportCases):
         from ..report.campaign import campaign_numbers
         from ..report.numbers import fight_numbers
 
-        state = self._state(campaign)
+        state = self._state(campaign, stop=stop)
         numbers = {}
         left = most
         for fight in state.fights:
+            if stop is not None:
+                stop()
             _, stream, played = self.replayed(fight, most=left)
-            numbers[fight] = fight_numbers(played)
+            numbers[fight] = fight_numbers(_stopping(played, stop))
             if left is not None:
                 left -= len(stream)
         roster = {m: (r.name, r.side) for m, r in state.members.items()}
@@ -132,10 +155,15 @@ class CampaignViews(ReportCases):
             raise CampaignNotFoundError(error.message) from None
 
     def _state(
-        self, campaign: str, at: int | None = None, *, fights_at: Mapping[str, int] | None = None
+        self,
+        campaign: str,
+        at: int | None = None,
+        *,
+        fights_at: Mapping[str, int] | None = None,
+        stop: Stop = None,
     ) -> CampaignState:
         try:
-            return campaign_state(self.store, campaign, at=at, fights_at=fights_at)
+            return campaign_state(self.store, campaign, at=at, fights_at=fights_at, stop=stop)
         except CampaignNotFound as error:
             raise CampaignNotFoundError(error.message) from None
 
@@ -144,6 +172,14 @@ class CampaignViews(ReportCases):
         if version == 0:
             raise CampaignNotFoundError(f"no campaign `{campaign}` in this store")
         return version
+
+
+def _stopping(items: Iterable[T], stop: Stop) -> Iterator[T]:
+    """`items`, with `stop` called every STOP_EVERY of them."""
+    for n, item in enumerate(items, start=1):
+        if stop is not None and n % STOP_EVERY == 0:
+            stop()
+        yield item
 
 
 def _names(event: Any, member: str) -> bool:

@@ -17,12 +17,16 @@ its undo, and a fight's character joined from its roster, written once for every
 Reading a campaign is campaign_views.py's.
 
 Every writing method takes `by`, `note` and `event_id` (the event's id: a retried request with
-the same id and content is skipped, `CampaignAppended.skipped`, never recorded twice).
+the same id and content is skipped, `CampaignAppended.skipped`, never recorded twice), and
+`stop` (`core.odds.Budget.stop`'s shape): called now and then while the campaign is folded, it
+may raise to end the work (a gate's budget).
 
 A campaign event is checked as a fight's is: its structure as it would read back, its ids and
 names printable, then the campaign's fold with it appended (`replays.campaign`), which refuses
 what the rules refuse, naming the event and field. Only then is it written, at the version the
-check read (a writer that got in first makes it check again).
+check read (a writer that got in first makes it check again). That check folds the campaign
+once, each fight it records read from its cached contribution (`replays.campaign`): recording
+the k-th fight folds that fight alone.
 """
 
 from __future__ import annotations
@@ -58,8 +62,11 @@ from woundlog.events.fight_ids import campaign_stream, check_fight_id
 from woundlog.events.model import Retract, unprintable
 
 from ..campaign import (
+    Stop,
     campaign_state,
+    campaign_then,
     consequences,
+    fight_outcome,
 )
 from ..fight import Appended
 from ..undo import Undo, check_target, target_of
@@ -85,12 +92,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
     # --- writing ---------------------------------------------------------------------------
 
     def campaign_new(
-        self, campaign: str, ruleset: str, *, name: str = "", **common: Any
+        self, campaign: str, ruleset: str, *, name: str = "", stop: Stop = None, **common: Any
     ) -> CampaignAppended:
         """Start the campaign `campaign`, every fight of it played with `ruleset`; a campaign
         already there is refused (unless this is a retry of the same start)."""
         started = CampaignStarted(ruleset=ruleset, name=name, **_common(common))
-        return self._append(campaign, started, new=True)
+        return self._append(campaign, started, new=True, stop=stop)
 
     def campaign_join(
         self,
@@ -102,6 +109,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         kind: str = "",
         stats: Mapping[str, int] | None = None,
         gear: Mapping[str, str] | None = None,
+        stop: Stop = None,
         **common: Any,
     ) -> CampaignAppended:
         """A character joins the roster with their starting stats and gear, checked as a fight
@@ -115,19 +123,27 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             gear=dict(gear or {}),
             **_common(common),
         )
-        return self._append(campaign, joined)
+        return self._append(campaign, joined, stop=stop)
 
     def campaign_record(
-        self, campaign: str, fight: str, members: Mapping[str, str] | None = None, **common: Any
+        self,
+        campaign: str,
+        fight: str,
+        members: Mapping[str, str] | None = None,
+        *,
+        stop: Stop = None,
+        **common: Any,
     ) -> CampaignAppended:
         """Fight `fight` was played: `members` maps each member who took part to their character
         id in it (None: every active member who is a character of the fight under their own
         id). Its result enters the campaign by folding the fight's log."""
         check_fight_id(fight)
+        known = None
         if members is None:
-            members = self._members_by_id(campaign, fight)
+            known = self._state(campaign, stop=stop)
+            members = self._members_by_id(campaign, fight, known, stop=stop)
         played = FightPlayed(fight=fight, members=dict(members), **_common(common))
-        return self._append(campaign, played)
+        return self._append(campaign, played, stop=stop, known=known)
 
     def campaign_rest(
         self,
@@ -136,12 +152,13 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         *,
         member: str | None = None,
         amount: int | None = None,
+        stop: Stop = None,
         **common: Any,
     ) -> CampaignAppended:
         """A rest between fights, the ruleset's `kind` (default its first), for `member` or
         every active member; `amount`: the hit points a dnd5e short rest's Hit Dice gave."""
         rest = Rest(kind=kind, member=member, amount=amount, **_common(common))
-        return self._append(campaign, rest)
+        return self._append(campaign, rest, stop=stop)
 
     def campaign_treat(
         self,
@@ -151,36 +168,45 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         injury: str = "",
         means: str = "",
         amount: int | None = None,
+        stop: Stop = None,
         **common: Any,
     ) -> CampaignAppended:
         """A member's injury (by name, or the event that dealt it) treated between fights."""
         treated = Treatment(
             member=member, injury=injury, means=means, amount=amount, **_common(common)
         )
-        return self._append(campaign, treated)
+        return self._append(campaign, treated, stop=stop)
 
-    def campaign_time(self, campaign: str, days: int, **common: Any) -> CampaignAppended:
+    def campaign_time(
+        self, campaign: str, days: int, *, stop: Stop = None, **common: Any
+    ) -> CampaignAppended:
         """`days` go by between fights (the healing times of the rulesets that give them)."""
-        return self._append(campaign, TimePassed(days=days, **_common(common)))
+        return self._append(campaign, TimePassed(days=days, **_common(common)), stop=stop)
 
     def campaign_retire(
-        self, campaign: str, member: str, *, reason: str = "", **common: Any
+        self, campaign: str, member: str, *, reason: str = "", stop: Stop = None, **common: Any
     ) -> CampaignAppended:
-        return self._append(campaign, Retired(member=member, reason=reason, **_common(common)))
+        retired = Retired(member=member, reason=reason, **_common(common))
+        return self._append(campaign, retired, stop=stop)
 
     def campaign_died(
-        self, campaign: str, member: str, *, cause: str = "", **common: Any
+        self, campaign: str, member: str, *, cause: str = "", stop: Stop = None, **common: Any
     ) -> CampaignAppended:
         """A member's death, as the GM records it (a fight's own death is read from its log)."""
-        return self._append(campaign, Died(member=member, cause=cause, **_common(common)))
+        died = Died(member=member, cause=cause, **_common(common))
+        return self._append(campaign, died, stop=stop)
 
     def campaign_between(
-        self, campaign: str, event: Rest | Treatment | TimePassed | Retired | Died
+        self,
+        campaign: str,
+        event: Rest | Treatment | TimePassed | Retired | Died,
+        *,
+        stop: Stop = None,
     ) -> CampaignAppended:
         """A between-fight event as the campaign's log holds it (a rest, a treatment, time
         passing, a retirement, a death): what `campaign_rest` and the others record, given
         whole."""
-        return self._append(campaign, event)
+        return self._append(campaign, event, stop=stop)
 
     def campaign_undo(
         self,
@@ -191,13 +217,14 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         reason: str = "",
         by: str | None = None,
         undo_id: str | None = None,
+        stop: Stop = None,
     ) -> CampaignUndone:
         """Retract `event` of the campaign's log (default: its newest live event), or, with
         `fight`, of that fight of the campaign (the fight's own undo, default its newest live
         event), and report what that changed across the campaign: each member's stats from
         which fight on, and which later fights began from a record no longer true (their logs
         are history, left as they are)."""
-        before = self._state(campaign)
+        before = self._state(campaign, stop=stop)
         if fight is not None:
             if fight not in before.fights:
                 played = ", ".join(before.fights) or "none yet"
@@ -206,7 +233,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
                 )
             target = event if event is not None else self.fight(fight).newest_live()
             appended = self.undo(fight, target, reason=reason, by=by, undo_id=undo_id)
-            after = self._state(campaign)
+            after = self._state(campaign, stop=stop)
             return CampaignUndone(
                 campaign=campaign,
                 version=self.store.version(campaign_stream(campaign)),
@@ -217,8 +244,8 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             )
         target = event if event is not None else self._newest_live(campaign)
         retract = Retract(id=undo_id, event=target, reason=reason, by=by)
-        appended_event = self._append(campaign, retract)
-        after = self._state(campaign)
+        appended_event = self._append(campaign, retract, stop=stop)
+        after = self._state(campaign, stop=stop)
         return CampaignUndone(
             campaign=campaign,
             version=appended_event.version,
@@ -238,12 +265,13 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         at: int | None = None,
         by: str | None = None,
         event_id: str | None = None,
+        stop: Stop = None,
     ) -> Appended:
         """`character` joins `fight` as campaign member `member` (default: the member of that
         id) with their record at the campaign's event `at` (default: now): their name, side,
         kind, gear and current stats. A dead or retired member, or one the ruleset says cannot
         fight yet (dnd5e at 0 hit points), is refused with the reason."""
-        state = self._state(campaign, at)
+        state = self._state(campaign, at, stop=stop)
         record = _member(state, member or character, campaign)
         if record.dead is not None:
             raise RuleError(f"{record.name} is dead: {record.dead}", field="member")
@@ -271,10 +299,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
 
     # --- an import naming a campaign ----------------------------------------------------------
 
-    def campaign_ruleset_for(self, campaign: str, fight: str, ruleset: str | None) -> str:
+    def campaign_ruleset_for(
+        self, campaign: str, fight: str, ruleset: str | None, *, stop: Stop = None
+    ) -> str:
         """The ruleset an import into `fight` for `campaign` plays: the campaign's, checked
         before anything is written (a fight or `ruleset` of other rules is refused)."""
-        plays = self._state(campaign).ruleset
+        plays = self._state(campaign, stop=stop).ruleset
         if self.exists(fight):
             ruleset = ruleset or self.state(fight).ruleset
         if ruleset is not None and ruleset != plays:
@@ -283,7 +313,9 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             )
         return plays
 
-    def campaign_record_imported(self, campaign: str, fight: str) -> tuple[bool, list[str]]:
+    def campaign_record_imported(
+        self, campaign: str, fight: str, *, stop: Stop = None
+    ) -> tuple[bool, list[str]]:
         """After an import into `fight` committed: record it in `campaign`, with every active
         member who is a character of it under their own id, unless it is recorded there
         already, so a resent or continued import records it once. A character who is no member
@@ -291,16 +323,32 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
 
         The fight's events are committed whatever happens here, so a refusal is not raised:
         it comes back as a warning saying how to record the fight by hand. Its `fight_played`
-        has a fixed id, so once recorded and then undone by the GM, a resend leaves it undone."""
+        has a fixed id, so once recorded and then undone by the GM, a resend leaves it undone.
+        What `stop` raises ends the work and is raised, never made a warning."""
         by_hand = f"'woundlog campaign record {campaign} {fight}' records it"
+        stopped: list[BaseException] = []
+
+        def watched() -> None:
+            try:
+                if stop is not None:
+                    stop()
+            except BaseException as exc:
+                stopped.append(exc)
+                raise
+
         try:
-            if fight in self._state(campaign).fights:
+            state = self._state(campaign, stop=watched)
+            if fight in state.fights:
                 return False, []
-            members = self._members_by_id(campaign, fight)
-            appended = self.campaign_record(campaign, fight, members, event_id=f"imported~{fight}")
+            members = self._members_by_id(campaign, fight, state, stop=watched)
+            appended = self.campaign_record(
+                campaign, fight, members, event_id=f"imported~{fight}", stop=watched
+            )
         except ConflictError:  # recorded under this id before, then undone; or a race lost
             return False, []
         except Exception as error:  # the import is committed: whatever failed is a warning
+            if stopped:
+                raise  # the budget's end, not a failure of the record
             if isinstance(error, RuleError) and self._recorded_meanwhile(campaign, fight):
                 return False, []  # another import of it got in first
             why = error.message if isinstance(error, WoundlogError) else str(error)
@@ -316,9 +364,17 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         except Exception:
             return False
 
-    def _members_by_id(self, campaign: str, fight: str) -> dict[str, str]:
-        state = self._state(campaign)
-        characters = self.state(fight).characters
+    def _members_by_id(
+        self, campaign: str, fight: str, state: CampaignState | None = None, *, stop: Stop = None
+    ) -> dict[str, str]:
+        """Each active member of the campaign (as it stands, or as `state`) who is a character
+        of `fight` under their own id, as themselves."""
+        if state is None:
+            state = self._state(campaign, stop=stop)
+        outcome = fight_outcome(self.store, fight, stop=stop)  # kept: the record reads it again
+        if outcome is None:
+            self.state(fight)  # no such fight: its own error
+        characters = outcome.characters if outcome is not None else {}
         members = {m: m for m, record in state.members.items() if record.active and m in characters}
         if not members:
             raise UsageError(
@@ -337,8 +393,17 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         return newest
 
     def _append(
-        self, campaign: str, event: CampaignEvent, *, new: bool = False
+        self,
+        campaign: str,
+        event: CampaignEvent,
+        *,
+        new: bool = False,
+        stop: Stop = None,
+        known: CampaignState | None = None,
     ) -> CampaignAppended:
+        """Append `event` to the campaign's log once the campaign with it folds, at the version
+        that check read; `known`: the campaign as the caller just folded it, used if the log
+        has not moved on since (each fight in it is read from its kept contribution)."""
         stream = campaign_stream(campaign)
         event = _checked(event)
         store = self.store
@@ -375,8 +440,11 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
                 after = start_campaign(event)  # an unknown ruleset is refused, naming the known
                 before = None
             else:
-                before = campaign_state(store, campaign, at=version)
-                after = campaign_state(store, campaign, at=version, then=(event,))
+                before = known if known is not None and known.seq == version else None
+                if before is None:
+                    before = campaign_state(store, campaign, at=version, stop=stop)
+                after = campaign_then(store, before, (event,), stop=stop)
+                known = None  # a retry reads the campaign again
             try:
                 written = store.append(stream, [event], version)
             except ConflictError:

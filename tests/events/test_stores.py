@@ -46,7 +46,7 @@ from woundlog.events.stores import (
 )
 from woundlog.events.stores import sqlite as sqlite_module
 from woundlog.events.stores.postgres import PostgresStore
-from woundlog.events.stores.side import KeptAnswer, KeptToken, StreamTicket
+from woundlog.events.stores.side import KeptAnswer, KeptContribution, KeptToken, StreamTicket
 
 FIGHT = "pit"
 
@@ -827,6 +827,49 @@ def test_a_refused_rename_leaves_the_side_rows_where_they_were(store: Store) -> 
     assert kept_of(store)["cursor"] == {"round": 2, "seen": ["a", "b"]}
 
 
+def contribution(
+    fight: str = FIGHT, version: int = 2, data: bytes = b"folded\x00"
+) -> KeptContribution:
+    return KeptContribution(fight=fight, version=version, digest=f"d{version}", data=data)
+
+
+def test_a_fights_campaign_contribution_is_kept_one_row_per_fight_and_replaced(
+    store: Store,
+) -> None:
+    rows = store.side.contributions
+    assert rows.of([FIGHT]) == {}
+    rows.put(contribution())
+    rows.put(contribution("other", 7))
+    rows.put(contribution(version=3, data=b"\xff refolded"))  # the fight, folded again
+    assert rows.of([FIGHT, "other", "nobody", FIGHT]) == {
+        FIGHT: contribution(version=3, data=b"\xff refolded"),
+        "other": contribution("other", 7),
+    }
+    rows.remove(FIGHT)
+    assert rows.of([FIGHT]) == {}
+
+
+def test_contributions_of_more_fights_than_one_query_binds_are_all_found(store: Store) -> None:
+    rows = store.side.contributions
+    fights = [f"f{n}" for n in range(1234)]
+    with store.transaction():
+        for fight in fights:
+            rows.put(contribution(fight))
+    assert sorted(rows.of(fights)) == sorted(fights)
+
+
+def test_a_fights_contribution_goes_with_its_delete_and_its_rename(store: Store) -> None:
+    store.append(FIGHT, opening())
+    store.append("other", [FightStarted(ruleset="dq")])
+    rows = store.side.contributions
+    rows.put(contribution())
+    rows.put(contribution("other", 1))
+    store.rename_fight(FIGHT, "arena")
+    assert rows.of([FIGHT, "arena"]) == {"arena": contribution("arena")}
+    assert store.delete_fight("arena") is True
+    assert rows.of([FIGHT, "arena", "other"]) == {"other": contribution("other", 1)}
+
+
 def test_the_side_tables_keep_their_rows_when_the_store_is_opened_again(url: str) -> None:
     with open_store(url) as store:
         store.append(FIGHT, opening())
@@ -1242,6 +1285,23 @@ def test_sqlite_file_of_schema_2_is_given_the_side_tables_its_fights_carry(
         upgraded.side.cursors.put(FIGHT, "foundry", {"round": 1})  # no service ever ran on it
         upgraded.rename_fight(FIGHT, "arena")
         assert upgraded.side.cursors.get("arena", "foundry") == {"round": 1}
+
+
+def test_sqlite_file_of_schema_3_is_given_the_table_of_campaign_contributions(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as made:
+        made.append(FIGHT, opening())
+    with sqlite3.connect(path) as raw:  # as woundlog before contributions were kept
+        raw.execute("DROP TABLE campaign_contributions")
+        raw.execute("DELETE FROM fight_tables WHERE name = 'campaign_contributions'")
+        raw.execute("PRAGMA user_version = 3")
+    raw.close()
+    with SQLiteStore(path) as upgraded:
+        upgraded.side.contributions.put(contribution())
+        upgraded.rename_fight(FIGHT, "arena")
+        assert list(upgraded.side.contributions.of(["arena"])) == ["arena"]
 
 
 def test_postgresql_database_of_schema_1_is_upgraded_so_a_rename_carries_its_events(
