@@ -134,3 +134,18 @@ def test_a_request_is_named_as_the_openapi_document_names_its_route(
     scope: dict[str, str], route: str
 ) -> None:
     assert route_of(scope) == route
+
+
+def test_the_readme_lists_every_routes_budget_from_the_gates_own_table() -> None:
+    """The README's table of routes and budgets is `budget_rows()`, made from the table the
+    gate reads: a budget changed in one place and not the other fails here."""
+    from pathlib import Path
+
+    from woundlog.replays.service.limits import budget_rows, budgets
+
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    table = readme.partition("**Routes and their budgets**")[2].partition("\n\n")[2]
+    table = table.partition("\n\n")[0]
+    assert table.splitlines() == budget_rows()
+    for route in budgets():
+        assert f"`{route}`" in table, route
