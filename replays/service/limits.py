@@ -510,7 +510,8 @@ class WorkGate:
         `stop` raises past the budget's time, or once the client has gone (`receive`: the
         request's ASGI receive, read for its disconnect)."""
         async with self.held(token, budget, receive) as stop:
-            limiter = self._limiters[self._lane(budget.lane if budget else ODDS).name][1]
+            lane = self._lane((budget.lane if budget else None) or ODDS)
+            limiter = self._limiters[lane.name][1]
             return await anyio.to_thread.run_sync(partial(work, stop), limiter=limiter)
 
     @asynccontextmanager
