@@ -19,9 +19,14 @@ connections as fast as they are dropped cannot take the rest from everyone else.
 proxy every client has the proxy's address; a proxy that buffers whole requests, as nginx does
 by default, sends none slowly.)
 
-Odds (`OddsGate`): a viewer's question is work on the server's cores, so it runs in a worker
-thread of its own pool (ODDS_WORKERS at once), at most ODDS_PER_TOKEN at once per token (429
-past it), and stops at ODDS_TIME_S through its step budget (`core.odds.Budget.stop`).
+Work that grows with its input (`WorkGate`, the one gate): every route declares its budget in
+one table, `budgets()` (wall time from arrival, time queued included; reducer steps, events,
+bytes where the work counts them), which the README's table is made from and the every-route
+test holds each route to. Odds, reports, timelines, branches, imports and campaign reads and
+records run through the gate: in a lane of worker threads of their own (`Lane`: so many at
+once, so many per token, 429 past it), refused if they waited their whole time for a worker,
+stopped at their deadline through the `stop` the work calls as it goes (`core.odds.Budget.stop`,
+a report's fold), and given their token's slot back as soon as the client goes away.
 
 File descriptors: the connection limit is kept within what the process may open (`ulimit -n`,
 raised to its hard limit at start), leaving room for the store's files, so the server never

@@ -368,3 +368,22 @@ def test_the_report_of_300_characters_hit_for_1000_answers_within_its_budget(
     with httpx.Client(base_url=world.url, timeout=60) as client:
         luck = client.get("/fights/crowd/report", headers=world.admin).json()["luck"]
     assert luck["moments_left_out"] > 0 and "were left out" in luck["why_left_out"]
+
+
+def test_a_client_that_hangs_up_gives_its_tokens_slot_back_at_once(world: World) -> None:
+    """Two reports of the crowd hold the token's two slots of the odds' lane for seconds; their
+    clients give up after a fraction of one. Before, the slots were held until the work ended
+    (a third request: 429); now they are given back when the clients go, and the work stops."""
+
+    def hang_up() -> None:
+        with (
+            httpx.Client(base_url=world.url, timeout=0.3) as client,
+            pytest.raises(httpx.TimeoutException),
+        ):
+            client.get("/fights/crowd/report", headers=world.admin)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda _: hang_up(), range(2)))
+    time.sleep(0.2)  # the server hears the connections close
+    third = ask(world.url, ("GET", "/fights/crowd/report", {}), world.admin)
+    assert third.status == 200, third
