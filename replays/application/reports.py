@@ -12,6 +12,7 @@ renderers' (replays/render/), which a front end calls with the values these retu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -33,16 +34,25 @@ TIMELINE_MAX = 1000
 class ReportCases(UseCases):
     """What a fight was, told whole: its report, its history, a window of its timeline."""
 
-    def report(self, fight: FightOrFile, *, most: int | None = None) -> Report:
+    def report(
+        self,
+        fight: FightOrFile,
+        *,
+        most: int | None = None,
+        stop: Callable[[], None] | None = None,
+    ) -> Report:
         """The fight's report (`replays.report`): per character and side numbers from the
         fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
-        more than `most` events is TooLarge (the service's bound: a report folds it twice)."""
+        more than `most` events is TooLarge (the service's bound: a report folds it twice).
+        One budget for the whole report, the CLI's as the service's: its moments within
+        REPORT_STEPS reducer steps in all, the later ones left out and said so; `stop` is
+        called as the work goes and may raise (a request's deadline)."""
         from ..report import build
 
         with self.reading(fight) as opened:
             stream, played = self.replayed_from(opened, self.named(fight), most=most)
             history = zip(stream, opened.history(opened.version), strict=True)
-            return build(self.named(fight), played, history)
+            return build(self.named(fight), played, history, stop=stop)
 
     def history(self, fight: FightOrFile) -> FightHistory:
         """Every event of the fight with what it did as it happened, each undo with its

@@ -25,7 +25,7 @@ from woundlog.events import Event
 from ..fight import Appended
 from .fights import FightCases
 from .names import asked_about, in_whatif
-from .values import NothingAsked
+from .values import NothingAsked, TooLarge
 
 if TYPE_CHECKING:  # loaded by the use cases that need them: `woundlog hit` needs none of them
     from woundlog.core.odds import Budget
@@ -60,10 +60,12 @@ class WhatIfCases(FightCases):
         at: int | None = None,
         then: Sequence[Event] = (),
         hits: Sequence[str] = (),
+        most: int | None = None,
     ) -> list[Event]:
         """The log a branch of `fight` at event `at` (default: its end), then `then` and a hit
-        for each of `hits` (TARGET:DAMAGE[:ATTACKER]), writes."""
-        self.fight(fight)
+        for each of `hits` (TARGET:DAMAGE[:ATTACKER]), writes. A branch that would copy more
+        than `most` events is TooLarge before any is read (the service's bound)."""
+        self._copies_at_most(fight, at, most)
         from ..branch import branch_events  # with the use case: a hit needs no branch
 
         return branch_events(self.store, fight, at=at, then=_with_hits(then, hits))
@@ -76,13 +78,25 @@ class WhatIfCases(FightCases):
         at: int | None = None,
         then: Sequence[Event] = (),
         hits: Sequence[str] = (),
+        most: int | None = None,
     ) -> Appended:
         """The new fight `new`: `fight`'s log up to `at`, then `then` and `hits`
-        (`replays.branch`)."""
-        self.fight(fight)
+        (`replays.branch`); TooLarge if it would copy more than `most` events."""
+        self._copies_at_most(fight, at, most)
         from ..branch import branch as branch_fight
 
         return branch_fight(self.store, fight, new, at=at, then=_with_hits(then, hits))
+
+    def _copies_at_most(self, fight: str, at: int | None, most: int | None) -> None:
+        """A branch of `fight` at `at` copies at most `most` events (None: any number)."""
+        version = self.fight(fight).version
+        copied = version if at is None else min(at, version)
+        if most is not None and copied > most:
+            raise TooLarge(
+                f"a branch here copies at most {most:,} events; this one would copy "
+                f"{copied:,} of fight `{fight}`: branch from an earlier event (`at` at most "
+                f"{most:,}), or branch with `woundlog branch` where the store is"
+            )
 
     def whatif(
         self,

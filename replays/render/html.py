@@ -104,6 +104,11 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
             )
         )
         + "</ul>",
+        *(
+            [f"<p>(Not every moment was weighed: {escape(report.luck.why_left_out)}.)</p>"]
+            if report.luck.why_left_out
+            else []
+        ),
         f'<figure id="luck">{luck_chart(report)}<figcaption>{report.luck.dice_read} dice '
         "readings</figcaption></figure>",
     ]

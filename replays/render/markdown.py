@@ -130,6 +130,8 @@ def report_markdown(report: Report) -> str:
     out += ["", "## Luck", ""]
     out.append(moment_line("Luckiest moment", luck.luckiest))
     out.append(moment_line("Unluckiest moment", luck.unluckiest))
+    if luck.why_left_out:
+        out += ["", f"(Not every moment was weighed: {luck.why_left_out}.)"]
     out += ["", f"{luck.dice_read} dice readings in all.", ""]
     if luck.characters:
         out += [

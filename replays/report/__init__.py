@@ -10,7 +10,7 @@ renderers' (replays/render/).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from woundlog.core import Changes, FightState, get_ruleset
@@ -18,7 +18,16 @@ from woundlog.events import Event, FightStarted
 from woundlog.events.stores import Stored
 
 from .chronicle import chronicle
-from .luck import DICE_LISTED, extreme, fight_luck, moments, played_events, readings
+from .luck import (
+    DICE_LISTED,
+    REPORT_STEPS,
+    Weighing,
+    extreme,
+    fight_luck,
+    moments,
+    played_events,
+    readings,
+)
 from .numbers import Count, FightNumbers, fight_numbers, sides
 from .values import (
     Blow,
@@ -60,9 +69,21 @@ __all__ = [
 Played = tuple[Stored[Event], Event | None, FightState[Any], Changes]
 
 
+STOP_EVERY = 256
+"""Events folded between two calls of a report's `stop`."""
+
+
 def build(
-    fight: str, played: Iterable[Played], history: Iterable[tuple[Stored[Event], Changes]]
+    fight: str,
+    played: Iterable[Played],
+    history: Iterable[tuple[Stored[Event], Changes]],
+    *,
+    steps: int = REPORT_STEPS,
+    stop: Callable[[], None] | None = None,
 ) -> Report:
+    """The report, its moments weighed within `steps` reducer steps in all (past them, left
+    out, and said); `stop` is called as the work goes and may raise (a deadline)."""
+    weighing = Weighing(steps, stop)
     count = Count()
     tracks = Tracks()
     dice: list[DieLuck] = []
@@ -73,6 +94,8 @@ def build(
     before: FightState[Any] | None = None
     state: FightState[Any] | None = None
     for stored, event, state, changes in played:
+        if stop is not None and stored.seq % STOP_EVERY == 0:
+            stop()
         if isinstance(event, FightStarted):
             start = state
         count.add(stored, event, state, changes)
@@ -81,12 +104,12 @@ def build(
             read = readings(changes, state.ruleset)
             dice_read += len(read)
             dice.extend(read[: DICE_LISTED - len(dice)])
-            found.extend(moments(before, event, state, changes))
+            found.extend(moments(before, event, state, changes, weighing))
         events.append(event)
         before = state
     assert state is not None and start is not None, "a fight begins with fight_started"
     counted = count.done(state)
-    per_character, why = fight_luck(start, played_events(events), state)
+    per_character, why = fight_luck(start, played_events(events), state, stop)
     return Report(
         fight=fight,
         name=counted.name,
@@ -101,6 +124,9 @@ def build(
             luckiest=extreme(found, "lucky"),
             unluckiest=extreme(found, "unlucky"),
             why_sampled=why,
+            moments_left_out=weighing.left_out,
+            moments_left_out_from=weighing.left_out_from,
+            why_left_out=weighing.why(),
         ),
         chronicle=chronicle(history),
         tracks=tracks.done(),

@@ -30,7 +30,7 @@ Decisions where the issue is silent:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import groupby
 from typing import Any
@@ -56,6 +56,10 @@ RANK = {
 }
 MOMENT_STEPS = 20_000
 """Reducer steps one event's moment may take (a D66 and a d6 after it: about 250)."""
+REPORT_STEPS = 200_000
+"""Reducer steps the moments of one report may take in all, however many events have dice (a
+step is a few microseconds: about a second). Past it, the later events' moments are left out
+and the report says so, rather than a long fight's report taking a minute a hundred events."""
 FIGHT_STEPS = 10_000
 """Reducer steps the whole fight may take exactly before it is sampled (a report must come
 back in a second or two: a step of a Warhammer Quest hit costs about 40 microseconds)."""
@@ -195,17 +199,54 @@ def free(event: Event) -> Event:
     return msgspec.structs.replace(event, rolls={}) if event.rolls else event
 
 
+class Weighing:
+    """What the moments of one report may still spend: `steps` in all (REPORT_STEPS), each at
+    most MOMENT_STEPS. A moment too large on its own is skipped, as it always was; once the
+    whole budget is spent, every later event with dice is left out (`left_out`, from seq
+    `left_out_from`). `stop` is called as the work goes and may raise (a request's deadline)."""
+
+    def __init__(self, steps: int = REPORT_STEPS, stop: Callable[[], None] | None = None) -> None:
+        self.steps = steps
+        self.left = steps
+        self.stop = stop
+        self.left_out = 0
+        self.left_out_from: int | None = None
+
+    def why(self) -> str | None:
+        if not self.left_out:
+            return None
+        return (
+            f"the moments of {self.left_out:,} events from #{self.left_out_from} on were left "
+            f"out: a report weighs its moments within {self.steps:,} reducer steps in all"
+        )
+
+
 def moments(
-    before: FightState[Any], event: Event, after: FightState[Any], changes: Changes
+    before: FightState[Any],
+    event: Event,
+    after: FightState[Any],
+    changes: Changes,
+    weighing: Weighing | None = None,
 ) -> list[Moment]:
     """Per character this event's dice could have treated otherwise, the chance of an outcome
-    at least as good and at least as bad as theirs (each only where under 1)."""
+    at least as good and at least as bad as theirs (each only where under 1), within what
+    `weighing` has left (default: this moment alone)."""
     if not changes.dice or changes.void is not None:
         return []
-    try:
-        ways = branches(before, free(event), Budget(MOMENT_STEPS))
-    except TooLarge:
+    weighing = weighing or Weighing()
+    if weighing.left_out:
+        weighing.left_out += 1
         return []
+    allowed = min(MOMENT_STEPS, weighing.left)
+    budget = Budget(allowed, stop=weighing.stop)
+    try:
+        ways = branches(before, free(event), budget)
+    except TooLarge:
+        weighing.left -= min(budget.spent, allowed)
+        if allowed < MOMENT_STEPS:  # the report's budget ran out, not this moment's own
+            weighing.left_out, weighing.left_out_from = 1, changes.seq
+        return []
+    weighing.left -= budget.spent
     concerned = [c.character for c in changes.characters]
     concerned += [d.character for d in changes.dice if d.character and d.character not in concerned]
     target = getattr(event, "target", None)
@@ -257,12 +298,16 @@ def played_events(played: Iterable[Event | None]) -> list[Event]:
 
 
 def fight_luck(
-    start: FightState[Any], whatif: list[Event], final: FightState[Any]
+    start: FightState[Any],
+    whatif: list[Event],
+    final: FightState[Any],
+    stop: Callable[[], None] | None = None,
 ) -> tuple[list[CharacterLuck], str | None]:
     """Per character, the chance of ending at least as badly or as well as they did: exact
-    within FIGHT_STEPS, else from samples within SAMPLE_STEPS (and why, second)."""
+    within FIGHT_STEPS, else from samples within SAMPLE_STEPS (and why, second). `stop` is
+    called as the work goes and may raise."""
     try:
-        outcomes = exact(start, whatif, budget=Budget(FIGHT_STEPS))
+        outcomes = exact(start, whatif, budget=Budget(FIGHT_STEPS, stop=stop))
     except TooLarge as large:
         why = f"the fight takes {large.figure} to enumerate"
     else:
@@ -274,7 +319,7 @@ def fight_luck(
             f"times within {SAMPLE_STEPS:,} events: ask `woundlog odds` about a part of it"
         )
     try:  # a step is an event or a die: a sample's dice are bounded by the fight's own
-        outcomes = estimate(start, whatif, samples, budget=Budget(20 * SAMPLE_STEPS))
+        outcomes = estimate(start, whatif, samples, budget=Budget(20 * SAMPLE_STEPS, stop=stop))
     except TooLarge as large:
         return [], f"{why}, and {large.figure} to sample"
     return _luck(outcomes, final, samples), f"{why}: sampled {samples} times"

@@ -143,7 +143,9 @@ class CharacterLuck(msgspec.Struct, frozen=True, kw_only=True):
 class Luck(msgspec.Struct, kw_only=True):
     """The dice of the fight: each reading (at most `DICE_LISTED`; `dice_read` counts all), per
     character luck, the luckiest and unluckiest moments, and why the per character figures are
-    sampled when they are (`why_sampled`)."""
+    sampled when they are (`why_sampled`). The moments are weighed within one budget for the
+    whole report: `moments_left_out` counts the events with dice past it, whose moments were
+    not weighed, from event `moments_left_out_from` on (`why_left_out` says so in words)."""
 
     dice: list[DieLuck]
     dice_read: int
@@ -151,6 +153,9 @@ class Luck(msgspec.Struct, kw_only=True):
     luckiest: Moment | None = None
     unluckiest: Moment | None = None
     why_sampled: str | None = None
+    moments_left_out: int = 0
+    moments_left_out_from: int | None = None
+    why_left_out: str | None = None
 
 
 class Line(msgspec.Struct, frozen=True, kw_only=True):

@@ -36,6 +36,7 @@ from .fights import Fights
 from .guards import DEPENDENCIES, Service
 from .hosts import HostCheck
 from .idempotency import HEADER
+from .limits import MAX_BATCH, MAX_BODY
 from .openapi import SCHEMA_PATH, assets_router, complete, render_plugins
 from .routes.campaigns import CampaignsController
 from .routes.events import EventsController
@@ -49,9 +50,6 @@ from .routes.tokens import TokensController
 from .routes.whatifs import WhatIfsController
 from .schemas import Health
 from .stream import Listener, Notifier
-
-MAX_BODY = 1024 * 1024
-MAX_BATCH = 1000
 
 
 @get("/health", tags=["service"])

@@ -35,6 +35,7 @@ from ..application import Application, NewFight
 from ..application.tokens import Tokens
 from ..foldcache import FoldCache
 from .idempotency import Answers, AnswerTaken, answer_gone, answers_secret
+from .limits import BRANCH_MAX
 from .schemas import BranchRequest, Created
 from .tickets import Tickets
 
@@ -211,11 +212,15 @@ class Fights:
         self.app.fight(fight)  # an unknown fight is 404, as on every route
         with self._creation_lock(asked.as_):
             store = self.store()
-            wanted = self.app.branch_log(fight, at=asked.at, then=then)
+            wanted = self.app.branch_log(fight, at=asked.at, then=then, most=BRANCH_MAX)
             if not store.version(asked.as_):
                 made = self._made_with_tokens(
                     asked.as_,
-                    lambda: self.app.branch(fight, asked.as_, at=asked.at, then=then).version,
+                    lambda: (
+                        self.app.branch(
+                            fight, asked.as_, at=asked.at, then=then, most=BRANCH_MAX
+                        ).version
+                    ),
                 )
                 if made is not None:
                     gm, viewer, version = made

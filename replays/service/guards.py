@@ -10,6 +10,7 @@ each route needs in its `opt["role"]`, `authorize_campaign` for a campaign's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
@@ -33,7 +34,7 @@ from ..application.tokens import Grant
 from ..application.values import Role
 from .access_log import TOKEN_PARAMS
 from .fights import Fights
-from .limits import OddsGate
+from .limits import Stop, WorkGate, budget_of
 from .stream import Notifier
 from .tickets import TICKET_S
 
@@ -48,11 +49,12 @@ CAMPAIGN_TOKEN = "Woundlog-Campaign-Token"
 @dataclass
 class Service:
     """What the app holds for its guards and handlers (its state's `service`): the application
-    and what the HTTP layer keeps beside it (`Fights`), the streams' notifier, the odds' gate."""
+    and what the HTTP layer keeps beside it (`Fights`), the streams' notifier, the gate that
+    work growing with its input runs through (limits.py)."""
 
     fights: Fights
     notifier: Notifier
-    odds: OddsGate = field(default_factory=OddsGate)
+    gate: WorkGate = field(default_factory=WorkGate)
 
     @property
     def app(self) -> Application:
@@ -84,6 +86,21 @@ DEPENDENCIES = {
 async def run(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """A blocking call, in a worker thread."""
     return await to_thread.run_sync(partial(call, *args, **kwargs))
+
+
+async def gated(request: Request[Any, Any, Any], work: Callable[[Stop], T]) -> T:
+    """`work(stop)` through the gate, within the budget its route declares (limits.budgets),
+    in a worker thread of the budget's lane; `stop` raises past the budget's time or once the
+    client has gone."""
+    gate = service(request).gate
+    return await gate.run(bearer(request), work, budget_of(request.scope), request.receive)
+
+
+def held(request: Request[Any, Any, Any]) -> AbstractAsyncContextManager[Stop]:
+    """A slot of the gate for the request, within the budget its route declares: for work
+    that runs its own worker-thread calls (a write that then wakes streams)."""
+    gate = service(request).gate
+    return gate.held(bearer(request), budget_of(request.scope), request.receive)
 
 
 # --- who may do what -------------------------------------------------------------------------

@@ -45,7 +45,15 @@ from ..campaign_schemas import (
     NewCampaign,
     PlayedRequest,
 )
-from ..guards import FIGHT_TOKEN, SECURITY, Service, also_allowed, authorize_campaign, run
+from ..guards import (
+    FIGHT_TOKEN,
+    SECURITY,
+    Service,
+    also_allowed,
+    authorize_campaign,
+    gated,
+    run,
+)
 from ..limits import REPORT_MAX
 from ..openapi import problems
 
@@ -78,6 +86,7 @@ class CampaignsController(Controller):
     @get("/{campaign:str}/record", role=Role.VIEWER, responses=ANSWERS)
     async def show_campaign(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         campaign: Name,
         at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
@@ -85,18 +94,19 @@ class CampaignsController(Controller):
         """Every member's record (viewer): current stats under their own names, injuries with the
         fight and event each was taken in, death, retirement; now or at the campaign's event `at`.
         `stale`: the later fights that began from a record no longer true."""
-        return await run(app.campaign_show, campaign, at)
+        return await gated(request, lambda stop: app.campaign_show(campaign, at, stop=stop))
 
     @get("/{campaign:str}/history", role=Role.VIEWER, responses=ANSWERS)
     async def campaign_history(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         campaign: Name,
         member: Annotated[str | None, Parameter(min_length=1, max_length=200)] = None,
     ) -> CampaignHistory:
         """The campaign's log event by event, with what each did to each member's record (viewer);
         with `member`, the events that concern that member alone, across fights."""
-        return await run(app.campaign_history, campaign, member)
+        return await gated(request, lambda stop: app.campaign_history(campaign, member, stop=stop))
 
     @post("/{campaign:str}/members", status_code=200, role=Role.GM, responses=ANSWERS)
     async def join_member(
@@ -108,10 +118,13 @@ class CampaignsController(Controller):
     ) -> CampaignAppended:
         """A character joins the roster with their starting stats and gear (gm)."""
         data = strictly(await request.body(), MemberRequest)
-        return await run(
-            app.campaign_join, campaign, data.member, name=data.name, side=data.side,
-            kind=data.kind, stats=data.stats, gear=data.gear, by=data.by, note=data.note,
-            event_id=data.id,
+        return await gated(
+            request,
+            lambda stop: app.campaign_join(
+                campaign, data.member, name=data.name, side=data.side, kind=data.kind,
+                stats=data.stats, gear=data.gear, by=data.by, note=data.note, event_id=data.id,
+                stop=stop,
+            ),
         )  # fmt: skip
 
     @post("/{campaign:str}/fights", status_code=200, role=Role.GM, responses=ANSWERS)
@@ -137,10 +150,18 @@ class CampaignsController(Controller):
         check_fight_id(data.fight)
         await also_allowed(request, FIGHT_TOKEN, data.fight, f"fight `{data.fight}`")
         members = None if data.members is None else dict(data.members)
-        return await run(
-            app.campaign_record, campaign, data.fight, members, by=data.by, note=data.note,
-            event_id=data.id,
-        )  # fmt: skip
+        return await gated(
+            request,
+            lambda stop: app.campaign_record(
+                campaign,
+                data.fight,
+                members,
+                by=data.by,
+                note=data.note,
+                event_id=data.id,
+                stop=stop,
+            ),
+        )
 
     @post("/{campaign:str}/between", status_code=200, role=Role.GM, responses=ANSWERS)
     async def between_fights(
@@ -153,11 +174,13 @@ class CampaignsController(Controller):
         """A between-fight event (gm), written as in the campaign's log: `rest` (`kind`, `member`,
         `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `time_passed` (`days`),
         `retired` (`member`, `reason`) or `died` (`member`, `cause`)."""
-        return await run(app.campaign_between, campaign, strictly(await request.body(), BETWEEN))
+        between = strictly(await request.body(), BETWEEN)
+        return await gated(request, lambda stop: app.campaign_between(campaign, between, stop=stop))
 
     @post("/{campaign:str}/undo", status_code=200, role=Role.GM, responses=ANSWERS)
     async def undo_campaign(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         campaign: Name,
         data: CampaignUndoRequest | None = None,
@@ -167,14 +190,22 @@ class CampaignsController(Controller):
         (`POST /fights/{fight}/undo`); `GET .../consequences?since=FIGHT:VERSION` then reports what
         it changed."""
         asked = data or CampaignUndoRequest()
-        return await run(
-            app.campaign_undo, campaign, asked.event, reason=asked.reason, by=asked.by,
-            undo_id=asked.id,
-        )  # fmt: skip
+        return await gated(
+            request,
+            lambda stop: app.campaign_undo(
+                campaign,
+                asked.event,
+                reason=asked.reason,
+                by=asked.by,
+                undo_id=asked.id,
+                stop=stop,
+            ),
+        )
 
     @get("/{campaign:str}/consequences", role=Role.VIEWER, responses=ANSWERS)
     async def campaign_consequences(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         campaign: Name,
         since: Annotated[
@@ -185,17 +216,22 @@ class CampaignsController(Controller):
         """What the campaign's fights as they stand now change against the fights at the versions
         `since` names (viewer): each member's stats from which fight on ("Grundi: Starting Wounds
         8 -> 10 from fight f3 on"), and the later fights that began from a record no longer true."""
-        return await run(app.campaign_consequences, campaign, fights_at(since or []))
+        since_at = fights_at(since or [])
+        return await gated(
+            request, lambda stop: app.campaign_consequences(campaign, since_at, stop=stop)
+        )
 
     @get("/{campaign:str}/report", role=Role.VIEWER, responses={**ANSWERS, **problems(413)})
     async def campaign_report(
-        self, app: NamedDependency[Application], campaign: Name
+        self, request: Request[Any, Any, Any], app: NamedDependency[Application], campaign: Name
     ) -> CampaignReport:
         """Each member's numbers summed over the fights the campaign records (viewer), per member
         and in all, with the fights listed: the JSON `woundlog campaign report --json` prints. Luck
         and chronicle are each fight's own (`GET /fights/{fight}/report`). Fights of more than
         50,000 events in all are 413."""
-        return await run(app.campaign_report, campaign, most=REPORT_MAX)
+        return await gated(
+            request, lambda stop: app.campaign_report(campaign, most=REPORT_MAX, stop=stop)
+        )
 
 
 def started(service: Service, data: NewCampaign) -> tuple[CampaignCreated, bool]:

@@ -19,7 +19,7 @@ from ...application.values import Role
 from ...fight import Appended
 from ..bodies import EventsBody, listed, strictly
 from ..campaign_schemas import JoinFromCampaign
-from ..guards import CAMPAIGN_TOKEN, SECURITY, Service, also_allowed, authorize, run
+from ..guards import CAMPAIGN_TOKEN, SECURITY, Service, also_allowed, authorize, held, run
 from ..limits import PAGE_MAX
 from ..openapi import problems
 from ..schemas import UndoRequest
@@ -135,7 +135,8 @@ class EventsController(Controller):
             stream = campaign_stream(campaign)
             await also_allowed(request, CAMPAIGN_TOKEN, stream, f"campaign `{campaign}`", Role.GM)
         imports = app.import_records
-        return await appending(service, fight, imports, format, listed(data), campaign=campaign)
+        async with held(request):
+            return await appending(service, fight, imports, format, listed(data), campaign=campaign)
 
     @post(
         "/join",
@@ -166,7 +167,8 @@ class EventsController(Controller):
         data = strictly(await request.body(), JoinFromCampaign)
         stream = campaign_stream(data.campaign)
         await also_allowed(request, CAMPAIGN_TOKEN, stream, f"campaign `{data.campaign}`")
-        return await appending(
-            service, fight, app.join_from_campaign, data.character, data.campaign,
-            member=data.member, at=data.at, by=data.by, event_id=data.id,
-        )  # fmt: skip
+        async with held(request) as stop:  # it reads the campaign's record: a campaign read
+            return await appending(
+                service, fight, app.join_from_campaign, data.character, data.campaign,
+                member=data.member, at=data.at, by=data.by, event_id=data.id, stop=stop,
+            )  # fmt: skip

@@ -14,7 +14,7 @@ from woundlog.events.model import SAFE_INT
 from ...application import TIMELINE_MAX, Application, FightId, TimelinePage
 from ...application.values import Role
 from ...report import Report
-from ..guards import SECURITY, Service, authorize, bearer, run
+from ..guards import SECURITY, authorize, gated
 from ..limits import REPORT_MAX
 
 
@@ -26,33 +26,28 @@ class ReportsController(Controller):
 
     @get("/report", role=Role.VIEWER)
     async def fight_report(
-        self,
-        request: Request[Any, Any, Any],
-        app: NamedDependency[Application],
-        service: NamedDependency[Service],
-        fight: FightId,
+        self, request: Request[Any, Any, Any], app: NamedDependency[Application], fight: FightId
     ) -> Report:
         """The fight's report (viewer): each character's and side's numbers, the exact luck of its
-        dice, and its chronicle round by round; 413 past REPORT_MAX (50,000) events."""
-        return await reported(request, app, service, fight)
+        dice, and its chronicle round by round; 413 past REPORT_MAX (50,000) events. Its moments
+        are weighed within one budget for the whole report: those past it are left out, and
+        `luck.why_left_out` says so."""
+        return await reported(request, app, fight)
 
     @get("/report/fragment", role=Role.VIEWER, media_type="text/html")
     async def fight_report_fragment(
-        self,
-        request: Request[Any, Any, Any],
-        app: NamedDependency[Application],
-        service: NamedDependency[Service],
-        fight: FightId,
+        self, request: Request[Any, Any, Any], app: NamedDependency[Application], fight: FightId
     ) -> str:
         """The report as an HTML fragment with its SVG charts (viewer): what the report page
         shows, made by the same code as `woundlog report -o report.html`."""
         from ...render.html import report_fragment
 
-        return report_fragment(await reported(request, app, service, fight), timeline="./")
+        return report_fragment(await reported(request, app, fight), timeline="./")
 
     @get("/timeline", role=Role.VIEWER)
     async def timeline(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         fight: FightId,
         from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
@@ -61,11 +56,10 @@ class ReportsController(Controller):
         """Events from seq `from`, at most `limit` (1000), each with what it did as it happened
         (viewer): each undo with its consequences, each undone event with what undid it; page
         on with `next`. What the timeline page draws."""
-        return await run(app.timeline, fight, from_, limit)
+        return await gated(request, lambda stop: app.timeline(fight, from_, limit))
 
 
-async def reported(
-    request: Request[Any, Any, Any], app: Application, service: Service, fight: str
-) -> Report:
-    """The report, run as odds are: off the event loop, at most a few at once per token."""
-    return await service.odds.run(bearer(request), lambda stop: app.report(fight, most=REPORT_MAX))
+async def reported(request: Request[Any, Any, Any], app: Application, fight: str) -> Report:
+    """The report, run as odds are: through the gate, at most a few at once per token, stopped
+    at its deadline."""
+    return await gated(request, lambda stop: app.report(fight, most=REPORT_MAX, stop=stop))

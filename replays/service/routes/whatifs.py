@@ -22,7 +22,7 @@ from ...application import Application, FightId, NothingAsked
 from ...application.values import Role
 from ...whatif import MAX_TICKS, Odds
 from ..bodies import decoded, strictly
-from ..guards import SECURITY, Service, authorize, bearer, grant_of
+from ..guards import SECURITY, Service, authorize, gated, grant_of, held
 from ..limits import ODDS_LIVE, SAMPLE_STEPS, WORK_LIMIT, OddsRefused
 from ..openapi import BRANCHED_AGAIN
 from ..schemas import BranchRequest, Created, OddsRequest
@@ -62,7 +62,7 @@ class WhatIfsController(Controller):
         }  # fmt: skip
         asked = odds_asked(await request.body(), query)
         work = partial(bounded_odds, app, fight, asked)
-        return await service.odds.run(bearer(request), lambda stop: work(stop=stop))
+        return await gated(request, lambda stop: work(stop=stop))
 
     @post(
         "/branch",
@@ -84,7 +84,8 @@ class WhatIfsController(Controller):
         already made the same way, a retry)."""
         data = strictly(await request.body(), BranchRequest)
         owner = grant_of(request).covers(data.as_)  # the admin's token; a gm's covers its own
-        return await made(service, data.as_, service.fights.branch, fight, data, owner)
+        async with held(request):
+            return await made(service, data.as_, service.fights.branch, fight, data, owner)
 
 
 def odds_asked(body: bytes, query: Mapping[str, object]) -> OddsRequest:
