@@ -41,11 +41,13 @@ from .options import (
 from .output import (
     console,
     fights_table,
+    for_stdout,
     print_appended,
     print_changes,
     print_json,
     print_state,
     say,
+    stdout_is_terminal,
 )
 from .written import to_stdout
 
@@ -384,17 +386,20 @@ def export(
         events = app.fight(fight).events()  # read as written: a long log is never all in memory
         if output is None or to_stdout(output):
             sys.stdout.flush()
-            write_events(sys.stdout.buffer, events)
+            write_events(sys.stdout.buffer, events, terminal=stdout_is_terminal())
             return
         with open(output, "wb") as out:
             count = write_events(out, events)
         say(f"exported {count} events of fight `{fight}` to {output}")
 
 
-def write_events(out: BinaryIO, events: Iterable[Stored[Event]]) -> int:
+def write_events(out: BinaryIO, events: Iterable[Stored[Event]], *, terminal: bool = False) -> int:
+    """Each event as a line of JSON Lines, as the store holds it; to a `terminal`, with its
+    control characters as JSON escapes (the same events: `output.for_stdout`)."""
     count = 0
     for stored in events:
-        out.write(encode_json(stored.event) + b"\n")
+        line = encode_json(stored.event) + b"\n"
+        out.write(for_stdout(line, "jsonl") if terminal else line)
         count += 1
     out.flush()
     return count
