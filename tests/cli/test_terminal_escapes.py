@@ -109,3 +109,43 @@ def test_an_export_to_a_pipe_is_the_log_as_stored(run: Run, store: Path) -> None
     assert exported.exit_code == 0, exported.output
     assert HOSTILE.encode() in exported.stdout_bytes or "\\u001b" in exported.stdout
     assert "\u202e" in exported.stdout  # JSON Lines as the store writes it, for a program
+
+
+def test_a_campaign_and_its_fight_show_escapes_in_notes_and_reasons_escaped(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Free text sent today (a note, an undo's reason: the wire refuses escapes only in ids and
+    names), through every command that reads a campaign or its fight."""
+    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+    for args in (
+        ("campaign", "new", "c", "--ruleset", "mordheim"),
+        ("campaign", "join", "c", "grim", "--name", "Grim", "--side", "a", "--stat", "wounds=2"),
+        ("new", "f", "--ruleset", "mordheim", "--seed", "3"),
+        ("join", "f", "grim", "--from", "c"),
+        ("join", "f", "snik", "--name", "Snik", "--side", "b"),
+        ("hit", "f", "grim", "1", "--note", HOSTILE),
+        ("hit", "f", "grim", "1", "--note", HOSTILE),
+        ("undo", "f", "--reason", HOSTILE),
+        ("end", "f"),
+        ("campaign", "record", "c", "f"),
+        ("campaign", "undo", "c", "--reason", HOSTILE),
+    ):
+        made = run(*args)
+        assert made.exit_code == 0, (args, made.output)
+        no_control(made.stdout + made.stderr)
+    for command in (
+        ("campaign", "show", "c"),
+        ("campaign", "history", "c"),
+        ("campaign", "report", "c"),
+        ("campaign", "report", "c", "-o", "-"),
+        ("campaign", "show", "c", "--json"),
+        ("campaign", "history", "c", "--json"),
+        ("campaign", "report", "c", "--json"),
+        ("report", "f"),
+        ("log", "f"),
+        ("log", "f", "--json"),
+        ("export", "f"),
+    ):
+        result = run(*command)
+        assert result.exit_code == 0, (command, result.output)
+        no_control(result.stdout + result.stderr)
