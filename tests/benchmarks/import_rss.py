@@ -38,11 +38,15 @@ def records_file(folder: Path, megabytes: int, shape: str, fmt: str) -> Path:
     per_copy = sum(map(len, one)) + 2 * len(one)
     copies = max(1, megabytes * 1_000_000 // per_copy)
     path = folder / f"records-{megabytes}.{shape}"
+    # written copy by copy: this process stays small, and a child's peak RSS starts at its
+    # parent's (Linux keeps the high-water mark across fork and exec)
     with open(path, "w") as out:
-        if shape == "json":
-            out.write("[\n" + ",\n".join(one * copies) + "\n]\n")
-        else:
-            out.write("\n".join(one * copies) + "\n")
+        out.write("[\n" if shape == "json" else "")
+        for copy in range(copies):
+            last = copy == copies - 1
+            joiner = ",\n" if shape == "json" else "\n"
+            out.write(joiner.join(one) + ("" if last and shape == "json" else joiner))
+        out.write("\n]\n" if shape == "json" else "")
     return path
 
 
