@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
@@ -41,13 +41,12 @@ from .options import (
 from .output import (
     console,
     fights_table,
-    for_stdout,
     print_appended,
     print_changes,
     print_json,
     print_state,
     say,
-    stdout_is_terminal,
+    stdout_filter,
 )
 from .written import to_stdout
 
@@ -386,20 +385,21 @@ def export(
         events = app.fight(fight).events()  # read as written: a long log is never all in memory
         if output is None or to_stdout(output):
             sys.stdout.flush()
-            write_events(sys.stdout.buffer, events, terminal=stdout_is_terminal())
+            write_events(sys.stdout.buffer, events, shown=stdout_filter("jsonl"))
             return
         with open(output, "wb") as out:
             count = write_events(out, events)
         say(f"exported {count} events of fight `{fight}` to {output}")
 
 
-def write_events(out: BinaryIO, events: Iterable[Stored[Event]], *, terminal: bool = False) -> int:
-    """Each event as a line of JSON Lines, as the store holds it; to a `terminal`, with its
-    control characters as JSON escapes (the same events: `output.for_stdout`)."""
+def write_events(
+    out: BinaryIO, events: Iterable[Stored[Event]], *, shown: Callable[[bytes], bytes] = bytes
+) -> int:
+    """Each event as a line of JSON Lines, as the store holds it, passed through `shown` (to a
+    terminal, control characters as JSON escapes, the same events: `output.stdout_filter`)."""
     count = 0
     for stored in events:
-        line = encode_json(stored.event) + b"\n"
-        out.write(for_stdout(line, "jsonl") if terminal else line)
+        out.write(shown(encode_json(stored.event) + b"\n"))
         count += 1
     out.flush()
     return count

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -127,8 +128,22 @@ def for_stdout(data: bytes, shape: str) -> bytes:
     """What `-o -` (or `export`) writes to standard output of a format `shape` (a suffix:
     jsonl, md, html, svg, png): its exact bytes, unless standard output is a terminal, where
     text is neutralised (JSON Lines as JSON, the rest as a person's text)."""
+    return stdout_filter(shape)(data)
+
+
+def stdout_filter(shape: str) -> Callable[[bytes], bytes]:
+    """`for_stdout` of `shape`, standard output asked once whether it is a terminal: for a
+    writer of many pieces (`export`, line by line)."""
     if shape == "png" or not stdout_is_terminal():
-        return data
+        return _as_it_is
+    return partial(_neutralised, shape=shape)
+
+
+def _as_it_is(data: bytes) -> bytes:
+    return data
+
+
+def _neutralised(data: bytes, *, shape: str) -> bytes:
     text = data.decode("utf-8", "surrogateescape")
     return (json_shown(text) if shape in ("json", "jsonl") else shown(text)).encode(
         "utf-8", "surrogateescape"

@@ -47,7 +47,7 @@ def play(fight: FightId, db: Db = None) -> None:
             greet(session)
             interactive(session, history_path())
             return  # at the table, a refusal was seen: leaving is no failure
-        for line in piped(sys.stdin.buffer, sys.stdin.encoding, sys.stdin.errors):
+        for line in piped_stdin():
             if line is None:
                 session.too_long()
             elif not session.handle(line):
@@ -67,6 +67,14 @@ def greet(session: Session) -> None:
     say(status_line(state.characters))
 
 
+def piped_stdin() -> Iterator[str | None]:
+    """`piped` lines of standard input (a text stream in its place, a StringIO, line by line)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:
+        return (line.rstrip("\r\n") for line in sys.stdin)
+    return piped(binary, sys.stdin.encoding, sys.stdin.errors)
+
+
 def piped(
     stream: BinaryIO, encoding: str | None = None, errors: str | None = None
 ) -> Iterator[str | None]:
@@ -82,7 +90,7 @@ def piped(
 
 
 def _skip_line(stream: BinaryIO) -> None:
-    """Read to the end of the line under way, keeping none of it; UsageError past MAX_SKIPPED."""
+    """Read to the end of the line under way, keeping none of it; TooLong past MAX_SKIPPED."""
     skipped = MAX_LINE
     while (chunk := stream.readline(SKIP_CHUNK)) and not chunk.endswith(b"\n"):
         skipped += len(chunk)

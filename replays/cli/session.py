@@ -144,7 +144,7 @@ class Session:
 
     def handle(self, line: str) -> bool:
         """Run one line; False when the session ends (`quit`, or the fight is gone)."""
-        if len(line) > MAX_LINE and len(line.encode(errors="surrogatepass")) > MAX_LINE:
+        if len(line) > MAX_LINE // 4 and len(line.encode(errors="surrogatepass")) > MAX_LINE:
             self.too_long()
             return True
         try:
