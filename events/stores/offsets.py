@@ -21,7 +21,7 @@ the file's last complete line (what the reader's shared lock saw), so
 A reader reads only the entries it needs. The index is checked and extended under its own
 exclusive lock; entries once written never change in place (an index made again replaces the
 file), so a reader holding it open reads a consistent one. A store whose directory cannot be
-written reads the same, scanning as it did before.
+written (or on an OS without `pread`, Windows) reads the same, scanning as it did before.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def offsets(f: BinaryIO, path: Path, complete: int, flag: Flag) -> Iterator[Offs
         yield Offsets()
         return
     header = _header(f)
-    fd = _locked_index(index_path(path))
+    fd = _locked_index(index_path(path)) if hasattr(os, "pread") else None  # POSIX: Windows scans
     if fd is None:  # cannot be written: a scan, as before
         yield Offsets(tail=_scan(f, complete, 0, 0, array("Q"), flag))
         return

@@ -131,3 +131,12 @@ def test_undo_events_and_a_bad_line_in_a_window_are_found_by_the_index(
     with pytest.raises(Exception, match="damage") as refused:
         ids(store, EVENTS + 2)
     assert f"line {EVENTS + 2}" in str(refused.value) + "".join(refused.value.__notes__)
+
+
+def test_without_pread_a_window_is_read_by_a_scan(
+    store: JsonlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr("os.pread")  # Windows has none: no index, the scan of before
+    assert ids(store, EVENTS - 1) == [f"h{EVENTS - 1}", f"h{EVENTS}"]
+    assert store.version("f") == EVENTS
+    assert not index_path(store.path("f")).exists()
