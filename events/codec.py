@@ -419,11 +419,11 @@ def _decoded(text: bytes, start: int) -> tuple[int, Iterator[tuple[int, Event]]]
 
     The lines, joined by commas, are decoded as one array in one call, and each event is
     encoded again. When the encodings, joined by newlines, are `text` itself (and every id is
-    one seen before to keep to its pattern), the events are yielded as they are: an encoding
+    one cleared by its pattern's quick test), the events are yielded as they are: an encoding
     holds each key once, no escape (an id spelled with `\\u`), no BOM and no newline, so each
     line is exactly its event's own encoding, which `_one_by_one` clears without `decode_json`
     too. Else each line is compared with its event's encoding on its own, and a line that
-    differs, or whose ids are new, takes `_one_by_one`, and so `decode_json`'s full check. A
+    differs, or whose ids are not cleared, takes `_one_by_one`, and so `decode_json`'s full check. A
     block that does not decode as an array of as many events as lines (a line msgspec refuses,
     a blank line, a line of two events) takes `_one_by_one` whole. So every event, line
     number, refusal and message is the one-line path's own."""
@@ -452,7 +452,7 @@ def _each_line(
     lines: Iterable[tuple[int, bytes, Event, bytes, bytes]],
 ) -> Iterator[tuple[int, Event]]:
     """(number, line, its event, the event's encoding, its newline) each: a line equal to the
-    encoding, with ids seen before, is its event; every other line goes to `_one_by_one`."""
+    encoding, with ids cleared, is its event; every other line goes to `_one_by_one`."""
     seen = KNOWN_IDS
     for number, line, event, own, end in lines:
         if line == own and seen[type(event)](event):
@@ -462,8 +462,8 @@ def _each_line(
 
 
 def _one_by_one(lines: Iterable[bytes], start: int) -> Iterator[tuple[int, Event]]:
-    """Decode JSON Lines one at a time. A plain line (one that decodes, whose ids were seen
-    before, and that is its event's own encoding, as woundlog writes it) is cleared here
+    """Decode JSON Lines one at a time. A plain line (one that decodes, whose ids their quick
+    test clears, and that is its event's own encoding, as woundlog writes it) is cleared here
     without a call to `decode_json`; every other line is decoded by it."""
     decode, encode, seen = _json_decoder.decode, _encode, KNOWN_IDS
     for number, raw in enumerate(lines, start=start):

@@ -35,8 +35,9 @@ CHARACTER_ID_PATTERN = r"^[^\s]+$"
 
 # The three id patterns are in the JSON Schema as `pattern`, but not msgspec constraints: a
 # constraint runs a regex on every string it decodes (a large share of decoding a log), and
-# ids repeat on every line. `events.codec` checks them after decoding (`misnamed`), once per
-# distinct string, with msgspec's own message; every decode woundlog does goes through it.
+# ids repeat on every line. `events.codec` checks them after decoding (`misnamed`): a quick
+# test in C clears a plain id, the regex decides the rest, with msgspec's own message; every
+# decode woundlog does goes through it.
 Id = Annotated[
     str,
     Meta(
@@ -531,30 +532,38 @@ def type_name(event: EventBase) -> str:
 
 
 class _Pattern:
-    """One id pattern, its regex run once per distinct string: `passed` holds the strings that
-    matched (bounded, so a log of unique ids keeps memory flat), and None, which an optional
-    id field may hold, so that one membership test clears a field."""
+    """One id pattern: `clear` is a quick test, in C, that a string keeps to it (printable,
+    so no control, invisible or separator character but the space; no space; not a `#`
+    where the pattern forbids one there), and the regex decides every string the quick test
+    does not clear, so the answer is the regex's own. Nothing is remembered between calls:
+    threads share no mutable state here."""
 
-    LIMIT = 4096
-
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, clear: Callable[[str | None], bool]) -> None:
         self.regex = re.compile(pattern)
         self.message = f"Expected `str` matching regex {pattern!r}"  # msgspec's words
-        self.passed: set[str | None] = {None}
+        self.clear = clear
 
-    def matches(self, value: str) -> bool:
-        if self.regex.search(value) is None:
-            return False
-        if len(self.passed) >= self.LIMIT:
-            self.passed.clear()
-            self.passed.add(None)
-        self.passed.add(value)
-        return True
+    def matches(self, value: str | None) -> bool:
+        """Whether `value` keeps to the pattern; None (an optional id field left out) does."""
+        return value is None or self.clear(value) or self.regex.search(value) is not None
 
 
-_IDS = _Pattern(ID_PATTERN)
-_REFS = _Pattern(EVENT_REF_PATTERN)
-_CHARACTERS = _Pattern(CHARACTER_ID_PATTERN)
+# `str.isprintable` is False for every character `\s` matches but the space (each is a control
+# or separator character), so printable with no space means no whitespace at all. None is an
+# optional id field left out.
+def _clear_id(value: str | None) -> bool:
+    return value is None or (
+        value.isprintable() and " " not in value and value[:1] not in ("#", "")
+    )
+
+
+def _clear_character(value: str | None) -> bool:
+    return value is None or (value.isprintable() and " " not in value and value != "")
+
+
+_IDS = _Pattern(ID_PATTERN, _clear_id)
+_REFS = _Pattern(EVENT_REF_PATTERN, _clear_id)  # `#N` takes the regex
+_CHARACTERS = _Pattern(CHARACTER_ID_PATTERN, _clear_character)
 ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
     FightStarted: (("id", _IDS),),
     CharacterJoined: (("id", _IDS), ("character", _CHARACTERS)),
@@ -580,20 +589,20 @@ ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
 
 
 def _seen_test(fields: tuple[tuple[str, _Pattern], ...]) -> Callable[[Any], bool]:
-    """A test that every id field of an event holds a string already seen to match (or None):
-    two set lookups for most events."""
-    ids = _IDS.passed
+    """A test that every id field of an event is cleared by its pattern's quick test: a few
+    calls in C for most events, no state."""
+    clear_id = _clear_id
     if len(fields) == 1:
-        return lambda event: event.id in ids
+        return lambda event: clear_id(event.id)
     (_, _), (name, pattern) = fields
-    value, passed = operator.attrgetter(name), pattern.passed
-    return lambda event: event.id in ids and value(event) in passed
+    value, clear = operator.attrgetter(name), pattern.clear
+    return lambda event: clear_id(event.id) and clear(value(event))
 
 
 KNOWN_IDS: dict[type[EventBase], Callable[[Any], bool]] = {
     kind: _seen_test(fields) for kind, fields in ID_FIELDS.items() if kind is not Amend
 }
-"""Per event type, the quick test that its ids are strings seen to match before."""
+"""Per event type, the quick test that its ids keep to their patterns (False: ask `misnamed`)."""
 KNOWN_IDS[Amend] = lambda event: False  # its replacement's ids too: the full check
 
 
@@ -603,8 +612,7 @@ def misnamed(event: EventBase, path: str = "$") -> tuple[str, str] | None:
     if KNOWN_IDS[type(event)](event):
         return None
     for name, pattern in ID_FIELDS[type(event)]:
-        value = getattr(event, name)
-        if value not in pattern.passed and not pattern.matches(value):
+        if not pattern.matches(getattr(event, name)):
             return f"{path}.{name}", pattern.message
     if type(event) is Amend:
         return misnamed(event.replacement, f"{path}.replacement")

@@ -14,8 +14,11 @@ acknowledged: reads ignore the torn line, and the next append cuts it off. (A po
 persist the first lines of a batch without the rest; no line-per-event file can rule that out.)
 
 Each append scans the fight's file (decoding only ids), so this store suits fights of thousands of
-events, not millions; SQLite is the store for those. Snapshots are not kept. Every call is a scan,
-so callers ask for many names in one `lookup` (Fight does, for all of a fold's undo events).
+events, not millions; SQLite is the store for those. Snapshots are not kept. A read of events
+`from_seq` on, the version and the undo events seek where `<fight>.jsonl.offsets` (offsets.py,
+a cache of where each event's line ends, checked and extended by every read) says their lines
+are, so a window of a long fight reads the window; a `lookup` by id is a scan, so callers ask
+for many names in one (Fight does, for all of a fold's undo events).
 
 The directory (if the store creates it) is 0700 and each fight's file 0600: a log is for its
 owner.
@@ -29,6 +32,7 @@ that file that commits only once the fight's file is changed.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -46,6 +50,7 @@ from . import companions
 from ._batch import family_of, nothing_stored, plan_append, split_refs
 from .base import ClosesOnExit, Stored
 from .files import PRIVATE_FILE, make_private_directory
+from .offsets import UNDO, UNREAD, Offsets, forget, offsets
 from .side import Side
 from .sqlite import SideFile
 
@@ -54,6 +59,7 @@ COMPANION_DB = "service.db"
 """The SQLite file in the directory that holds the tables kept beside the fights (side.py) and
 any other companion table (companions.py): their rows go with a deleted or renamed fight. Not a
 `.jsonl`, so never taken for a fight."""
+_WINDOW = 4096  # entries of the index read at a time by a read of many events
 _TAIL = 4096  # bytes read at a time when looking back for the last newline
 _UNDO_TYPES = frozenset(str(kind.__struct_config__.tag) for kind in (Retract, Amend))
 
@@ -158,6 +164,7 @@ class JsonlStore(ClosesOnExit):
                 return False
             there = os.fstat(fd).st_size > 0
             os.unlink(path)  # under the lock: no append is half done, and a waiting one reopens
+            forget(path)
             _fsync_directory(self.directory)
             return there
 
@@ -185,6 +192,7 @@ class JsonlStore(ClosesOnExit):
                     current_version=taken,
                 ) from None
             os.unlink(source)
+            forget(source)
             _fsync_directory(self.directory)
             return version
 
@@ -212,7 +220,7 @@ class JsonlStore(ClosesOnExit):
         return sorted(name for name in names if is_fight_id(name))
 
     def version(self, fight: str) -> int:
-        return sum(1 for _ in _lines(self.path(fight)))
+        return len(_indexed(self.path(fight)))
 
     def _read(
         self, stream: str, from_seq: int, to_seq: int | None, family: Family[E, Any]
@@ -241,15 +249,7 @@ class JsonlStore(ClosesOnExit):
     def _undo_events(
         self, fight: str, to_seq: int | None, family: Family[Any, U]
     ) -> list[Stored[U]]:
-        undos: list[Stored[U]] = []
-        path = self.path(fight)
-        with _naming(path):
-            for seq, number, raw in _lines(path):
-                if to_seq is not None and seq > to_seq:
-                    break
-                if _head(raw, number, family).type in _UNDO_TYPES:
-                    undos.append(_stored(seq, number, raw, family.decode_undo))
-        return undos
+        return _undo_lines(self.path(fight), to_seq, family)
 
     def snapshot(self, fight: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         return None
@@ -258,12 +258,77 @@ class JsonlStore(ClosesOnExit):
 def _read_file(
     path: Path, from_seq: int, to_seq: int | None, family: Family[E, Any]
 ) -> Iterator[Stored[E]]:
-    with _naming(path):
-        for seq, number, raw in _lines(path):
-            if to_seq is not None and seq > to_seq:
-                return
-            if seq >= from_seq:
-                yield _stored(seq, number, raw, family.decode)
+    """Events `from_seq` to `to_seq` of the file, read from where its index says the line
+    before `from_seq` ends: a window of a long fight is not a scan of all before it."""
+    with _naming(path), _opened_indexed(path) as (f, index):
+        last = len(index) if to_seq is None else min(to_seq, len(index))
+        before = min(max(from_seq, 1) - 1, last)
+        end = index.end(before)
+        f.seek(end)
+        for first in range(before + 1, last + 1, _WINDOW):
+            words = index.words(first, min(first + _WINDOW - 1, last))
+            for at in range(0, len(words), 2):
+                raw = _event_line(f, words[at] - end)
+                end = words[at]
+                yield _stored(first + at // 2, words[at + 1] >> 2, raw, family.decode)
+
+
+def _event_line(f: BinaryIO, size: int) -> bytes:
+    """The next event's line, `f` standing where the line before it ends and `size` bytes to
+    where it ends: the last line of those (blank lines, a person's edit, may come first)."""
+    chunk = f.read(size)
+    return chunk[chunk.rfind(b"\n", 0, len(chunk) - 1) + 1 :]
+
+
+def _undo_lines(path: Path, to_seq: int | None, family: Family[Any, U]) -> list[Stored[U]]:
+    """The undo events of the file up to `to_seq`, each read where its index says it is."""
+    undos: list[Stored[U]] = []
+    with _naming(path), _opened_indexed(path) as (f, index):
+        for seq in index.flagged(to_seq):
+            start, (end, numbered) = index.end(seq - 1), index.words(seq, seq)
+            f.seek(start)
+            raw, number = _event_line(f, end - start), numbered >> 2
+            if _head(raw, number, family).type in _UNDO_TYPES:
+                undos.append(_stored(seq, number, raw, family.decode_undo))
+    return undos
+
+
+def _indexed(path: Path) -> Offsets:
+    """The index of the fight file `path` (empty if there is no such file)."""
+    with _opened_indexed(path) as (_, index):
+        return index
+
+
+@contextmanager
+def _opened_indexed(path: Path) -> Iterator[tuple[BinaryIO, Offsets]]:
+    """The fight file open, and its index up to its last complete line when it was opened (no
+    file: an empty one, and an empty index)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:  # a fight never written to
+        yield io.BytesIO(), Offsets()
+        return
+    with open(fd, "rb") as f, offsets(f, path, _complete_end(f), _flag) as index:
+        yield f, index
+
+
+def _complete_end(f: BinaryIO) -> int:
+    """Under the shared lock, where the file's last complete line ends (see _complete_lines)."""
+    portalocker = _locks()
+    portalocker.lock(f, portalocker.LOCK_SH)
+    try:
+        return _end_of_last_line(f)
+    finally:
+        portalocker.unlock(f)
+
+
+def _flag(raw: bytes) -> int:
+    """An event line's flag in the index: an undo, a line whose head does not read, or 0."""
+    try:
+        kind = _head_decoder.decode(raw).type
+    except msgspec.MsgspecError:
+        return UNREAD
+    return UNDO if kind in _UNDO_TYPES else 0
 
 
 @contextmanager

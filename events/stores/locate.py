@@ -72,7 +72,7 @@ def open_store(url: str | None = None, *, create: bool = True) -> Store:
     if url is None:
         configured = os.environ.get(ENV_VAR, "")
         if not is_postgres(configured):
-            return _opened(SQLiteStore, default_db_path(), create)
+            return _opened(SQLiteStore, default_db_path(), create, named=bool(configured))
         url = configured
     if not url.strip():
         raise UsageError(f"--db (or ${ENV_VAR}) is empty: name a store; accepted: {ACCEPTED}")
@@ -149,9 +149,14 @@ def _store_path(url: str | None) -> Path:
     return Path(url).expanduser()
 
 
-def _opened(kind: Callable[[Path], Store], path: Path, create: bool = True) -> Store:
+def _opened(
+    kind: Callable[[Path], Store], path: Path, create: bool = True, *, named: bool = True
+) -> Store:
     """`kind(path)`, with what goes wrong on opening said as a StoreUnusable (exit 2); without
-    `create`, a store not there yet is one too, before anything is made."""
+    `create`, a store not there yet is one too, before anything is made. A store `named` (by
+    `--db` or `$WOUNDLOG_DB`, not the default one) whose folder is not there is refused."""
+    if named:
+        _refuse_missing_folder(path)
     if not create and _could_be_made(path):
         # read as the empty store it would be, making nothing: no file, no directory
         return SQLiteStore(":memory:")
@@ -159,6 +164,31 @@ def _opened(kind: Callable[[Path], Store], path: Path, create: bool = True) -> S
         return kind(path)
     except OPEN_ERRORS as error:
         raise unusable(path, error) from None
+
+
+def _refuse_missing_folder(path: Path) -> None:
+    """A named store whose folder is not there and could not be made is refused, naming the
+    path and why: under a file, in a folder this user cannot write to, or needing a new folder
+    at the top of the file system (`sqlite:////no/such/dir/x.db`: a mistyped path, never a
+    place for a store, even for root). Otherwise a command that writes makes the folders and
+    one that reads reads the empty store it would be."""
+    if path.exists() or path.parent.is_dir():
+        return
+    there, folder = (
+        next((up for up in path.absolute().parents if up.exists()), None),
+        str(path.parent),
+    )
+    if there is not None and not there.is_dir():
+        why = f"{str(there)!r} is a file, not a folder"
+    elif there is None or there.parent == there:
+        why = f"its folder {folder!r} does not exist (a store makes no folder at the top)"
+    elif not os.access(there, os.W_OK | os.X_OK):
+        why = f"its folder {folder!r} does not exist, and {str(there)!r} is not writable"
+    else:
+        return
+    refused = StoreUnusable(f"the store {str(path)!r} cannot exist: {why}")
+    refused.add_note(f"check --db or ${ENV_VAR}")
+    raise refused
 
 
 def _could_be_made(path: Path) -> bool:

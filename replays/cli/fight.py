@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
@@ -46,6 +46,7 @@ from .output import (
     print_json,
     print_state,
     say,
+    stdout_filter,
 )
 from .written import to_stdout
 
@@ -384,17 +385,21 @@ def export(
         events = app.fight(fight).events()  # read as written: a long log is never all in memory
         if output is None or to_stdout(output):
             sys.stdout.flush()
-            write_events(sys.stdout.buffer, events)
+            write_events(sys.stdout.buffer, events, shown=stdout_filter("jsonl"))
             return
         with open(output, "wb") as out:
             count = write_events(out, events)
         say(f"exported {count} events of fight `{fight}` to {output}")
 
 
-def write_events(out: BinaryIO, events: Iterable[Stored[Event]]) -> int:
+def write_events(
+    out: BinaryIO, events: Iterable[Stored[Event]], *, shown: Callable[[bytes], bytes] = bytes
+) -> int:
+    """Each event as a line of JSON Lines, as the store holds it, passed through `shown` (to a
+    terminal, control characters as JSON escapes, the same events: `output.stdout_filter`)."""
     count = 0
     for stored in events:
-        out.write(encode_json(stored.event) + b"\n")
+        out.write(shown(encode_json(stored.event) + b"\n"))
         count += 1
     out.flush()
     return count

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import chain
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,9 @@ from . import inputs as given
 from .application import application, known_ruleset
 from .options import Db, valid_fight_id
 from .output import console, say
+
+if TYPE_CHECKING:  # the records' module loads when a file of them is read
+    from woundlog.events.importers.records import Records
 
 OldImport = Annotated[str | None, typer.Option(hidden=True)]  # the old --from form, refused
 
@@ -137,14 +140,14 @@ def import_records(
     """Convert another program's records and append them atomically, a new fight's
     `fight_started` in the same batch, continuing from the importer's cursor (the
     application's `import_records`); then say what was taken in, and what was left out."""
-    records, lines = given.records_file(file)
+    records = given.records_file(file)
     with application(db) as app:
         try:
             appended = app.import_records(
                 fight, fmt, records, ruleset=ruleset, seed=seed, create=True, campaign=campaign
             )
         except WoundlogError as error:
-            raise on_records(error, lines) from None
+            raise on_records(error, records) from None
     skipped = f" ({len(appended.skipped)} already there)" if appended.skipped else ""
     say(f"imported {len(appended.changes)} events into fight `{fight}`{skipped}")
     if isinstance(appended.recorded_in, str):
@@ -153,10 +156,10 @@ def import_records(
         say(f"warning: {warning}", out=console(stderr=True))
 
 
-def on_records(error: WoundlogError, lines: list[int | None]) -> WoundlogError:
+def on_records(error: WoundlogError, records: Records) -> WoundlogError:
     """Name the file's line of a record an importer refused, when the file is JSON Lines."""
-    if error.index is not None and error.line is None and error.index < len(lines):
-        error.line = lines[error.index]
+    if error.index is not None and error.line is None:
+        error.line = records.line(error.index)
     return error
 
 

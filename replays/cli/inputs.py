@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -29,6 +29,9 @@ Scalar = bool | int | str
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _BOOLS = {"true": True, "false": False}
+
+if TYPE_CHECKING:  # the records' module loads when a file of them is read
+    from woundlog.events.importers.records import Records
 
 
 def scalar(text: str) -> Scalar:
@@ -146,28 +149,16 @@ def jsonl_lines(path: Path, items: Collection[int]) -> dict[int, int]:
     return lines
 
 
-def records_file(path: Path) -> tuple[list[object], list[int | None]]:
+def records_file(path: Path) -> Records:
     """Another program's records: a JSON array (or one object), else JSON Lines, one record per
-    line. Also the line each record came from (None inside a JSON document)."""
+    line; each decoded when the importer reaches it (`events.importers.records`), so what the
+    import holds is the file's bytes, not all its records as objects."""
+    from woundlog.events.importers.records import Records
+
     data = bounded.read(path, what="a file of records")
     if data.startswith(b"\x1f\x8b"):
         raise UsageError(f"{path} is gzip-compressed: gunzip it first")
-    try:
-        whole = msgspec.json.decode(data)
-    except (msgspec.DecodeError, RecursionError):
-        pass  # not one JSON document: JSON Lines (or too deep: said below, with its line)
-    else:
-        decode_document(data)  # the same document, refused if it repeats a key
-        whole_records: list[object] = whole if isinstance(whole, list) else [whole]
-        return whole_records, [None] * len(whole_records)
-    records: list[object] = []
-    lines: list[int | None] = []
-    for number, raw in enumerate(data.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        records.append(decode_document(raw, line=number))
-        lines.append(number)
-    return records, lines
+    return Records.of(data)
 
 
 _POSITION = re.compile(r"[#@]?([1-9][0-9]*)")

@@ -4,14 +4,31 @@ Tables and coloured text go through rich, which drops colour and cursor tricks w
 not a terminal. Plain lines (an event's line, a message) are written as rich would write them,
 without loading it: rich takes longer to import than a `woundlog hit` takes to run.
 JSON bypasses rich entirely: rich would wrap long lines and highlight them, and a program
-reading the output wants the exact bytes msgspec wrote.
+reading the output wants JSON as msgspec wrote it.
+
+Terminal escapes: every text the CLI prints passes through this module, and the control and
+invisible characters a name, id, reason or note may hold (ESC, BEL, NUL, DEL, C1,
+bidirectional overrides, zero-width ones, a byte order mark; from a log written before the
+wire refused them, or a free-text reason or note sent over HTTP) are neutralised here, in one
+place, per format:
+
+- what a person reads (lines, tables, messages, errors, help, the Markdown of `report` and
+  `rules` printed without `-o`): each such character written as its Python escape (`shown`),
+  whether standard output is a terminal or a pipe (`| less -R` obeys escapes too);
+- JSON printed by `--json`: each written as JSON's own `\\uXXXX` escape (`json_shown`), so the
+  JSON is the same values, still valid, with nothing a terminal obeys;
+- a format asked for by `-o FILE`, `-o -` or `export`: the format's exact bytes for a file or a
+  pipe (a program reading JSON Lines, Markdown or HTML gets what the format holds), and, when
+  standard output is a terminal, JSON Lines escaped as `--json` is and text formats as a
+  person's text is (`for_stdout`); a picture (PNG) is bytes nobody reads as text.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -71,8 +88,65 @@ def shown(text: str) -> str:
     is shown, never obeyed. Newlines and tabs are the CLI's own layout."""
     if text.isprintable():
         return text
+    return "\n".join(map(_shown_line, text.split("\n")))
+
+
+def _shown_line(line: str) -> str:
+    if line.isprintable():  # most lines of a long text: checked in C
+        return line
     return "".join(
-        char if char.isprintable() or char in _LAYOUT else repr(char)[1:-1] for char in text
+        char if char.isprintable() or char in _LAYOUT else repr(char)[1:-1] for char in line
+    )
+
+
+def json_shown(text: str) -> str:
+    """JSON `text` with every control or invisible character msgspec leaves as it is (DEL, C1,
+    bidirectional overrides, zero-width ones, a byte order mark, separators other than the
+    space) written as JSON's `\\uXXXX` escape: the same values, nothing a terminal obeys.
+    Such characters only occur inside strings, where the escape means the character itself;
+    the newlines of indented JSON are its layout."""
+    if all(map(str.isprintable, text.split("\n"))):
+        return text
+    return "".join(
+        char if char.isprintable() or char == "\n" else _json_escape(char) for char in text
+    )
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # past the basic plane: a surrogate pair, as JSON writes one
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def for_stdout(data: bytes, shape: str) -> bytes:
+    """What `-o -` (or `export`) writes to standard output of a format `shape` (a suffix:
+    jsonl, md, html, svg, png): its exact bytes, unless standard output is a terminal, where
+    text is neutralised (JSON Lines as JSON, the rest as a person's text)."""
+    return stdout_filter(shape)(data)
+
+
+def stdout_filter(shape: str) -> Callable[[bytes], bytes]:
+    """`for_stdout` of `shape`, standard output asked once whether it is a terminal: for a
+    writer of many pieces (`export`, line by line)."""
+    if shape == "png" or not stdout_is_terminal():
+        return _as_it_is
+    return partial(_neutralised, shape=shape)
+
+
+def _as_it_is(data: bytes) -> bytes:
+    return data
+
+
+def _neutralised(data: bytes, *, shape: str) -> bytes:
+    text = data.decode("utf-8", "surrogateescape")
+    return (json_shown(text) if shape in ("json", "jsonl") else shown(text)).encode(
+        "utf-8", "surrogateescape"
     )
 
 
@@ -92,14 +166,21 @@ def say(text: str | Text, *, out: Console | None = None) -> None:
 
 
 def print_raw(text: str) -> None:
-    """Text for programs (JSON, a diagram): straight to stdout, one trailing newline."""
+    """Text printed whole (Markdown, a diagram, help): to stdout with its control characters
+    neutralised (`shown`), unwrapped, one trailing newline."""
+    _write_stdout(shown(text))
+
+
+def _write_stdout(text: str) -> None:
     sys.stdout.write(text.rstrip("\n") + "\n")
     sys.stdout.flush()
 
 
 def print_json(value: Any, *, indent: int = 0) -> None:
+    """`value` as JSON to stdout, control characters as JSON escapes (`json_shown`)."""
     encoded = msgspec.json.encode(value)
-    print_raw((msgspec.json.format(encoded, indent=indent) if indent else encoded).decode())
+    text = (msgspec.json.format(encoded, indent=indent) if indent else encoded).decode()
+    _write_stdout(json_shown(text))
 
 
 def print_error(error: WoundlogError | str, *, hint: str | None = None) -> None:

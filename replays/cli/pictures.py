@@ -82,7 +82,7 @@ def timeline(
 
     title = history.name or history.fight
     drawn = picture(timeline_svg(history.moments, title), shape)
-    write_output(output, drawn)
+    write_output(output, drawn, shape)
     if to_stdout(output):
         return
     cast, events = len(characters(history.moments)), len(history.moments)

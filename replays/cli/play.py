@@ -10,14 +10,20 @@ cancelled) and Ctrl-D (the session ends). It loads only for a session at a termi
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+
+from woundlog.events.bounded import MAX_DOCUMENT, TooLong
 
 from .application import application, kept_open
 from .options import Db, FightId
 from .output import print_error, say
-from .session import Session, split_typed, status_line
+from .session import MAX_LINE, Session, split_typed, status_line
+
+SKIP_CHUNK = 1024 * 1024
+MAX_SKIPPED = MAX_DOCUMENT
+"""Bytes of one line skipped before the session ends: the most the CLI reads of any file."""
 
 HISTORY = "play_history"
 """The history file's name, in the user's state directory (`platformdirs.user_state_path`)."""
@@ -41,8 +47,10 @@ def play(fight: FightId, db: Db = None) -> None:
             greet(session)
             interactive(session, history_path())
             return  # at the table, a refusal was seen: leaving is no failure
-        for line in piped(sys.stdin):
-            if not session.handle(line):
+        for line in piped_stdin():
+            if line is None:
+                session.too_long()
+            elif not session.handle(line):
                 break
     if session.code:  # a script of lines: it failed if one of them did
         import typer
@@ -59,10 +67,38 @@ def greet(session: Session) -> None:
     say(status_line(state.characters))
 
 
-def piped(lines: Iterable[str]) -> Iterator[str]:
-    """Lines from a pipe or a file, each without its line break."""
-    for line in lines:
-        yield line.rstrip("\r\n")
+def piped_stdin() -> Iterator[str | None]:
+    """`piped` lines of standard input (a text stream in its place, a StringIO, line by line)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:
+        return (line.rstrip("\r\n") for line in sys.stdin)
+    return piped(binary, sys.stdin.encoding, sys.stdin.errors)
+
+
+def piped(
+    stream: BinaryIO, encoding: str | None = None, errors: str | None = None
+) -> Iterator[str | None]:
+    """Lines from a pipe or a file, each without its line break, read at most MAX_LINE bytes
+    at a time: a longer line is None (refused, the session goes on), its rest skipped unkept.
+    Skipping more than MAX_SKIPPED bytes of one line (`play < /dev/zero`) ends the session."""
+    while raw := stream.readline(MAX_LINE + 1):
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            _skip_line(stream)
+            yield None
+            continue
+        yield raw.decode(encoding or "utf-8", errors or "strict").rstrip("\r\n")
+
+
+def _skip_line(stream: BinaryIO) -> None:
+    """Read to the end of the line under way, keeping none of it; TooLong past MAX_SKIPPED."""
+    skipped = MAX_LINE
+    while (chunk := stream.readline(SKIP_CHUNK)) and not chunk.endswith(b"\n"):
+        skipped += len(chunk)
+        if skipped > MAX_SKIPPED:
+            raise TooLong(
+                f"standard input: a line of more than {MAX_SKIPPED // (1024 * 1024)} MiB, "
+                "not a session's commands: the session ends"
+            )
 
 
 def history_path() -> Path | None:

@@ -56,7 +56,7 @@ def write_report(
     """A report to the file `-o` names (or standard output, `-o -`) as `written` in `shape`,
     as JSON, or printed in `shape` (Markdown unless `--format` says otherwise)."""
     if output is not None:
-        write_output(output, written(shape))
+        write_output(output, written(shape), shape)
         if not to_stdout(output):
             say(f"wrote {output}")
     elif as_json:

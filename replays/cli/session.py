@@ -37,6 +37,11 @@ from woundlog.events import WoundlogError
 
 from ..application import Application
 from .output import event_line, print_error, say
+from .words import split
+
+MAX_LINE = 64 * 1024
+"""Bytes (UTF-8) of one line of `play` (a command as typed at the table: a few dozen); a longer
+one is refused unread, piped or typed, and the session goes on."""
 
 OUT_OF_SESSION = {
     "new": "a session plays the fight it was opened on: start another from the shell "
@@ -102,7 +107,7 @@ def split_typed(text: str) -> tuple[list[str], str, str]:
     and as it is written (its quote included), for completion. An open quote is closed."""
     for closing in ("", '"', "'"):
         try:
-            words = shlex.split(text + closing)
+            words = split(text + closing)
         except ValueError:
             continue
         if closing:  # the last word is the quoted one being typed
@@ -139,8 +144,11 @@ class Session:
 
     def handle(self, line: str) -> bool:
         """Run one line; False when the session ends (`quit`, or the fight is gone)."""
+        if len(line) > MAX_LINE // 4 and len(line.encode(errors="surrogatepass")) > MAX_LINE:
+            self.too_long()
+            return True
         try:
-            words = shlex.split(line)
+            words = split(line)
         except ValueError as error:  # an open quote: the shell's own words for it
             self.refuse(f"{str(error).lower()}: close the quote")
             return True
@@ -205,6 +213,12 @@ class Session:
         ):
             return f"the fight is `{self.fight}` already: `{word} {shlex.join(rest[1:])}`"
         return None
+
+    def too_long(self) -> None:
+        """A line past MAX_LINE is refused, and the session goes on."""
+        self.refuse(
+            f"a line of more than {MAX_LINE:,} bytes, the most a line of `play` may hold: not run"
+        )
 
     def refuse(self, message: str) -> None:
         print_error(message)

@@ -75,7 +75,7 @@ def odds(
         from ..render.odds import odds_svg  # the picture code loads only when asked
         from ..render.svg import picture
 
-        write_output(plot, picture(odds_svg(answer, Path(source).stem), shape))
+        write_output(plot, picture(odds_svg(answer, Path(source).stem), shape), shape)
     if as_json:
         print_json(answer)
     else:

@@ -51,12 +51,15 @@ def chosen_format(
     return suffix
 
 
-def write_output(output: Path, data: str | bytes) -> None:
-    """`data` to the file `-o` names, or to standard output for `-o -`."""
+def write_output(output: Path, data: str | bytes, shape: str) -> None:
+    """`data` to the file `-o` names, or to standard output for `-o -` (its control characters
+    neutralised there when standard output is a terminal: `output.for_stdout`)."""
     raw = data.encode() if isinstance(data, str) else data
     if to_stdout(output):
+        from .output import for_stdout
+
         sys.stdout.flush()  # what was printed before comes first
-        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.write(for_stdout(raw, shape))
         sys.stdout.buffer.flush()
     else:
         output.write_bytes(raw)
