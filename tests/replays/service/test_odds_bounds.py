@@ -144,6 +144,7 @@ def test_the_readme_states_the_bounds_the_code_holds() -> None:
     from woundlog.core.odds import LIMIT, LIVE
     from woundlog.events.bounded import MAX_DOCUMENT, MAX_LINE, MAX_TABLES
     from woundlog.replays.application import TIMELINE_MAX
+    from woundlog.replays.cli.session import MAX_LINE as PLAY_LINE
     from woundlog.replays.service.app import MAX_BATCH, MAX_BODY
     from woundlog.replays.service.limits import (
         LIST_MAX,
@@ -186,8 +187,11 @@ def test_the_readme_states_the_bounds_the_code_holds() -> None:
         "",
         f"{MAX_BODY // mib} MiB; {MAX_BATCH:,}",
     )
-    assert cells("a line of a log file; another program's file; a `--tables` file") == (
-        f"{MAX_LINE // mib} MiB; {MAX_DOCUMENT // mib} MiB; {MAX_TABLES // mib} MiB",
+    assert cells(
+        "a line of a log file; another program's file; a `--tables` file; a line typed to `play`"
+    ) == (
+        f"{MAX_LINE // mib} MiB; {MAX_DOCUMENT // mib} MiB; {MAX_TABLES // mib} MiB; "
+        f"{PLAY_LINE // 1024} KiB",
         "",
     )
     assert cells("connections; time to send a request's head, its body") == (
