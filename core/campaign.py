@@ -17,7 +17,14 @@ from typing import Any
 
 import msgspec
 
-from woundlog.events import CharacterJoined, FightStarted, RuleError, StructuralError, event_ref
+from woundlog.events import (
+    CarriedInjury,
+    CharacterJoined,
+    FightStarted,
+    RuleError,
+    StructuralError,
+    event_ref,
+)
 from woundlog.events.campaign import (
     CAMPAIGN_TYPES,
     CampaignEvent,
@@ -49,6 +56,9 @@ class FightOutcome(msgspec.Struct, frozen=True, kw_only=True):
     characters: Mapping[str, Any]
     gained: dict[str, dict[str, list[str]]] = {}
     fell: dict[str, str] = {}
+    brought: dict[str, tuple[Any, ...]] = {}
+    """Per character, the injuries its state held as it joined (a campaign member's, from
+    earlier fights): on the record already, so not gained again."""
 
 
 class Played(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,6 +145,29 @@ def advance_campaign(
 def join_stats(record: Record) -> dict[str, int]:
     """The stats a fight's `character_joined` takes for this member now."""
     return dict(record.current)
+
+
+def joining(
+    record: Record, character: str, *, event_id: str | None = None, by: str | None = None
+) -> CharacterJoined:
+    """The `character_joined` that brings this member into a fight as their record stands:
+    current stats, gear as it stands, the lasting injuries with where each was taken, and the
+    conditions that last; the ruleset's rules read them in the new fight."""
+    return CharacterJoined(
+        id=event_id,
+        by=by,
+        character=character,
+        name=record.name,
+        side=record.side,
+        kind=record.kind,
+        stats=join_stats(record),
+        gear=dict(record.gear),
+        injuries=tuple(
+            CarriedInjury(name=injury.name, fight=injury.fight, event=injury.event)
+            for injury in record.injuries
+        ),
+        conditions=record.conditions,
+    )
 
 
 def _members_after(
@@ -233,7 +266,11 @@ def after_the_fight(
     where = outcome.gained.get(character, {})
     taken: dict[str, int] = {}
     injuries = list(record.injuries)
+    already = list(outcome.brought.get(character, ()))
     for injury in getattr(final, "injuries", ()):
+        if injury in already:  # brought from an earlier fight: on the record already
+            already.remove(injury)
+            continue
         lasting = permanence.lasting(injury)
         if lasting is None:
             continue
@@ -247,7 +284,14 @@ def after_the_fight(
         record,
         current=current,
         injuries=tuple(injuries),
-        conditions=tuple(dict.fromkeys([*record.conditions, *permanence.conditions(final)])),
+        conditions=tuple(
+            dict.fromkeys(
+                [
+                    *(c for c in record.conditions if c not in permanence.reads),
+                    *permanence.conditions(final),
+                ]
+            )
+        ),
         fights=(*record.fights, outcome.fight),
     )
     if final.state == DEAD:

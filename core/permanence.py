@@ -98,6 +98,9 @@ class Permanence(msgspec.Struct, frozen=True):
     no_rest: str = "has no rest between fights"
     labels: dict[str, str] = msgspec.field(default_factory=dict)
     conditions: Callable[[Any], tuple[str, ...]] = lambda character: ()
+    reads: tuple[str, ...] = ()
+    """The conditions a member brings into a fight that its rules read (d26's Fatigued): the
+    fight's end says whether they still hold. The others stay on the record as they were."""
     cannot_join: Callable[[Record], str | None] = lambda record: None
 
     def label(self, stat: str) -> str:

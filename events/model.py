@@ -197,13 +197,31 @@ class FightStarted(EventBase, tag="fight_started", frozen=True):
         check_tables(self.tables)
 
 
+class CarriedInjury(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """A lasting injury a character brings into a fight from an earlier one (a campaign's
+    record): its name as its ruleset's state words it ("Severed Leg (left)", "severe arm"), and
+    where it was taken, so the fight's log says it without the campaign."""
+
+    name: Name
+    fight: Name = ""
+    event: Name = ""
+
+
 class CharacterJoined(EventBase, tag="character_joined", frozen=True):
+    """A character enters the fight. `injuries` and `conditions` are what a campaign member
+    brings from earlier fights, for the rules to read (Warhammer Quest's injuries taken once,
+    d26's escalation to the same location and Fatigued): in the log, so it replays alone."""
+
     character: CharacterId
     name: Name = ""
     side: Name = ""
     kind: Name = ""
     stats: Stats = {}
     gear: Gear = {}
+    injuries: Annotated[tuple[CarriedInjury, ...], Meta(max_length=ENTRIES)] = ()
+    conditions: Annotated[tuple[Name, ...], Meta(max_length=ENTRIES)] = ()
 
 
 class Hit(EventBase, tag="hit", frozen=True):

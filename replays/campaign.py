@@ -40,9 +40,13 @@ def fight_outcome(store: Store, fight: str, at: int | None = None) -> FightOutco
         return None
     gained: dict[str, dict[str, list[str]]] = {}
     fell: dict[str, str] = {}
+    brought: dict[str, tuple[Any, ...]] = {}
     state = None
     for state, changes in Fight(store, fight).steps(at):  # noqa: B007 (the last is read after)
         for change in changes.characters:
+            if change.before is None and change.after is not None:  # joined, with what it brings
+                joined = state.characters[change.character]
+                brought[change.character] = tuple(getattr(joined, "injuries", ()))
             for injury in change.injuries:
                 gained.setdefault(change.character, {}).setdefault(show(injury), []).append(
                     changes.event
@@ -51,7 +55,12 @@ def fight_outcome(store: Store, fight: str, at: int | None = None) -> FightOutco
                 fell[change.character] = changes.event
     assert state is not None
     return FightOutcome(
-        fight=fight, ruleset=state.ruleset, characters=state.characters, gained=gained, fell=fell
+        fight=fight,
+        ruleset=state.ruleset,
+        characters=state.characters,
+        gained=gained,
+        fell=fell,
+        brought=brought,
     )
 
 

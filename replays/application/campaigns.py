@@ -30,10 +30,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from woundlog.core.campaign import CampaignState, join_stats, permanence_of, start_campaign
+from woundlog.core.campaign import CampaignState, joining, permanence_of, start_campaign
 from woundlog.core.permanence import Record
 from woundlog.events import (
-    CharacterJoined,
     ConflictError,
     RuleError,
     StructuralError,
@@ -241,7 +240,8 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
     ) -> Appended:
         """`character` joins `fight` as campaign member `member` (default: the member of that
         id) with their record at the campaign's event `at` (default: now): their name, side,
-        kind, gear and current stats. A dead or retired member, or one the ruleset says cannot
+        kind, gear and current stats, lasting injuries and conditions (`core.campaign.joining`).
+        A dead or retired member, or one the ruleset says cannot
         fight yet (dnd5e at 0 hit points), is refused with the reason."""
         state = self._state(campaign, at)
         record = _member(state, member or character, campaign)
@@ -257,17 +257,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             raise UsageError(
                 f"fight `{fight}` plays {ruleset}, campaign `{campaign}` {state.ruleset}"
             )
-        joined = CharacterJoined(
-            id=event_id,
-            by=by,
-            character=character,
-            name=record.name,
-            side=record.side,
-            kind=record.kind,
-            stats=join_stats(record),
-            gear=dict(record.gear),
-        )
-        return self.record(fight, [joined])
+        return self.record(fight, [joining(record, character, event_id=event_id, by=by)])
 
     # --- an import naming a campaign ----------------------------------------------------------
 

@@ -56,7 +56,7 @@ def test_a_page_that_names_no_address_stops_the_start_and_says_what_to_add(
 ) -> None:
     (tmp_path / "notes.html").write_text("<!doctype html><title>notes</title>", encoding="utf-8")
     monkeypatch.setattr(pages, "WEB", tmp_path)
-    with pytest.raises(pages.PageWithoutAddress, match='notes.html names no address: add <meta'):
+    with pytest.raises(pages.PageWithoutAddress, match="notes.html names no address: add <meta"):
         create_app(str(tmp_path / "fights.db"), ADMIN)
 
 
