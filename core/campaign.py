@@ -32,6 +32,7 @@ from woundlog.events.campaign import (
     Died,
     FightPlayed,
     MemberJoined,
+    Repair,
     Rest,
     Retired,
     TimePassed,
@@ -56,9 +57,9 @@ class FightOutcome(msgspec.Struct, frozen=True, kw_only=True):
     characters: Mapping[str, Any]
     gained: dict[str, dict[str, list[str]]] = {}
     fell: dict[str, str] = {}
-    brought: dict[str, tuple[Any, ...]] = {}
-    """Per character, the injuries its state held as it joined (a campaign member's, from
-    earlier fights): on the record already, so not gained again."""
+    joined: Mapping[str, Any] = {}
+    """Per character, its state as it joined: a campaign member's injuries from earlier fights
+    are on the record already (not gained again), and its gear as the fight began."""
 
 
 class Played(msgspec.Struct, frozen=True, kw_only=True):
@@ -228,6 +229,14 @@ def _members_after(
         case Treatment():
             record = _active(members, event.member, "$.member")
             return {**members, event.member: permanence.treat(record, event)}
+        case Repair():
+            record = _active(members, event.member, "$.member")
+            if permanence.repair is None:
+                raise RuleError(
+                    f"{state.ruleset}: a fight leaves no gear to repair (nothing of it lasts)",
+                    field="$.type",
+                )
+            return {**members, event.member: permanence.repair(record, event)}
         case TimePassed():
             return {
                 member: permanence.time_passes(record, event.days) if record.active else record
@@ -257,7 +266,8 @@ def after_the_fight(
 ) -> Record:
     """The record after one fight: the stats the ruleset carries moved by what the fight did
     to them (how it ends, less how it began), the injuries that last with the event that dealt
-    each, death where it happened, retirement, and the fight on the list of fights."""
+    each, death where it happened, retirement, the gear as the fight left it (an item destroyed
+    is gone), and the fight on the list of fights."""
     began, ends = permanence.after_the_fight(final)
     current = dict(record.current)
     for stat, now in ends.items():
@@ -266,7 +276,8 @@ def after_the_fight(
     where = outcome.gained.get(character, {})
     taken: dict[str, int] = {}
     injuries = list(record.injuries)
-    already = list(outcome.brought.get(character, ()))
+    began_as = outcome.joined.get(character)
+    already = list(getattr(began_as, "injuries", ()))
     for injury in getattr(final, "injuries", ()):
         if injury in already:  # brought from an earlier fight: on the record already
             already.remove(injury)
@@ -280,8 +291,17 @@ def after_the_fight(
         taken[said] = nth + 1
         event = events[nth] if nth < len(events) else (events[-1] if events else "?")
         injuries.append(msgspec.structs.replace(lasting, fight=outcome.fight, event=event))
+    gear = dict(record.gear)
+    if began_as is not None:  # what the fight did to the gear it began with
+        for slot in began_as.gear:
+            if slot not in final.gear:
+                gear.pop(slot, None)  # destroyed (contractor: Maimed)
+        for slot, item in final.gear.items():
+            if began_as.gear.get(slot) != item:
+                gear[slot] = item
     changed = msgspec.structs.replace(
         record,
+        gear=gear,
         current=current,
         injuries=tuple(injuries),
         conditions=tuple(

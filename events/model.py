@@ -489,6 +489,14 @@ class Treatment(EventBase, tag="treatment", frozen=True):
     amount: Amount | None = None
 
 
+class Repair(EventBase, tag="repair", frozen=True):
+    """A member's gear repaired or replaced between fights: `item` is the ruleset's word
+    (DragonQuest: `armour`, its Protection Rating back; `shield`, a cloven one replaced)."""
+
+    member: CharacterId
+    item: Name
+
+
 class TimePassed(EventBase, tag="time_passed", frozen=True):
     """Days go by between fights (the healing times of the rulesets that give them)."""
 
@@ -513,6 +521,7 @@ CampaignEvent: TypeAlias = (
     | FightPlayed
     | Rest
     | Treatment
+    | Repair
     | TimePassed
     | Retired
     | Died
@@ -526,6 +535,7 @@ CAMPAIGN_TYPES: tuple[type[EventBase], ...] = (
     FightPlayed,
     Rest,
     Treatment,
+    Repair,
     TimePassed,
     Retired,
     Died,
@@ -590,6 +600,7 @@ ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
     FightPlayed: (("id", _IDS),),
     Rest: (("id", _IDS),),
     Treatment: (("id", _IDS), ("member", _CHARACTERS)),
+    Repair: (("id", _IDS), ("member", _CHARACTERS)),
     TimePassed: (("id", _IDS),),
     Retired: (("id", _IDS), ("member", _CHARACTERS)),
     Died: (("id", _IDS), ("member", _CHARACTERS)),
@@ -653,6 +664,7 @@ SHOWN: dict[type[EventBase], tuple[str, ...]] = {
     FightPlayed: (*_SHOWN_COMMON, "fight"),
     Rest: (*_SHOWN_COMMON, "kind", "member"),
     Treatment: (*_SHOWN_COMMON, "member", "injury", "means"),
+    Repair: (*_SHOWN_COMMON, "member", "item"),
     TimePassed: _SHOWN_COMMON,
     Retired: (*_SHOWN_COMMON, "member"),
     Died: (*_SHOWN_COMMON, "member"),

@@ -40,13 +40,12 @@ def fight_outcome(store: Store, fight: str, at: int | None = None) -> FightOutco
         return None
     gained: dict[str, dict[str, list[str]]] = {}
     fell: dict[str, str] = {}
-    brought: dict[str, tuple[Any, ...]] = {}
+    joined: dict[str, Any] = {}
     state = None
-    for state, changes in Fight(store, fight).steps(at):  # noqa: B007 (the last is read after)
+    for state, changes in Fight(store, fight).steps(at):
         for change in changes.characters:
-            if change.before is None and change.after is not None:  # joined, with what it brings
-                joined = state.characters[change.character]
-                brought[change.character] = tuple(getattr(joined, "injuries", ()))
+            if change.before is None and change.after is not None:  # as it joined
+                joined[change.character] = state.characters[change.character]
             for injury in change.injuries:
                 gained.setdefault(change.character, {}).setdefault(show(injury), []).append(
                     changes.event
@@ -60,7 +59,7 @@ def fight_outcome(store: Store, fight: str, at: int | None = None) -> FightOutco
         characters=state.characters,
         gained=gained,
         fell=fell,
-        brought=brought,
+        joined=joined,
     )
 
 

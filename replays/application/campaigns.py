@@ -48,6 +48,7 @@ from woundlog.events.campaign import (
     Died,
     FightPlayed,
     MemberJoined,
+    Repair,
     Rest,
     Retired,
     TimePassed,
@@ -158,6 +159,13 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         )
         return self._append(campaign, treated)
 
+    def campaign_repair(
+        self, campaign: str, member: str, item: str, **common: Any
+    ) -> CampaignAppended:
+        """A member's gear repaired or replaced between fights (`item`: the ruleset's word,
+        DragonQuest's `armour` or `shield`)."""
+        return self._append(campaign, Repair(member=member, item=item, **_common(common)))
+
     def campaign_time(self, campaign: str, days: int, **common: Any) -> CampaignAppended:
         """`days` go by between fights (the healing times of the rulesets that give them)."""
         return self._append(campaign, TimePassed(days=days, **_common(common)))
@@ -174,10 +182,10 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         return self._append(campaign, Died(member=member, cause=cause, **_common(common)))
 
     def campaign_between(
-        self, campaign: str, event: Rest | Treatment | TimePassed | Retired | Died
+        self, campaign: str, event: Rest | Treatment | Repair | TimePassed | Retired | Died
     ) -> CampaignAppended:
-        """A between-fight event as the campaign's log holds it (a rest, a treatment, time
-        passing, a retirement, a death): what `campaign_rest` and the others record, given
+        """A between-fight event as the campaign's log holds it (a rest, a treatment, a repair,
+        time passing, a retirement, a death): what `campaign_rest` and the others record, given
         whole."""
         return self._append(campaign, event)
 

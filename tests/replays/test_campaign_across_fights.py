@@ -168,3 +168,78 @@ def test_d26_a_member_rested_between_fights_joins_rested(app: Application) -> No
     app.create("f2", FightStarted(ruleset="d26"))
     app.join_from_campaign("f2", "mira", "c")
     assert not app.state("f2").characters["mira"].fatigued
+
+
+# --- DragonQuest: armour "reduced by 2 until repaired", "A cloven shield is useless" ------------
+
+
+def grievous(target: str, **more: Any) -> dict[str, Any]:
+    """A Grievous Injury: a strike in the grievous band, D100 01 on its table."""
+    return {
+        "type": "hit",
+        "target": target,
+        "damage": 1,
+        "band": "grievous",
+        "weapon": "A",
+        "rolls": {"grievous": [1]},
+        **more,
+    }
+
+
+DQ = {"fatigue": 20, "endurance": 16, "willpower": 12, "protection": 4, "shield": 1}
+
+
+def test_dragonquest_armour_stays_reduced_into_the_next_fight_until_repaired(
+    app: Application,
+) -> None:
+    campaign(app, "dragonquest", "hugo", DQ)
+    fight(app, "f1", "hugo", grievous("hugo"))
+    assert member(app, "hugo").current["protection"] == 2
+    app.create("f2", FightStarted(ruleset="dragonquest"))
+    app.join_from_campaign("f2", "hugo", "c")
+    assert app.state("f2").characters["hugo"].protection == 2  # not whole in the next fight
+    app.campaign_repair("c", "hugo", "armour")
+    assert member(app, "hugo").current["protection"] == 4
+    with pytest.raises(RuleError, match="whole: nothing to repair"):
+        app.campaign_repair("c", "hugo", "armour")
+
+
+def test_dragonquest_a_cloven_shield_is_useless_in_the_next_fight_until_replaced(
+    app: Application,
+) -> None:
+    campaign(app, "dragonquest", "hugo", DQ)
+    fight(app, "f1", "hugo", grievous("hugo", cleave_shield=True))
+    hugo = member(app, "hugo")
+    assert (hugo.current["shield"], hugo.current["protection"]) == (0, 4)  # armour spared
+    app.create("f2", FightStarted(ruleset="dragonquest"))
+    app.join_from_campaign("f2", "hugo", "c")
+    with pytest.raises(RuleError, match="hugo has no shield to cleave"):
+        app.record_named("f2", [grievous("hugo", cleave_shield=True)])
+    app.campaign_repair("c", "hugo", "shield")
+    assert member(app, "hugo").current["shield"] == 1
+
+
+def test_a_repair_is_refused_where_the_rules_keep_no_gear_damage(app: Application) -> None:
+    campaign(app, "d26", "mira", {"hp": 12})
+    with pytest.raises(RuleError, match="no gear to repair"):
+        app.campaign_repair("c", "mira", "armour")
+
+
+# --- contractor: "A Maimed result destroys that gear permanently" -------------------------------
+
+
+def test_contractor_gear_a_maimed_result_destroyed_is_gone_from_the_record_and_the_next_fight(
+    app: Application,
+) -> None:
+    gear = {"weapon_arm": "Coil Rifle", "pack": "Salvage Pack"}
+    campaign(app, "contractor", "vex", {"constitution": 12}, gear=gear)
+    # wound 97: Maimed, location 7 (weapon arm): the Coil Rifle covering it takes it
+    fight(
+        app, "f1", "vex", {"type": "hit", "target": "vex", "damage": 99, "rolls": {"wound": [97]}}
+    )
+    vex = member(app, "vex")
+    assert vex.gear == {"pack": "Salvage Pack"}
+    assert vex.injuries == ()  # the gear took the wound
+    app.create("f2", FightStarted(ruleset="contractor"))
+    app.join_from_campaign("f2", "vex", "c")
+    assert app.state("f2").characters["vex"].gear == {"pack": "Salvage Pack"}

@@ -151,7 +151,8 @@ class CampaignsController(Controller):
         data: Between,
     ) -> CampaignAppended:
         """A between-fight event (gm), written as in the campaign's log: `rest` (`kind`, `member`,
-        `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `time_passed` (`days`),
+        `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `repair` (`member`,
+        `item`), `time_passed` (`days`),
         `retired` (`member`, `reason`) or `died` (`member`, `cause`)."""
         return await run(app.campaign_between, campaign, strictly(await request.body(), BETWEEN))
 
