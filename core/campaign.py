@@ -79,14 +79,26 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
         return self.joined != self.record
 
 
+class Unmoved(msgspec.Struct, frozen=True, kw_only=True):
+    """A member an event of the campaign left as they were, and why, while it moved the
+    others: one member's fate is that member's (a party's long rest with one member at 0 hit
+    points; a fight recorded for a member an undo in an earlier fight has since killed)."""
+
+    seq: int
+    member: str
+    why: str
+
+
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
-    """A campaign as it stands: its roster by member id in join order, and every fight played."""
+    """A campaign as it stands: its roster by member id in join order, every fight played, and
+    the members events left unmoved."""
 
     name: str
     ruleset: str
     seq: int
     members: dict[str, Record]
     played: tuple[Played, ...] = ()
+    unmoved: tuple[Unmoved, ...] = ()
 
     @property
     def fights(self) -> tuple[str, ...]:
@@ -117,18 +129,29 @@ def pass_over(state: CampaignState) -> CampaignState:
 
 
 def advance_campaign(
-    state: CampaignState, event: CampaignEvent, outcome: FightOutcome | None = None
+    state: CampaignState,
+    event: CampaignEvent,
+    outcome: FightOutcome | None = None,
+    *,
+    replaying: bool = False,
 ) -> CampaignState:
-    """The campaign after `event` (a `fight_played` needs its fight's `outcome`)."""
+    """The campaign after `event` (a `fight_played` needs its fight's `outcome`).
+
+    `replaying`: the event is in the log already, and an undo in an earlier fight may have
+    changed the roster under it since: a member of a recorded fight who is now dead or retired
+    has their part of it void (left unmoved, with why), and the others' parts stand. Appended
+    now, the same event is refused, naming the member."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
+    unmoved: list[Unmoved] = []
     try:
-        members = _members_after(state, event, eid, outcome)
+        members = _members_after(state, event, eid, outcome, unmoved, replaying)
     except (RuleError, StructuralError) as exc:
         raise exc.located(event=eid) from None
     played = state.played
     if isinstance(event, FightPlayed):
         assert outcome is not None
+        void = {left.member for left in unmoved}
         played += tuple(
             Played(
                 seq=seq,
@@ -139,8 +162,15 @@ def advance_campaign(
                 record=join_stats(state.members[member]),
             )
             for member, character in event.members.items()
+            if member not in void
         )
-    return msgspec.structs.replace(state, seq=seq, members=members, played=played)
+    return msgspec.structs.replace(
+        state,
+        seq=seq,
+        members=members,
+        played=played,
+        unmoved=(*state.unmoved, *(msgspec.structs.replace(u, seq=seq) for u in unmoved)),
+    )
 
 
 def join_stats(record: Record) -> dict[str, int]:
@@ -172,8 +202,15 @@ def joining(
 
 
 def _members_after(
-    state: CampaignState, event: CampaignEvent, eid: str, outcome: FightOutcome | None
+    state: CampaignState,
+    event: CampaignEvent,
+    eid: str,
+    outcome: FightOutcome | None,
+    unmoved: list[Unmoved],
+    replaying: bool,
 ) -> dict[str, Record]:
+    """The roster after `event`; a member it leaves as they were while it moves the others is
+    added to `unmoved`."""
     members = state.members
     permanence = permanence_of(state.ruleset)
     match event:
@@ -199,6 +236,10 @@ def _members_after(
                 raise RuleError(f"fight `{event.fight}` is already played", field="$.fight")
             after = dict(members)
             for member, character in event.members.items():
+                gone = members.get(member)
+                if replaying and gone is not None and not gone.active:
+                    unmoved.append(Unmoved(seq=0, member=member, why=_part_void(gone)))
+                    continue
                 record = _active(members, member, f"$.members.{member}")
                 final = outcome.characters.get(character)
                 if final is None:
@@ -224,7 +265,19 @@ def _members_after(
             else:  # everyone on the roster who is still in the campaign
                 resting = [record for record in members.values() if record.active]
             kinded = msgspec.structs.replace(event, kind=kind)
-            rested = {record.member: permanence.rest(record, kinded) for record in resting}
+            rested: dict[str, Record] = {}
+            for record in resting:
+                try:
+                    rested[record.member] = permanence.rest(record, kinded)
+                except RuleError as refused:
+                    if event.member is not None or len(resting) == 1:
+                        raise  # one member's rest, refused as asked
+                    # a party's rest: this one gains nothing, the others rest
+                    unmoved.append(Unmoved(seq=0, member=record.member, why=refused.message))
+            if resting and not rested:
+                raise RuleError(
+                    "nobody can rest: " + "; ".join(u.why for u in unmoved), field="$.kind"
+                )
             return {**members, **rested}
         case Treatment():
             record = _active(members, event.member, "$.member")
@@ -322,6 +375,11 @@ def after_the_fight(
             changed, retired=f"retires from adventuring (fight {outcome.fight})"
         )
     return changed
+
+
+def _part_void(record: Record) -> str:
+    why = f"is dead: {record.dead}" if record.dead is not None else f"has retired: {record.retired}"
+    return f"{record.name} {why}; their part of this fight is void, the others' stands"
 
 
 def _active(members: Mapping[str, Record], member: str, field: str) -> Record:

@@ -109,7 +109,7 @@ def campaign_steps(
             limit = (fights_at or {}).get(event.fight)
             outcome = fight_outcome(store, event.fight, limit)
         try:
-            state = advance_campaign(state, event, outcome)
+            state = advance_campaign(state, event, outcome, replaying=stored.seq <= end)
         except RuleError as error:
             if stored.seq > end:
                 raise

@@ -403,6 +403,8 @@ def entry_line(entry: HistoryEntry) -> str:
         line += f" - undone: {entry.undone}"
     if entry.void:
         line += f" - void: {entry.void}"
+    for left in entry.unmoved:
+        line += f" - {left.member} unmoved: {left.why}"
     return line
 
 

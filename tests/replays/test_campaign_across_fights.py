@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from woundlog.events import FightStarted, RuleError
+from woundlog.events.campaign import FightPlayed, Rest
 from woundlog.replays.application import Application
 
 
@@ -243,3 +244,57 @@ def test_contractor_gear_a_maimed_result_destroyed_is_gone_from_the_record_and_t
     app.create("f2", FightStarted(ruleset="contractor"))
     app.join_from_campaign("f2", "vex", "c")
     assert app.state("f2").characters["vex"].gear == {"pack": "Salvage Pack"}
+
+
+# --- one member's fate is that member's --------------------------------------------------------
+
+
+def test_dnd5e_a_party_long_rest_rests_everyone_but_the_member_at_0_hit_points(
+    app: Application,
+) -> None:
+    # SRD 5.1: "A character must have at least 1 hit point at the start of the rest to gain its
+    # benefits": the one at 0 gains nothing, the others rest
+    campaign(app, "dnd5e", "mira", {"hp": 10})
+    app.campaign_join("c", "tam", stats={"hp": 12})
+    app.create("f1", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f1", "mira", "c")
+    app.join_from_campaign("f1", "tam", "c")
+    app.record_named("f1", [{"type": "hit", "target": "mira", "damage": 10}])  # to 0: dying
+    app.record_named("f1", [{"type": "hit", "target": "tam", "damage": 5}])
+    app.campaign_record("c", "f1")
+    assert member(app, "mira").current["current_hp"] == 0
+    app.campaign_rest("c", "long")
+    assert member(app, "tam").current["current_hp"] == 12  # rested
+    assert member(app, "mira").current["current_hp"] == 0  # gained nothing
+    [rest] = [e for e in app.campaign_history("c").entries if isinstance(e.event, Rest)]
+    [(who, why)] = [(u.member, u.why) for u in rest.unmoved]
+    assert who == "mira" and "at least 1" in why
+    with pytest.raises(RuleError, match="at 0 hit points"):
+        app.campaign_rest("c", "long", member="mira")  # asked of her alone: refused
+
+
+def test_a_death_an_undo_brings_back_in_fight_2_voids_her_part_of_fight_3_not_the_others(
+    app: Application,
+) -> None:
+    campaign(app, "dnd5e", "mira", {"hp": 10})
+    app.campaign_join("c", "tam", stats={"hp": 12})
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "mira", "c")
+    # 30 damage on 10 hit points: "remaining damage equals or exceeds your hit point maximum,
+    # you die"; then taken back
+    app.record_named("f2", [{"type": "hit", "target": "mira", "damage": 30}])
+    app.record_named("f2", [{"type": "retract", "event": "#3"}])
+    app.campaign_record("c", "f2")
+    app.create("f3", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f3", "mira", "c")
+    app.join_from_campaign("f3", "tam", "c")
+    app.record_named("f3", [{"type": "hit", "target": "tam", "damage": 3}])
+    app.campaign_record("c", "f3")
+    assert member(app, "tam").current["current_hp"] == 9
+    app.campaign_undo("c", "#4", fight="f2")  # the retract taken back: she died in fight 2
+    assert member(app, "mira").dead is not None and "f2" in member(app, "mira").dead
+    assert member(app, "tam").current["current_hp"] == 9  # her death voids nothing of his
+    played = [e for e in app.campaign_history("c").entries if isinstance(e.event, FightPlayed)][1]
+    assert played.void is None
+    assert [u.member for u in played.unmoved] == ["mira"]
+    assert "is dead" in played.unmoved[0].why
