@@ -298,3 +298,21 @@ def test_a_death_an_undo_brings_back_in_fight_2_voids_her_part_of_fight_3_not_th
     assert played.void is None
     assert [u.member for u in played.unmoved] == ["mira"]
     assert "is dead" in played.unmoved[0].why
+
+
+def test_dnd5e_temporary_hit_points_are_carried_until_a_long_rest(app: Application) -> None:
+    # SRD 5.1: temporary hit points "last until they're depleted or you finish a long rest"
+    campaign(app, "dnd5e", "mira", {"hp": 10})
+    fight(app, "f1", "mira", {"type": "heal", "target": "mira", "amount": 7, "means": "temporary"})
+    assert member(app, "mira").current["temp_hp"] == 7
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "mira", "c")
+    assert app.state("f2").characters["mira"].temp_hp == 7  # they come into the next fight
+    app.record_named("f2", [{"type": "hit", "target": "mira", "damage": 3}])
+    app.campaign_record("c", "f2")
+    assert member(app, "mira").current["temp_hp"] == 4
+    assert member(app, "mira").current["current_hp"] == 10
+    app.campaign_rest("c", "short", amount=0)
+    assert member(app, "mira").current["temp_hp"] == 4  # a short rest leaves them
+    app.campaign_rest("c", "long")
+    assert member(app, "mira").current["temp_hp"] == 0  # a long rest ends them
