@@ -316,3 +316,21 @@ def test_dnd5e_temporary_hit_points_are_carried_until_a_long_rest(app: Applicati
     assert member(app, "mira").current["temp_hp"] == 4  # a short rest leaves them
     app.campaign_rest("c", "long")
     assert member(app, "mira").current["temp_hp"] == 0  # a long rest ends them
+
+
+# --- Mordheim: "After the battle you can test to see whether he survives" ---------------------
+
+
+def test_mordheim_a_warrior_out_of_action_joins_the_next_battle_once_his_test_is_recorded(
+    app: Application,
+) -> None:
+    campaign(app, "mordheim", "ulf", {"wounds": 1}, side="reavers")
+    # one wound on his last: injury roll 6, out of action
+    fight(app, "f1", "ulf", {"type": "hit", "target": "ulf", "damage": 1, "rolls": {"injury": [6]}})
+    assert member(app, "ulf").conditions == ("out of action: the after-battle test is owed",)
+    app.create("f2", FightStarted(ruleset="mordheim"))
+    with pytest.raises(RuleError, match="owes the after-battle test"):
+        app.join_from_campaign("f2", "ulf", "c")
+    app.campaign_treat("c", "ulf")  # he survives
+    app.join_from_campaign("f2", "ulf", "c")
+    assert app.state("f2").characters["ulf"].state == "upright"
