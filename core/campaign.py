@@ -17,7 +17,14 @@ from typing import Any
 
 import msgspec
 
-from woundlog.events import CharacterJoined, FightStarted, RuleError, StructuralError, event_ref
+from woundlog.events import (
+    CarriedInjury,
+    CharacterJoined,
+    FightStarted,
+    RuleError,
+    StructuralError,
+    event_ref,
+)
 from woundlog.events.campaign import (
     CAMPAIGN_TYPES,
     CampaignEvent,
@@ -25,6 +32,7 @@ from woundlog.events.campaign import (
     Died,
     FightPlayed,
     MemberJoined,
+    Repair,
     Rest,
     Retired,
     TimePassed,
@@ -49,6 +57,9 @@ class FightOutcome(msgspec.Struct, frozen=True, kw_only=True):
     characters: Mapping[str, Any]
     gained: dict[str, dict[str, list[str]]] = {}
     fell: dict[str, str] = {}
+    joined: Mapping[str, Any] = {}
+    """Per character, its state as it joined: a campaign member's injuries from earlier fights
+    are on the record already (not gained again), and its gear as the fight began."""
 
 
 class Played(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,14 +79,26 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
         return self.joined != self.record
 
 
+class Unmoved(msgspec.Struct, frozen=True, kw_only=True):
+    """A member an event of the campaign left as they were, and why, while it moved the
+    others: one member's fate is that member's (a party's long rest with one member at 0 hit
+    points; a fight recorded for a member an undo in an earlier fight has since killed)."""
+
+    seq: int
+    member: str
+    why: str
+
+
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
-    """A campaign as it stands: its roster by member id in join order, and every fight played."""
+    """A campaign as it stands: its roster by member id in join order, every fight played, and
+    the members events left unmoved."""
 
     name: str
     ruleset: str
     seq: int
     members: dict[str, Record]
     played: tuple[Played, ...] = ()
+    unmoved: tuple[Unmoved, ...] = ()
 
     @property
     def fights(self) -> tuple[str, ...]:
@@ -106,18 +129,29 @@ def pass_over(state: CampaignState) -> CampaignState:
 
 
 def advance_campaign(
-    state: CampaignState, event: CampaignEvent, outcome: FightOutcome | None = None
+    state: CampaignState,
+    event: CampaignEvent,
+    outcome: FightOutcome | None = None,
+    *,
+    replaying: bool = False,
 ) -> CampaignState:
-    """The campaign after `event` (a `fight_played` needs its fight's `outcome`)."""
+    """The campaign after `event` (a `fight_played` needs its fight's `outcome`).
+
+    `replaying`: the event is in the log already, and an undo in an earlier fight may have
+    changed the roster under it since: a member of a recorded fight who is now dead or retired
+    has their part of it void (left unmoved, with why), and the others' parts stand. Appended
+    now, the same event is refused, naming the member."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
+    unmoved: list[Unmoved] = []
     try:
-        members = _members_after(state, event, eid, outcome)
+        members = _members_after(state, event, eid, outcome, unmoved, replaying)
     except (RuleError, StructuralError) as exc:
         raise exc.located(event=eid) from None
     played = state.played
     if isinstance(event, FightPlayed):
         assert outcome is not None
+        void = {left.member for left in unmoved}
         played += tuple(
             Played(
                 seq=seq,
@@ -128,8 +162,15 @@ def advance_campaign(
                 record=join_stats(state.members[member]),
             )
             for member, character in event.members.items()
+            if member not in void
         )
-    return msgspec.structs.replace(state, seq=seq, members=members, played=played)
+    return msgspec.structs.replace(
+        state,
+        seq=seq,
+        members=members,
+        played=played,
+        unmoved=(*state.unmoved, *(msgspec.structs.replace(u, seq=seq) for u in unmoved)),
+    )
 
 
 def join_stats(record: Record) -> dict[str, int]:
@@ -137,9 +178,39 @@ def join_stats(record: Record) -> dict[str, int]:
     return dict(record.current)
 
 
+def joining(
+    record: Record, character: str, *, event_id: str | None = None, by: str | None = None
+) -> CharacterJoined:
+    """The `character_joined` that brings this member into a fight as their record stands:
+    current stats, gear as it stands, the lasting injuries with where each was taken, and the
+    conditions that last; the ruleset's rules read them in the new fight."""
+    return CharacterJoined(
+        id=event_id,
+        by=by,
+        character=character,
+        name=record.name,
+        side=record.side,
+        kind=record.kind,
+        stats=join_stats(record),
+        gear=dict(record.gear),
+        injuries=tuple(
+            CarriedInjury(name=injury.name, fight=injury.fight, event=injury.event)
+            for injury in record.injuries
+        ),
+        conditions=record.conditions,
+    )
+
+
 def _members_after(
-    state: CampaignState, event: CampaignEvent, eid: str, outcome: FightOutcome | None
+    state: CampaignState,
+    event: CampaignEvent,
+    eid: str,
+    outcome: FightOutcome | None,
+    unmoved: list[Unmoved],
+    replaying: bool,
 ) -> dict[str, Record]:
+    """The roster after `event`; a member it leaves as they were while it moves the others is
+    added to `unmoved`."""
     members = state.members
     permanence = permanence_of(state.ruleset)
     match event:
@@ -165,6 +236,10 @@ def _members_after(
                 raise RuleError(f"fight `{event.fight}` is already played", field="$.fight")
             after = dict(members)
             for member, character in event.members.items():
+                gone = members.get(member)
+                if replaying and gone is not None and not gone.active:
+                    unmoved.append(Unmoved(seq=0, member=member, why=_part_void(gone)))
+                    continue
                 record = _active(members, member, f"$.members.{member}")
                 final = outcome.characters.get(character)
                 if final is None:
@@ -190,11 +265,31 @@ def _members_after(
             else:  # everyone on the roster who is still in the campaign
                 resting = [record for record in members.values() if record.active]
             kinded = msgspec.structs.replace(event, kind=kind)
-            rested = {record.member: permanence.rest(record, kinded) for record in resting}
+            rested: dict[str, Record] = {}
+            for record in resting:
+                try:
+                    rested[record.member] = permanence.rest(record, kinded)
+                except RuleError as refused:
+                    if event.member is not None or len(resting) == 1:
+                        raise  # one member's rest, refused as asked
+                    # a party's rest: this one gains nothing, the others rest
+                    unmoved.append(Unmoved(seq=0, member=record.member, why=refused.message))
+            if resting and not rested:
+                raise RuleError(
+                    "nobody can rest: " + "; ".join(u.why for u in unmoved), field="$.kind"
+                )
             return {**members, **rested}
         case Treatment():
             record = _active(members, event.member, "$.member")
             return {**members, event.member: permanence.treat(record, event)}
+        case Repair():
+            record = _active(members, event.member, "$.member")
+            if permanence.repair is None:
+                raise RuleError(
+                    f"{state.ruleset}: a fight leaves no gear to repair (nothing of it lasts)",
+                    field="$.type",
+                )
+            return {**members, event.member: permanence.repair(record, event)}
         case TimePassed():
             return {
                 member: permanence.time_passes(record, event.days) if record.active else record
@@ -224,7 +319,8 @@ def after_the_fight(
 ) -> Record:
     """The record after one fight: the stats the ruleset carries moved by what the fight did
     to them (how it ends, less how it began), the injuries that last with the event that dealt
-    each, death where it happened, retirement, and the fight on the list of fights."""
+    each, death where it happened, retirement, the gear as the fight left it (an item destroyed
+    is gone), and the fight on the list of fights."""
     began, ends = permanence.after_the_fight(final)
     current = dict(record.current)
     for stat, now in ends.items():
@@ -233,7 +329,12 @@ def after_the_fight(
     where = outcome.gained.get(character, {})
     taken: dict[str, int] = {}
     injuries = list(record.injuries)
+    began_as = outcome.joined.get(character)
+    already = list(getattr(began_as, "injuries", ()))
     for injury in getattr(final, "injuries", ()):
+        if injury in already:  # brought from an earlier fight: on the record already
+            already.remove(injury)
+            continue
         lasting = permanence.lasting(injury)
         if lasting is None:
             continue
@@ -243,11 +344,27 @@ def after_the_fight(
         taken[said] = nth + 1
         event = events[nth] if nth < len(events) else (events[-1] if events else "?")
         injuries.append(msgspec.structs.replace(lasting, fight=outcome.fight, event=event))
+    gear = dict(record.gear)
+    if began_as is not None:  # what the fight did to the gear it began with
+        for slot in began_as.gear:
+            if slot not in final.gear:
+                gear.pop(slot, None)  # destroyed (contractor: Maimed)
+        for slot, item in final.gear.items():
+            if began_as.gear.get(slot) != item:
+                gear[slot] = item
     changed = msgspec.structs.replace(
         record,
+        gear=gear,
         current=current,
         injuries=tuple(injuries),
-        conditions=tuple(dict.fromkeys([*record.conditions, *permanence.conditions(final)])),
+        conditions=tuple(
+            dict.fromkeys(
+                [
+                    *(c for c in record.conditions if c not in permanence.reads),
+                    *permanence.conditions(final),
+                ]
+            )
+        ),
         fights=(*record.fights, outcome.fight),
     )
     if final.state == DEAD:
@@ -258,6 +375,11 @@ def after_the_fight(
             changed, retired=f"retires from adventuring (fight {outcome.fight})"
         )
     return changed
+
+
+def _part_void(record: Record) -> str:
+    why = f"is dead: {record.dead}" if record.dead is not None else f"has retired: {record.retired}"
+    return f"{record.name} {why}; their part of this fight is void, the others' stands"
 
 
 def _active(members: Mapping[str, Record], member: str, field: str) -> Record:

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from woundlog.events import RuleError
-from woundlog.events.campaign import Rest, Treatment
+from woundlog.events.campaign import Repair, Rest, Treatment
 
 
 class Injury(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -98,7 +98,13 @@ class Permanence(msgspec.Struct, frozen=True):
     no_rest: str = "has no rest between fights"
     labels: dict[str, str] = msgspec.field(default_factory=dict)
     conditions: Callable[[Any], tuple[str, ...]] = lambda character: ()
+    reads: tuple[str, ...] = ()
+    """The conditions a member brings into a fight that its rules read (d26's Fatigued): the
+    fight's end says whether they still hold. The others stay on the record as they were."""
     cannot_join: Callable[[Record], str | None] = lambda record: None
+    repair: Callable[[Record, Repair], Record] | None = None
+    """What a repair between fights restores (None: the game's gear takes nothing that lasts,
+    and a repair is refused)."""
 
     def label(self, stat: str) -> str:
         return self.labels.get(stat, stat.replace("_", " ").capitalize())

@@ -198,13 +198,31 @@ class FightStarted(EventBase, tag="fight_started", frozen=True):
         check_tables(self.tables)
 
 
+class CarriedInjury(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """A lasting injury a character brings into a fight from an earlier one (a campaign's
+    record): its name as its ruleset's state words it ("Severed Leg (left)", "severe arm"), and
+    where it was taken, so the fight's log says it without the campaign."""
+
+    name: Name
+    fight: Name = ""
+    event: Name = ""
+
+
 class CharacterJoined(EventBase, tag="character_joined", frozen=True):
+    """A character enters the fight. `injuries` and `conditions` are what a campaign member
+    brings from earlier fights, for the rules to read (Warhammer Quest's injuries taken once,
+    d26's escalation to the same location and Fatigued): in the log, so it replays alone."""
+
     character: CharacterId
     name: Name = ""
     side: Name = ""
     kind: Name = ""
     stats: Stats = {}
     gear: Gear = {}
+    injuries: Annotated[tuple[CarriedInjury, ...], Meta(max_length=ENTRIES)] = ()
+    conditions: Annotated[tuple[Name, ...], Meta(max_length=ENTRIES)] = ()
 
 
 class Hit(EventBase, tag="hit", frozen=True):
@@ -472,6 +490,14 @@ class Treatment(EventBase, tag="treatment", frozen=True):
     amount: Amount | None = None
 
 
+class Repair(EventBase, tag="repair", frozen=True):
+    """A member's gear repaired or replaced between fights: `item` is the ruleset's word
+    (DragonQuest: `armour`, its Protection Rating back; `shield`, a cloven one replaced)."""
+
+    member: CharacterId
+    item: Name
+
+
 class TimePassed(EventBase, tag="time_passed", frozen=True):
     """Days go by between fights (the healing times of the rulesets that give them)."""
 
@@ -496,6 +522,7 @@ CampaignEvent: TypeAlias = (
     | FightPlayed
     | Rest
     | Treatment
+    | Repair
     | TimePassed
     | Retired
     | Died
@@ -509,6 +536,7 @@ CAMPAIGN_TYPES: tuple[type[EventBase], ...] = (
     FightPlayed,
     Rest,
     Treatment,
+    Repair,
     TimePassed,
     Retired,
     Died,
@@ -581,6 +609,7 @@ ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
     FightPlayed: (("id", _IDS),),
     Rest: (("id", _IDS),),
     Treatment: (("id", _IDS), ("member", _CHARACTERS)),
+    Repair: (("id", _IDS), ("member", _CHARACTERS)),
     TimePassed: (("id", _IDS),),
     Retired: (("id", _IDS), ("member", _CHARACTERS)),
     Died: (("id", _IDS), ("member", _CHARACTERS)),
@@ -643,6 +672,7 @@ SHOWN: dict[type[EventBase], tuple[str, ...]] = {
     FightPlayed: (*_SHOWN_COMMON, "fight"),
     Rest: (*_SHOWN_COMMON, "kind", "member"),
     Treatment: (*_SHOWN_COMMON, "member", "injury", "means"),
+    Repair: (*_SHOWN_COMMON, "member", "item"),
     TimePassed: _SHOWN_COMMON,
     Retired: (*_SHOWN_COMMON, "member"),
     Died: (*_SHOWN_COMMON, "member"),

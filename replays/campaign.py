@@ -89,11 +89,14 @@ def _folded(store: Store, fight: str, at: int | None, stop: Stop) -> FightOutcom
     """The contribution folded from the fight's log, to seq `at`."""
     gained: dict[str, dict[str, list[str]]] = {}
     fell: dict[str, str] = {}
+    joined: dict[str, Any] = {}
     state = None
-    for n, (state, changes) in enumerate(Fight(store, fight).steps(at), start=1):  # noqa: B007
+    for n, (state, changes) in enumerate(Fight(store, fight).steps(at), start=1):
         if stop is not None and n % STOP_EVERY == 0:
             stop()
         for change in changes.characters:
+            if change.before is None and change.after is not None:  # as it joined
+                joined[change.character] = state.characters[change.character]
             for injury in change.injuries:
                 gained.setdefault(change.character, {}).setdefault(show(injury), []).append(
                     changes.event
@@ -102,7 +105,12 @@ def _folded(store: Store, fight: str, at: int | None, stop: Stop) -> FightOutcom
                 fell[change.character] = changes.event
     assert state is not None
     return FightOutcome(
-        fight=fight, ruleset=state.ruleset, characters=state.characters, gained=gained, fell=fell
+        fight=fight,
+        ruleset=state.ruleset,
+        characters=state.characters,
+        gained=gained,
+        fell=fell,
+        joined=joined,
     )
 
 
@@ -115,6 +123,9 @@ class _Contribution(msgspec.Struct, array_like=True, frozen=True):
     characters: msgspec.Raw
     gained: dict[str, dict[str, list[str]]]
     fell: dict[str, str]
+    joined: msgspec.Raw
+    """Each character as it joined (what a campaign member brought into the fight). A row
+    kept before it existed does not decode, and the fight is folded again."""
 
 
 def _ends(store: Store, fight: str, version: int) -> bytes:
@@ -145,11 +156,12 @@ def _cached(row: KeptContribution, ends: bytes) -> FightOutcome | None:
         kept = msgspec.msgpack.decode(row.data, type=_Contribution)
         character = get_ruleset(kept.ruleset).character
         characters = msgspec.msgpack.decode(kept.characters, type=dict[str, character])  # type: ignore[valid-type]
+        joined = msgspec.msgpack.decode(kept.joined, type=dict[str, character])  # type: ignore[valid-type]
     except (msgspec.DecodeError, msgspec.ValidationError, RuleError, StructuralError):
         return None
     return FightOutcome(
         fight=row.fight, ruleset=kept.ruleset, characters=characters, gained=kept.gained,
-        fell=kept.fell,
+        fell=kept.fell, joined=joined,
     )  # fmt: skip
 
 
@@ -181,6 +193,7 @@ def _keep(store: Store, fight: str, version: int, ends: bytes, outcome: FightOut
             characters=msgspec.Raw(msgspec.msgpack.encode(outcome.characters)),
             gained=outcome.gained,
             fell=outcome.fell,
+            joined=msgspec.Raw(msgspec.msgpack.encode(outcome.joined)),
         )
     )
     row = KeptContribution(fight=fight, version=version, digest=_digest(ends, data), data=data)
@@ -242,7 +255,7 @@ def campaign_steps(
             limit = (fights_at or {}).get(event.fight)
             outcome = fight_outcome(store, event.fight, limit, stop=stop, kept=kept)
         try:
-            state = advance_campaign(state, event, outcome)
+            state = advance_campaign(state, event, outcome, replaying=stored.seq <= end)
         except RuleError as error:
             if stored.seq > end:
                 raise

@@ -82,6 +82,11 @@ Leave clinics) reverses all three layers. A Maimed wound is refused normal treat
 removes it. Motivation (Lucky's +5) is carried. Decisions: HP are not carried (the text resets
 them at every wound; woundlog starts each fight at Maximum HP); there is no rest; a location-10
 wound still waiting on the Foreman when the fight's log ends is not carried (resolve it there).
+Gear a Maimed result destroyed ("destroys that gear permanently") is gone from the record, and
+the next fight joins without it; gear a lesser wound damaged is kept (the Foreman narrates the
+consequence) and its damage is not carried. A member's wounds do not enter the next fight's
+sheet: their layers are in the Constitution and attributes it joins with, and its `injuries`
+list the wounds taken in that fight.
 
 Decisions where the text is silent or ambiguous:
 - Damage beyond 0 HP is lost at the reset: a hit that takes a contractor to 0 HP (exactly 0

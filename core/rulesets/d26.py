@@ -49,7 +49,11 @@ and are fixed.
 Campaigns (`BETWEEN_FIGHTS`): Severe Injuries stay until a `treatment` heals them and Fatigued
 stays until a `rest` ("lasts until removed, for example by rest"). Decisions: the text gives no
 healing time, so HP return between fights, a Severe Injury heals when the GM records its
-treatment, and `time_passed` heals nothing.
+treatment, and `time_passed` heals nothing. A member joining the next fight brings their
+injuries and Fatigue (`character_joined.injuries`, `conditions`), and this fight's rules read
+them: another Severe Injury to a location they already have escalates to a Fatal Injury, and
+they join Fatigued, at full HP, until a `rest` (in the fight, or between fights) removes it;
+the fight's end says whether they are still Fatigued.
 
 Decisions where the text is silent or ambiguous:
 - Damage. A hit's `damage` is taken after Dodge, Block and every other reduction. Above 0 HP it
@@ -559,10 +563,28 @@ def hp_text(before: Combatant, after: Combatant) -> str:
 
 # --- between fights: a campaign ----------------------------------------------------------------
 
+FATIGUED = "Fatigued"
+
+
+def brought_from_earlier_fights(joined: CharacterJoined) -> dict[str, Any]:
+    """A campaign member's injuries and Fatigue, as their record carries them: a Severe
+    Injury to a location they already have escalates in this fight too ("If a character would
+    suffer another Severe Injury to the same location, it escalates to a Fatal Injury"), and
+    Fatigued "stays even if they are later healed ... and lasts until removed (for example by
+    rest)": so they join Fatigued, at their full HP."""
+    brought: dict[str, Any] = {}
+    if joined.injuries:
+        brought["injuries"] = tuple(injury.name for injury in joined.injuries)
+    if FATIGUED in joined.conditions:
+        brought["fatigued"] = True
+    return brought
+
+
 BETWEEN_FIGHTS = Permanence(
     after_the_fight=lambda combatant: ({}, {}),
     lasting=lasts,
-    conditions=lambda combatant: ("Fatigued",) if combatant.fatigued else (),
+    conditions=lambda combatant: (FATIGUED,) if combatant.fatigued else (),
+    reads=(FATIGUED,),
     rest=rest_clears_conditions,
     treat=heal_removes_injury,
     rests=("rest",),
@@ -597,6 +619,7 @@ class D26(Ruleset):
         return Combatant(
             **self.basics(event, kind, stats),
             hp=stats["hp"],
+            **brought_from_earlier_fights(event),
         )
 
     def why_attacker_cannot(

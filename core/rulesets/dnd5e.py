@@ -18,8 +18,9 @@ States in this game:
 
 Stats: `hp`, the hit point maximum (required, at least 1). Counters: `hp` (current, from the
 maximum; never below 0), `temp_hp` (temporary hit points, 0 at first), `successes` and
-`failures` (death saving throws, 0 to 3). Optional stats for reference, read by no rule: `ac`,
-`level`. Kinds: `pc` (default) and `monster`.
+`failures` (death saving throws, 0 to 3). Optional stats: `current_hp` and `temp_hp`, what a
+creature joins with (a campaign's carried hit points, below); for reference, read by no rule:
+`ac`, `level`. Kinds: `pc` (default) and `monster`.
 
 Dice: `death_save` (d20): 10 or more is a success, less a failure; a 1 is two failures; a 20
 brings the creature back to consciousness with 1 hit point. Three successes: stable. Three
@@ -108,6 +109,11 @@ hit points, dying or stable, is carried at 0: it cannot join a fight (the reason
 healed, or until time passes (`time_passed`: a stable creature regains 1 hit point after 1d4
 hours, so after any day). One that ends the fight dying is taken as stable: a fight's log that
 leaves a creature dying has stopped before its death saves, and the GM records `died` if not.
+Temporary hit points "last until they're depleted or you finish a long rest": they are carried
+into the next fight (optional stat `temp_hp`, what a creature joins with) and a long rest ends
+them. Decision: a feature that gives them a shorter duration is the GM's; time passing
+(`time_passed`, a day or more) ends them too, as no SRD feature's lasts a day. A party's rest
+rests each member who can: one at 0 hit points gains nothing from a long rest, the others rest.
 """
 
 from __future__ import annotations
@@ -423,9 +429,24 @@ def revive(creature: Creature, heal: Heal, ctx: Context) -> Creature:
 CURRENT_HP = "current_hp"
 
 
+TEMP_HP = "temp_hp"
+
+
 def hit_points_carried(creature: Creature) -> Carried:
-    """Hit points are carried: as the creature joined the fight, and as it ends it."""
-    return {CURRENT_HP: creature.stats.get(CURRENT_HP, creature.max_hp)}, {CURRENT_HP: creature.hp}
+    """Hit points and temporary hit points are carried: as the creature joined the fight,
+    and as it ends it."""
+    joined = creature.stats
+    began = {CURRENT_HP: joined.get(CURRENT_HP, creature.max_hp)}
+    ends = {CURRENT_HP: creature.hp}
+    if joined.get(TEMP_HP, 0) or creature.temp_hp:  # none, before or after: nothing to carry
+        began[TEMP_HP], ends[TEMP_HP] = joined.get(TEMP_HP, 0), creature.temp_hp
+    return began, ends
+
+
+def _temporary_gone(record: Record) -> Record:
+    if not record.current.get(TEMP_HP):
+        return record
+    return replace(record, current={**record.current, TEMP_HP: 0})
 
 
 def _regain(record: Record, amount: int) -> Record:
@@ -437,14 +458,14 @@ def _regain(record: Record, amount: int) -> Record:
 def resting(record: Record, rest: Rest) -> Record:
     """Short rest: the hit points its Hit Dice gave. Long rest: all of them, from 1 or more."""
     if rest.kind == "short":
-        return _regain(record, rest.amount or 0)
+        return _regain(record, rest.amount or 0)  # temporary hit points stay
     if record.current.get(CURRENT_HP, record.current["hp"]) < 1:
         raise RuleError(
             f"{record.name} is at 0 hit points: a long rest needs at least 1 at its start "
             "(a short rest's Hit Dice, healing, or time passing first)",
             field="$.kind",
         )
-    return _regain(record, record.current["hp"])
+    return _temporary_gone(_regain(record, record.current["hp"]))
 
 
 def healing_between_fights(record: Record, treatment: Treatment) -> Record:
@@ -457,8 +478,10 @@ def healing_between_fights(record: Record, treatment: Treatment) -> Record:
 
 
 def stable_regains_one(record: Record, days: int) -> Record:
-    """A stable creature at 0 regains 1 hit point after 1d4 hours: after any day, 1."""
-    return _regain(record, 1) if record.current.get(CURRENT_HP) == 0 else record
+    """A stable creature at 0 regains 1 hit point after 1d4 hours: after any day, 1; and
+    temporary hit points are gone (no SRD feature's last a day)."""
+    stable = _regain(record, 1) if record.current.get(CURRENT_HP) == 0 else record
+    return _temporary_gone(stable)
 
 
 def at_zero(record: Record) -> str | None:
@@ -473,7 +496,7 @@ BETWEEN_FIGHTS = Permanence(
     treat=healing_between_fights,
     time_passes=stable_regains_one,
     rests=("long", "short"),
-    labels={CURRENT_HP: "HP", "hp": "HP maximum"},
+    labels={CURRENT_HP: "HP", "hp": "HP maximum", TEMP_HP: "temporary HP"},
     cannot_join=at_zero,
 )
 
@@ -484,7 +507,7 @@ class Dnd5e(Ruleset):
     character = Creature
     dice: ClassVar[dict[str, int]] = {DEATH_SAVE: 20}
     stats: ClassVar[dict[str, int | None]] = {"hp": None}
-    optional_stats = ("ac", "level", CURRENT_HP)
+    optional_stats = ("ac", "level", CURRENT_HP, TEMP_HP)
     kinds = (PC, MONSTER)
     permanence = BETWEEN_FIGHTS
     who_may_act = WHO_MAY_ACT
@@ -523,7 +546,12 @@ class Dnd5e(Ruleset):
                 f"`{CURRENT_HP}` (the hit points it joins with) is 1 to the maximum, {stats['hp']}",
                 f"$.stats.{CURRENT_HP}",
             )
-        return Creature(**self.basics(event, kind, stats), hp=now)
+        if stats.get(TEMP_HP, 0) < 0:
+            raise ctx.refuse(
+                f"`{TEMP_HP}` (the temporary hit points it joins with) is 0 or more",
+                f"$.stats.{TEMP_HP}",
+            )
+        return Creature(**self.basics(event, kind, stats), hp=now, temp_hp=stats.get(TEMP_HP, 0))
 
     def on_hit(self, fight: FightState[Any], target: Creature, hit: Hit, ctx: Context) -> Creature:
         if target.state == DEAD:

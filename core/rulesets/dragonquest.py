@@ -89,10 +89,15 @@ Tables:
                     Ranges are "LOW-HIGH" or one number, within 1-100, never overlapping; a
                     malformed table is refused when the fight starts.
 
-Campaigns (`BETWEEN_FIGHTS`): a Grievous Injury stays until a `treatment` heals it. Decisions:
-the text gives no recovery time, so Fatigue and Endurance return between fights (a figure
-joins with his full pools, as the join requires), a Grievous Injury heals when the GM records
-its treatment, `time_passed` heals nothing, and there is no rest.
+Campaigns (`BETWEEN_FIGHTS`): a Grievous Injury stays until a `treatment` heals it. Armour
+keeps the Protection Rating a Grievous Injury took ("reduced by 2 until repaired") and a cloven
+shield stays useless ("A cloven shield is useless") into the next fight, until a `repair`
+between fights (`item` `armour`: its Protection Rating as he joined the campaign; `shield`: a
+usable one again). Decisions: the text gives no recovery time, so Fatigue and Endurance return
+between fights (a figure joins with his full pools, as the join requires), a Grievous Injury
+heals when the GM records its treatment, `time_passed` heals nothing, and there is no rest. A
+repair restores what he joined the campaign with, never more (a figure with no shield gets
+none), and costs nothing here: the text's prices are the GM's.
 
 Decisions where the text is silent or ambiguous:
 - Who may act: a stunned figure "may not take any other action except attempt to recover", so
@@ -191,11 +196,12 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 import msgspec
 
-from woundlog.events import CharacterJoined, Choice, Heal, Hit, TurnEnded
+from woundlog.events import CharacterJoined, Choice, Heal, Hit, RuleError, TurnEnded
+from woundlog.events.campaign import Repair
 
 from ..fight_state import Character, FightState, TickConcern
 from ..machine import Graph
-from ..permanence import Permanence, heal_removes_injury, lasts, nothing_to_restore
+from ..permanence import Carried, Permanence, Record, heal_removes_injury, lasts, nothing_to_restore
 from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
 from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
@@ -924,8 +930,42 @@ def revived(figure: Figure, ctx: Context) -> Figure:
 
 # --- between fights: a campaign ----------------------------------------------------------------
 
+
+def armour_and_shield(figure: Figure) -> Carried:
+    """What a fight does to his armour and shield lasts: a Grievous Injury reduces the
+    Protection Rating "until repaired", and "A cloven shield is useless"; Fatigue and
+    Endurance return between fights. As the fight began, and as it ends."""
+    joined = figure.stats
+    began = {"protection": joined.get("protection", 0), "shield": joined.get("shield", 0)}
+    return began, {"protection": figure.protection, "shield": figure.shield}
+
+
+ARMOUR, SHIELD = "armour", "shield"
+
+
+def repaired(record: Record, repair: Repair) -> Record:
+    """Armour repaired has its Protection Rating back, as he joined the campaign with it; a
+    shield replaced is usable again (if he joined with one: a repair adds no gear)."""
+    stat = {ARMOUR: "protection", SHIELD: "shield"}.get(repair.item)
+    if stat is None:
+        raise RuleError(
+            f"DragonQuest repairs `{ARMOUR}` (its Protection Rating) or `{SHIELD}` (a cloven "
+            f"one replaced), not `{repair.item}`",
+            field="$.item",
+        )
+    whole = record.stats.get(stat, 0)
+    if whole == 0:
+        raise RuleError(f"{record.name} joined the campaign with no {repair.item}", field="$.item")
+    if record.current.get(stat, whole) == whole:
+        raise RuleError(
+            f"{record.name}'s {repair.item} is whole: nothing to repair", field="$.item"
+        )
+    return msgspec.structs.replace(record, current={**record.current, stat: whole})
+
+
 BETWEEN_FIGHTS = Permanence(
-    after_the_fight=lambda figure: ({}, {}),
+    after_the_fight=armour_and_shield,
+    repair=repaired,
     lasting=lasts,
     rest=nothing_to_restore,
     treat=heal_removes_injury,

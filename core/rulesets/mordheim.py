@@ -26,7 +26,8 @@ Campaigns (`AFTER_THE_BATTLE`): wounds return after the battle. "After the battl
 to see whether he survives and if he sustains any serious lasting injuries": the text prints no
 such table, so a warrior taken out of action carries the condition "out of action: the
 after-battle test is owed"; the GM records its result, `died`, or a `treatment` (any means) for
-a survivor, which clears it. There is no rest.
+a survivor, which clears it; until then he cannot join the next battle from the campaign (he
+may not live to fight it). There is no rest.
 
 Decisions where the text is silent or ambiguous:
 - "Several wounds in one turn: apply the highest." Between two recovery phases a fighter's
@@ -189,6 +190,12 @@ AFTER_THE_BATTLE = Permanence(
     rest=nothing_to_restore,
     treat=survived,
     no_rest="has no rest: wounds return after the battle",
+    cannot_join=lambda record: (
+        "was taken out of action and owes the after-battle test: record its result (`died`, "
+        "or a `treatment` for a survivor) first"
+        if TEST_OWED in record.conditions
+        else None
+    ),
 )
 
 

@@ -98,6 +98,7 @@ class CampaignViews(ReportCases):
                     changes=changes,
                     undone=step.undone,
                     void=step.void,
+                    unmoved=[u for u in state.unmoved if u.seq == step.stored.seq],
                 )
             )
             before = state

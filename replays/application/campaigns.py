@@ -34,10 +34,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from woundlog.core.campaign import CampaignState, join_stats, permanence_of, start_campaign
+from woundlog.core.campaign import CampaignState, joining, permanence_of, start_campaign
 from woundlog.core.permanence import Record
 from woundlog.events import (
-    CharacterJoined,
     ConflictError,
     RuleError,
     StructuralError,
@@ -53,6 +52,7 @@ from woundlog.events.campaign import (
     Died,
     FightPlayed,
     MemberJoined,
+    Repair,
     Rest,
     Retired,
     TimePassed,
@@ -177,6 +177,14 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         )
         return self._append(campaign, treated, stop=stop)
 
+    def campaign_repair(
+        self, campaign: str, member: str, item: str, *, stop: Stop = None, **common: Any
+    ) -> CampaignAppended:
+        """A member's gear repaired or replaced between fights (`item`: the ruleset's word,
+        DragonQuest's `armour` or `shield`)."""
+        repair = Repair(member=member, item=item, **_common(common))
+        return self._append(campaign, repair, stop=stop)
+
     def campaign_time(
         self, campaign: str, days: int, *, stop: Stop = None, **common: Any
     ) -> CampaignAppended:
@@ -199,12 +207,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
     def campaign_between(
         self,
         campaign: str,
-        event: Rest | Treatment | TimePassed | Retired | Died,
+        event: Rest | Treatment | Repair | TimePassed | Retired | Died,
         *,
         stop: Stop = None,
     ) -> CampaignAppended:
-        """A between-fight event as the campaign's log holds it (a rest, a treatment, time
-        passing, a retirement, a death): what `campaign_rest` and the others record, given
+        """A between-fight event as the campaign's log holds it (a rest, a treatment, a repair,
+        time passing, a retirement, a death): what `campaign_rest` and the others record, given
         whole."""
         return self._append(campaign, event, stop=stop)
 
@@ -269,7 +277,8 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
     ) -> Appended:
         """`character` joins `fight` as campaign member `member` (default: the member of that
         id) with their record at the campaign's event `at` (default: now): their name, side,
-        kind, gear and current stats. A dead or retired member, or one the ruleset says cannot
+        kind, gear and current stats, lasting injuries and conditions (`core.campaign.joining`).
+        A dead or retired member, or one the ruleset says cannot
         fight yet (dnd5e at 0 hit points), is refused with the reason."""
         state = self._state(campaign, at, stop=stop)
         record = _member(state, member or character, campaign)
@@ -285,17 +294,7 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             raise UsageError(
                 f"fight `{fight}` plays {ruleset}, campaign `{campaign}` {state.ruleset}"
             )
-        joined = CharacterJoined(
-            id=event_id,
-            by=by,
-            character=character,
-            name=record.name,
-            side=record.side,
-            kind=record.kind,
-            stats=join_stats(record),
-            gear=dict(record.gear),
-        )
-        return self.record(fight, [joined])
+        return self.record(fight, [joining(record, character, event_id=event_id, by=by)])
 
     # --- an import naming a campaign ----------------------------------------------------------
 

@@ -17,7 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from woundlog.core import Changes
-from woundlog.core.campaign import Played
+from woundlog.core.campaign import Played, Unmoved
 from woundlog.core.permanence import Injury, Record
 from woundlog.events import Event, UsageError
 from woundlog.events.campaign import CampaignEvent
@@ -315,13 +315,15 @@ class MemberChange(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
 
 class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One event of a campaign's log, what it did to each member, and, if nothing, why
-    (`undone`: taken back by a retract; `void`: the rules refuse it as the log stands now)."""
+    (`undone`: taken back by a retract; `void`: the rules refuse it as the log stands now);
+    `unmoved`: the members it left as they were while it moved the others, each with why."""
 
     seq: int
     event: CampaignEvent
     changes: list[MemberChange] = []
     undone: str | None = None
     void: str | None = None
+    unmoved: list[Unmoved] = []
 
 
 class CampaignHistory(msgspec.Struct, frozen=True, kw_only=True):

@@ -16,6 +16,7 @@ from woundlog.events.campaign import (
     Died,
     FightPlayed,
     MemberJoined,
+    Repair,
     Rest,
     Retired,
     TimePassed,
@@ -169,6 +170,24 @@ def treat(
             event_id=event_id,
             note=note,
         )
+    print_recorded(done, as_json)
+
+
+def repair(
+    campaign: CampaignName,
+    member: Member,
+    item: Annotated[
+        str,
+        typer.Argument(help="What is repaired, the ruleset's word (dragonquest: armour, shield)."),
+    ],
+    event_id: EventId = None,
+    note: Note = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A member's gear repaired or replaced between fights."""
+    with application(db, create=False) as app, one_event():
+        done = app.campaign_repair(campaign, member, item, event_id=event_id, note=note)
     print_recorded(done, as_json)
 
 
@@ -371,6 +390,8 @@ def entry_line(entry: HistoryEntry) -> str:
             what = event.kind or ""
         case Treatment():
             what = f"{event.member} {event.injury}".strip()
+        case Repair():
+            what = f"{event.member} {event.item}"
         case TimePassed():
             what = f"{event.days} days"
         case Retract():
@@ -382,6 +403,8 @@ def entry_line(entry: HistoryEntry) -> str:
         line += f" - undone: {entry.undone}"
     if entry.void:
         line += f" - void: {entry.void}"
+    for left in entry.unmoved:
+        line += f" - {left.member} unmoved: {left.why}"
     return line
 
 

@@ -54,6 +54,7 @@ CAMPAIGN_COMMANDS = [
     "record",
     "rest",
     "treat",
+    "repair",
     "time",
     "retire",
     "died",

@@ -11,7 +11,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from woundlog.events.campaign import Died, Rest, Retired, TimePassed, Treatment
+from woundlog.events.campaign import Died, Repair, Rest, Retired, TimePassed, Treatment
 from woundlog.events.model import SAFE_INT, CharacterId, EventRef, Gear, Id, Name, Stats, Text
 
 CampaignName = Annotated[
@@ -26,7 +26,7 @@ FightName = Annotated[str, Meta(min_length=1, max_length=200)]
 Version = Annotated[int, Meta(ge=0, le=SAFE_INT)]
 Members = Annotated[dict[CharacterId, CharacterId], Meta(min_length=1, max_length=1000)]
 
-Between = Rest | Treatment | TimePassed | Retired | Died
+Between = Rest | Treatment | Repair | TimePassed | Retired | Died
 """A between-fight event, tagged by `type` as in the campaign's log."""
 
 

@@ -85,7 +85,10 @@ give exactly one result to every face is refused as malformed.
 
 Campaigns (`campaign.py`): wounds return after the adventure; Serious Injuries, with what they
 did to Starting Wounds and characteristics, stay for good; no rest or treatment between
-adventures (its docstring lists the decisions).
+adventures (its docstring lists the decisions). A warrior joining from a campaign brings his
+Serious Injuries (`character_joined.injuries`, as his record words them), and the rules of the
+new fight read them: a starred result he has is Nothing Too Serious, a second Eye Loss takes his
+other eye and retires him, a Severed Leg takes the leg he still has, and losing it retires him.
 
 Decisions where the text is silent or ambiguous:
 - The turn is the whole board's. Its start and end are `turn_started` / `turn_ended` with
@@ -192,7 +195,7 @@ from .blows import (
     why_monsters_go_down,
     wound_monster,
 )
-from .campaign import BETWEEN_ADVENTURES
+from .campaign import BETWEEN_ADVENTURES, brings_his_injuries
 from .healing import check_means, heal_wounds, stop_bleeding, treat_downed
 from .tables import (
     D66_FACES,
@@ -343,7 +346,8 @@ class WarhammerQuest(Ruleset):
             starting_wounds=stats["wounds"],
         )
         current = {stat: stats[stat] for stat in CHANGED_STATS if stat in stats}
-        return replace(joined, **current) if current else joined
+        joined = replace(joined, **current) if current else joined
+        return brings_his_injuries(joined, event, ctx)
 
     def why_attacker_cannot(
         self, fight: FightState[Any], attacker_id: str, attacker: Warrior, hit: Hit

@@ -3,6 +3,8 @@ to Movement and Weapon Skill, and when it retires him."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from ...ruleset import Context
@@ -112,6 +114,30 @@ def ear_loss(warrior: Warrior, ctx: Context) -> tuple[Warrior, str] | None:
     if ears >= 2:
         return None
     return losing(warrior, EAR), "his other ear" if ears else ""
+
+
+SEVERED: dict[str, Callable[[Any], str]] = {
+    "Severed Leg": leg_of,
+    "Severed Foot": foot_of,
+    "Severed Arm": arm_of,
+    "Severed Hand": hand_of,
+}
+"""Serious Injuries that take one limb, its side or hand in the entry: "Severed Leg (left)"."""
+FINGERS = re.compile(r"(\d+) fingers? of his (dominant|off) hand")
+
+
+def parts_of(entry: str) -> tuple[str, ...]:
+    """What a Serious Injury on his record took of his body, read back from its entry as
+    `suffer` words it ("Severed Leg (left)", "Severed Fingers (2 fingers of his off hand)",
+    "Eye Loss (his other eye)"): what a warrior joining from a campaign has already lost."""
+    name, _, detail = entry.partition(" (")
+    detail = detail.removesuffix(")")
+    if name in SEVERED and detail in (*SIDES, *HANDS):
+        return (SEVERED[name](detail),)
+    fingers = FINGERS.fullmatch(detail) if name == "Severed Fingers" else None
+    if fingers is not None:
+        return (finger_of(fingers[2]),) * int(fingers[1])  # type: ignore[arg-type]
+    return {"Eye Loss": (EYE,), "Ear Loss": (EAR,)}.get(name, ())
 
 
 def pick(candidates: list[Any], table: Table[Any], purpose: str, ctx: Context) -> Any | None:

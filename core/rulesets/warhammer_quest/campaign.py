@@ -14,12 +14,41 @@ Decisions where the text is silent:
   record lists the fracture; the campaign rolls nothing.
 - every result gained stays on the record as the fight's state words it (Nothing Too Serious
   too: it is what was rolled).
+- a warrior joining the next fight brings his injuries as the record words them; the body
+  parts they took are read back from those words ("Severed Leg (left)": his left leg). An
+  injury the table does not name takes no part of him. His stats join as they stand: the
+  injuries' changes are not taken off a second time.
+- a `character_joined` whose injuries would retire him (both legs, both eyes...) is refused:
+  a warrior who must retire no longer adventures.
 """
 
 from __future__ import annotations
 
+from woundlog.events import CharacterJoined
+
 from ...permanence import Carried, Permanence, lasts, nothing_to_restore, refuse_treatment
-from .warrior import CHANGED_STATS, Warrior
+from ...ruleset import Context
+from .body import crippled, parts_of
+from .warrior import CHANGED_STATS, Warrior, replace
+
+
+def brings_his_injuries(warrior: Warrior, joined: CharacterJoined, ctx: Context) -> Warrior:
+    """A warrior joining with Serious Injuries from earlier adventures: listed as he gained
+    them, with the body parts they took, so the Serious Injuries table reads them as it reads
+    those of this fight. His stats are joined as they stand (the injuries' changes already in
+    them), so nothing is taken off again. One whose injuries would retire him is refused: he
+    no longer adventures."""
+    if not joined.injuries:
+        return warrior
+    entries = tuple(injury.name for injury in joined.injuries)
+    lost = tuple(part for entry in entries for part in parts_of(entry))
+    brought = replace(warrior, injuries=entries, lost=lost)
+    reason = crippled(brought)
+    if reason is not None:
+        raise ctx.refuse(
+            f"{brought.name} has retired from adventuring: {reason}", field="$.injuries"
+        )
+    return brought
 
 
 def after_the_adventure(warrior: Warrior) -> Carried:

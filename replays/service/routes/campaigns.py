@@ -172,7 +172,8 @@ class CampaignsController(Controller):
         data: Between,
     ) -> CampaignAppended:
         """A between-fight event (gm), written as in the campaign's log: `rest` (`kind`, `member`,
-        `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `time_passed` (`days`),
+        `amount`), `treatment` (`member`, `injury`, `means`, `amount`), `repair` (`member`,
+        `item`), `time_passed` (`days`),
         `retired` (`member`, `reason`) or `died` (`member`, `cause`)."""
         between = strictly(await request.body(), BETWEEN)
         return await gated(request, lambda stop: app.campaign_between(campaign, between, stop=stop))
