@@ -3,4 +3,4 @@
 --version` prints it without asking `importlib.metadata`, which would import email parsing and
 walk site-packages for the installed metadata: several times the start of Python (issue 28)."""
 
-RELEASE = "0.2.0"
+RELEASE = "0.3.0"
