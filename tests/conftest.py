@@ -11,6 +11,7 @@ import pytest
 
 from .chromium import launched_browser
 from .postgres_server import Cluster, fresh_database, own_server, server
+from .skips import pytest_runtest_makereport  # noqa: F401 (a hook: a skip under CI fails)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser

@@ -8,6 +8,8 @@ benchmarks moved."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shlex
@@ -196,7 +198,14 @@ def test_the_command_table_lists_every_command_of_woundlog_help() -> None:
 def test_the_library_example_runs_and_runs_again() -> None:
     [example] = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
     for _ in range(2):
-        exec(compile(example, "README.md", "exec"), {})
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(example, "README.md", "exec"), {})
+        hit, consequences, state = printed.getvalue().splitlines()
+        # 20 damage on Mirabel's 18 hit points: down, dying; the undo gives her them back
+        assert hit.startswith("#3 h1 hit: mirabel drops to 0 hit points")
+        assert consequences == "['mirabel: downed -> upright (hp 0 -> 18)']"
+        assert state == "upright"
 
 
 def test_the_http_walkthrough_runs_against_a_real_server(tmp_path: Path) -> None:

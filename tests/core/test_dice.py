@@ -311,7 +311,10 @@ def test_a_die_scoped_to_a_character_not_in_the_fight_is_refused_naming_the_near
 
 def test_a_log_of_version_1_keeps_its_scoped_dice_as_they_were() -> None:
     state, _ = apply(None, FightStarted(ruleset="mordheim"))
-    refuse_strangers_dice(state, TurnStarted(rolls={"downed@anyone": [1]}))  # not refused
+    tick = TurnStarted(rolls={"downed@anyone": [1]})
+    refuse_strangers_dice(state, tick)  # not refused: a version 1 log named nobody's dice
+    _, changes = apply(state, tick)
+    assert changes.unused == {"downed@anyone": [1]}  # kept as written, and said unused
 
 
 # --- examples the mutation run found missing ---------------------------------------------------

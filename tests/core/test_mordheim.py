@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -551,9 +550,10 @@ def test_the_diagram_draws_the_documented_states_and_the_declared_moves() -> Non
 
 
 def test_a_hit_of_a_billion_wounds_returns_at_once_rolling_until_the_result_is_settled() -> None:
-    started = time.perf_counter()
     state, changes = apply(fight(wounds=3), hit(10**9))
-    assert time.perf_counter() - started < 1.0  # one roll per wound took minutes and gigabytes
+    # one roll per wound took minutes and gigabytes: the dice stop once the result is settled
+    # (the seed fixes them; a die of 5 or 6 in the first few is all but certain)
+    assert len(changes.dice) <= 20
     assert grim(state).state == "out_of_action" and grim(state).wounds == 0
     assert changes.dice[-1].value >= 5  # the roll that settled it: out of action
     assert all(d.value <= 4 for d in changes.dice[:-1])

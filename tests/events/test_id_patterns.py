@@ -8,7 +8,14 @@ import json
 import msgspec
 import pytest
 
-from woundlog.events import StructuralError, convert, decode_json, decode_msgpack, iter_jsonl
+from woundlog.events import (
+    StructuralError,
+    convert,
+    decode_json,
+    decode_msgpack,
+    encode_json,
+    iter_jsonl,
+)
 from woundlog.events.model import CHARACTER_ID_PATTERN, EVENT_REF_PATTERN, ID_PATTERN
 from woundlog.events.schema import json_schema
 
@@ -62,7 +69,7 @@ def test_ids_that_keep_to_their_patterns_decode() -> None:
         b'{"type":"hit","target":"#grim","damage":1}',  # a character id may begin with `#`
         b'{"type":"turn_started","round":1}',
     ]:
-        decode_json(line)
+        assert json.loads(encode_json(decode_json(line))) == json.loads(line)  # ids as written
 
 
 def test_the_schema_still_documents_the_id_patterns() -> None:

@@ -40,16 +40,17 @@ def answer_of(sock: socket.socket) -> bytes:
 def test_a_client_that_sends_half_a_head_and_stalls_is_dropped_while_others_are_served(
     tmp_path: Path,
 ) -> None:
-    with Server(tmp_path / "slow.db", args=("--header-timeout", "1")) as running:
+    with Server(tmp_path / "slow.db", args=("--header-timeout", "4")) as running:
         with raw(running, HALF_A_HEAD) as slow:
             started = time.monotonic()
             with httpx.Client(base_url=running.url, timeout=5) as others:
                 for _ in range(5):
                     assert others.get("/health").status_code == 200
-            assert time.monotonic() - started < 1  # nobody waited for the slow one
+            # nobody waited for the slow one: all served before its 4 s deadline came
+            assert time.monotonic() - started < 3.5
             dropped = answer_of(slow)
             assert dropped.startswith(b"HTTP/1.1 408 ")
-            assert 0.8 < time.monotonic() - started < 5
+            assert 3.5 < time.monotonic() - started < 10
         assert "Traceback" not in running.log.read_text()
 
 
@@ -123,7 +124,7 @@ def test_a_request_head_growing_past_max_header_bytes_is_400_at_once(tmp_path: P
         with raw(running, HALF_A_HEAD + b"X-Padding: " + b"a" * 4096) as big:
             started = time.monotonic()
             assert answer_of(big).startswith(b"HTTP/1.1 400 ")
-            assert time.monotonic() - started < 1  # not left to the head's timeout
+            assert time.monotonic() - started < 5  # not left to the head's 10 s timeout
         assert httpx.get(f"{running.url}/health", timeout=5).status_code == 200
 
 
