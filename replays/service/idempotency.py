@@ -173,9 +173,12 @@ def _hkdf(material: bytes, info: bytes) -> bytes:
 class Answers:
     """The first answers, kept beside the fights in the calling thread's store (`store_of`)."""
 
-    def __init__(self, store_of: Callable[[], Store], secret: bytes) -> None:
+    def __init__(
+        self, store_of: Callable[[], Store], secret: bytes, clock: Callable[[], float] = time.time
+    ) -> None:
         self._store_of = store_of
         self._secret = secret
+        self._clock = clock  # the wall clock; a test's own, to age a row as time does
 
     @property
     def _side(self) -> Side:
@@ -199,7 +202,7 @@ class Answers:
         one kept no longer holds: `fight_there` says whether its fight is in the store, asked
         after the row is read, since the row commits with the fight)."""
         row = self._row(key)
-        kept = self._side.answers.find(row, time.time())
+        kept = self._side.answers.find(row, self._clock())
         if kept is None:
             return None
         sent, status = kept.request, kept.status
@@ -240,7 +243,7 @@ class Answers:
         what has expired on the way, so the table holds a day of keys at most. A row already
         kept for the key (another process answered it in between) is left as it is:
         AnswerTaken, so the caller rolls back and gives that answer."""
-        now = time.time()
+        now = self._clock()
         row, expires = self._row(key), now + KEEP_S
         nonce = os.urandom(NONCE_BYTES)
         sealed = self._aead(key).encrypt(

@@ -114,16 +114,40 @@ def test_after_reissued_tokens_a_retry_with_the_key_is_not_given_the_dead_pair(
     assert reads(client, "keyed-reissued", again.json()["gm_token"])
 
 
-def test_a_kept_answer_past_its_day_is_forgotten(tmp_path: Path) -> None:
+def test_a_kept_answer_whose_expiry_was_altered_in_the_table_is_not_served(
+    tmp_path: Path,
+) -> None:
+    """The expiry is sealed with the answer: moved back in the table by hand, the row no longer
+    opens, and the retry is answered as one without a key (never the first tokens)."""
     db = tmp_path / "expired.db"
     key = str(uuid.uuid4())
     with Server(db) as running, httpx.Client(base_url=running.url, timeout=30) as client:
         first = create(client, "keyed-old", key).json()
-        with sqlite3.connect(db) as raw:  # a day goes by
+        with sqlite3.connect(db) as raw:
             raw.execute("UPDATE service_answers SET expires = expires - 86400")
         again = create(client, "keyed-old", key)
         assert again.status_code == 200  # answered as a retry without a key
         assert again.json()["gm_token"] != first["gm_token"]
+
+
+def test_a_kept_answer_is_given_back_until_its_day_is_out_and_then_forgotten(
+    tmp_path: Path,
+) -> None:
+    """Time passes as the service reads it (its clock), the row left as it was written: the
+    answer stands one second before its 24 hours are out, and is gone one second after."""
+    from woundlog.events.stores import open_store
+    from woundlog.replays.service.idempotency import KEEP_S, Answers
+
+    now = [1_700_000_000.0]
+    with open_store(str(tmp_path / "answers.db")) as store:
+        answers = Answers(lambda: store, b"s" * 32, clock=lambda: now[0])
+        with store.transaction():
+            answers.keep_in("key-1", "POST /fights yard", "yard", 201, b'{"gm_token":"g1"}')
+        now[0] += KEEP_S - 1
+        kept = answers.recall("key-1", "POST /fights yard", lambda: True)
+        assert kept == (201, b'{"gm_token":"g1"}')
+        now[0] += 2  # its day is out
+        assert answers.recall("key-1", "POST /fights yard", lambda: True) is None
 
 
 def test_a_deleted_fight_created_again_with_the_same_key_is_a_new_fight(
