@@ -146,6 +146,7 @@ def shapes(folder: Path) -> dict[str, list[tuple[list[str], str | None]]]:
         "campaign record": [([campaign, "record", "camp", "big"], None)],
         "campaign rest": [([campaign, "rest", "camp"], None)],
         "campaign treat": [([campaign, "treat", "camp", "a", LONG], None)],
+        "campaign repair": [([campaign, "repair", "camp", "a", LONG], None)],
         "campaign time": [([campaign, "time", "camp", str(SAFE_INT)], None)],
         "campaign retire": [([campaign, "retire", "camp", LONG], None)],
         "campaign died": [([campaign, "died", "camp", LONG], None)],
