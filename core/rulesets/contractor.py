@@ -1141,6 +1141,6 @@ class Contractor(Ruleset):
         self, fight: FightState[Any], character: ContractorSheet, choice: Choice, ctx: Context
     ) -> ContractorSheet:
         refuse_the_dead(character, ctx)
-        if choice.option.startswith(PROSTHETIC_LOST):
-            return lose_prosthetic(character, choice.option, ctx)
+        if choice.option.startswith(PROSTHETIC_LOST):  # penalties back: death, or a stop
+            return settle(lose_prosthetic(character, choice.option, ctx), ctx)
         return place_pending(character, choice.option, fight, self, ctx)

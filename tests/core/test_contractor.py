@@ -643,6 +643,24 @@ def test_losing_a_prosthetic_brings_the_maimed_penalties_back() -> None:
     assert not cinder(state).injuries[0].prosthetic
 
 
+def test_losing_a_prosthetic_whose_penalty_takes_constitution_to_0_kills() -> None:
+    # Constitution 10, a Maimed torso wound (93: house table, constitution -2): the counter's -4
+    # and the -2 leave 4; the prosthetic offsets the -2 (6); a Bruise's counter leaves 2; the
+    # prosthetic lost brings the -2 back: Constitution 0, "permanent death"
+    state = fight(
+        to_zero(93, id="m1"),
+        treat("m1", "prosthetic"),
+        to_zero(31, id="b1"),
+        tables={"locations": HOUSE_LOCATIONS},
+        constitution=10,
+    )
+    assert cinder(state).constitution == 2 and cinder(state).state == "upright"
+    state, changes = apply(state, Choice(character="cinder", option="prosthetic_lost:m1"))
+    assert cinder(state).constitution == 0
+    assert cinder(state).state == "dead"
+    assert "dies: Constitution 0, permanently" in changes.explanation
+
+
 def test_losing_a_prosthetic_that_is_not_fitted_is_refused() -> None:
     state = fight(to_zero(97, id="h1"))
     refused(state, Choice(character="cinder", option="prosthetic_lost:h1"), "no prosthetic")
