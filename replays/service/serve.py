@@ -20,8 +20,8 @@ from ..application.tokens import new_token
 from ..serving import ADMIN_ENV, Serving
 from .access_log import keep_secrets_out_of_the_access_log
 from .app import create_app
+from .connections import fd_budget, protocol_class, quiet_accept_errors
 from .hosts import HeadBound
-from .limits import fd_budget, protocol_class, quiet_accept_errors
 from .openapi import DOCS_PATH
 from .routes.integrations import FOUNDRY, MANIFEST
 from .routes.pages import HOME
