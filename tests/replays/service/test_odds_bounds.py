@@ -154,8 +154,8 @@ def test_the_readme_states_the_bounds_the_code_holds() -> None:
         REPORT_MAX,
         SAMPLE_STEPS,
         WORK_LIMIT,
-        Limits,
     )
+    from woundlog.replays.serving import Limits
 
     readme = (Path(__file__).parents[3] / "README.md").read_text()
     table = readme.partition("**Bounds.**")[2].partition("\n\n")[2].partition("\n\n")[0]
