@@ -32,7 +32,7 @@ from .dice import Dice
 from .fight_state import Character, FightState, Roster, TickConcern
 from .machine import Graph
 from .presentation import Presentation
-from .states import State
+from .states import HARM, State
 from .turns import RULE as TURNS_RULE
 from .turns import Pulse
 
@@ -153,6 +153,11 @@ class Ruleset:
     character: ClassVar[type[Character]]
     dice: ClassVar[Mapping[str, int]] = {}
     """Die purposes the rules roll, with the number of sides of each."""
+    dice_harm: ClassVar[Mapping[str, Mapping[int, int]]] = {}
+    """Per die purpose, what each result does, as harm (larger is worse), for a person asking how
+    lucky a roll was: a D66 by its result's severity, not its number; a death save's 1 worse than
+    any other failure. A purpose not listed has no order of harm (a hit location): its dice are
+    read by their faces alone."""
     dice_readings: ClassVar[Mapping[str, str]] = {}
     """Per die purpose, how the rules read that purpose's dice of one event together (for a
     person asking how lucky they were): `highest` (the worst of several results stands),
@@ -293,6 +298,26 @@ class Ruleset:
             "stats": stats,
             "gear": event.gear,
         }
+
+    # --- luck: the order of harm ----------------------------------------------------------
+
+    def harm(self, character: Any) -> tuple[int, ...]:
+        """How bad a character's lot is, larger worse, for a person asking how lucky they were:
+        its state first (`states.HARM`), then what this game's rules treat as decisive. By
+        default the injuries carried; a ruleset whose counters decide more says so."""
+        injuries = getattr(character, "injuries", ())
+        return HARM.get(character.state, 0), len(injuries) if isinstance(injuries, tuple) else 0
+
+    def die_harm(self, fight: FightState[Any], purpose: str) -> Mapping[int, int] | None:
+        """What each result of `purpose` does in `fight`, as harm (`dice_harm`; a ruleset whose
+        fights may replace its tables reads the fight's); None: no order of harm."""
+        return self.dice_harm.get(purpose)
+
+    def dice_asked(self, before: FightState[Any], event: Any, purpose: str) -> int | None:
+        """How many dice of `purpose` the rules would roll for `event` from `before`, when they
+        may stop early (a result that settles the rest): a reading of their highest counts all of
+        them, whatever order the dice were written in. None: the dice rolled are all."""
+        return None
 
     # --- who may act ------------------------------------------------------------------------
 

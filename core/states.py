@@ -16,6 +16,18 @@ STABILISED: State = "stabilised"
 OUT_OF_ACTION: State = "out_of_action"
 DEAD: State = "dead"
 
+HARM: dict[str, int] = {
+    UPRIGHT: 0,
+    KNOCKED_DOWN: 1,
+    STUNNED: 2,
+    STABILISED: 3,
+    DOWNED: 4,
+    OUT_OF_ACTION: 5,
+    DEAD: 6,
+}
+"""The states by how bad they are, worse larger: the first key of every ruleset's order of harm
+(`Ruleset.harm`)."""
+
 STATES: tuple[State, ...] = (
     UPRIGHT,
     KNOCKED_DOWN,

@@ -73,6 +73,9 @@ hit says `gear_absorbs: false`. Set it false to make gear take a wound only when
 `gear_absorbs: true`. `prosthetics_anywhere` (default false): a fitted prosthetic takes a wound
 at its own location wherever it is fitted, not only at the text's gear locations.
 
+Luck (a report's order of harm): the state, then Maimed wounds, wounds on the counter,
+Constitution and HP.
+
 Campaigns (`BETWEEN_JOBS`): every active wound stays until treated, with its three layers
 (the Wound Counter's -4 Constitution and Maximum HP, the body part's penalty, the type's
 effect): the next fight joins with Constitution and attributes at their values now. A
@@ -190,7 +193,7 @@ from ..permanence import (
 from ..permanence import without as off_the_record
 from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
-from ..states import DEAD, OUT_OF_ACTION, UPRIGHT, State
+from ..states import DEAD, HARM, OUT_OF_ACTION, UPRIGHT, State
 from ..tables import Table
 
 TRANSITIONS = [
@@ -968,6 +971,17 @@ class Contractor(Ruleset):
     character = ContractorSheet
     who_may_act = WHO_MAY_ACT
     dice: ClassVar[dict[str, int]] = {"wound": 100}
+
+    def harm(self, character: Any) -> tuple[int, ...]:
+        """The state, then Maimed wounds, wounds on the counter, Constitution and HP left."""
+        return (
+            HARM.get(character.state, 0),
+            sum(1 for w in character.injuries if w.maimed),
+            character.wound_counter,
+            -character.constitution,
+            -character.hp,
+        )
+
     dice_hints: ClassVar[dict[str, str]] = {"wound": "a d100's 00 is read as 100: give 100"}
     stats: ClassVar[dict[str, int | None]] = {"constitution": None, "ap": 0, "motivation": 0}
     kinds = ("contractor",)

@@ -46,6 +46,8 @@ starts "stand-in:"). Give the book's own in `fight_started.tables.severe_injurie
 The injury thresholds, the location die and the Heal check difficulties are printed in the text
 and are fixed.
 
+Luck (a report's order of harm): the state, then Fatal and Severe Injuries, Fatigued, HP.
+
 Campaigns (`BETWEEN_FIGHTS`): Severe Injuries stay until a `treatment` heals them and Fatigued
 stays until a `rest` ("lasts until removed, for example by rest"). Decisions: the text gives no
 healing time, so HP return between fights, a Severe Injury heals when the GM records its
@@ -130,7 +132,7 @@ from ..machine import Graph
 from ..permanence import Permanence, heal_removes_injury, lasts, rest_clears_conditions
 from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
-from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
+from ..states import DEAD, DOWNED, HARM, STABILISED, UPRIGHT, State
 from ..tables import Table
 from ..turns import PULSE_VERSION, whole
 
@@ -597,6 +599,18 @@ class D26(Ruleset):
     graph = Graph(name, [UPRIGHT, DOWNED, STABILISED, DEAD], TRANSITIONS)
     character = Combatant
     dice: ClassVar[dict[str, int]] = {"location": 4, "hold_on": 6}
+
+    def harm(self, character: Any) -> tuple[int, ...]:
+        """The state, then Fatal Injuries, Severe Injuries, Fatigued, hit points left."""
+        injuries = character.injuries
+        return (
+            HARM.get(character.state, 0),
+            sum(1 for i in injuries if i.startswith(FATAL)),
+            sum(1 for i in injuries if i.startswith(SEVERE)),
+            int(character.fatigued),
+            -character.hp,
+        )
+
     stats: ClassVar[dict[str, int | None]] = {"hp": None}
     kinds = (PC, NPC, LEGENDARY)
     hit_facts = frozenset({"hit_strength"})

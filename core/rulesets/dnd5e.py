@@ -97,6 +97,9 @@ Decisions where the text is silent or ambiguous:
   are not tracked. A hit on an unconscious creature within 5 feet is a critical hit in the
   rules: the recorder says so with `critical`.
 
+Luck (a report's order of harm): the state, then failed death saves, successes, hit points. A
+death save's 1 (two failures) is worse than 2-9, which is worse than 10-19; a 20 is best.
+
 Campaigns (`BETWEEN_FIGHTS`, SRD 5.1 "Resting"): hit points are carried from one fight to the
 next (optional stat `current_hp`, the hit points a creature joins with, 1 to its maximum `hp`;
 default: the maximum). A short rest (`rest`, kind `short`) gives back the hit points the Hit
@@ -140,7 +143,7 @@ from ..machine import Graph
 from ..permanence import Carried, Permanence, Record
 from ..presentation import Pips, Presentation
 from ..ruleset import Acting, Context, Options, Ruleset
-from ..states import DEAD, DOWNED, STABILISED, UPRIGHT, State
+from ..states import DEAD, DOWNED, HARM, STABILISED, UPRIGHT, State
 from ..turns import starts_the_round_only
 
 TRANSITIONS = [
@@ -506,6 +509,25 @@ class Dnd5e(Ruleset):
     graph = Graph(name, [UPRIGHT, DOWNED, STABILISED, DEAD], TRANSITIONS)
     character = Creature
     dice: ClassVar[dict[str, int]] = {DEATH_SAVE: 20}
+    dice_harm: ClassVar[dict[str, dict[int, int]]] = {
+        # a natural 1 is two failures, 2-9 one, 10-19 a success, a natural 20 wakes them
+        DEATH_SAVE: {
+            1: 3,
+            **dict.fromkeys(range(2, 10), 2),
+            **dict.fromkeys(range(10, 20), 1),
+            20: 0,
+        }
+    }
+
+    def harm(self, character: Any) -> tuple[int, ...]:
+        """The state, then failed death saves (worse), successes (better), hit points left."""
+        return (
+            HARM.get(character.state, 0),
+            character.failures,
+            -character.successes,
+            -(character.hp + character.temp_hp),
+        )
+
     stats: ClassVar[dict[str, int | None]] = {"hp": None}
     optional_stats = ("ac", "level", CURRENT_HP, TEMP_HP)
     kinds = (PC, MONSTER)

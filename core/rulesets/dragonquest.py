@@ -89,6 +89,8 @@ Tables:
                     Ranges are "LOW-HIGH" or one number, within 1-100, never overlapping; a
                     malformed table is refused when the fight starts.
 
+Luck (a report's order of harm): the state, then Grievous Injuries, Endurance and Fatigue left.
+
 Campaigns (`BETWEEN_FIGHTS`): a Grievous Injury stays until a `treatment` heals it. Armour
 keeps the Protection Rating a Grievous Injury took ("reduced by 2 until repaired") and a cloven
 shield stays useless ("A cloven shield is useless") into the next fight, until a `repair`
@@ -204,7 +206,7 @@ from ..machine import Graph
 from ..permanence import Carried, Permanence, Record, heal_removes_injury, lasts, nothing_to_restore
 from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
-from ..states import DEAD, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
+from ..states import DEAD, HARM, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
 
 TRANSITIONS = [
@@ -979,6 +981,16 @@ class DragonQuest(Ruleset):
     name = "dragonquest"
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION, DEAD], TRANSITIONS)
     character = Figure
+
+    def harm(self, character: Any) -> tuple[int, ...]:
+        """The state, then Grievous Injuries, Endurance and Fatigue left."""
+        return (
+            HARM.get(character.state, 0),
+            len(character.injuries),
+            -character.endurance,
+            -character.fatigue,
+        )
+
     dice: ClassVar[dict[str, int]] = {
         "grievous": 100,
         "drop": 100,

@@ -22,6 +22,10 @@ may do nothing at all, and one out of action takes no further part: a hit whose 
 one of them is refused on append and void on replay. An attacker who is not a fighter of this
 fight (a trap, a spell) is accepted and named in the changes.
 
+Luck (a report's order of harm): the state, then wounds left. An injury roll reads by what it
+does (1-2 knocked down, 3-4 stunned, 5-6 out of action), the worst of every roll the wounds past
+zero ask for, though the rolls stop at the first out of action.
+
 Campaigns (`AFTER_THE_BATTLE`): wounds return after the battle. "After the battle you can test
 to see whether he survives and if he sustains any serious lasting injuries": the text prints no
 such table, so a warrior taken out of action carries the condition "out of action: the
@@ -74,7 +78,7 @@ from ..machine import Graph
 from ..permanence import Permanence, Record, nothing_to_restore
 from ..presentation import Presentation
 from ..ruleset import Acting, Context, Ruleset
-from ..states import KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
+from ..states import HARM, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, UPRIGHT, State
 from ..tables import Table
 from ..turns import starts_the_round_only
 
@@ -205,6 +209,22 @@ class Mordheim(Ruleset):
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION], TRANSITIONS)
     character = Warrior
     dice: ClassVar[dict[str, int]] = {"injury": 6}
+    dice_harm: ClassVar[dict[str, dict[int, int]]] = {
+        "injury": {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # knocked down, stunned, out of action
+    }
+
+    def harm(self, character: Any) -> tuple[int, ...]:
+        """The state, then wounds left."""
+        return HARM.get(character.state, 0), -character.wounds
+
+    def dice_asked(self, before: FightState[Any], event: Any, purpose: str) -> int | None:
+        """A hit's injury dice: one per wound past zero, though the rolls stop once one takes
+        him out of action (the rest could change nothing)."""
+        target = before.characters.get(getattr(event, "target", ""))
+        if purpose != "injury" or not isinstance(event, Hit) or target is None:
+            return None
+        return wounds_past_zero(target.wounds, event.damage)
+
     # the injury table is ordered, so the worst result of a hit's rolls is its highest die
     dice_readings: ClassVar[dict[str, str]] = {"injury": "highest"}
     stats: ClassVar[dict[str, int | None]] = {"wounds": 1}

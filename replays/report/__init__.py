@@ -101,7 +101,7 @@ def build(
         count.add(stored, event, state, changes)
         tracks.add(state, changes)
         if changes.dice and event is not None and before is not None:
-            read = readings(changes, state.ruleset)
+            read = readings(before, event, changes)
             dice_read += len(read)
             dice.extend(read[: DICE_LISTED - len(dice)])
             found.extend(moments(before, event, state, changes, weighing))

@@ -14,9 +14,17 @@ it, and the exact odds engine):
   least as badly (or as well). Exact within its budget; past it, sampled, with an interval.
 
 Decisions where the issue is silent:
-- An outcome is ranked by the character's state (upright, knocked down, stunned, stabilised,
-  downed, out of action, dead: worse in that order), then by the injuries carried. Outcomes of
-  the same rank are as bad as each other: a chance of "at least as bad" counts them.
+- An outcome is ranked by its ruleset's order of harm (`Ruleset.harm`): the character's state
+  (upright, knocked down, stunned, stabilised, downed, out of action, dead: worse in that
+  order), then the counters its rules treat as decisive (dnd5e's failed death saves, Warhammer
+  Quest's Serious Injuries by severity and Starting Wounds, d26's Fatal and Severe Injuries and
+  Fatigue, DragonQuest's Grievous Injuries and Endurance, the contractor's Maimed wounds and
+  Constitution). Outcomes of the same rank are as bad as each other: a chance of "at least as
+  bad" counts them. So a death save's natural 1 (two failures) is 1 in 20, not 19 in 20.
+- A reading is where its dice stood by face (`at_least`, `at_most`) and, where the rules order
+  what the dice do (`Ruleset.die_harm`), by harm (`as_bad`, `as_good`): a D66 by its result's
+  severity, not its number. Dice read by their highest count every die the rules would roll
+  (`Ruleset.dice_asked`), so [2, 6] and [6, 2] read alike though the second stops at the 6.
 - A reading counts the dice the rules rolled: a die the rules never rolled (a Mordheim hit
   settled out of action by its first die) is no part of it.
 - A moment is only an event whose dice could have changed the rank of someone's outcome.
@@ -30,7 +38,7 @@ Decisions where the issue is silent:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from itertools import groupby
 from typing import Any
@@ -45,15 +53,6 @@ from woundlog.events import Amend, Event, FightStarted, Retract
 
 from .values import Chance, CharacterLuck, DieLuck, Moment
 
-RANK = {
-    "upright": 0,
-    "knocked_down": 1,
-    "stunned": 2,
-    "stabilised": 3,
-    "downed": 4,
-    "out_of_action": 5,
-    "dead": 6,
-}
 MOMENT_STEPS = 20_000
 """Reducer steps one event's moment may take (a D66 and a d6 after it: about 250)."""
 REPORT_STEPS = 200_000
@@ -73,24 +72,19 @@ DICE_LISTED = 1_000
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
-def badness(character: Character) -> tuple[int, int]:
-    """How bad a character's lot is: state first, then injuries carried."""
-    injuries = getattr(character, "injuries", ())
-    return RANK.get(character.state, 0), len(injuries) if isinstance(injuries, Sequence) else 0
-
-
 def tails(
-    played: Character, cid: str, outcomes: Iterable[tuple[FightState[Any], Fraction]]
+    played: Character, cid: str, outcomes: Iterable[tuple[FightState[Any], Fraction]], ruleset: str
 ) -> tuple[Fraction, Fraction]:
     """The chance, over `outcomes`, that character `cid` fares at least as badly as `played`,
-    and at least as well."""
-    lot = badness(played)
+    and at least as well, by the ruleset's order of harm (`Ruleset.harm`)."""
+    harm = get_ruleset(ruleset).harm
+    lot = harm(played)
     as_bad = as_good = Fraction(0)
     for state, chance in outcomes:
         other = state.characters.get(cid)
         if other is None:
             continue
-        rank = badness(other)
+        rank = harm(other)
         as_bad += chance if rank >= lot else 0
         as_good += chance if rank <= lot else 0
     return as_bad, as_good
@@ -99,9 +93,12 @@ def tails(
 # --- readings -------------------------------------------------------------------------------
 
 
-def readings(changes: Changes, ruleset: str) -> list[DieLuck]:
-    """The event's dice, grouped by purpose and character, as its rules read them."""
-    kinds: Mapping[str, str] = get_ruleset(ruleset).dice_readings
+def readings(before: FightState[Any], event: Event, changes: Changes) -> list[DieLuck]:
+    """The event's dice, grouped by purpose and character, as its rules read them: where
+    their reading stood among every roll of as many dice, by face, and by what the dice did
+    where the rules order it (`Ruleset.die_harm`)."""
+    rules = get_ruleset(before.ruleset)
+    kinds: Mapping[str, str] = rules.dice_readings
     found: list[DieLuck] = []
     ordered = sorted(changes.dice, key=lambda die: (die.purpose, die.character or ""))
     for (purpose, character), group in groupby(
@@ -109,7 +106,10 @@ def readings(changes: Changes, ruleset: str) -> list[DieLuck]:
     ):
         dice = list(group)
         kind = kinds.get(purpose, "die")
-        for values, reading, value, at_least, at_most in _read(kind, dice):
+        asked = rules.dice_asked(before, event, purpose) if kind == "highest" else None
+        harm = rules.die_harm(before, purpose)
+        for values, reading, value, at_least, at_most in _read(kind, dice, asked):
+            by_harm = None if harm is None else harmed(kind, values, dice[0].sides, harm, asked)
             found.append(
                 DieLuck(
                     seq=changes.seq,
@@ -122,19 +122,48 @@ def readings(changes: Changes, ruleset: str) -> list[DieLuck]:
                     value=value,
                     at_least=Chance.of(at_least),
                     at_most=Chance.of(at_most),
+                    as_bad=None if by_harm is None else Chance.of(by_harm[0]),
+                    as_good=None if by_harm is None else Chance.of(by_harm[1]),
                 )
             )
     return found
 
 
+def harmed(
+    kind: str, values: list[int], sides: int, harm: Mapping[int, int], asked: int | None
+) -> tuple[Fraction, Fraction]:
+    """The chance of a result at least as bad as these dice's, and at most as bad, by what each
+    result does (`harm`, worse larger), whatever order the dice were written in: a D66 by its
+    result; several dice read by their highest (Mordheim's injury rolls) by the worst of `asked`
+    dice (the rolls the rules would make, though they stop once the worst is settled); one die
+    by its face's harm."""
+    if kind == "tens_units" and len(values) == 2:
+        results = [harm[10 * a + b] for a in range(1, sides + 1) for b in range(1, sides + 1)]
+        played = harm[10 * values[0] + values[1]]
+    else:
+        results = [harm[face] for face in range(1, sides + 1)]
+        played = max(harm[v] for v in values)
+    every = len(results)
+    worse_or_same = sum(1 for h in results if h >= played)
+    better_or_same = sum(1 for h in results if h <= played)
+    if kind == "highest":  # the worst of n dice
+        n = max(asked or 0, len(values))
+        below = every - worse_or_same  # faces strictly better than the worst played
+        return (
+            1 - Fraction(below, every) ** n,
+            Fraction(better_or_same, every) ** n,
+        )
+    return Fraction(worse_or_same, every), Fraction(better_or_same, every)
+
+
 Read = tuple[list[int], str, int, Fraction, Fraction]
 
 
-def _read(kind: str, dice: list[DieRoll]) -> list[Read]:
+def _read(kind: str, dice: list[DieRoll], asked: int | None = None) -> list[Read]:
     sides = dice[0].sides
     values = [die.value for die in dice]
-    if kind == "highest" and len(values) > 1:
-        return [highest(values, sides)]
+    if kind == "highest" and max(len(values), asked or 0) > 1:
+        return [highest(values, sides, asked)]
     if kind == "total" and len(values) > 1:
         return [total(values, sides)]
     if kind == "tens_units":
@@ -149,11 +178,12 @@ def one(value: int, sides: int) -> Read:
     return [value], "die", value, Fraction(sides - value + 1, sides), Fraction(value, sides)
 
 
-def highest(values: list[int], sides: int) -> Read:
-    """The highest of n dice is v or more unless every die is under v: 1 - ((v-1)/s)^n.
+def highest(values: list[int], sides: int, asked: int | None = None) -> Read:
+    """The highest of n dice is v or more unless every die is under v: 1 - ((v-1)/s)^n; n the
+    dice the rules would roll (`asked`), though they stopped early, else the dice rolled.
 
-    Example: highest([2, 6], 6) reads 6, at least as high 11/36."""
-    n, top = len(values), max(values)
+    Example: highest([2, 6], 6) reads 6, at least as high 11/36; so does [6] of 2 asked."""
+    n, top = max(len(values), asked or 0), max(values)
     every = sides**n
     at_least = Fraction(every - (top - 1) ** n, every)
     return values, "highest", top, at_least, Fraction(top**n, every)
@@ -257,7 +287,9 @@ def moments(
         played = after.characters.get(cid)
         if played is None:
             continue
-        as_bad, as_good = tails(played, cid, ((state, chance) for state, chance, _ in ways))
+        as_bad, as_good = tails(
+            played, cid, ((state, chance) for state, chance, _ in ways), after.ruleset
+        )
         for kind, chance in (("unlucky", as_bad), ("lucky", as_good)):
             if chance < 1:
                 found.append(
@@ -332,7 +364,7 @@ def _luck(
 ) -> list[CharacterLuck]:
     found = []
     for cid, played in final.characters.items():
-        as_bad, as_good = tails(played, cid, outcomes)
+        as_bad, as_good = tails(played, cid, outcomes, final.ruleset)
         interval: dict[str, Chance] = {}
         if samples is not None:
             for name, share in (("as_bad", as_bad), ("as_good", as_good)):

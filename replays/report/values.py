@@ -94,7 +94,11 @@ class Length(msgspec.Struct, frozen=True, kw_only=True):
 class DieLuck(msgspec.Struct, frozen=True, kw_only=True):
     """Dice the rules read together (one die, or a ruleset's `dice_readings`: the highest of a
     hit's injury rolls, a D66, a total) and where their reading stood among every roll of as
-    many dice: `at_least` of rolls read as high or higher, `at_most` as low or lower."""
+    many dice: `at_least` of rolls read as high or higher, `at_most` as low or lower; and, where
+    the rules order what the dice do (`Ruleset.die_harm`: a D66 by its result's severity, a
+    death save's 1 below its other failures), `as_bad` of rolls did as much harm or more,
+    `as_good` as little or less. Several dice read by their highest count every die the rules
+    would roll, so the figures do not depend on the order the dice were written in."""
 
     seq: int
     event: str
@@ -106,6 +110,8 @@ class DieLuck(msgspec.Struct, frozen=True, kw_only=True):
     value: int
     at_least: Chance
     at_most: Chance
+    as_bad: Chance | None = None
+    as_good: Chance | None = None
 
 
 class Moment(msgspec.Struct, frozen=True, kw_only=True):

@@ -83,6 +83,14 @@ range keys: `{"downed": {"rows": {"1": "dead", "2-5": "unconscious", "6": "stabi
 serious_injuries rows name the results below (`"14": "severed_leg"`). A replacement that does not
 give exactly one result to every face is refused as malformed.
 
+Luck (a report's order of harm): the state, then his Serious Injuries by severity, Starting
+Wounds and wounds. The text ranks no Serious Injury; this ruleset's tiers (`tables.SEVERITY`),
+worse larger: 0 a gain or nothing (61-64, 66); 1 a test's modifier or an occasional ache (31,
+42, 43, 51, 53-56, 65); 2 a characteristic or a turn now and then (21-26, 33, 36, 41, 44-46,
+52); 3 a part gone or wounds bleeding away (16, 32, 34, 35); 4 a limb (14, 15); 5 Decapitated
+(11-13). A D66 reads by its result's tier, not its number. The Downed roll: dead worse than
+unconscious, worse than stabilised.
+
 Campaigns (`campaign.py`): wounds return after the adventure; Serious Injuries, with what they
 did to Starting Wounds and characteristics, stay for good; no rest or treatment between
 adventures (its docstring lists the decisions). A warrior joining from a campaign brings his
@@ -184,7 +192,7 @@ from woundlog.events import CharacterJoined, Heal, Hit, TurnEnded, TurnStarted
 from ...fight_state import FightState, TickConcern
 from ...machine import Graph
 from ...ruleset import Acting, Context, Options, Ruleset
-from ...states import DEAD, DOWNED, KNOCKED_DOWN, STABILISED, UPRIGHT, State
+from ...states import DEAD, DOWNED, HARM, KNOCKED_DOWN, STABILISED, UPRIGHT, State
 from ...turns import PULSE_VERSION
 from .blows import (
     coup_de_grace,
@@ -199,9 +207,12 @@ from .campaign import BETWEEN_ADVENTURES, brings_his_injuries
 from .healing import check_means, heal_wounds, stop_bleeding, treat_downed
 from .tables import (
     D66_FACES,
+    DOWNED_HARM,
     DOWNED_TABLE,
     INJURIES,
     SERIOUS_INJURIES_TABLE,
+    SEVERITY,
+    SEVERITY_BY_NAME,
     DownedTable,
     SeriousInjuryTable,
     Tables,
@@ -218,6 +229,7 @@ from .warrior import (
     SIDES,
     WARRIOR,
     Warrior,
+    injury_name,
     is_monster,
     replace,
 )
@@ -328,6 +340,27 @@ class WarhammerQuest(Ruleset):
         "downed": DOWNED_TABLE,
         "serious_injuries": SERIOUS_INJURIES_TABLE,
     }
+
+    def harm(self, character: Any) -> tuple[int, ...]:
+        """The state, then his Serious Injuries by severity (`SEVERITY`), then his Starting
+        Wounds and wounds left."""
+        severity = sum(SEVERITY_BY_NAME.get(injury_name(entry), 0) for entry in character.injuries)
+        return (
+            HARM.get(character.state, 0),
+            severity,
+            -character.starting_wounds,
+            -character.wounds,
+        )
+
+    def die_harm(self, fight: FightState[Any], purpose: str) -> Mapping[int, int] | None:
+        """The fight's own tables, read by what each result does: a D66 by its result's
+        severity, the Downed roll dead, unconscious, stabilised."""
+        tables = self.played_tables(fight)
+        if purpose == "serious_injury":
+            return {face: SEVERITY[tables.serious_injuries[face]] for face in D66_FACES}
+        if purpose == "downed":
+            return {face: DOWNED_HARM[tables.downed[face]] for face in range(1, 7)}
+        return None
 
     def played_tables(self, fight: FightState[Any]) -> Tables:
         downed: DownedTable = self.table(fight, "downed")

@@ -230,6 +230,29 @@ INJURIES: dict[str, SeriousInjury] = {
     ),
 }
 KNOWN = ", ".join(INJURIES)
+SEVERITY: dict[str, int] = {
+    # a gain, or nothing that hurts: What Doesn't Kill Me, Nothing Too Serious, a discount
+    "what_doesnt_kill_me": 0, "nothing_too_serious": 0, "impressive_scars": 0,
+    # a test's modifier, or an ache only now and then: Fear, a weakened leg or shield arm, nerve
+    # endings with their Ignore Pain, a fracture that plays up one adventure in six
+    "horrible_scars": 1, "fearlessness": 1, "weakened_leg": 1, "weakened_shield_arm": 1,
+    "deadened_legs": 1, "deadened_chest": 1, "fracture_leg": 1, "fracture_arm": 1,
+    "fracture_chest": 1,
+    # a characteristic lost, or a turn now and then: head wounds, the primary arm, the chest
+    "stupidity": 2, "insanity": 2, "concussion": 2, "cowardice": 2, "hallucinations": 2,
+    "frenzy": 2, "weakened_arm": 2, "chest_wound": 2, "recurring_pains": 2, "deadened_arms": 2,
+    "ear_loss": 2, "severed_fingers": 2, "partial_paralysis": 2,
+    # a part of him gone, or Starting Wounds bleeding away each turn until healed
+    "eye_loss": 3, "severed_foot": 3, "severed_hand": 3, "internal_injury": 3,
+    # a limb gone: the other one retires him
+    "severed_leg": 4, "severed_arm": 4,
+    "decapitated": 5,
+}  # fmt: skip
+"""The Serious Injuries by how bad each is, worse larger (the order of harm a report reads a
+D66 by: its numbers are no order, 16 Internal Injury lies between 15 and 21). The text ranks
+none of them; the tiers above are this ruleset's decision, each said beside its results."""
+SEVERITY_BY_NAME = {injury.name: SEVERITY[key] for key, injury in INJURIES.items()}
+DOWNED_HARM = {"stabilised": 0, "unconscious": 1, "dead": 2}
 DOWNED_TABLE = DownedTable(rows={"1": "dead", "2-5": "unconscious", "6": "stabilised"})
 SERIOUS_INJURIES_TABLE = SeriousInjuryTable(
     rows={
