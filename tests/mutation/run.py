@@ -77,6 +77,16 @@ MODULES: dict[str, list[str]] = {
     "core/odds.py": ["tests/core/test_odds.py", "tests/core/test_odds_rest.py"],
     "events/importers/avrae.py": ["tests/events/test_import_avrae.py"],
     "events/importers/foundry.py": ["tests/events/test_import_foundry.py"],
+    # what the campaign, the report's luck and the work gate added in 0.3.0 (issues 37, 38)
+    "core/campaign.py": [
+        "tests/replays/test_campaign_edges.py",
+        "tests/replays/test_campaign_across_fights.py",
+        "tests/replays/test_campaign.py",
+        "tests/replays/test_campaign_rulesets.py",
+        "tests/replays/test_campaign_application.py",
+    ],
+    "replays/report/luck.py": ["tests/replays/test_report.py", "tests/replays/test_report_harm.py"],
+    "replays/service/limits.py": ["tests/replays/service/test_gate.py"],
 }
 
 # The operators of a rule's data and its guards; cosmic-ray's other operators (every binary
