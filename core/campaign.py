@@ -169,7 +169,7 @@ def advance_campaign(
         seq=seq,
         members=members,
         played=played,
-        unmoved=(*state.unmoved, *(msgspec.structs.replace(u, seq=seq) for u in unmoved)),
+        unmoved=(*state.unmoved, *unmoved),
     )
 
 
@@ -238,7 +238,7 @@ def _members_after(
             for member, character in event.members.items():
                 gone = members.get(member)
                 if replaying and gone is not None and not gone.active:
-                    unmoved.append(Unmoved(seq=0, member=member, why=_part_void(gone)))
+                    unmoved.append(Unmoved(seq=state.seq + 1, member=member, why=_part_void(gone)))
                     continue
                 record = _active(members, member, f"$.members.{member}")
                 final = outcome.characters.get(character)
@@ -273,7 +273,9 @@ def _members_after(
                     if event.member is not None or len(resting) == 1:
                         raise  # one member's rest, refused as asked
                     # a party's rest: this one gains nothing, the others rest
-                    unmoved.append(Unmoved(seq=0, member=record.member, why=refused.message))
+                    unmoved.append(
+                        Unmoved(seq=state.seq + 1, member=record.member, why=refused.message)
+                    )
             if resting and not rested:
                 raise RuleError(
                     "nobody can rest: " + "; ".join(u.why for u in unmoved), field="$.kind"
