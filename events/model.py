@@ -696,6 +696,13 @@ def unprintable(event: EventBase, path: str = "$") -> tuple[str, str] | None:
             return f"{path}.rolls", _unprintable_said(key)
     if type(event) is Amend:
         return unprintable(event.replacement, f"{path}.replacement")
+    if type(event) is CharacterJoined:  # what a campaign member brings is shown too
+        for n, carried in enumerate(event.injuries):
+            if not carried.name.isprintable():
+                return f"{path}.injuries[{n}].name", _unprintable_said(carried.name)
+        for n, condition in enumerate(event.conditions):
+            if not condition.isprintable():
+                return f"{path}.conditions[{n}]", _unprintable_said(condition)
     return None
 
 

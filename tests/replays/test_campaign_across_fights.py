@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from woundlog.events import FightStarted, RuleError
+from woundlog.events import FightStarted, RuleError, StructuralError
 from woundlog.events.campaign import FightPlayed, Rest
 from woundlog.replays.application import Application
 
@@ -334,3 +334,18 @@ def test_mordheim_a_warrior_out_of_action_joins_the_next_battle_once_his_test_is
     app.campaign_treat("c", "ulf")  # he survives
     app.join_from_campaign("f2", "ulf", "c")
     assert app.state("f2").characters["ulf"].state == "upright"
+
+
+def test_a_carried_injury_or_condition_with_an_invisible_character_is_refused(
+    app: Application,
+) -> None:
+    app.create("f", FightStarted(ruleset="d26"))
+    for field, value, path in (
+        ("injuries", [{"name": "severe\u202earm"}], r"\$\.injuries\[0\]\.name"),
+        ("conditions", ["Fati\x1bgued"], r"\$\.conditions\[0\]"),
+    ):
+        joined = {"type": "character_joined", "character": "mira", "stats": {"hp": 12},
+                  field: value}  # fmt: skip
+        with pytest.raises(StructuralError, match=path):
+            app.record_named("f", [joined])
+    assert app.state("f").characters == {}  # nothing written
