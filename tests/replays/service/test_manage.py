@@ -6,6 +6,7 @@ and its open streams ended), `POST` and `DELETE /fights/{fight}/tokens` (reissue
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,9 @@ def test_deleting_a_fight_ends_its_open_stream_with_a_deleted_message(
     tokens = new_fight(client, "streamed-away")
     seen: list[str] = []
     reader = stream_reader(f"{server.url}/fights/streamed-away/stream", 1, tokens.viewer, seen)
+    deadline = time.monotonic() + 30  # the stream open, its three events delivered: then delete
+    while seen.count("event: changes") < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert client.delete("/fights/streamed-away", headers=ADMIN_HEADERS).status_code == 204
     reader.join(30)
     assert not reader.is_alive(), "the stream of a deleted fight stayed open"
