@@ -19,6 +19,26 @@ from tests.replays.service.server import ADMIN, bearer
 from .server import PagesServer
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The axe-core counts each page test kept (test_accessibility.py's `serious`), a line per
+    page, colour scheme and size, so a run says how many violations of each impact it found;
+    read from the test reports, which pytest-xdist's workers send back whole."""
+    lines = sorted(
+        {
+            value
+            for reports in terminalreporter.stats.values()
+            for report in reports
+            if getattr(report, "when", None) == "call"
+            for name, value in getattr(report, "user_properties", [])
+            if name == "axe"
+        }
+    )
+    if lines:
+        terminalreporter.write_sep("-", f"axe-core: violations of {len(lines)} page views")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PagesServer]:
     with PagesServer(tmp_path_factory.mktemp("pages") / "fights.db") as running:

@@ -58,13 +58,18 @@ def test_report_page_asks_for_a_token_it_does_not_have(
 @pytest.mark.parametrize("size", ["desk", "phone"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_report_page_has_no_serious_accessibility_violation(
-    browser: Browser, server: Any, chasm: Tokens, scheme: str, size: str
+    browser: Browser,
+    server: Any,
+    chasm: Tokens,
+    scheme: str,
+    size: str,
+    request: pytest.FixtureRequest,
 ) -> None:
     context = opened(browser, size, scheme)
     try:
         page = context.new_page()
         page.goto(f"{server.url}/fights/{chasm.fight}/report.html#viewer={chasm.viewer}")
         expect(page.locator("#report h1")).to_have_text("The fire chasm", timeout=REPORT_WAIT)
-        assert serious(page) == []
+        assert serious(page, request, f"report {scheme} {size}") == []
     finally:
         context.close()
