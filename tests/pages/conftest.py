@@ -20,23 +20,25 @@ from .server import PagesServer
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """The axe-core counts each page test kept (test_accessibility.py's `serious`), a line per
-    page, colour scheme and size, so a run says how many violations of each impact it found;
-    read from the test reports, which pytest-xdist's workers send back whole."""
-    lines = sorted(
-        {
-            value
-            for reports in terminalreporter.stats.values()
-            for report in reports
-            if getattr(report, "when", None) == "call"
-            for name, value in getattr(report, "user_properties", [])
-            if name == "axe"
-        }
-    )
-    if lines:
-        terminalreporter.write_sep("-", f"axe-core: violations of {len(lines)} page views")
-        for line in lines:
-            terminalreporter.write_line(line)
+    """What the page tests kept to say (a test's `user_properties`): the axe-core counts
+    (test_accessibility.py's `serious`), a line per page, colour scheme and size, and what was
+    measured on the pages (contrast, widths, heights); read from the test reports, which
+    pytest-xdist's workers send back whole."""
+    kept: dict[str, set[str]] = {"axe": set(), "measured": set()}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) == "call":
+                for name, value in getattr(report, "user_properties", []):
+                    kept.get(name, set()).add(value)
+    titles = {
+        "axe": "axe-core: violations of {} page views",
+        "measured": "measured on the pages: {} figures",
+    }
+    for name, lines in kept.items():
+        if lines:
+            terminalreporter.write_sep("-", titles[name].format(len(lines)))
+            for line in sorted(lines):
+                terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="module")
