@@ -179,3 +179,33 @@ def test_the_campaign_page_has_no_serious_accessibility_violation(
     expect(page.locator("#history li").first).to_be_visible()
     assert serious(page, request, f"campaign {scheme} {size}") == []
     context.close()
+
+
+def test_each_grid_cells_name_begins_with_the_text_it_shows(
+    browser: Browser, server: Any, roadside: Tokens
+) -> None:
+    """WCAG 2.5.3, Label in Name (axe-core 4.14's label-content-name-mismatch): a cell showed
+    `up ◆` and was named "Tordek after #2 ...". Its marks are symbols said in words in the name,
+    hidden from the name's comparison; the state's short label begins the name."""
+    context = opened(browser, "desk", "light")
+    page = context.new_page()
+    page.goto(f"{server.url}/fights/{roadside.fight}/?at=10#gm={roadside.gm}")
+    expect(page.locator("#then caption")).to_have_text("After event #10")
+    cells = page.locator("#grid td[role='gridcell']").evaluate_all(
+        """tds => tds.map(td => {
+            const shown = [...td.childNodes].filter(n => n.nodeType === Node.TEXT_NODE)
+                .map(n => n.textContent).join('').trim();
+            const marks = [...td.querySelectorAll('span')].map(
+                s => [s.textContent.trim(), s.getAttribute('aria-hidden')]);
+            return [shown, td.getAttribute('aria-label'), marks];
+        })"""
+    )
+    assert len(cells) > 40
+    for shown, name, marks in cells:
+        assert name.startswith(f"{shown}: " if shown else ""), (shown, name)
+        for mark, hidden in marks:
+            assert hidden == "true"
+            said = {"◆": "a die was rolled", "±": "counters changed"}[mark]
+            assert said in name, (mark, name)
+    assert any(marks for _, _, marks in cells)  # the fight has marks to check
+    context.close()
