@@ -44,6 +44,10 @@ class Presentation(msgspec.Struct, frozen=True, kw_only=True):
     """The counters a character lives by, shown `x of max` (always, even when full); the first
     a character has is its health: what a band words and a report's chart follows. An
     importer's hit points become one of them (`Ruleset.importing`)."""
+    maximums: dict[str, str] = {}
+    """A pool whose maximum the rules change, and the counter that holds its maximum now
+    (Warhammer Quest's `wounds`: `starting_wounds`); a pool not named here is out of the stat
+    it joined with."""
     gm_kinds: tuple[str, ...] = ()
     """The kinds on the GM's side (monsters, NPCs): the kinds whose numbers a players' page
     keeps to bands or hides, as the table link says. Every other kind is a player's."""

@@ -222,7 +222,9 @@ EXPOSED = 10  # location 10: exposed gear, or the Foreman's choice
 GEAR_CHOICE = "gear:"
 PROSTHETIC_LOST = "prosthetic_lost:"
 
-PRESENTATION = Presentation(pools=("hp", "constitution"), units={"hp": "HP"})
+PRESENTATION = Presentation(
+    pools=("hp", "constitution"), maximums={"hp": "max_hp"}, units={"hp": "HP"}
+)
 """A contractor lives by HP, and by Constitution under it (its maximum, against which wounds
 layer); every contractor is a player's."""
 IMPORTING = ImportRules(stat="constitution")

@@ -54,7 +54,7 @@ def health_chart(report: Report) -> str:
     """Per character a line: the health counter after each event that changed it."""
     events = max(report.length.events, 2)
     most = max([1] + [v for track in report.tracks for _, v in track.points])
-    left, top, plot_w, plot_h = 40, 10, WIDTH - 200, 200
+    left, top, plot_w, plot_h = 40, 10, WIDTH - 216, 200
     body = [
         f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
         'stroke="#555"/>',
@@ -77,8 +77,12 @@ def health_chart(report: Report) -> str:
         body.append(
             f'<polyline class="track" points="{" ".join(points)}" fill="none" stroke="{colour}" '
             f'stroke-width="2"><title>{name} ({track.counter})</title></polyline>'
-            f'<text x="{left + plot_w + 8}" y="{top + 12 + 14 * index}" '
-            f'fill="{colour}">{name}</text>'
+            # the name in the text's colour, its line's colour in a swatch before it: a name
+            # drawn in the line's colour was 2.5:1 on white (orange) and less on a dark page
+            f'<line x1="{left + plot_w + 8}" y1="{top + 8 + 14 * index}" '
+            f'x2="{left + plot_w + 22}" y2="{top + 8 + 14 * index}" stroke="{colour}" '
+            f'stroke-width="3"/>'
+            f'<text x="{left + plot_w + 26}" y="{top + 12 + 14 * index}">{name}</text>'
         )
     return _svg("Health over the fight, a line per character", top + plot_h + 20, body)
 

@@ -8,20 +8,36 @@ const empty = (v) => v === null || v === false || v === 0 || (Array.isArray(v) &
 const text = (v) => (Array.isArray(v) ? v.join(", ") : v === true ? "yes" : String(v));
 
 /**
- * `[name, text]` for each counter worth showing: the pools (the ruleset's `presentation` names
- * them: a person always wants to see them, even when full); any stat the rules changed (its
- * current value beside the joined one); and the ruleset's other counters when they are set.
- * Stats at their joined value are left out: they are the character sheet, not the fight.
+ * A pool's maximum now: the counter the ruleset declares holds it (`presentation.maximums`,
+ * for a maximum the rules change), else the stat the character joined with; null for neither.
+ */
+export function maximum(character, name, presentation) {
+  const now = (presentation.maximums ?? {})[name];
+  if (now && typeof character[now] === "number") return character[now];
+  const stats = character.stats ?? {};
+  return name in stats ? stats[name] : null;
+}
+
+/**
+ * `[name, text]` for each counter worth showing: the pools, `x of max` with the maximum as it
+ * stands now (the ruleset's `presentation` names them: a person always wants to see them, even
+ * when full); any stat the rules changed (its current value beside the joined one); and the
+ * ruleset's other counters when they are set. Stats at their joined value are left out: they
+ * are the character sheet, not the fight; so is a counter that is a pool's maximum, shown in
+ * its pool's `of`.
  */
 export function counters(character, presentation) {
   const pools = new Set(presentation.pools);
+  const maxima = Object.entries(presentation.maximums ?? {});
+  const maximums = new Set(maxima.filter(([pool]) => pools.has(pool)).map(([, most]) => most));
   const stats = character.stats ?? {};
   const shown = [];
   for (const [name, value] of Object.entries(character)) {
-    if (FIXED.has(name)) continue;
-    if (name in stats) {
-      if (pools.has(name)) shown.push([label(name), `${value} of ${stats[name]}`]);
-      else if (value !== stats[name]) shown.push([label(name), `${value} (was ${stats[name]})`]);
+    if (FIXED.has(name) || maximums.has(name)) continue;
+    const most = pools.has(name) ? maximum(character, name, presentation) : null;
+    if (most !== null) shown.push([label(name), `${value} of ${most}`]);
+    else if (name in stats) {
+      if (value !== stats[name]) shown.push([label(name), `${value} (was ${stats[name]})`]);
     } else if (pools.has(name) || !empty(value)) {
       shown.push([label(name), text(value)]);
     }

@@ -45,7 +45,7 @@ function corner(text) {
 function roundRow(roundOf) {
   const row = document.createElement("tr");
   row.className = "rounds";
-  row.append(corner(""));
+  row.append(document.createElement("td")); // above the names: a cell, since it heads nothing
   let start = 0;
   for (let i = 1; i <= roundOf.length; i++) {
     if (i < roundOf.length && roundOf[i] === roundOf[start]) continue;
@@ -95,7 +95,11 @@ function cell(moment, person, state) {
     td.dataset.state = state;
   }
   if (moment.changes.undone) td.classList.add("undone");
-  td.textContent = (state ? SHORT[state] : "") + (rolled ? ` ${DIE}` : "") + (counted ? ` ${COUNT}` : "");
+  const short = state ? SHORT[state] : "";
+  td.append(short);
+  // the marks are symbols, said in words below: a screen reader reads the words, not "black diamond"
+  if (rolled) td.append(hiddenMark(DIE));
+  if (counted) td.append(hiddenMark(COUNT));
   const said = [
     `${person.name || person.id} after ${heading(moment)}`,
     state ? label(state) : "not in the fight",
@@ -103,8 +107,18 @@ function cell(moment, person, state) {
     counted && "counters changed",
     moment.changes.undone && `undone: ${moment.changes.undone}`,
   ];
-  td.setAttribute("aria-label", said.filter(Boolean).join("; "));
+  // the name begins with the text the cell shows ("KD"), so a voice user can say what they see
+  // (WCAG 2.5.3, Label in Name)
+  const name = said.filter(Boolean).join("; ");
+  td.setAttribute("aria-label", short ? `${short}: ${name}` : name);
   return td;
+}
+
+function hiddenMark(symbol) {
+  const span = document.createElement("span");
+  span.setAttribute("aria-hidden", "true");
+  span.textContent = ` ${symbol}`;
+  return span;
 }
 
 /** The legend under the grid: each state's colour and label, and the two marks. */

@@ -31,6 +31,14 @@ def test_pools_are_counters_of_the_character_and_at_least_one_is_a_stat(name: st
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_a_pools_current_maximum_is_a_counter_of_the_character(name: str) -> None:
+    rules = RULESETS[name]
+    maximums = rules.presentation.maximums
+    assert set(maximums) <= set(rules.presentation.pools)
+    assert set(maximums.values()) <= counters_of(rules)
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_the_gms_kinds_are_kinds_of_the_ruleset_and_a_player_keeps_one(name: str) -> None:
     rules = RULESETS[name]
     gm = set(rules.presentation.gm_kinds)

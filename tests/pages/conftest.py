@@ -19,6 +19,28 @@ from tests.replays.service.server import ADMIN, bearer
 from .server import PagesServer
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """What the page tests kept to say (a test's `user_properties`): the axe-core counts
+    (test_accessibility.py's `serious`), a line per page, colour scheme and size, and what was
+    measured on the pages (contrast, widths, heights); read from the test reports, which
+    pytest-xdist's workers send back whole."""
+    kept: dict[str, set[str]] = {"axe": set(), "measured": set()}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) == "call":
+                for name, value in getattr(report, "user_properties", []):
+                    kept.get(name, set()).add(value)
+    titles = {
+        "axe": "axe-core: violations of {} page views",
+        "measured": "measured on the pages: {} figures",
+    }
+    for name, lines in kept.items():
+        if lines:
+            terminalreporter.write_sep("-", titles[name].format(len(lines)))
+            for line in sorted(lines):
+                terminalreporter.write_line(line)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PagesServer]:
     with PagesServer(tmp_path_factory.mktemp("pages") / "fights.db") as running:

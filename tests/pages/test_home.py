@@ -3,6 +3,7 @@ pages, the API docs; no fight listed, and no token held."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -74,3 +75,48 @@ def test_a_fight_id_opens_its_pages_which_ask_for_the_token(
     page.get_by_label("Viewer token").fill(tokens.viewer)
     page.get_by_role("button", name="Show the fight").click()
     expect(page.locator(".cards li")).to_have_count(3)
+
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+def test_the_front_page_names_each_page_of_a_fight_and_the_share_command_as_it_is(
+    watched: Watched, server: Any
+) -> None:
+    """It said a command printing the links, `woundlog share`, "is coming": it came. Each page
+    of a fight and a campaign's page are named by their address, and what the page says of
+    `woundlog share` is what the README's command table gives it."""
+    page = watched.page
+    page.goto(f"{server.url}/")
+    opening = page.locator("section[aria-labelledby='open-heading']")
+    text = opening.inner_text()
+    assert "coming" not in text
+    for address in (
+        "/fights/FIGHT/",
+        "/fights/FIGHT/table",
+        "/fights/FIGHT/report.html",
+        "/campaigns/CAMPAIGN/",
+    ):
+        expect(opening.locator("code", has_text=address).first).to_be_visible()
+    row = next(
+        line for line in README.read_text().splitlines() if line.startswith("| `woundlog share")
+    )
+    said = opening.locator("code").all_inner_texts()
+    options = [word for code in said if "woundlog share" in code or code.startswith("--")
+               for word in code.split() if word.startswith("--")]  # fmt: skip
+    assert "woundlog share FIGHT" in said and options
+    assert all(option in row for option in options), (options, row)
+    for path in ("", "table", "report.html"):  # the served pages exist
+        assert httpx.get(f"{server.url}/fights/any/{path}").status_code == 200
+
+
+def test_the_front_page_opens_a_fights_report(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = bundled_fight(client, "home-report", "mordheim_undo.jsonl")
+    page = watched.page
+    page.goto(f"{server.url}/")
+    page.get_by_label("Fight id").fill(tokens.fight)
+    page.get_by_role("button", name="Open its report").click()
+    page.wait_for_url(f"{server.url}/fights/home-report/report.html")
+    expect(page.get_by_label("Viewer token")).to_be_visible()

@@ -44,6 +44,7 @@ def game_words() -> dict[str, str]:
             *rules.stats,
             *rules.optional_stats,
             *shown.pools,
+            *shown.maximums.values(),
             *shown.hidden,
             *shown.units,
             *pips,

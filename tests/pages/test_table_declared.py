@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, Route, expect
 
+from tests.replays.service.server import bearer
+
 from .conftest import Watched, bundled_fight, page_fight
 
 
@@ -63,6 +65,25 @@ def test_a_warhammer_quest_wounds_pool_is_drawn_from_the_declaration(
     expect(grundi).to_contain_text("starting wounds10")
     expect(other.locator("li[data-character='gorbag'] .band")).to_have_count(0)
     expect(other.locator("li[data-character='gorbag']")).to_contain_text("wounds5")
+
+
+def test_a_pool_shows_the_maximum_the_rules_hold_now_not_the_one_joined_with(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    """Elwen joined with Starting Wounds 9 and stands at 11 now (What Doesn't Kill Me): her
+    card said "wounds 1 of 9" beside "starting wounds 11"."""
+    tokens = bundled_fight(client, "declared-wq-max", "warhammer_quest_fire_chasm.jsonl")
+    answer = client.get(f"/fights/{tokens.fight}/state", headers=bearer(tokens.viewer)).json()
+    elwen = answer["characters"]["elwen"]
+    assert (elwen["stats"]["wounds"], elwen["starting_wounds"], elwen["wounds"]) == (9, 11, 1)
+    page = watched.page
+    open_table(page, server.url, tokens.fight, tokens.viewer)
+    card = page.locator("li[data-character='elwen']")
+    expect(card.locator("dl")).to_have_text("wounds1 of 11")  # its maximum once, in the pool
+    page.goto(f"{server.url}/fights/{tokens.fight}/")  # the timeline's table says the same
+    expect(page.locator("#then tr[data-character='elwen'] td[data-label='Counters']")).to_have_text(
+        "wounds 1 of 11"
+    )
 
 
 def test_dnd5e_death_save_pips_are_drawn_from_the_declaration_fetched_once(

@@ -20,7 +20,9 @@ MONSTERS = (MONSTER, HEALER_MONSTER)
 while one stands, the other monsters go Down on 0 wounds instead of dying."""
 SIDES = Sides(players="warriors", gm="monsters")
 """Where a warrior and a monster join when no side is given."""
-PRESENTATION = Presentation(pools=("wounds",), gm_kinds=MONSTERS, sides=SIDES)
+PRESENTATION = Presentation(
+    pools=("wounds",), maximums={"wounds": "starting_wounds"}, gm_kinds=MONSTERS, sides=SIDES
+)
 """Warriors and monsters live by their wounds; the monsters are the GM's."""
 IMPORTING = ImportRules(stat="wounds", kinds=(WARRIOR, MONSTER), sides=(SIDES.players, SIDES.gm))
 """Another program's hit points are Wounds (its maximum the Starting Wounds); its player
