@@ -170,6 +170,9 @@ class Ruleset:
     given, so "not given" stays distinguishable from any value."""
     dice_hints: ClassVar[Mapping[str, str]] = {}
     """Per die purpose, what to tell someone who gave it a value it cannot show (a D66)."""
+    dice_words: ClassVar[Mapping[str, str]] = {}
+    """Per die purpose, what the table calls that roll (`injury`: `Injury roll`), for a page
+    that asks the table for it; a purpose not listed is called by its name (`Death save`)."""
     who_may_act: ClassVar[Mapping[State, Acting]] = {}
     """Per state, whether a character in it may attack and heal, the one table appends are
     checked against; a state not listed may do both."""
@@ -307,6 +310,11 @@ class Ruleset:
         default the injuries carried; a ruleset whose counters decide more says so."""
         injuries = getattr(character, "injuries", ())
         return HARM.get(character.state, 0), len(injuries) if isinstance(injuries, tuple) else 0
+
+    def die_word(self, purpose: str) -> str:
+        """What the table calls a die of `purpose` (`dice_words`, else its name in words)."""
+        word = self.dice_words.get(purpose)
+        return word if word is not None else purpose.replace("_", " ").capitalize()
 
     def die_harm(self, fight: FightState[Any], purpose: str) -> Mapping[int, int] | None:
         """What each result of `purpose` does in `fight`, as harm (`dice_harm`; a ruleset whose

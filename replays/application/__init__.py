@@ -23,6 +23,7 @@ drawing through replays/render/; tokens, idempotency, streams and threads).
                   _undo, join_from_campaign, campaign_ruleset_for, campaign_record_imported
     campaign_views.py  campaign_show / _history / _consequences / _report
     sharing.py    share, hand_out, tokens_of, revoke_token, kept_tokens
+    dice.py       dice_asked (the next die the rules need for an event, for a table's dice)
 
 A use case that reads a fight takes a stored fight (its id) or a `.jsonl` file (its `Path`)
 alike (`FightOrFile`, base.py). A group that calls another's use cases inherits that group, so
@@ -42,6 +43,7 @@ from ..fight import FoldCache
 from .base import FightOrFile, no_store
 from .campaign_views import CampaignViews
 from .campaigns import CampaignCases
+from .dice import DiceCases
 from .fights import FightCases
 from .imports import CursorLost, Cursors, ImportCases, cursor_not_kept, cursors_of_store
 from .reports import TIMELINE_MAX, ReportCases
@@ -97,6 +99,7 @@ class Application(
     FightCases,
     UndoCases,
     SharingCases,
+    DiceCases,
 ):
     """Every use case over one store (`store_of` gives the calling thread's)."""
 

@@ -39,6 +39,7 @@ from .idempotency import HEADER
 from .limits import MAX_BATCH, MAX_BODY
 from .openapi import SCHEMA_PATH, assets_router, complete, render_plugins
 from .routes.campaigns import CampaignsController
+from .routes.dice import DiceController
 from .routes.events import EventsController
 from .routes.fights import FightsController, delete_fight
 from .routes.integrations import IntegrationsController
@@ -96,6 +97,7 @@ def routes() -> list[ControllerRouterHandler]:
         FightsController,
         delete_fight,
         EventsController,
+        DiceController,
         StreamsController,
         TokensController,
         WhatIfsController,

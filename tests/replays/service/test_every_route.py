@@ -184,6 +184,11 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
         ("POST", "/fights/huge/undo", body({"event": f"#{SAFE_INT}"})),
         ("POST", "/fights/huge/undo", raw(DEEP)),
     ],
+    "POST /fights/{fight}/dice-asked": lambda: [
+        ("POST", "/fights/huge/dice-asked", body(hits(1, "a", 1_000_000)[0])),
+        ("POST", "/fights/crowd/dice-asked", body({"type": "turn_started", "round": 1})),
+        ("POST", "/fights/big/dice-asked", raw(DEEP)),
+    ],
     "GET /fights/{fight}/stream": lambda: [
         ("STREAM", "/fights/huge/stream", {"params": {"from": 1}}),
     ],
