@@ -185,6 +185,13 @@ class Ruleset:
     rules in the ruleset's module)."""
     hit_facts: ClassVar[frozenset[str]] = frozenset()
     heal_facts: ClassVar[frozenset[str]] = frozenset()
+    heal_means: ClassVar[tuple[str, ...]] = ()
+    """The means of healing a form offers: those the rules name, and the common ones they take
+    as ordinary healing (the rules check whatever is given)."""
+    checks: ClassVar[tuple[str, ...]] = ()
+    """The checks the table may roll for the rules (`check` events), for a form to offer."""
+    choices: ClassVar[tuple[str, ...]] = ()
+    """The decisions the rules leave to a player (`choice` events), for a form to offer."""
     options: ClassVar[Options] = {}
     """House rules, with their defaults."""
     tick_concerns: ClassVar[Mapping[str, TickConcern]] = {}
