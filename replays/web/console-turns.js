@@ -1,0 +1,37 @@
+// Turns on the console: the characters in the order the fight's turn order gives (the state
+// JSON's, worked out by the service from the initiative set; join order before any is set),
+// Next turn, and the initiative the GM sets. Each one call of the service.
+
+import { fightPath } from "./api.js";
+
+async function post(url, token, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => null);
+  if (!response.ok) {
+    const { ApiError } = await import("./api.js");
+    throw new ApiError(response.status, answer);
+  }
+  return answer;
+}
+
+/** The character ids in turn order: the fight's order, then anyone it does not name (joined
+ * since), in join order. */
+export function turnOrder(state) {
+  const order = (state.turn?.order ?? []).filter((id) => id in state.characters);
+  return [...order, ...Object.keys(state.characters).filter((id) => !order.includes(id))];
+}
+
+/** End the current turn and start the next (one call); `withDice`, when the table rolls, gives
+ * the dice the new turn's rules ask for. The service's `Appended`, or null if cancelled. */
+export async function nextTurn(fight, token, withDice) {
+  return post(`${fightPath(fight)}/next`, token, {});
+}
+
+/** Set the initiative, `{character: value}`: the service makes the turn order from it. */
+export function setInitiative(fight, token, given) {
+  return post(`${fightPath(fight)}/turn-order`, token, { initiative: given });
+}
