@@ -33,6 +33,7 @@ from .fight_state import Character, FightState, Roster, TickConcern
 from .machine import Graph
 from .presentation import Presentation
 from .states import HARM, State
+from .initiative import RULE as ORDER_RULE
 from .turns import RULE as TURNS_RULE
 from .turns import Pulse
 
@@ -206,7 +207,8 @@ class Ruleset:
         import inspect
 
         own = inspect.getdoc(inspect.getmodule(cls)) or ""
-        return f"{own}\n\n{textwrap.fill(TURNS_RULE, 96)}" if own else textwrap.fill(TURNS_RULE, 96)
+        shared = f"{textwrap.fill(TURNS_RULE, 96)}\n\n{textwrap.fill(ORDER_RULE, 96)}"
+        return f"{own}\n\n{shared}" if own else shared
 
     # --- setting up -------------------------------------------------------------------------
 

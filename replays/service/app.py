@@ -47,6 +47,7 @@ from .routes.reports import ReportsController
 from .routes.rulesets import RulesetsController
 from .routes.streams import StreamsController
 from .routes.tokens import TokensController
+from .routes.turns import TurnsController
 from .routes.whatifs import WhatIfsController
 from .schemas import Health
 from .stream import Listener, Notifier
@@ -96,6 +97,7 @@ def routes() -> list[ControllerRouterHandler]:
         FightsController,
         delete_fight,
         EventsController,
+        TurnsController,
         StreamsController,
         TokensController,
         WhatIfsController,
