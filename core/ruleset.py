@@ -30,6 +30,7 @@ from woundlog.events.importers.rules import ImportRules
 
 from .dice import Dice
 from .fight_state import Character, FightState, Roster, TickConcern
+from .initiative import RULE as ORDER_RULE
 from .machine import Graph
 from .presentation import Presentation
 from .states import HARM, State
@@ -216,7 +217,8 @@ class Ruleset:
         import inspect
 
         own = inspect.getdoc(inspect.getmodule(cls)) or ""
-        return f"{own}\n\n{textwrap.fill(TURNS_RULE, 96)}" if own else textwrap.fill(TURNS_RULE, 96)
+        shared = f"{textwrap.fill(TURNS_RULE, 96)}\n\n{textwrap.fill(ORDER_RULE, 96)}"
+        return f"{own}\n\n{shared}" if own else shared
 
     # --- setting up -------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ drawing through replays/render/; tokens, idempotency, streams and threads).
                   log, events, changes_from, replay, replay_state, summary, fights, delete,
                   rename
     undoing.py    undo, amend
+    turns.py      next_turn, turn_order
     imports.py    import_records (recorded in a campaign when one is named)
     whatifs.py    whatif_events, branch_log, branch, whatif, odds, diff
     reports.py    report, history, timeline, replayed
@@ -48,6 +49,7 @@ from .fights import FightCases
 from .imports import CursorLost, Cursors, ImportCases, cursor_not_kept, cursors_of_store
 from .reports import TIMELINE_MAX, ReportCases
 from .sharing import SharingCases
+from .turns import TurnCases
 from .undoing import UndoCases
 from .values import (
     EventsPage,
@@ -96,6 +98,7 @@ class Application(
     CampaignViews,
     WhatIfCases,
     ReportCases,
+    TurnCases,
     FightCases,
     UndoCases,
     SharingCases,

@@ -48,6 +48,7 @@ from .routes.reports import ReportsController
 from .routes.rulesets import RulesetsController
 from .routes.streams import StreamsController
 from .routes.tokens import TokensController
+from .routes.turns import TurnsController
 from .routes.whatifs import WhatIfsController
 from .schemas import Health
 from .stream import Listener, Notifier
@@ -98,6 +99,7 @@ def routes() -> list[ControllerRouterHandler]:
         delete_fight,
         EventsController,
         DiceController,
+        TurnsController,
         StreamsController,
         TokensController,
         WhatIfsController,
