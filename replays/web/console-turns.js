@@ -2,7 +2,7 @@
 // JSON's, worked out by the service from the initiative set; join order before any is set),
 // Next turn, and the initiative the GM sets. Each one call of the service.
 
-import { fightPath } from "./api.js";
+import { ApiError, fightPath } from "./api.js";
 
 async function post(url, token, body) {
   const response = await fetch(url, {
@@ -11,10 +11,7 @@ async function post(url, token, body) {
     body: JSON.stringify(body),
   });
   const answer = await response.json().catch(() => null);
-  if (!response.ok) {
-    const { ApiError } = await import("./api.js");
-    throw new ApiError(response.status, answer);
-  }
+  if (!response.ok) throw new ApiError(response.status, answer);
   return answer;
 }
 
@@ -25,9 +22,9 @@ export function turnOrder(state) {
   return [...order, ...Object.keys(state.characters).filter((id) => !order.includes(id))];
 }
 
-/** End the current turn and start the next (one call); `withDice`, when the table rolls, gives
- * the dice the new turn's rules ask for. The service's `Appended`, or null if cancelled. */
-export async function nextTurn(fight, token, withDice) {
+/** End the current turn and start the next living character's, wrapping rounds (one call:
+ * the service knows whose turn comes next). The service's `Appended`. */
+export function nextTurn(fight, token) {
   return post(`${fightPath(fight)}/next`, token, {});
 }
 

@@ -46,10 +46,20 @@ function say(text) {
   $("refused").hidden = true;
 }
 
+/** `event #5, field $.attacker: Grim is out_of_action and may not attack`: each refused
+ * event of a problem's `errors` as the CLI prints it, else the problem's message. */
+function cliWords(error) {
+  const listed = error instanceof ApiError ? error.body?.errors ?? [] : [];
+  const lines = listed.map((e) => {
+    const where = [e.event && `event ${e.event}`, e.field && `field ${e.field}`].filter(Boolean).join(", ");
+    return where ? `${where}: ${e.message}` : e.message;
+  });
+  return lines.length ? lines.join("\n") : String(error.message ?? error);
+}
+
 /** A refusal as the CLI words it (which event, which field, the rule): nothing was written. */
 function refused(error, where = $("refused")) {
-  const text = error instanceof ApiError ? error.message : String(error.message ?? error);
-  where.textContent = `Refused, nothing written: ${text}`;
+  where.textContent = `Refused, nothing written: ${cliWords(error)}`;
   where.hidden = false;
 }
 
@@ -142,7 +152,7 @@ function drawInitiative() {
     const wrap = element("div", "field");
     const input = element("input");
     Object.assign(input, { type: "number", step: "1", name: id, id: `init-${id}`, inputMode: "numeric" });
-    const given = page.state.characters[id].initiative;
+    const given = page.state.turn?.initiative?.[id];
     if (given != null) input.value = String(given);
     const text = element("label", "", nameOf(id));
     text.htmlFor = input.id;
@@ -244,8 +254,8 @@ $("act-form").addEventListener("submit", async (submitted) => {
     if (!ready) return; // the GM cancelled a die: nothing recorded, the form still open
     const appended = await record(fight, gm(), ready);
     $("act-dialog").close();
+    await redraw(); // the roster first, then what happened: what the GM reads is current
     say(told(appended));
-    await redraw();
   } catch (failure) {
     if (failure instanceof ApiError && failure.status === 422) refused(failure, $("act-error"));
     else failed(failure);
@@ -258,11 +268,9 @@ async function next() {
   if (page.busy || !page.state) return;
   page.busy = true;
   try {
-    const appended = await nextTurn(fight, gm(), diceMode(fight) === TABLE ? withDice : null);
-    if (appended) {
-      say(told(appended));
-      await redraw();
-    }
+    const appended = await nextTurn(fight, gm());
+    await redraw(); // the roster first, then what happened: what the GM reads is current
+    say(told(appended));
   } catch (failure) {
     failed(failure);
   } finally {
@@ -295,8 +303,8 @@ async function takeBack(moment) {
   try {
     const done = await undo(fight, gm(), `#${moment.seq}`, reason, null);
     const lines = done.changes.flatMap((c) => c.consequences.map(summary));
-    say(`Undid ${title}: ${lines.length ? lines.join("; ") : "no state changed"}`);
     await redraw();
+    say(`Undid ${title}: ${lines.length ? lines.join("; ") : "no state changed"}`);
   } catch (failure) {
     failed(failure);
   } finally {
@@ -333,8 +341,8 @@ $("initiative-form").addEventListener("submit", async (submitted) => {
   }
   try {
     const appended = await setInitiative(fight, gm(), given);
+    await redraw(); // the roster first, then what happened: what the GM reads is current
     say(told(appended));
-    await redraw();
   } catch (failure) {
     failed(failure);
   }
@@ -352,7 +360,7 @@ const KEYS = { h: () => openForm("hit"), e: () => openForm("heal"), c: () => ope
 
 document.addEventListener("keydown", (pressed) => {
   if (pressed.ctrlKey || pressed.metaKey || pressed.altKey) return;
-  if (pressed.target.closest("input, textarea, select, dialog, summary")) return;
+  if (pressed.target.closest("input, textarea, select, dialog")) return;
   if (document.querySelector("dialog[open]")) return;
   const place = /^[1-9]$/.test(pressed.key) ? Number(pressed.key) : null;
   if (place !== null && page.order[place - 1]) {

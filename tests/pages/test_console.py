@@ -5,6 +5,7 @@ written; undo shows what it changed; the table view follows live."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -162,3 +163,213 @@ def test_the_timeline_links_the_console_for_a_gm_token_only(
     viewer.goto(f"{server.url}/fights/console-linked/#viewer={tokens['viewer_token']}")
     expect(viewer.locator("#then caption")).to_be_visible()
     expect(viewer.get_by_role("link", name="GM console")).to_be_hidden()
+
+
+# --- the issue's done-means: a whole fight through the console, and the same through the CLI --
+
+PARTY = [("tordek", "Tordek", 28), ("mirabel", "Mirabel", 18), ("lyra", "Lyra", 20),
+         ("brom", "Brom", 24)]  # fmt: skip
+GOBLINS = [("g1", "Goblin 1"), ("g2", "Goblin 2"), ("g3", "Goblin 3")]
+INITIATIVE = {"tordek": 15, "mirabel": 12, "lyra": 18, "brom": 8, "g1": 14, "g2": 10, "g3": 8}
+ORDER = ["lyra", "tordek", "g1", "mirabel", "g2", "brom", "g3"]
+"""INITIATIVE by hand: highest first, Brom before Goblin 3 at 8 (he joined first)."""
+AMBUSH = "Ambush at the ford"
+
+
+def joins() -> list[dict[str, Any]]:
+    pcs = [{"type": "character_joined", "character": cid, "name": name, "side": "party",
+            "stats": {"hp": hp}} for cid, name, hp in PARTY]  # fmt: skip
+    goblins = [{"type": "character_joined", "character": cid, "name": name, "side": "goblins",
+                "kind": "monster", "stats": {"hp": 7}} for cid, name in GOBLINS]  # fmt: skip
+    return [*pcs, *goblins]
+
+
+class Table:
+    """The GM at the console, on a phone, and the same step as the CLI would enter it."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.seq = 1 + len(PARTY) + len(GOBLINS)  # the fight's start and its joins
+        self.cli: list[list[str]] = []
+        self.round = 0
+        self.current: str | None = None
+
+    def recorded(self, count: int, type_: str) -> None:
+        self.seq += count
+        expect(self.page.locator("#status")).to_contain_text(f"#{self.seq} {type_}:")
+
+    def pick(self, character: str) -> None:
+        self.page.keyboard.press(str(ORDER.index(character) + 1))
+        row = self.page.locator(f"#roster li[data-character='{character}'] .pick")
+        expect(row).to_have_attribute("aria-pressed", "true")
+
+    def next_turn(self, character: str) -> None:
+        """Next turn (`n`); the CLI ends the turn under way and starts `character`'s, as the
+        order (by hand) says, a new round after the last."""
+        if self.current is None or ORDER.index(character) <= ORDER.index(self.current):
+            ended_round, self.round = self.round, self.round + 1
+        else:
+            ended_round = self.round
+        if self.current is not None:
+            self.cli.append(
+                ["tick", "end", "--character", self.current, "--round", str(ended_round)]
+            )
+        self.cli.append(["tick", "start", "--character", character, "--round", str(self.round)])
+        self.page.keyboard.press("n")
+        self.recorded(1 if self.current is None else 2, "turn_started")
+        self.current = character
+        expect(self.page.locator(f"#roster li[data-character='{character}']")).to_have_class(
+            "row acting"
+        )
+
+    def hit(self, target: str, damage: int, attacker: str, *, critical: bool = False) -> None:
+        self.pick(target)
+        self.page.keyboard.press("h")
+        self.page.get_by_label("Damage", exact=True).fill(str(damage))
+        self.page.get_by_label("Attacker (optional)").select_option(attacker)
+        if critical:
+            self.page.get_by_label("critical").check()
+        self.page.get_by_role("button", name="Record").click()
+        self.recorded(1, "hit")
+        fact = ["--fact", "critical=true"] if critical else []
+        self.cli.append(["hit", target, str(damage), "--attacker", attacker, *fact])
+
+    def heal(self, target: str, amount: int, healer: str, means: str) -> None:
+        self.pick(target)
+        self.page.get_by_role("button", name="Heal", exact=True).click()  # a thumb, not a key
+        self.page.get_by_label("Amount").fill(str(amount))
+        self.page.get_by_label("Healer (optional)").select_option(healer)
+        self.page.get_by_label("Means (optional)").fill(means)
+        self.page.get_by_role("button", name="Record").click()
+        self.recorded(1, "heal")
+        self.cli.append(["heal", target, str(amount), "--means", means, "--healer", healer])
+
+    def death_save(self, character: str, face: int, asked: str) -> None:
+        """A death save rolled at the table: the console asks for the d20 by name."""
+        self.pick(character)
+        self.page.keyboard.press("c")
+        expect(self.page.get_by_label("Check", exact=True)).to_have_value("death_save")
+        self.page.get_by_role("button", name="Record").click()
+        expect(self.page.locator("#die-heading")).to_have_text(asked)
+        self.page.get_by_role("button", name=f"{face} on the d20", exact=True).click()
+        self.recorded(1, "check")
+        self.cli.append(["check", character, "death_save", "--roll", f"death_save={face}"])
+
+    def undo_last(self, reason: str, said: str) -> None:
+        self.page.get_by_role("button", name="Undo", exact=True).click()
+        self.page.get_by_label("Reason (optional)").fill(reason)
+        self.page.get_by_role("button", name="Undo it").click()
+        expect(self.page.locator("#status")).to_have_text(said)
+        self.cli.append(["undo", f"#{self.seq}", "--reason", reason])
+        self.seq += 1
+
+
+def test_a_three_round_dnd5e_fight_run_from_the_console_ends_in_the_clis_log(
+    server: Any, client: httpx.Client, browser: Browser, phone: Any, tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    made = client.post(
+        "/fights",
+        json={"fight": "ford", "ruleset": "dnd5e", "seed": 40, "name": AMBUSH,
+              "options": {"death_saves": "table"}},
+        headers=bearer(ADMIN),
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    gm, viewer = made.json()["gm_token"], made.json()["viewer_token"]
+    joined = client.post("/fights/ford/events", json=joins(), headers=bearer(gm))
+    assert joined.status_code == 200, joined.text
+
+    players = browser.new_context(viewport=PHONE)  # the table view, on a second screen
+    table = players.new_page()
+    table.goto(f"{server.url}/fights/ford/table#viewer={viewer}")
+    expect(table.locator(".cards li")).to_have_count(7)
+
+    opened = console(phone, server.url, "ford", gm)
+    page = opened.page
+    page.get_by_text("Dice and initiative").click()
+    page.get_by_label("The table rolls").check()
+    for character, value in INITIATIVE.items():
+        page.locator(f"#init-{character}").fill(str(value))
+    page.get_by_role("button", name="Set the turn order").click()
+    gm_at = Table(page)
+    gm_at.recorded(1, "turn_order")
+    order = page.locator("#roster li").evaluate_all("rows => rows.map(r => r.dataset.character)")
+    assert order == ORDER
+    page.get_by_text("Dice and initiative").click()  # folded away again
+
+    # round 1
+    gm_at.next_turn("lyra")
+    gm_at.hit("g1", 7, "lyra")
+    gm_at.next_turn("tordek")
+    gm_at.hit("g2", 5, "tordek", critical=True)
+    gm_at.next_turn("mirabel")  # Goblin 1 is dead: his turn is passed over
+    gm_at.next_turn("g2")
+    gm_at.hit("mirabel", 18, "g2")
+    expect(table.locator("li[data-character='mirabel']")).to_have_attribute("data-state", "downed")
+    gm_at.hit("brom", 6, "g2")  # the wrong goblin: Goblin 2 struck no one else this turn
+    gm_at.undo_last(
+        "mistaken hit", "Undid #20 hit on Brom (6 damage, by Goblin 2): Brom: upright -> upright "
+        "(hp 18 -> 24)",
+    )  # fmt: skip
+    gm_at.next_turn("brom")
+    gm_at.hit("g2", 2, "brom")
+    gm_at.next_turn("g3")
+    gm_at.hit("tordek", 3, "g3")
+    # round 2
+    gm_at.next_turn("lyra")
+    gm_at.hit("g3", 3, "lyra")
+    gm_at.next_turn("tordek")
+    gm_at.next_turn("mirabel")
+    gm_at.death_save("mirabel", 12, "Death save for Mirabel, d20")
+    gm_at.next_turn("brom")
+    gm_at.heal("mirabel", 0, "brom", "healers_kit")
+    expect(page.locator("#roster li[data-character='mirabel']")).to_have_attribute(
+        "data-state", "stabilised"
+    )
+    gm_at.next_turn("g3")
+    gm_at.hit("brom", 4, "g3")
+    # round 3
+    gm_at.next_turn("lyra")
+    gm_at.heal("mirabel", 6, "lyra", "cure_wounds")  # saved
+    gm_at.next_turn("tordek")
+    gm_at.hit("g3", 4, "tordek")
+    gm_at.next_turn("mirabel")
+
+    expect(page.locator("#turn")).to_have_text("Round 3 · Mirabel's turn")
+    expect(page.locator("#roster li[data-character='mirabel'] .numbers")).to_have_text("hp 6 of 18")
+    # the players' view followed every event live
+    expect(table.locator("#turn")).to_have_text("Round 3 · Mirabel's turn")
+    states = table.locator(".cards li").evaluate_all(
+        "cards => Object.fromEntries(cards.map(c => [c.dataset.character, c.dataset.state]))"
+    )
+    assert states == {**dict.fromkeys(["tordek", "mirabel", "lyra", "brom"], "upright"),
+                      **dict.fromkeys(["g1", "g2", "g3"], "dead")}  # fmt: skip
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert opened.errors == []
+    players.close()
+
+    # the same fight entered with the CLI
+    from typer.testing import CliRunner
+
+    from woundlog.replays.cli import app
+
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "cli.db"))
+    runner = CliRunner()
+    setup = tmp_path / "setup.jsonl"
+    started = {"type": "fight_started", "ruleset": "dnd5e", "seed": 40, "name": AMBUSH,
+               "options": {"death_saves": "table"}, "version": 3}  # fmt: skip
+    lines = [started, *joins(), {"type": "turn_order", "order": ORDER}]
+    setup.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    imported = runner.invoke(app, ["import", str(setup), "--as", "ford"])
+    assert imported.exit_code == 0, imported.output
+    for args in gm_at.cli:
+        done = runner.invoke(app, [args[0], "ford", *args[1:]])
+        assert done.exit_code == 0, (args, done.output)
+    exported = runner.invoke(app, ["export", "ford"])
+    assert exported.exit_code == 0, exported.output
+    cli_log = [
+        {k: v for k, v in json.loads(line).items() if k not in ("id", "at")}
+        for line in exported.output.splitlines()
+    ]
+    assert log_of(client, "ford", gm) == cli_log
+    assert len(cli_log) == gm_at.seq
