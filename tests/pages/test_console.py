@@ -6,6 +6,7 @@ written; undo shows what it changed; the table view follows live."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx
@@ -96,6 +97,25 @@ def test_a_hit_with_the_tables_dice_asks_for_each_die_by_name_and_sides(
         "rolls": {"injury": [1, 4]},
     }  # fmt: skip
     assert opened.errors == []
+
+
+def test_when_woundlog_rolls_a_die_is_drawn_from_the_seed_and_said_and_the_choice_is_kept(
+    server: Any, client: httpx.Client, phone: Any
+) -> None:
+    tokens = new_fight(client, "console-drawn", "mordheim", MORDHEIM)
+    page = console(phone, server.url, "console-drawn", tokens["gm_token"]).page
+    page.get_by_text("Dice and initiative").click()
+    expect(page.get_by_label("woundlog rolls them")).to_be_checked()  # a fight's first choice
+    page.locator("#roster li[data-character='grim'] .pick").click()
+    page.get_by_role("button", name="Hit", exact=True).click()
+    page.get_by_label("Damage", exact=True).fill("1")
+    page.get_by_role("button", name="Record").click()
+    expect(page.locator("#status")).to_contain_text(re.compile(r"injury d6=[1-6] drawn"))
+    assert "rolls" not in log_of(client, "console-drawn", tokens["gm_token"])[-1]
+    page.get_by_label("The table rolls").check()
+    page.reload()  # the GM's choice is kept for this fight, in this browser
+    page.get_by_text("Dice and initiative").click()
+    expect(page.get_by_label("The table rolls")).to_be_checked()
 
 
 def test_a_refused_event_is_shown_as_the_cli_words_it_and_nothing_is_written(
@@ -373,3 +393,35 @@ def test_a_three_round_dnd5e_fight_run_from_the_console_ends_in_the_clis_log(
     ]
     assert log_of(client, "ford", gm) == cli_log
     assert len(cli_log) == gm_at.seq
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", ["desk", "phone"])
+def test_the_console_has_no_serious_accessibility_violation(
+    browser: Browser, server: Any, client: httpx.Client, size: str, scheme: str
+) -> None:
+    from .test_accessibility import opened, serious
+
+    fight = f"console-axe-{size}-{scheme}"
+    events = [*MORDHEIM, {"type": "hit", "target": "grim", "damage": 1, "rolls": {"injury": [4]}}]
+    tokens = new_fight(client, fight, "mordheim", events)
+    context = opened(browser, size, scheme)
+    page = context.new_page()
+    page.goto(f"{server.url}/fights/{fight}/console")
+    expect(page.get_by_label("GM token")).to_be_visible()
+    assert serious(page) == []  # its token form
+    page = context.new_page()
+    page.goto(f"{server.url}/fights/{fight}/console#gm={tokens['gm_token']}")
+    expect(page.locator("#roster li")).to_have_count(2)
+    page.get_by_text("Dice and initiative").click()
+    page.get_by_text("Keyboard").click()
+    assert serious(page) == []
+    page.get_by_label("The table rolls").check()
+    page.locator("#roster li[data-character='snik'] .pick").click()
+    page.get_by_role("button", name="Hit", exact=True).click()
+    assert serious(page) == []  # the hit form
+    page.get_by_label("Damage", exact=True).fill("3")
+    page.get_by_role("button", name="Record").click()
+    expect(page.locator("#die-heading")).to_have_text("Injury roll for Snik, d6")
+    assert serious(page) == []  # the die asked for
+    context.close()
