@@ -30,10 +30,10 @@ from woundlog.events.importers.rules import ImportRules
 
 from .dice import Dice
 from .fight_state import Character, FightState, Roster, TickConcern
+from .initiative import RULE as ORDER_RULE
 from .machine import Graph
 from .presentation import Presentation
 from .states import HARM, State
-from .initiative import RULE as ORDER_RULE
 from .turns import RULE as TURNS_RULE
 from .turns import Pulse
 
