@@ -65,8 +65,6 @@ class Turn(msgspec.Struct, frozen=True):
     named: tuple[str, ...] = ()
 
 
-
-
 def _rank(initiative: Mapping[str, int]) -> Callable[[str], tuple[int, int]]:
     """The sort key of the order after the named ones: higher initiative first, none last
     (a stable sort keeps join order among equals)."""

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from woundlog.core.dice import split_scope
 from woundlog.core.initiative import next_ticks, ordered
 from woundlog.events import (
     ConflictError,
@@ -36,29 +37,46 @@ from ..fight import RETRIES, Appended
 from .fights import FightCases
 from .names import character_id
 
+END = ":end"
+"""What a next's id gets for its `turn_ended`'s."""
+ID_LENGTH = 200
+"""An event id's bound (`events.model.Id`)."""
+
 
 class TurnCases(FightCases):
     """Turn order and the next turn."""
 
-    def next_turn(self, fight: str, *, event_id: str | None = None) -> Appended:
+    def next_turn(
+        self,
+        fight: str,
+        *,
+        rolls: Mapping[str, Sequence[int]] | None = None,
+        event_id: str | None = None,
+    ) -> Appended:
         """End the current turn (if someone's is under way) and start the next living
         character's in the order, wrapping to the next round after the last: one atomic append
         of `turn_ended` and `turn_started` of one character each (`core.initiative`).
 
-        `event_id` names this "next" (the `turn_started`'s id; its `turn_ended`'s is the same
-        with `:end`): asked again, it is found done and nothing more is appended, so a retry
-        moves the turn on once."""
+        `rolls`: the table's dice (`split_rolls`). `event_id` names this "next" (the
+        `turn_started`'s id; its `turn_ended`'s is the same with `:end`): asked again, it is
+        found done and nothing more is appended, so a retry moves the turn on once."""
+        if event_id is not None and len(event_id) > ID_LENGTH - len(END):
+            raise UsageError(
+                f"a next's id is at most {ID_LENGTH - len(END)} characters: its end's is the "
+                f"same with `{END}`"
+            )
         for attempt in range(RETRIES):
             opened = self.fight(fight)
             version = opened.version
             if event_id is not None:
-                found = self.store.lookup(fight, [event_id, f"{event_id}:end"])
+                found = self.store.lookup(fight, [event_id, f"{event_id}{END}"])
                 if event_id in found:
                     return Appended(version, [], list(found))
             now = opened.state()
             ended, started = next_ticks(now.turn, now.rounds, now.characters)
             ticks: list[TurnEnded | TurnStarted] = [started] if ended is None else [ended, started]
-            events = [tick if event_id is None else _named(tick, event_id) for tick in ticks]
+            given = split_rolls(rolls or {}, ended, started)
+            events = [_made(tick, given.get(tick.character), event_id) for tick in ticks]
             try:
                 return opened.append(events, expected_version=version)
             except ConflictError:
@@ -102,10 +120,34 @@ class TurnCases(FightCases):
         return opened.append([event])
 
 
-def _named(event: TurnEnded | TurnStarted, event_id: str) -> Event:
-    """A next's event under its id: the start's own, the end's with `:end`, each checked as
-    every id is (decoded)."""
-    eid = event_id if isinstance(event, TurnStarted) else f"{event_id}:end"
-    named = convert({**msgspec.to_builtins(event), "id": eid}, index=0)
-    assert isinstance(named, type(event))
-    return named
+def split_rolls(
+    rolls: Mapping[str, Sequence[int]], ended: TurnEnded | None, started: TurnStarted
+) -> dict[str | None, dict[str, list[int]]]:
+    """A next's given dice, by the character whose tick takes them: a die of one character
+    (`downed@brakk`) goes to the tick of his turn, the end of the current one's or the start
+    of the next one's (the start, when both are his: a fight of one living character); a die
+    of no character, and one of a character neither tick is about (which the append then
+    refuses, naming him), to the start of the next turn, where a dying character's death save
+    is rolled."""
+    given: dict[str | None, dict[str, list[int]]] = {}
+    for key, dice in rolls.items():
+        _, character = split_scope(key)
+        ends = ended is not None and character == ended.character != started.character
+        owner = ended.character if ends and ended is not None else started.character
+        given.setdefault(owner, {})[key] = list(dice)
+    return given
+
+
+def _made(
+    tick: TurnEnded | TurnStarted, rolls: dict[str, list[int]] | None, event_id: str | None
+) -> Event:
+    """A next's tick with its dice and under its id (the start's own, the end's with `:end`),
+    decoded as every event is, so its dice and id are checked as any event's."""
+    fields = msgspec.to_builtins(tick)
+    if rolls:
+        fields["rolls"] = rolls
+    if event_id is not None:
+        fields["id"] = event_id if isinstance(tick, TurnStarted) else f"{event_id}{END}"
+    made = convert(fields, index=0)
+    assert isinstance(made, type(tick))
+    return made

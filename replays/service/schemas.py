@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from woundlog.events import WoundlogError
-from woundlog.events.model import MAGNITUDE, ORDER_LENGTH, EventRef, Id, Name, Text
+from woundlog.events.model import MAGNITUDE, ORDER_LENGTH, EventRef, Id, Name, Rolls, Text
 
 from ..application import FightId
 from ..whatif import MAX_TICKS
@@ -51,10 +51,13 @@ class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class NextRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """`POST /fights/{fight}/next`: nothing, or the next's own id (its `turn_started`'s; its
-    `turn_ended`'s is the same with `:end`): a retried next with it moves the turn on once."""
+    """`POST /fights/{fight}/next`: nothing, or the table's dice (`{"death_save@mirabel": [14]}`:
+    a die of one character goes to his turn's tick, the end of the current turn or the start of
+    the next; a die of no character to the start), and the next's own id (its `turn_started`'s;
+    its `turn_ended`'s is the same with `:end`): a retried next with it moves the turn on once."""
 
-    id: Id | None = None
+    rolls: Rolls = {}
+    id: Annotated[str, Meta(min_length=1, max_length=196)] | None = None
 
 
 class TurnOrderRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -59,8 +59,9 @@ class TurnsController(Controller):
         wrapping to the next round after the last (gm): a `turn_ended` and a `turn_started` of
         one character each, appended together; the first starts round 1. The changes are the
         rules' start- and end-of-turn steps."""
-        eid = keyed((data or NextRequest()).id, idempotency_key)
-        return await appending(service, fight, app.next_turn, event_id=eid)
+        asked = data or NextRequest()
+        eid = keyed(asked.id, idempotency_key)
+        return await appending(service, fight, app.next_turn, rolls=asked.rolls, event_id=eid)
 
     @post("/turn-order", status_code=200, role=Role.GM, responses=problems(401, 403, 404, 409, 422))
     async def turn_order(

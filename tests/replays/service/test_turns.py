@@ -123,3 +123,19 @@ def test_a_viewer_may_not_move_the_turn_nor_order_it(client: httpx.Client) -> No
     refused = client.post("/fights/turns-viewer/turn-order", json=order, headers=tokens.viewer)
     assert refused.status_code == 403
     assert turn(client, tokens)["current"] is None
+
+
+def test_next_takes_the_tables_dice_a_dying_pcs_death_save_at_her_turn_start(
+    client: httpx.Client,
+) -> None:
+    tokens = dnd_fight(client, "turns-dice")
+    client.post("/fights/turns-dice/next", headers=tokens.gm)  # the goblin's turn
+    hit = {"type": "hit", "target": "mirabel", "damage": 10, "attacker": "gob"}
+    assert client.post("/fights/turns-dice/events", json=hit, headers=tokens.gm).status_code == 200
+    dice = {"rolls": {"death_save@mirabel": [1]}}  # a 1: two failures
+    answer = client.post("/fights/turns-dice/next", json=dice, headers=tokens.gm)
+    assert answer.status_code == 200, answer.text
+    started = answer.json()["changes"][-1]
+    assert started["dice"][0]["value"] == 1 and started["dice"][0]["source"] == "given"
+    state = client.get("/fights/turns-dice/state", headers=tokens.gm).json()
+    assert state["characters"]["mirabel"]["failures"] == 2
