@@ -23,9 +23,15 @@ export function turnOrder(state) {
 }
 
 /** End the current turn and start the next living character's, wrapping rounds (one call:
- * the service knows whose turn comes next). The service's `Appended`. */
-export function nextTurn(fight, token) {
-  return post(`${fightPath(fight)}/next`, token, {});
+ * the service knows whose turn comes next), with the table's `rolls` for them if any. The
+ * service's `Appended`. */
+export function nextTurn(fight, token, rolls = {}) {
+  return post(`${fightPath(fight)}/next`, token, Object.keys(rolls).length ? { rolls } : {});
+}
+
+/** The next die the rules would ask for the next turn, given `rolls` so far: `{die}`. */
+export function nextDiceAsked(fight, token, rolls) {
+  return post(`${fightPath(fight)}/next/dice-asked`, token, { rolls });
 }
 
 /** Set the initiative, `{character: value}`: the service makes the turn order from it. */

@@ -10,7 +10,7 @@ import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { counters, injuries } from "./character.js";
 import { TABLE, diceMode, setDiceMode, withTableDice } from "./console-dice.js";
 import { fillForm, formTitle, otherKinds, readForm } from "./console-form.js";
-import { nextTurn, setInitiative, turnOrder } from "./console-turns.js";
+import { nextDiceAsked, nextTurn, setInitiative, turnOrder } from "./console-turns.js";
 import { dieLabel, eventTitle, summary } from "./describe.js";
 import { label } from "./states.js";
 import { follow } from "./stream.js";
@@ -268,7 +268,13 @@ async function next() {
   if (page.busy || !page.state) return;
   page.busy = true;
   try {
-    const appended = await nextTurn(fight, gm());
+    let rolls = {};
+    if (diceMode(fight) === TABLE) {
+      const asked = await withTableDice({ rolls }, (next) => nextDiceAsked(fight, gm(), next.rolls), nameOf);
+      if (!asked) return; // the GM cancelled a die: the turn stays
+      rolls = asked.rolls;
+    }
+    const appended = await nextTurn(fight, gm(), rolls);
     await redraw(); // the roster first, then what happened: what the GM reads is current
     say(told(appended));
   } catch (failure) {

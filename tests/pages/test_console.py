@@ -211,7 +211,6 @@ class Table:
         self.page = page
         self.seq = 1 + len(PARTY) + len(GOBLINS)  # the fight's start and its joins
         self.cli: list[list[str]] = []
-        self.round = 0
         self.current: str | None = None
 
     def recorded(self, count: int, type_: str) -> None:
@@ -223,19 +222,17 @@ class Table:
         row = self.page.locator(f"#roster li[data-character='{character}'] .pick")
         expect(row).to_have_attribute("aria-pressed", "true")
 
-    def next_turn(self, character: str) -> None:
-        """Next turn (`n`); the CLI ends the turn under way and starts `character`'s, as the
-        order (by hand) says, a new round after the last."""
-        if self.current is None or ORDER.index(character) <= ORDER.index(self.current):
-            ended_round, self.round = self.round, self.round + 1
-        else:
-            ended_round = self.round
-        if self.current is not None:
-            self.cli.append(
-                ["tick", "end", "--character", self.current, "--round", str(ended_round)]
-            )
-        self.cli.append(["tick", "start", "--character", character, "--round", str(self.round)])
+    def next_turn(self, character: str, death_save: tuple[int, str] | None = None) -> None:
+        """Next turn (`n`): `character`'s starts, as the order (by hand) says; a dying
+        character's death save is asked for by name and given from the table's d20."""
         self.page.keyboard.press("n")
+        roll = []
+        if death_save is not None:
+            face, asked = death_save
+            expect(self.page.locator("#die-heading")).to_have_text(asked)
+            self.page.get_by_role("button", name=f"{face} on the d20", exact=True).click()
+            roll = ["--roll", f"death_save@{character}={face}"]
+        self.cli.append(["next", *roll])
         self.recorded(1 if self.current is None else 2, "turn_started")
         self.current = character
         expect(self.page.locator(f"#roster li[data-character='{character}']")).to_have_class(
@@ -264,17 +261,6 @@ class Table:
         self.recorded(1, "heal")
         self.cli.append(["heal", target, str(amount), "--means", means, "--healer", healer])
 
-    def death_save(self, character: str, face: int, asked: str) -> None:
-        """A death save rolled at the table: the console asks for the d20 by name."""
-        self.pick(character)
-        self.page.keyboard.press("c")
-        expect(self.page.get_by_label("Check", exact=True)).to_have_value("death_save")
-        self.page.get_by_role("button", name="Record").click()
-        expect(self.page.locator("#die-heading")).to_have_text(asked)
-        self.page.get_by_role("button", name=f"{face} on the d20", exact=True).click()
-        self.recorded(1, "check")
-        self.cli.append(["check", character, "death_save", "--roll", f"death_save={face}"])
-
     def undo_last(self, reason: str, said: str) -> None:
         self.page.get_by_role("button", name="Undo", exact=True).click()
         self.page.get_by_label("Reason (optional)").fill(reason)
@@ -290,8 +276,7 @@ def test_a_three_round_dnd5e_fight_run_from_the_console_ends_in_the_clis_log(
 ) -> None:  # fmt: skip
     made = client.post(
         "/fights",
-        json={"fight": "ford", "ruleset": "dnd5e", "seed": 40, "name": AMBUSH,
-              "options": {"death_saves": "table"}},
+        json={"fight": "ford", "ruleset": "dnd5e", "seed": 40, "name": AMBUSH},
         headers=bearer(ADMIN),
     )  # fmt: skip
     assert made.status_code == 201, made.text
@@ -339,8 +324,7 @@ def test_a_three_round_dnd5e_fight_run_from_the_console_ends_in_the_clis_log(
     gm_at.next_turn("lyra")
     gm_at.hit("g3", 3, "lyra")
     gm_at.next_turn("tordek")
-    gm_at.next_turn("mirabel")
-    gm_at.death_save("mirabel", 12, "Death save for Mirabel, d20")
+    gm_at.next_turn("mirabel", death_save=(12, "Death save for Mirabel, d20"))
     gm_at.next_turn("brom")
     gm_at.heal("mirabel", 0, "brom", "healers_kit")
     expect(page.locator("#roster li[data-character='mirabel']")).to_have_attribute(
@@ -375,15 +359,15 @@ def test_a_three_round_dnd5e_fight_run_from_the_console_ends_in_the_clis_log(
 
     monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "cli.db"))
     runner = CliRunner()
-    setup = tmp_path / "setup.jsonl"
-    started = {"type": "fight_started", "ruleset": "dnd5e", "seed": 40, "name": AMBUSH,
-               "options": {"death_saves": "table"}, "version": 3}  # fmt: skip
-    lines = [started, *joins(), {"type": "turn_order", "order": ORDER}]
-    setup.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    imported = runner.invoke(app, ["import", str(setup), "--as", "ford"])
-    assert imported.exit_code == 0, imported.output
-    for args in gm_at.cli:
-        done = runner.invoke(app, [args[0], "ford", *args[1:]])
+    setup = [["new", "ford", "--ruleset", "dnd5e", "--seed", "40", "--name", AMBUSH]]
+    for cid, name, hp in PARTY:
+        setup.append(["join", "ford", cid, "--name", name, "--side", "party", "--stat", f"hp={hp}"])
+    for cid, name in GOBLINS:
+        setup.append(["join", "ford", cid, "--name", name, "--side", "goblins",
+                      "--kind", "monster", "--stat", "hp=7"])  # fmt: skip
+    setup.append(["order", "ford", *(f"{cid}={value}" for cid, value in INITIATIVE.items())])
+    for args in [*setup, *([args[0], "ford", *args[1:]] for args in gm_at.cli)]:
+        done = runner.invoke(app, args)
         assert done.exit_code == 0, (args, done.output)
     exported = runner.invoke(app, ["export", "ford"])
     assert exported.exit_code == 0, exported.output
@@ -425,3 +409,29 @@ def test_the_console_has_no_serious_accessibility_violation(
     expect(page.locator("#die-heading")).to_have_text("Injury roll for Snik, d6")
     assert serious(page) == []  # the die asked for
     context.close()
+
+
+def test_a_check_the_rules_leave_to_the_table_is_recorded_with_its_die_asked_for(
+    server: Any, client: httpx.Client, phone: Any
+) -> None:
+    events = [
+        {"type": "character_joined", "character": "mira", "name": "Mira", "stats": {"hp": 5}},
+        {"type": "character_joined", "character": "gob", "name": "Goblin", "kind": "monster",
+         "stats": {"hp": 7}},
+        {"type": "hit", "target": "mira", "damage": 5, "attacker": "gob"},
+    ]  # fmt: skip
+    tokens = new_fight(client, "console-check", "dnd5e", events, options={"death_saves": "table"})
+    page = console(phone, server.url, "console-check", tokens["gm_token"]).page
+    page.get_by_text("Dice and initiative").click()
+    page.get_by_label("The table rolls").check()
+    page.locator("#roster li[data-character='mira'] .pick").click()
+    page.get_by_role("button", name="Check…").click()
+    page.get_by_role("button", name="Record").click()
+    expect(page.locator("#die-heading")).to_have_text("Death save for Mira, d20")
+    page.get_by_role("button", name="20 on the d20", exact=True).click()
+    expect(page.locator("#status")).to_contain_text("#5 check:")
+    expect(page.locator("li[data-character='mira']")).to_have_attribute("data-state", "upright")
+    assert log_of(client, "console-check", tokens["gm_token"])[-1] == {
+        "type": "check", "character": "mira", "check": "death_save",
+        "rolls": {"death_save": [20]},
+    }  # fmt: skip

@@ -50,3 +50,35 @@ def test_a_viewer_may_not_ask(client: httpx.Client) -> None:
     fight = new_fight(client, "dice-3")
     asked = client.post("/fights/dice-3/dice-asked", json=PAST, headers=fight.viewer)
     assert asked.status_code == 403
+
+
+def test_the_next_turn_asks_for_the_dying_characters_death_save_by_name(
+    client: httpx.Client,
+) -> None:
+    from .server import ADMIN, bearer
+
+    made = client.post(
+        "/fights", json={"fight": "dice-next", "ruleset": "dnd5e", "seed": 3},
+        headers=bearer(ADMIN),
+    )  # fmt: skip
+    gm = bearer(made.json()["gm_token"])
+    events = [
+        {"type": "character_joined", "character": "mira", "name": "Mira", "stats": {"hp": 5},
+         "initiative": 12},
+        {"type": "character_joined", "character": "gob", "kind": "monster", "stats": {"hp": 5},
+         "initiative": 15},
+        {"type": "hit", "target": "mira", "damage": 5, "attacker": "gob"},
+    ]  # fmt: skip
+    assert client.post("/fights/dice-next/events", json=events, headers=gm).status_code == 200
+    assert client.post("/fights/dice-next/next", headers=gm).status_code == 200  # the goblin's
+    url = "/fights/dice-next/next/dice-asked"
+    asked = client.post(url, json={}, headers=gm)
+    assert asked.status_code == 200, asked.text
+    assert asked.json()["die"] == {
+        "purpose": "death_save", "sides": 20, "character": "mira", "key": "death_save@mira",
+        "label": "Death save", "whose": "mira",
+    }  # fmt: skip
+    rolls = {"death_save@mira": [12]}
+    assert client.post(url, json={"rolls": rolls}, headers=gm).json()["die"] is None
+    done = client.post("/fights/dice-next/next", json={"rolls": rolls}, headers=gm).json()
+    assert [die["source"] for change in done["changes"] for die in change["dice"]] == ["given"]

@@ -189,6 +189,11 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
         ("POST", "/fights/crowd/dice-asked", body({"type": "turn_started", "round": 1})),
         ("POST", "/fights/big/dice-asked", raw(DEEP)),
     ],
+    "POST /fights/{fight}/next/dice-asked": lambda: [
+        ("POST", "/fights/huge/next/dice-asked", {}),
+        ("POST", "/fights/crowd/next/dice-asked", body({"rolls": {"injury": [1] * 1000}})),
+        ("POST", "/fights/big/next/dice-asked", raw(DEEP)),
+    ],
     "POST /fights/{fight}/next": lambda: [
         ("POST", "/fights/huge/next", {}),
         ("POST", "/fights/crowd/next", body({"id": LONG[:200]})),
