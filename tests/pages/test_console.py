@@ -435,3 +435,23 @@ def test_a_check_the_rules_leave_to_the_table_is_recorded_with_its_die_asked_for
         "type": "check", "character": "mira", "check": "death_save",
         "rolls": {"death_save": [20]},
     }  # fmt: skip
+
+
+def test_a_choice_form_offers_the_rulesets_choices_and_the_rules_decide(
+    server: Any, client: httpx.Client, phone: Any
+) -> None:
+    events = [{"type": "character_joined", "character": "kael", "name": "Kael", "stats": {"hp": 9}}]
+    tokens = new_fight(client, "console-choice", "d26", events)
+    opened = console(phone, server.url, "console-choice", tokens["gm_token"])
+    page = opened.page
+    page.locator("#roster li[data-character='kael'] .pick").click()
+    page.get_by_role("button", name="Check…").click()
+    expect(page.locator("#act-heading")).to_have_text("Kael chooses")
+    options = page.get_by_label("Chooses", exact=True).locator("option").all_inner_texts()
+    assert options == ["last stand", "hold on"]
+    page.get_by_label("Chooses", exact=True).select_option("hold_on")
+    page.get_by_role("button", name="Record").click()  # upright: nothing to choose yet
+    expect(page.locator("#act-error")).to_contain_text(
+        "Refused, nothing written: event #3, field $.character: Kael"
+    )
+    assert len(log_of(client, "console-choice", tokens["gm_token"])) == 2
