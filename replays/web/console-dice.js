@@ -54,7 +54,11 @@ function askDie(die, name) {
   }
   dialog.returnValue = "";
   dialog.showModal();
-  input.focus();
+  // on a touch screen the faces are the way in: focusing the field would raise the keyboard
+  // over them; with a keyboard, the field takes the digits typed
+  const touch = matchMedia("(pointer: coarse)").matches;
+  if (touch && faces.firstChild) faces.firstChild.focus();
+  else input.focus();
   return new Promise((answer) => {
     dialog.addEventListener(
       "close",

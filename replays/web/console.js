@@ -18,7 +18,7 @@ import { turnLine, turnNow } from "./turn.js";
 
 const fight = decodeURIComponent(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
-const RECENT = 8; // events listed under the roster, newest first
+const RECENT = 6; // events listed under the roster, newest first
 
 const page = {
   state: null, // the fight as it stands (GET /state)
@@ -134,14 +134,16 @@ function drawRecent() {
     const title = eventTitle(moment, nameOf, (ref) => ref);
     const what = moment.changes.void ? `void: ${moment.changes.void}` : moment.changes.explanation;
     const text = element("span", "what", `${title}: ${what}` + (moment.changes.undone ? ` (undone: ${moment.changes.undone})` : ""));
-    li.append(text);
+    const line = element("div");
+    line.append(text);
     if (moment.event.type !== "fight_started" && !moment.changes.undone) {
       const button = element("button", "undo-one", "Undo");
       button.type = "button";
       button.setAttribute("aria-label", `Undo ${title}`);
       button.addEventListener("click", () => takeBack(moment).catch(failed));
-      li.append(button);
+      line.append(button);
     }
+    li.append(line);
     return li;
   });
   $("recent").replaceChildren(...items);
