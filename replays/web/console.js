@@ -320,6 +320,17 @@ async function takeBack(moment) {
   }
 }
 
+$("undo-any").addEventListener("submit", async (submitted) => {
+  submitted.preventDefault();
+  const seq = Number($("undo-seq").value);
+  try {
+    const [moment] = (await getTimeline(fight, gm(), seq, 1)).moments;
+    if (moment) await takeBack(moment);
+  } catch (failure) {
+    failed(failure);
+  }
+});
+
 function undoLast() {
   const target = page.recent.find((m) => m.seq === page.undoing);
   if (target) takeBack(target).catch(failed);

@@ -154,6 +154,13 @@ def test_undo_names_the_event_and_shows_each_character_before_and_after(
     assert log_of(client, "console-undo", tokens["gm_token"])[-1] == {
         "type": "retract", "event": "#4", "reason": "a mistaken hit",
     }  # fmt: skip
+    # any earlier event, by its number: Snik's joining, and with him out of the fight
+    page.get_by_label("Undo an earlier event, by its number: #").fill("3")
+    page.get_by_role("button", name="Undo…").click()
+    expect(page.locator("#confirm-heading")).to_have_text("Undo #3 Snik joins?")
+    page.get_by_role("button", name="Undo it").click()
+    expect(page.locator("#status")).to_have_text("Undid #3 Snik joins: Snik: upright -> not joined")
+    expect(page.locator("#roster li")).to_have_count(1)
     assert opened.errors == []
 
 
