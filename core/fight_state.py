@@ -15,6 +15,7 @@ import msgspec
 
 from woundlog.events import FightStarted
 
+from .initiative import Turn
 from .states import State
 from .turns import Rounds
 
@@ -34,10 +35,11 @@ C = TypeVar("C", bound=Character)
 
 
 class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_defaults=True):
-    """A fight as it stands. Only `version` (the draw of logs that name none) and `rounds` have
-    defaults, left out of the encoding: state JSON of a version 1 log is what it always was until
-    its first tick, from which `rounds` says which round the ticks are in and whose turns have
-    started and ended in it (`core.turns`)."""
+    """A fight as it stands. Only `version` (the draw of logs that name none), `rounds` and
+    `turn` have defaults, left out of the encoding: state JSON of a version 1 log is what it
+    always was until its first tick, from which `rounds` says which round the ticks are in and
+    whose turns have started and ended in it (`core.turns`); and from its first character on,
+    `turn` says the round, the turn order and whose turn it is (`core.initiative`)."""
 
     ruleset: str
     seq: int
@@ -49,6 +51,7 @@ class FightState(msgspec.Struct, Generic[C], frozen=True, kw_only=True, omit_def
     ended: bool
     version: int = 1
     rounds: Rounds = Rounds()
+    turn: Turn = msgspec.field(default_factory=Turn)  # a default Turn holds a dict: no hash
 
     def character(self, character_id: str) -> C | None:
         return self.characters.get(character_id)

@@ -243,7 +243,9 @@ def _resting(
     if first is None:
         return None
     after, share, void = first
-    moved = msgspec.structs.replace(state, seq=after.seq, rounds=after.rounds, ended=after.ended)
+    moved = msgspec.structs.replace(
+        state, seq=after.seq, rounds=after.rounds, turn=after.turn, ended=after.ended
+    )
     return [(moved, share, void)]
 
 

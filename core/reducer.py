@@ -33,6 +33,7 @@ from woundlog.events import (
     RuleError,
     StructuralError,
     TurnEnded,
+    TurnOrder,
     TurnStarted,
     WoundlogError,
     event_ref,
@@ -42,6 +43,7 @@ from woundlog.events import (
 from .changes import Changes, CharacterChange
 from .dice import SCOPED_DRAW, Dice, check_owners, split_scope, unknown_character
 from .fight_state import INDEX_FROM, Character, FightState, Roster, setup_of
+from .initiative import Turn, joined, reordered, ticked
 from .machine import IllegalTransition
 from .ruleset import ACTS, Context, Ruleset
 from .rulesets import get_ruleset
@@ -146,23 +148,23 @@ def _after(
     """The fight after the event (its `_effect` written into a new FightState), its ruleset,
     the event's Context (None for an undo event, which changes nothing here), and the
     characters the event updated."""
-    rules, ctx, updated, ended, rounds = _effect(state, event, missing, explains=explains)
+    rules, ctx, updated, ended, rounds, turn = _effect(state, event, missing, explains=explains)
     characters = {**state.characters, **updated} if updated else state.characters
     seq = state.seq + 1
     new_state = msgspec.structs.replace(
-        state, seq=seq, characters=characters, ended=ended, rounds=rounds
+        state, seq=seq, characters=characters, ended=ended, rounds=rounds, turn=turn
     )
     return new_state, rules, ctx, updated
 
 
 def _effect(
     state: FightState[Any], event: Event, missing: Missing | None = None, *, explains: bool = True
-) -> tuple[Ruleset, Context | None, Mapping[str, Character], bool, Rounds]:
+) -> tuple[Ruleset, Context | None, Mapping[str, Character], bool, Rounds, Turn]:
     """What the event does to the fight, leaving `state` as it is: the checks every event
     shares (no second `fight_started`, the fight not ended), its Dice and Context made, and
     `_on_event` called. Returns its ruleset, its Context (None for an undo event), the
-    characters it updates, whether the fight has ended, and where its rounds stand (a tick's
-    `core.turns.pulse`)."""
+    characters it updates, whether the fight has ended, where its rounds stand (a tick's
+    `core.turns.pulse`) and its turns (`core.initiative`)."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
     if isinstance(event, FightStarted):
@@ -188,16 +190,24 @@ def _effect(
         given = dice() if event.rolls else dice
         ctx = Context(eid, given, rules.graph, state.options, explains=explains)
         if isinstance(event, _UNDO):
-            return rules, None, {}, state.ended, state.rounds
+            return rules, None, {}, state.ended, state.rounds, state.turn
         if state.ended:
             raise ctx.refuse("the fight has ended; undo `fight_ended` to go on")
-        rounds = state.rounds
+        rounds, turn = state.rounds, state.turn
         if isinstance(event, TurnStarted | TurnEnded):
             ctx.pulse, rounds = pulse(rounds, event, state.version)
         updated, ended = _on_event(rules, state, event, ctx)
+        if isinstance(event, TurnStarted | TurnEnded):
+            assert ctx.pulse is not None
+            turn = ticked(turn, event, ctx.pulse, state.characters)
+        elif isinstance(event, CharacterJoined):
+            turn = joined(turn, event)
+        elif isinstance(event, TurnOrder):
+            turn = reordered(turn, event, state.characters)
+            ctx.say("turn order from now: {order}", order=", ".join(turn.order))
     except WoundlogError as exc:
         raise exc.located(event=eid) from None
-    return rules, ctx, updated, ended, rounds
+    return rules, ctx, updated, ended, rounds, turn
 
 
 class Fold:
@@ -269,13 +279,15 @@ class Fold:
             self._take_up(start(_first(event))[0])
             return
         state = steps.state
-        rules, ctx, updated, ended, rounds = _effect(state, event, explains=False)
+        rules, ctx, updated, ended, rounds, turn = _effect(state, event, explains=False)
         if ctx is not None and updated:
             _check_moves(rules, steps.characters, updated)
             steps.characters.update(updated)
         if ended:
             self.quick.clear()  # a quick step folds no event of an ended fight
-        steps.state = msgspec.structs.replace(state, seq=state.seq + 1, ended=ended, rounds=rounds)
+        steps.state = msgspec.structs.replace(
+            state, seq=state.seq + 1, ended=ended, rounds=rounds, turn=turn
+        )
 
     def pass_over(self) -> None:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
@@ -381,7 +393,8 @@ class _Steps:
                 self._ticked(updated)
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
-        self.state = msgspec.structs.replace(state, seq=seq, rounds=rounds)
+        turn = ticked(state.turn, event, ctx.pulse, state.characters)
+        self.state = msgspec.structs.replace(state, seq=seq, rounds=rounds, turn=turn)
         return True
 
 
@@ -617,6 +630,8 @@ def _on_event(
         case FightEnded():
             ctx.say("the fight ends")
             return {}, True
+        case TurnOrder():  # the turns it orders: `_effect` (`core.initiative`)
+            return {}, False
         case _:
             raise AssertionError(f"unhandled event {event!r}")
 

@@ -30,6 +30,7 @@ from woundlog.events.importers.rules import ImportRules
 
 from .dice import Dice
 from .fight_state import Character, FightState, Roster, TickConcern
+from .initiative import RULE as ORDER_RULE
 from .machine import Graph
 from .presentation import Presentation
 from .states import HARM, State
@@ -170,6 +171,9 @@ class Ruleset:
     given, so "not given" stays distinguishable from any value."""
     dice_hints: ClassVar[Mapping[str, str]] = {}
     """Per die purpose, what to tell someone who gave it a value it cannot show (a D66)."""
+    dice_words: ClassVar[Mapping[str, str]] = {}
+    """Per die purpose, what the table calls that roll (`injury`: `Injury roll`), for a page
+    that asks the table for it; a purpose not listed is called by its name (`Death save`)."""
     who_may_act: ClassVar[Mapping[State, Acting]] = {}
     """Per state, whether a character in it may attack and heal, the one table appends are
     checked against; a state not listed may do both."""
@@ -182,6 +186,13 @@ class Ruleset:
     rules in the ruleset's module)."""
     hit_facts: ClassVar[frozenset[str]] = frozenset()
     heal_facts: ClassVar[frozenset[str]] = frozenset()
+    heal_means: ClassVar[tuple[str, ...]] = ()
+    """The means of healing a form offers: those the rules name, and the common ones they take
+    as ordinary healing (the rules check whatever is given)."""
+    checks: ClassVar[tuple[str, ...]] = ()
+    """The checks the table may roll for the rules (`check` events), for a form to offer."""
+    choices: ClassVar[tuple[str, ...]] = ()
+    """The decisions the rules leave to a player (`choice` events), for a form to offer."""
     options: ClassVar[Options] = {}
     """House rules, with their defaults."""
     tick_concerns: ClassVar[Mapping[str, TickConcern]] = {}
@@ -206,7 +217,8 @@ class Ruleset:
         import inspect
 
         own = inspect.getdoc(inspect.getmodule(cls)) or ""
-        return f"{own}\n\n{textwrap.fill(TURNS_RULE, 96)}" if own else textwrap.fill(TURNS_RULE, 96)
+        shared = f"{textwrap.fill(TURNS_RULE, 96)}\n\n{textwrap.fill(ORDER_RULE, 96)}"
+        return f"{own}\n\n{shared}" if own else shared
 
     # --- setting up -------------------------------------------------------------------------
 
@@ -307,6 +319,11 @@ class Ruleset:
         default the injuries carried; a ruleset whose counters decide more says so."""
         injuries = getattr(character, "injuries", ())
         return HARM.get(character.state, 0), len(injuries) if isinstance(injuries, tuple) else 0
+
+    def die_word(self, purpose: str) -> str:
+        """What the table calls a die of `purpose` (`dice_words`, else its name in words)."""
+        word = self.dice_words.get(purpose)
+        return word if word is not None else purpose.replace("_", " ").capitalize()
 
     def die_harm(self, fight: FightState[Any], purpose: str) -> Mapping[int, int] | None:
         """What each result of `purpose` does in `fight`, as harm (`dice_harm`; a ruleset whose

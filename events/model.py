@@ -223,6 +223,37 @@ class CharacterJoined(EventBase, tag="character_joined", frozen=True):
     gear: Gear = {}
     injuries: Annotated[tuple[CarriedInjury, ...], Meta(max_length=ENTRIES)] = ()
     conditions: Annotated[tuple[Name, ...], Meta(max_length=ENTRIES)] = ()
+    initiative: (
+        Annotated[
+            int,
+            Meta(
+                ge=-MAGNITUDE,
+                le=MAGNITUDE,
+                description="Turn order: higher goes first, ties by join order; a character "
+                "with none goes after those with one (`core.initiative`).",
+            ),
+        ]
+        | None
+    ) = None
+
+
+ORDER_LENGTH = 1000
+"""Ids in one `turn_order`: more than any table seats."""
+
+
+class TurnOrder(EventBase, tag="turn_order", frozen=True):
+    """The initiative order from here on, first to last. A character it does not name (one who
+    joins later) comes after those it names, in initiative and join order; an empty order goes
+    back to initiative and join order. Whose turn it is stays as it is (`core.initiative`)."""
+
+    order: Annotated[
+        tuple[CharacterId, ...],
+        Meta(
+            max_length=ORDER_LENGTH,
+            description="Character ids, first to last; each once, each a character of the "
+            "fight (a rule error otherwise, naming `$.order[N]`).",
+        ),
+    ] = ()
 
 
 class Hit(EventBase, tag="hit", frozen=True):
@@ -393,7 +424,7 @@ class FightEnded(EventBase, tag="fight_ended", frozen=True):
 
 
 GameEvent: TypeAlias = (
-    CharacterJoined | Hit | Heal | TurnStarted | TurnEnded | Choice | Check | FightEnded
+    CharacterJoined | TurnOrder | Hit | Heal | TurnStarted | TurnEnded | Choice | Check | FightEnded
 )
 
 
@@ -414,6 +445,7 @@ UndoEvent: TypeAlias = Retract | Amend
 EVENT_TYPES: tuple[type[EventBase], ...] = (
     FightStarted,
     CharacterJoined,
+    TurnOrder,
     Hit,
     Heal,
     TurnStarted,
@@ -595,6 +627,7 @@ _CHARACTERS = _Pattern(CHARACTER_ID_PATTERN, _clear_character)
 ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
     FightStarted: (("id", _IDS),),
     CharacterJoined: (("id", _IDS), ("character", _CHARACTERS)),
+    TurnOrder: (("id", _IDS),),  # and each id of its `order` (`misnamed`)
     Hit: (("id", _IDS), ("target", _CHARACTERS)),
     Heal: (("id", _IDS), ("target", _CHARACTERS)),
     TurnStarted: (("id", _IDS), ("character", _CHARACTERS)),
@@ -633,6 +666,7 @@ KNOWN_IDS: dict[type[EventBase], Callable[[Any], bool]] = {
 }
 """Per event type, the quick test that its ids keep to their patterns (False: ask `misnamed`)."""
 KNOWN_IDS[Amend] = lambda event: False  # its replacement's ids too: the full check
+KNOWN_IDS[TurnOrder] = lambda event: _clear_id(event.id) and all(map(_clear_character, event.order))
 
 
 def misnamed(event: EventBase, path: str = "$") -> tuple[str, str] | None:
@@ -645,6 +679,10 @@ def misnamed(event: EventBase, path: str = "$") -> tuple[str, str] | None:
             return f"{path}.{name}", pattern.message
     if type(event) is Amend:
         return misnamed(event.replacement, f"{path}.replacement")
+    if type(event) is TurnOrder:
+        for n, character in enumerate(event.order):
+            if not _CHARACTERS.matches(character):
+                return f"{path}.order[{n}]", _CHARACTERS.message
     return None
 
 
@@ -658,6 +696,7 @@ _SHOWN_COMMON = ("id", "by")
 SHOWN: dict[type[EventBase], tuple[str, ...]] = {
     FightStarted: (*_SHOWN_COMMON, "ruleset", "name"),
     CharacterJoined: (*_SHOWN_COMMON, "character", "name", "side", "kind"),
+    TurnOrder: _SHOWN_COMMON,  # and each id of its `order` (`unprintable`)
     Hit: (*_SHOWN_COMMON, "target", "attacker"),
     Heal: (*_SHOWN_COMMON, "target", "healer", "means", "wound"),
     TurnStarted: (*_SHOWN_COMMON, "side", "character"),
@@ -696,6 +735,10 @@ def unprintable(event: EventBase, path: str = "$") -> tuple[str, str] | None:
             return f"{path}.rolls", _unprintable_said(key)
     if type(event) is Amend:
         return unprintable(event.replacement, f"{path}.replacement")
+    if type(event) is TurnOrder:
+        for n, character in enumerate(event.order):
+            if not character.isprintable():
+                return f"{path}.order[{n}]", _unprintable_said(character)
     if type(event) is CharacterJoined:  # what a campaign member brings is shown too
         for n, carried in enumerate(event.injuries):
             if not carried.name.isprintable():

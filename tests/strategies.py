@@ -22,6 +22,7 @@ from woundlog.events import (
     Hit,
     Retract,
     TurnEnded,
+    TurnOrder,
     TurnStarted,
 )
 from woundlog.replays import replay
@@ -75,8 +76,10 @@ game_events: st.SearchStrategy[GameEvent] = st.one_of(
         kind=st.sampled_from(["", "hero"]),
         stats=st.dictionaries(names, small, max_size=3),
         gear=st.dictionaries(names, names, max_size=2),
+        initiative=st.none() | st.integers(-5, 30),
         **common,
     ),
+    st.builds(TurnOrder, order=st.lists(names, max_size=4).map(tuple), **common),
     hits,
     heals,
     scopes.flatmap(lambda s: st.builds(TurnStarted, round=st.none() | small, **s, **common)),
@@ -169,7 +172,7 @@ def _undo(draw: st.DrawFn, fight: _Fight) -> Event | None:
     game = [
         i
         for i, e in enumerate(log, 1)
-        if isinstance(e, Hit | TurnStarted | TurnEnded) and i >= FIRST_AFTER_JOINS
+        if isinstance(e, Hit | TurnStarted | TurnEnded | TurnOrder) and i >= FIRST_AFTER_JOINS
     ]
     blows = [i for i in game if isinstance(log[i - 1], Hit)]
     retracts = [i for i, e in enumerate(log, 1) if isinstance(e, Retract)]
@@ -213,7 +216,12 @@ def mordheim_logs(
     chosen = draw(st.sampled_from([1, 2])) if version is None else version
     start = FightStarted(ruleset="mordheim", seed=draw(st.integers(0, 2**32)), version=chosen)
     joins = [
-        CharacterJoined(character=cid, side=side, stats={"wounds": draw(st.integers(1, 3))})
+        CharacterJoined(
+            character=cid,
+            side=side,
+            stats={"wounds": draw(st.integers(1, 3))},
+            initiative=draw(st.none() | st.integers(1, 6)),
+        )
         for cid, side in FIGHTERS.items()
     ]
     fight = _Fight([start, *joins])
@@ -223,6 +231,9 @@ def mordheim_logs(
             fight.add(Heal(target=draw(st.sampled_from(WARRIORS)), amount=1))
         if not draw(st.integers(0, 4)):
             fight.add(TurnStarted(round=round_))  # a round marker: recovers nobody
+        if not draw(st.integers(0, 5)):  # the GM's order, now and then naming one twice: void
+            order = draw(st.lists(st.sampled_from(WARRIORS), max_size=len(WARRIORS)))
+            fight.add(TurnOrder(order=tuple(order)))
         for side in draw(st.permutations(["reavers", "skaven"])):
             if draw(st.integers(0, 4)):
                 fight.add(TurnStarted(round=round_, side=side))

@@ -614,6 +614,7 @@ class D26(Ruleset):
     stats: ClassVar[dict[str, int | None]] = {"hp": None}
     kinds = (PC, NPC, LEGENDARY)
     hit_facts = frozenset({"hit_strength"})
+    choices: ClassVar[tuple[str, ...]] = CHOICES
     heal_facts = frozenset({"check"})
     tables: ClassVar[dict[str, Any]] = {"severe_injuries": SEVERE_INJURIES_STAND_IN}
     who_may_act = WHO_MAY_ACT

@@ -542,6 +542,8 @@ class Dnd5e(Ruleset):
     raises_the_dead = True  # with option `revival`
     hit_facts = frozenset({"critical", "knock_out"})
     heal_facts = frozenset({"check"})
+    heal_means = ("cure_wounds", "potion", TEMPORARY, *STABILISING, REST, *REVIVAL)
+    checks = (DEATH_SAVE,)
     options: ClassVar[dict[str, bool | int | str]] = {
         "monster_death_saves": False,
         "revival": False,

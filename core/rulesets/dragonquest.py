@@ -1030,6 +1030,8 @@ class DragonQuest(Ruleset):
         }
     )
     heal_facts = frozenset({"pool"})
+    heal_means = tuple(HEAL_MEANS)
+    choices = CHOICES
     options: ClassVar[dict[str, bool | int | str]] = {"strike_01_grievous": True, "knockback": True}
     tables: ClassVar[dict[str, Any]] = {"grievous_injury": GRIEVOUS_INJURY_STAND_IN}
 

@@ -209,6 +209,7 @@ class Mordheim(Ruleset):
     graph = Graph(name, [UPRIGHT, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION], TRANSITIONS)
     character = Warrior
     dice: ClassVar[dict[str, int]] = {"injury": 6}
+    dice_words: ClassVar[dict[str, str]] = {"injury": "Injury roll"}
     dice_harm: ClassVar[dict[str, dict[int, int]]] = {
         "injury": {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # knocked down, stunned, out of action
     }

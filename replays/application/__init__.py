@@ -16,6 +16,7 @@ drawing through replays/render/; tokens, idempotency, streams and threads).
                   log, events, changes_from, replay, replay_state, summary, fights, delete,
                   rename
     undoing.py    undo, amend
+    turns.py      next_turn, turn_order
     imports.py    import_records (recorded in a campaign when one is named)
     whatifs.py    whatif_events, branch_log, branch, whatif, odds, diff
     reports.py    report, history, timeline, replayed
@@ -23,6 +24,7 @@ drawing through replays/render/; tokens, idempotency, streams and threads).
                   _undo, join_from_campaign, campaign_ruleset_for, campaign_record_imported
     campaign_views.py  campaign_show / _history / _consequences / _report
     sharing.py    share, hand_out, tokens_of, revoke_token, kept_tokens
+    dice.py       dice_asked (the next die the rules need for an event, for a table's dice)
 
 A use case that reads a fight takes a stored fight (its id) or a `.jsonl` file (its `Path`)
 alike (`FightOrFile`, base.py). A group that calls another's use cases inherits that group, so
@@ -42,10 +44,12 @@ from ..fight import FoldCache
 from .base import FightOrFile, no_store
 from .campaign_views import CampaignViews
 from .campaigns import CampaignCases
+from .dice import DiceCases
 from .fights import FightCases
 from .imports import CursorLost, Cursors, ImportCases, cursor_not_kept, cursors_of_store
 from .reports import TIMELINE_MAX, ReportCases
 from .sharing import SharingCases
+from .turns import TurnCases
 from .undoing import UndoCases
 from .values import (
     EventsPage,
@@ -94,9 +98,11 @@ class Application(
     CampaignViews,
     WhatIfCases,
     ReportCases,
+    TurnCases,
     FightCases,
     UndoCases,
     SharingCases,
+    DiceCases,
 ):
     """Every use case over one store (`store_of` gives the calling thread's)."""
 

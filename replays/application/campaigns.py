@@ -34,15 +34,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from msgspec import to_builtins
+
 from woundlog.core.campaign import CampaignState, joining, permanence_of, start_campaign
 from woundlog.core.permanence import Record
 from woundlog.events import (
     ConflictError,
+    Event,
     RuleError,
     StructuralError,
     UsageError,
     WoundlogError,
     canonical,
+    convert,
     decode_campaign_json,
     encode_json,
 )
@@ -274,10 +278,12 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         by: str | None = None,
         event_id: str | None = None,
         stop: Stop = None,
+        initiative: int | None = None,
     ) -> Appended:
         """`character` joins `fight` as campaign member `member` (default: the member of that
         id) with their record at the campaign's event `at` (default: now): their name, side,
-        kind, gear and current stats, lasting injuries and conditions (`core.campaign.joining`).
+        kind, gear and current stats, lasting injuries and conditions (`core.campaign.joining`),
+        and `initiative`, this fight's own.
         A dead or retired member, or one the ruleset says cannot
         fight yet (dnd5e at 0 hit points), is refused with the reason."""
         state = self._state(campaign, at, stop=stop)
@@ -294,7 +300,10 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
             raise UsageError(
                 f"fight `{fight}` plays {ruleset}, campaign `{campaign}` {state.ruleset}"
             )
-        return self.record(fight, [joining(record, character, event_id=event_id, by=by)])
+        joined: Event = joining(record, character, event_id=event_id, by=by)
+        if initiative is not None:  # decoded, so its bound is checked as a log's is
+            joined = convert({**to_builtins(joined), "initiative": initiative}, index=0)
+        return self.record(fight, [joined])
 
     # --- an import naming a campaign ----------------------------------------------------------
 

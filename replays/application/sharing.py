@@ -39,6 +39,7 @@ class Shared(msgspec.Struct, frozen=True, kw_only=True):
     gm: Issued | None
     timeline: str  # the timeline with the gm token if one was issued, else the viewer's
     table: str  # the table view with the viewer token: the link the QR code holds
+    console: str | None = None  # the GM console with the gm token, if one was issued
 
 
 class TokenKeeper(Protocol):
@@ -57,6 +58,8 @@ TIMELINE = "/fights/{fight}/"
 """The timeline page: every event, time travel, undo (a gm token writes)."""
 TABLE = "/fights/{fight}/table"
 """The large-print live view for players."""
+CONSOLE = "/fights/{fight}/console"
+"""The GM console: the fight run from a phone at the table (a gm token)."""
 DEFAULT_BASE = "http://127.0.0.1:8000"
 """Where `woundlog serve` listens when given no --host or --port."""
 
@@ -94,6 +97,7 @@ def shared(base: str, fight: str, viewer: Issued, gm: Issued | None) -> Shared:
         gm=gm,
         timeline=link(base, TIMELINE, fight, opener),
         table=link(base, TABLE, fight, {"viewer": viewer.token}),
+        console=None if gm is None else link(base, CONSOLE, fight, {"gm": gm.token}),
     )
 
 

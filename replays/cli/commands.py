@@ -25,6 +25,8 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("hit", "fight", "hit"),
     ("heal", "fight", "heal"),
     ("tick", "fight", "tick"),
+    ("next", "turns", "next_turn"),
+    ("order", "turns", "order"),
     ("choose", "fight", "choose"),
     ("check", "fight", "check"),
     ("end", "fight", "end"),

@@ -13,6 +13,7 @@ import typer
 
 from woundlog.events import Event, UsageError
 from woundlog.events.codec import encode_json
+from woundlog.events.model import MAGNITUDE
 from woundlog.events.stores import Stored
 
 from ..application import NewFight
@@ -112,6 +113,14 @@ def join(
     member: Annotated[
         str | None, typer.Option(help="With --from: the member's id (default: CHARACTER).")
     ] = None,
+    initiative: Annotated[
+        int | None,
+        typer.Option(
+            min=-MAGNITUDE,
+            max=MAGNITUDE,
+            help="Turn order: higher goes first, ties by join order (`woundlog order`).",
+        ),
+    ] = None,
     as_json: AsJson = False,
     db: Db = None,
 ) -> None:
@@ -135,7 +144,9 @@ def join(
             )
         with application(db, create=False) as app, one_event():
             app.fight(fight)
-            joined = app.join_from_campaign(fight, character, campaign, member=member)
+            joined = app.join_from_campaign(
+                fight, character, campaign, member=member, initiative=initiative
+            )
             print_appended(joined, as_json=as_json)
         return
     fields = {
@@ -146,6 +157,7 @@ def join(
         "kind": kind,
         "stats": given.mapping(stat or [], "--stat"),
         "gear": given.mapping(gear or [], "--gear", typed=False),
+        "initiative": initiative,
     }
     record(db, fight, fields, as_json)
 

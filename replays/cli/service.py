@@ -247,6 +247,8 @@ def print_shared(handed: Shared) -> None:
     opens = "GM: reads and writes" if handed.gm is not None else "reads"
     say(f"timeline  {handed.timeline}  ({opens})")
     say(f"table     {handed.table}  (players: reads)")
+    if handed.console is not None:
+        say(f"console   {handed.console}  (GM: run the fight from a phone)")
     segno.make_qr(handed.table).terminal(out=sys.stdout, compact=True)
     say(
         f"the QR code is the table link; `woundlog share {handed.fight} --revoke "

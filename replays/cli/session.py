@@ -310,7 +310,9 @@ class Session:
             arguments = arguments[1:]
         place = positional_count(done, options)
         if place >= len(arguments):
-            return []
+            if not arguments or arguments[-1].nargs != -1:
+                return []
+            place = len(arguments) - 1  # an argument of many words (`order`'s characters)
         metavar = arguments[place].metavar or ""
         if metavar in CHARACTER_METAVARS:
             return self.characters()

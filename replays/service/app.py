@@ -39,6 +39,7 @@ from .idempotency import HEADER
 from .limits import MAX_BATCH, MAX_BODY
 from .openapi import SCHEMA_PATH, assets_router, complete, render_plugins
 from .routes.campaigns import CampaignsController
+from .routes.dice import DiceController
 from .routes.events import EventsController
 from .routes.fights import FightsController, delete_fight
 from .routes.integrations import IntegrationsController
@@ -47,6 +48,7 @@ from .routes.reports import ReportsController
 from .routes.rulesets import RulesetsController
 from .routes.streams import StreamsController
 from .routes.tokens import TokensController
+from .routes.turns import TurnsController
 from .routes.whatifs import WhatIfsController
 from .schemas import Health
 from .stream import Listener, Notifier
@@ -96,6 +98,8 @@ def routes() -> list[ControllerRouterHandler]:
         FightsController,
         delete_fight,
         EventsController,
+        DiceController,
+        TurnsController,
         StreamsController,
         TokensController,
         WhatIfsController,

@@ -149,6 +149,10 @@ def _budgets() -> dict[str, WorkBudget]:
         "POST /fights/{fight}/import/{format}": imported,
         "POST /fights/{fight}/join": campaign_write,
         "POST /fights/{fight}/undo": WorkBudget(WRITE_TIME_S),
+        "POST /fights/{fight}/dice-asked": WorkBudget(WRITE_TIME_S, bytes=MAX_BODY),
+        "POST /fights/{fight}/next/dice-asked": WorkBudget(WRITE_TIME_S, bytes=MAX_BODY),
+        "POST /fights/{fight}/next": WorkBudget(WRITE_TIME_S),
+        "POST /fights/{fight}/turn-order": WorkBudget(WRITE_TIME_S, bytes=MAX_BODY),
         "GET /fights/{fight}/stream": WorkBudget(
             READ_TIME_S,
             note="to its first byte; then open until the client leaves or its token is revoked",

@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from woundlog.events import WoundlogError
-from woundlog.events.model import EventRef, Id, Name, Text
+from woundlog.events.model import MAGNITUDE, ORDER_LENGTH, EventRef, Id, Name, Rolls, Text
 
 from ..application import FightId
 from ..whatif import MAX_TICKS
@@ -48,6 +48,32 @@ class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Text = ""
     by: Name | None = None
     id: Id | None = None  # the retract's own id: a retried undo with it undoes once
+
+
+class NextRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """`POST /fights/{fight}/next`: nothing, or the table's dice (`{"death_save@mirabel": [14]}`:
+    a die of one character goes to his turn's tick, the end of the current turn or the start of
+    the next; a die of no character to the start), and the next's own id (its `turn_started`'s;
+    its `turn_ended`'s is the same with `:end`): a retried next with it moves the turn on once."""
+
+    rolls: Rolls = {}
+    id: Annotated[str, Meta(min_length=1, max_length=196)] | None = None
+
+
+class TurnOrderRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """`POST /fights/{fight}/turn-order`: the order from here on, as character ids (or names)
+    first to last, or as initiative values (`{"grim": 15}`: higher first, ties by join order);
+    one of the two. Everyone not named follows, by the initiative they joined with."""
+
+    order: Annotated[list[Name], Meta(max_length=ORDER_LENGTH)] = []
+    initiative: (
+        Annotated[
+            dict[Name, Annotated[int, Meta(ge=-MAGNITUDE, le=MAGNITUDE)]],
+            Meta(max_length=ORDER_LENGTH),
+        ]
+        | None
+    ) = None
+    id: Id | None = None  # the turn_order's own id: a retry with it is the same event
 
 
 MAX_WHATIF = 1000

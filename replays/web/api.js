@@ -60,9 +60,20 @@ export function getState(fight, token, at) {
   return call(`${fightPath(fight)}/state${query}`, token);
 }
 
-export function undo(fight, token, event, reason) {
-  const body = JSON.stringify({ event, reason, by: "page" });
+export function undo(fight, token, event, reason, by = "page") {
+  const body = JSON.stringify({ event, reason, by });
   return call(`${fightPath(fight)}/undo`, token, { method: "POST", body });
+}
+
+/** Append one event or a list (gm): the service's `Appended`, what each did. */
+export function record(fight, token, events) {
+  return call(`${fightPath(fight)}/events`, token, { method: "POST", body: JSON.stringify(events) });
+}
+
+/** The next die the rules would ask for `event` as it stands (gm): `{die, version}`, `die`
+ * null when its `rolls` give every die it needs. Nothing is written. */
+export function diceAsked(fight, token, event) {
+  return call(`${fightPath(fight)}/dice-asked`, token, { method: "POST", body: JSON.stringify(event) });
 }
 
 export function amend(fight, token, event, replacement, reason) {

@@ -228,6 +228,7 @@ function showGmActions(seq) {
   const { gm } = tokens(fight);
   const type = moment(seq)?.event.type;
   $("gm-actions").hidden = !gm;
+  $("console-link").hidden = !gm; // the console runs the fight: a GM's page
   const { undoing, redoing } = page;
   $("undo").disabled = !undoing;
   $("undo").textContent = undoing ? `Undo ${titleOf(undoing)}…` : "Nothing to undo";
@@ -348,6 +349,7 @@ function tableLink() {
 $("table-monsters").addEventListener("change", tableLink);
 // beside the timeline: the report of the same fight, whether this page's address ends in / or not
 $("report-link").href = `${location.pathname.replace(/\/$/, "")}/report.html`;
+$("console-link").href = `${location.pathname.replace(/\/$/, "")}/console`;
 tableLink();
 drawLegend($("legend"));
 takeFromFragment(fight);

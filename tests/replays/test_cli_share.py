@@ -178,3 +178,18 @@ def test_share_whose_gm_name_would_be_too_long_issues_nothing(run: Run, skirmish
     refused = run("share", skirmish, "--gm", "--name", name)
     assert refused.exit_code == 2 and f"token name '{name}-gm'" in refused.output
     assert json.loads(run("share", skirmish, "--list", "--json").output) == []
+
+
+def test_share_gm_links_the_gm_console_with_the_gm_token(run: Run, skirmish: str, db: Path) -> None:
+    with Server(db) as server:
+        shared = run("share", skirmish, "--gm", "--url", server.url)
+        assert shared.exit_code == 0, shared.output
+        links = dict(
+            line.split()[:2] for line in shared.output.splitlines()
+            if line.startswith(("timeline ", "console "))
+        )  # fmt: skip
+        gm = token_in(links["timeline"], "gm")
+        assert links["console"] == f"{server.url}/fights/{skirmish}/console#gm={gm}"
+        assert httpx.get(links["console"].partition("#")[0]).status_code == 200  # the page
+        viewer_only = run("share", skirmish, "--url", server.url)
+        assert "console " not in viewer_only.output  # a viewer token runs no fight

@@ -204,7 +204,7 @@ from .blows import (
     wound_monster,
 )
 from .campaign import BETWEEN_ADVENTURES, brings_his_injuries
-from .healing import check_means, heal_wounds, stop_bleeding, treat_downed
+from .healing import MEANS, check_means, heal_wounds, stop_bleeding, treat_downed
 from .tables import (
     D66_FACES,
     DOWNED_HARM,
@@ -331,6 +331,7 @@ class WarhammerQuest(Ruleset):
     importing = IMPORTING
     hit_facts = frozenset({"coup_de_grace", "pinned"})
     heal_facts = frozenset({"items"})
+    heal_means = MEANS
     options: ClassVar[Options] = {
         "healing_natural_one_kills": False,
         "monsters_go_down": False,

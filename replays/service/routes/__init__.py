@@ -5,6 +5,8 @@ and tags once; each handler is given the application (`app`) and the service's o
     fights.py        /fights: start one, list them, delete one
     events.py        /fights/{fight}: events appended and read, its state, undo, imports, a
                      campaign member joined
+    dice.py          /fights/{fight}/dice-asked and /next/dice-asked: the next die the rules
+                     need, for a table that rolls its own
     streams.py       /fights/{fight}/stream and its ticket
     tokens.py        /fights/{fight}/tokens
     whatifs.py       /fights/{fight}/odds and /branch

@@ -184,6 +184,32 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
         ("POST", "/fights/huge/undo", body({"event": f"#{SAFE_INT}"})),
         ("POST", "/fights/huge/undo", raw(DEEP)),
     ],
+    "POST /fights/{fight}/dice-asked": lambda: [
+        ("POST", "/fights/huge/dice-asked", body(hits(1, "a", 1_000_000)[0])),
+        ("POST", "/fights/crowd/dice-asked", body({"type": "turn_started", "round": 1})),
+        ("POST", "/fights/big/dice-asked", raw(DEEP)),
+    ],
+    "POST /fights/{fight}/next/dice-asked": lambda: [
+        ("POST", "/fights/huge/next/dice-asked", {}),
+        ("POST", "/fights/crowd/next/dice-asked", body({"rolls": {"injury": [1] * 1000}})),
+        ("POST", "/fights/big/next/dice-asked", raw(DEEP)),
+    ],
+    "POST /fights/{fight}/next": lambda: [
+        ("POST", "/fights/huge/next", {}),
+        ("POST", "/fights/crowd/next", body({"id": LONG[:200]})),
+        ("POST", "/fights/crowd/next", {"headers": {"Idempotency-Key": LONG[:255]}}),
+        ("POST", "/fights/big/next", raw(DEEP)),
+    ],
+    "POST /fights/{fight}/turn-order": lambda: [
+        ("POST", "/fights/crowd/turn-order", body({"order": [f"c{n}" for n in range(300)]})),
+        ("POST", "/fights/crowd/turn-order", body({"order": [LONG[:200]] * 1000})),
+        (
+            "POST",
+            "/fights/crowd/turn-order",
+            body({"initiative": {f"c{n}": 1_000_000 - n for n in range(300)}}),
+        ),
+        ("POST", "/fights/crowd/turn-order", raw(DEEP)),
+    ],
     "GET /fights/{fight}/stream": lambda: [
         ("STREAM", "/fights/huge/stream", {"params": {"from": 1}}),
     ],

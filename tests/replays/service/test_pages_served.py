@@ -30,13 +30,14 @@ def shipped() -> dict[str, str]:
     return found
 
 
-def test_the_five_pages_name_the_addresses_the_readme_gives() -> None:
+def test_the_six_pages_name_the_addresses_the_readme_gives() -> None:
     assert shipped() == {
         "home.html": "/",
         "timeline.html": "/fights/{fight}/",
         "table.html": "/fights/{fight}/table",
         "report.html": "/fights/{fight}/report.html",
         "campaign.html": "/campaigns/{campaign}/",
+        "console.html": "/fights/{fight}/console",
     }
 
 
