@@ -1,0 +1,177 @@
+"""A campaign's promises at their edges, each written against a plausible slip that no test
+noticed (issue 39, `tests/mutation/handwritten.py`): the roster, a member's record across
+fights, rests and time, the refusals, an undo's consequences and a member's history. Expected
+values are the README's and the rule texts' (SRD 5.1 for dnd5e, d26's Fatigued)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from woundlog.events import FightStarted, RuleError
+from woundlog.replays.application import Application
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Application]:
+    with Application.opened(str(tmp_path / "campaign.db")) as opened:
+        yield opened
+
+
+def member(app: Application, name: str, at: int | None = None) -> Any:
+    return next(m for m in app.campaign_show("c", at).members if m.member == name)
+
+
+def played(app: Application, fight: str, *lines: dict[str, Any], members: Any = None) -> None:
+    """Fight `fight` (the campaign's ruleset): `members` (default: every active member) join
+    from the roster, `lines` are recorded, the fight goes on the campaign's record."""
+    shown = app.campaign_show("c")
+    app.create(fight, FightStarted(ruleset=shown.ruleset))
+    who = members or [m.member for m in shown.members if m.dead is None and m.retired is None]
+    for one in who:
+        app.join_from_campaign(fight, one, "c")
+    for fields in lines:
+        app.record_named(fight, [fields])
+    app.campaign_record("c", fight, {m: m for m in who})
+
+
+def hit(target: str, damage: int, **more: Any) -> dict[str, Any]:
+    return {"type": "hit", "target": target, "damage": damage, **more}
+
+
+def party(app: Application) -> None:
+    """A dnd5e campaign of two: Mira (10 hit points) and Tam (12)."""
+    app.campaign_new("c", "dnd5e")
+    app.campaign_join("c", "mira", name="Mira", stats={"hp": 10})
+    app.campaign_join("c", "tam", name="Tam", stats={"hp": 12})
+
+
+# --- the record across fights ------------------------------------------------------------------
+
+
+def test_a_members_record_lists_every_fight_they_played_in_order(app: Application) -> None:
+    party(app)
+    played(app, "f1", hit("mira", 2))
+    played(app, "f2", hit("tam", 1), members=["tam"])
+    played(app, "f3", hit("mira", 1))
+    assert member(app, "mira").fights == ("f1", "f3")
+    assert member(app, "tam").fights == ("f1", "f2", "f3")
+
+
+def test_a_rest_of_no_kind_is_the_rulesets_first_a_dnd5e_long_rest(app: Application) -> None:
+    # dnd5e's rests are `long` and `short` (its first is the default): a long rest gives every
+    # hit point back, a short one only the Hit Dice the table rolled (none given here)
+    party(app)
+    played(app, "f1", hit("mira", 6))
+    app.campaign_rest("c")
+    assert member(app, "mira").current["current_hp"] == 10
+
+
+def test_days_passing_leave_the_dead_and_the_retired_as_they_are(app: Application) -> None:
+    # dnd5e: a stable creature at 0 regains 1 hit point after 1d4 hours; the dead do not
+    party(app)
+    app.campaign_join("c", "oro", name="Oro", stats={"hp": 8})
+    played(app, "f1", hit("mira", 30), hit("oro", 8))  # Mira dies outright, Oro is dying
+    app.campaign_retire("c", "oro", reason="opens an inn")
+    app.campaign_time("c", 3)
+    assert member(app, "mira").dead is not None
+    assert member(app, "mira").current["current_hp"] == 0
+    assert member(app, "oro").current["current_hp"] == 0
+
+
+def test_a_retired_member_is_refused_a_rest_a_treatment_and_a_fight(app: Application) -> None:
+    party(app)
+    played(app, "f1", hit("tam", 4))
+    app.campaign_retire("c", "tam", reason="opens an inn")
+    with pytest.raises(RuleError, match="Tam has retired: opens an inn"):
+        app.campaign_treat("c", "tam", amount=2)
+    with pytest.raises(RuleError, match="Tam has retired"):
+        app.campaign_rest("c", "long", member="tam")
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "mira", "c")
+    app.record_named("f2", [{"type": "character_joined", "character": "tam", "stats": {"hp": 12}}])
+    with pytest.raises(RuleError, match="Tam has retired"):
+        app.campaign_record("c", "f2", {"mira": "mira", "tam": "tam"})
+    assert member(app, "tam").current["current_hp"] == 8  # nothing of it reached him
+
+
+def test_a_void_part_of_a_fight_is_not_counted_in_the_campaigns_report(app: Application) -> None:
+    # Mira's death in f2, taken back, then restored by an undo: her part of f3 is void, so the
+    # report counts f3 for Tam alone
+    party(app)
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "mira", "c")
+    app.record_named("f2", [hit("mira", 30)])
+    app.record_named("f2", [{"type": "retract", "event": "#3"}])
+    app.campaign_record("c", "f2", {"mira": "mira"})
+    played(app, "f3", hit("tam", 3), hit("mira", 2))
+    app.campaign_undo("c", "#4", fight="f2")
+    report = app.campaign_report("c")
+    by = {m.member: m for m in report.members}
+    assert by["mira"].fights == ["f2"]
+    assert by["tam"].fights == ["f3"]
+    assert by["mira"].tally.damage_taken == 30  # f2's blow alone, not f3's 2
+
+
+def test_a_member_killed_in_a_fight_is_dead_at_the_event_that_killed_them(
+    app: Application,
+) -> None:
+    # SRD 5.1: damage that leaves as much as the hit point maximum past 0 kills outright
+    party(app)
+    played(app, "f1", hit("tam", 2), hit("mira", 30, id="the-owlbear"))
+    assert member(app, "mira").dead == "fight f1, the-owlbear"
+    assert member(app, "tam").dead is None
+
+
+def test_a_retired_member_is_left_out_of_a_rest_of_everyone(app: Application) -> None:
+    party(app)
+    played(app, "f1", hit("tam", 4), hit("mira", 3))
+    app.campaign_retire("c", "tam", reason="opens an inn")
+    rested = app.campaign_rest("c", "long")
+    assert [m.member for m in rested.members] == ["mira"]
+    assert member(app, "tam").current["current_hp"] == 8
+    assert member(app, "mira").current["current_hp"] == 10
+
+
+# --- d26 treatments: by the injury's name or the event that dealt it --------------------------
+
+
+def d26_blow(target: str, location: int, eid: str) -> dict[str, Any]:
+    """15 damage on 12 HP: 3 over at 0 HP, a Severe Injury at d26 location `location`."""
+    return hit(target, 15, id=eid, rolls={"location": [location]})
+
+
+def test_a_treatment_names_the_injury_by_the_event_that_dealt_it(app: Application) -> None:
+    app.campaign_new("c", "d26")
+    app.campaign_join("c", "mira", name="Mira", stats={"hp": 12})
+    played(app, "f1", d26_blow("mira", 2, "leg-blow"))
+    app.campaign_rest("c")
+    played(app, "f2", d26_blow("mira", 4, "other-blow"))
+    assert [i.event for i in member(app, "mira").injuries] == ["leg-blow", "other-blow"]
+    with pytest.raises(RuleError, match="has 2 injuries: name the one treated"):
+        app.campaign_treat("c", "mira")
+    app.campaign_treat("c", "mira", injury="other-blow")
+    assert [i.event for i in member(app, "mira").injuries] == ["leg-blow"]
+    with pytest.raises(RuleError, match="no injury `other-blow`"):
+        app.campaign_treat("c", "mira", injury="other-blow")
+
+
+def test_a_treatment_of_one_of_two_same_named_injuries_treats_the_oldest_alone(
+    app: Application,
+) -> None:
+    # the contractor text: a wound at 0 HP takes 4 Constitution, a weapon-arm Fracture (wound
+    # roll 37) 2 Dexterity more. The blow is #3 in each fight, so both wounds have one name
+    app.campaign_new("c", "contractor")
+    app.campaign_join("c", "cinder", name="Cinder", stats={"constitution": 14, "dexterity": 5})
+    played(app, "f1", hit("cinder", 14, rolls={"wound": [37]}))
+    played(app, "f2", hit("cinder", 10, rolls={"wound": [37]}))
+    first, second = member(app, "cinder").injuries
+    assert first.name == second.name and (first.fight, second.fight) == ("f1", "f2")
+    assert member(app, "cinder").current["constitution"] == 6
+    app.campaign_treat("c", "cinder", injury=first.name, means="treat_wound")
+    cinder = member(app, "cinder")
+    assert [i.fight for i in cinder.injuries] == ["f2"]
+    assert (cinder.current["constitution"], cinder.current["dexterity"]) == (10, 3)
