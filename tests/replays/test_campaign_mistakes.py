@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from woundlog.events import FightStarted, RuleError
+from woundlog.events import ConflictError, FightStarted, RuleError, UsageError
 from woundlog.replays.application import Application
 
 
@@ -175,3 +175,88 @@ def test_a_treatment_of_one_of_two_same_named_injuries_treats_the_oldest_alone(
     cinder = member(app, "cinder")
     assert [i.fight for i in cinder.injuries] == ["f2"]
     assert (cinder.current["constitution"], cinder.current["dexterity"]) == (10, 3)
+
+
+# --- an undo's consequences ---------------------------------------------------------------------
+
+
+def three_fights(app: Application) -> None:
+    """Mira hit for 5 in f1 (`h`), 1 in f2 and 1 in f3, each fight joined from her record."""
+    party(app)
+    played(app, "f1", hit("mira", 5, id="h"), members=["mira"])
+    played(app, "f2", hit("mira", 1), members=["mira"])
+    played(app, "f3", hit("mira", 1), members=["mira"])
+    assert member(app, "mira").current["current_hp"] == 3
+
+
+def test_an_undos_consequence_for_a_stat_is_said_once_from_the_first_fight_it_reaches(
+    app: Application,
+) -> None:
+    three_fights(app)
+    undone = app.campaign_undo("c", "h", fight="f1")
+    assert [c.line() for c in undone.consequences.changes] == ["Mira: HP 5 -> 10 from fight f2 on"]
+    assert [p.fight for p in undone.consequences.stale] == ["f2", "f3"]
+    assert member(app, "mira").current["current_hp"] == 8
+
+
+def test_consequences_compare_the_fights_now_with_the_fights_at_the_versions_given(
+    app: Application,
+) -> None:
+    three_fights(app)
+    assert app.campaign_consequences("c").changes == []  # nothing to compare with
+    before = app.version("f1")
+    app.record_named("f1", [{"type": "retract", "event": "h"}])
+    found = app.campaign_consequences("c", {"f1": before})
+    assert [c.line() for c in found.changes] == ["Mira: HP 5 -> 10 from fight f2 on"]
+    with pytest.raises(UsageError, match="fight `f9` is not played in campaign `c`"):
+        app.campaign_consequences("c", {"f9": 1})
+
+
+def test_an_undo_that_takes_a_death_back_says_the_member_lives(app: Application) -> None:
+    party(app)
+    played(app, "f1", hit("mira", 30, id="owlbear"), members=["mira"])
+    assert member(app, "mira").dead is not None
+    undone = app.campaign_undo("c", "owlbear", fight="f1")
+    assert undone.consequences.records == ["Mira: dead fight f1, owlbear -> None"]
+    assert member(app, "mira").dead is None
+    again = app.campaign_undo("c", "#4", fight="f1")  # the retract taken back: dead again
+    assert again.consequences.records == ["Mira: dead None -> fight f1, owlbear"]
+
+
+def test_an_undo_says_which_injury_a_member_no_longer_has_and_its_undo_which_they_have(
+    app: Application,
+) -> None:
+    app.campaign_new("c", "d26")
+    app.campaign_join("c", "mira", name="Mira", stats={"hp": 12})
+    played(app, "f1", d26_blow("mira", 2, "leg-blow"))
+    undone = app.campaign_undo("c", "leg-blow", fight="f1")
+    assert [r for r in undone.consequences.records if "has" in r] == [
+        "Mira: no longer has severe leg"
+    ]
+    again = app.campaign_undo("c", "#4", fight="f1")
+    assert [r for r in again.consequences.records if "has" in r] == ["Mira: now has severe leg"]
+
+
+# --- the refusals -------------------------------------------------------------------------------
+
+
+def test_a_campaign_holding_only_its_start_is_not_started_again(app: Application) -> None:
+    app.campaign_new("c", "dnd5e", event_id="start")
+    with pytest.raises(ConflictError, match="campaign `c` is already there"):
+        app.campaign_new("c", "d26")
+    assert app.campaign_new("c", "dnd5e", event_id="start").skipped  # a retry of the same start
+    assert app.campaign_show("c").version == 1
+
+
+def test_a_fight_recorded_without_naming_members_takes_the_active_ones_alone(
+    app: Application,
+) -> None:
+    party(app)
+    app.campaign_died("c", "mira", cause="the owlbear")
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "tam", "c")
+    app.record_named("f2", [{"type": "character_joined", "character": "mira", "stats": {"hp": 9}}])
+    app.record_named("f2", [hit("tam", 2)])
+    recorded = app.campaign_record("c", "f2")
+    assert recorded.event.members == {"tam": "tam"}
+    assert member(app, "tam").current["current_hp"] == 10
