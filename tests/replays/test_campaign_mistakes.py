@@ -260,3 +260,35 @@ def test_a_fight_recorded_without_naming_members_takes_the_active_ones_alone(
     recorded = app.campaign_record("c", "f2")
     assert recorded.event.members == {"tam": "tam"}
     assert member(app, "tam").current["current_hp"] == 10
+
+
+def test_a_member_is_not_joined_into_a_fight_of_another_ruleset(app: Application) -> None:
+    party(app)  # dnd5e; a d26 character has hit points too, so only the ruleset tells them apart
+    app.create("f1", FightStarted(ruleset="d26"))
+    with pytest.raises(UsageError, match="fight `f1` plays d26, campaign `c` dnd5e"):
+        app.join_from_campaign("f1", "mira", "c")
+    assert app.version("f1") == 1
+
+
+def test_a_member_joins_as_the_campaign_stood_at_the_event_given(app: Application) -> None:
+    party(app)  # events 1 to 3
+    played(app, "f1", hit("mira", 6), members=["mira"])  # event 4
+    app.create("f2", FightStarted(ruleset="dnd5e"))
+    app.join_from_campaign("f2", "mira", "c", at=3)
+    assert app.state("f2").characters["mira"].hp == 10  # before fight f1 was recorded
+    app.join_from_campaign("f2", "m2", "c", member="mira")
+    assert app.state("f2").characters["m2"].hp == 4
+
+
+def test_an_undo_of_a_fight_the_campaign_never_played_is_refused_and_undoes_nothing(
+    app: Application,
+) -> None:
+    party(app)
+    played(app, "f1", hit("mira", 2))
+    app.create("elsewhere", FightStarted(ruleset="dnd5e"))
+    app.record_named(
+        "elsewhere", [{"type": "character_joined", "character": "x", "stats": {"hp": 5}}]
+    )
+    with pytest.raises(UsageError, match="fight `elsewhere` is not played in campaign `c`"):
+        app.campaign_undo("c", fight="elsewhere")
+    assert app.version("elsewhere") == 2
