@@ -292,3 +292,18 @@ def test_an_undo_of_a_fight_the_campaign_never_played_is_refused_and_undoes_noth
     with pytest.raises(UsageError, match="fight `elsewhere` is not played in campaign `c`"):
         app.campaign_undo("c", fight="elsewhere")
     assert app.version("elsewhere") == 2
+
+
+# --- reading it ---------------------------------------------------------------------------------
+
+
+def test_the_campaign_is_shown_at_any_of_its_events_first_to_newest_and_no_other(
+    app: Application,
+) -> None:
+    party(app)  # events 1 to 3
+    assert [m.member for m in app.campaign_show("c", 3).members] == ["mira", "tam"]
+    assert [m.member for m in app.campaign_show("c", 2).members] == ["mira"]
+    assert app.campaign_show("c", 1).members == []
+    for outside in (0, 4):
+        with pytest.raises(UsageError, match="campaign `c` has events 1 to 3"):
+            app.campaign_show("c", outside)
