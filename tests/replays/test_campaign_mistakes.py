@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from woundlog.events import ConflictError, FightStarted, RuleError, UsageError
-from woundlog.replays.application import Application
+from woundlog.replays.application import Application, TooLarge
 
 
 @pytest.fixture
@@ -307,3 +307,48 @@ def test_the_campaign_is_shown_at_any_of_its_events_first_to_newest_and_no_other
     for outside in (0, 4):
         with pytest.raises(UsageError, match="campaign `c` has events 1 to 3"):
             app.campaign_show("c", outside)
+
+
+def test_one_members_history_is_every_event_that_names_or_moves_them_and_only_their_part(
+    app: Application,
+) -> None:
+    party(app)  # 1 to 3
+    played(app, "f1", hit("mira", 3), hit("tam", 2))  # 4
+    app.campaign_rest("c", "long")  # 5: both back to full
+    app.campaign_rest("c", "long")  # 6: changes nobody, but names everyone
+    app.campaign_rest("c", "short", member="tam", amount=0)  # 7: Tam's alone
+    history = app.campaign_history("c", "mira")
+    assert [e.seq for e in history.entries] == [2, 4, 5, 6]
+    assert {c.member for e in history.entries for c in e.changes} == {"mira"}
+    [fight] = [e for e in history.entries if e.seq == 4]
+    assert [(s.stat, s.after) for s in fight.changes[0].stats] == [("current_hp", 7)]
+
+
+def test_a_history_entry_says_what_a_treatment_took_off_and_whom_a_rest_left_unmoved(
+    app: Application,
+) -> None:
+    party(app)  # 1 to 3
+    played(app, "f1", hit("mira", 10), hit("tam", 2))  # 4: Mira at 0, dying
+    app.campaign_rest("c", "long")  # 5: Mira at 0 gains nothing
+    app.campaign_treat("c", "mira", amount=3)  # 6
+    entries = {e.seq: e for e in app.campaign_history("c").entries}
+    assert [u.member for u in entries[5].unmoved] == ["mira"]
+    assert entries[6].unmoved == [] and entries[4].unmoved == []
+
+
+def test_a_treatment_history_entry_names_the_injury_lost(app: Application) -> None:
+    app.campaign_new("c", "d26")
+    app.campaign_join("c", "mira", name="Mira", stats={"hp": 12})
+    played(app, "f1", d26_blow("mira", 2, "leg-blow"))
+    app.campaign_treat("c", "mira")
+    last = app.campaign_history("c").entries[-1]
+    assert [(c.member, c.lost) for c in last.changes] == [("mira", ["severe leg"])]
+
+
+def test_a_campaign_reports_events_bound_is_for_its_fights_in_all(app: Application) -> None:
+    party(app)
+    played(app, "f1", hit("mira", 1))  # 4 events: its start, two joins, the hit
+    played(app, "f2", hit("tam", 1))  # 4 events
+    assert len(app.campaign_report("c", most=8).fights) == 2
+    with pytest.raises(TooLarge):
+        app.campaign_report("c", most=7)
