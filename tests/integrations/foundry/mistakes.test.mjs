@@ -1,0 +1,199 @@
+// The Foundry module at its edges, each test written against a plausible slip no test noticed
+// (issue 39, tests/mutation/handwritten.py): what each answer of the service makes of an
+// envelope (dropped and told, held and told once, retried without end and never dropped), the
+// backoff starting again after a success, the kept outbox emptied as envelopes go, the stream
+// read again without repeating an event, and a status the GM put on left alone. Against a real
+// `woundlog serve`, in the stand-in of bridge.test.mjs (standin.mjs); an answer the service
+// would give only in a race (409) or after a fight is deleted (404) is given by the test's fetch.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Actor5e, Combat, placeToken, World } from "./standin.mjs";
+
+const MODULE = process.env.WOUNDLOG_MODULE ?? "../../../replays/integrations/foundry/woundlog.mjs";
+const { woundlog, DEFAULT_STATUSES } = await import(new URL(MODULE, import.meta.url));
+const URL_ = process.env.WOUNDLOG_URL;
+const ADMIN = process.env.WOUNDLOG_ADMIN_TOKEN;
+const DELAYS = 0.002; // the module's 30 s waits in 60 ms
+const RETRY_MS = [500, 1000, 2000, 5000, 10000, 30000]; // the README's backoff, then every 30 s
+let fights = 0;
+
+async function newFight() {
+  const fight = `mistakes-${process.pid}-${++fights}`;
+  const response = await fetch(`${URL_}/fights`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ fight, ruleset: "dnd5e", seed: 1, options: { death_saves: "table" } }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  const { gm_token: gm } = await response.json();
+  return { fight, gm };
+}
+
+async function hits(fight, gm) {
+  const response = await fetch(`${URL_}/fights/${fight}/events`, { headers: { Authorization: `Bearer ${gm}` } });
+  const { events } = await response.json();
+  return events.filter((e) => e.event.type === "hit").map((e) => e.event.damage);
+}
+
+async function until(check, what, ms = 10000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.fail(`not within ${ms} ms: ${what}`);
+}
+
+const settle = (ms = 60) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// One GM's browser and a goblin (7 HP) in a combat; `answers`: the status each POST is answered
+// with before the real service answers (a number, or null for the service's own answer).
+function table(fight, gm, answers = []) {
+  const posts = [];
+  const fetcher = async (url, init = {}) => {
+    if (init.method !== "POST") return fetch(url, init);
+    posts.push(JSON.parse(init.body));
+    const status = answers.shift();
+    if (status === undefined || status === null) return fetch(url, init);
+    const problem = { title: `status ${status}`, detail: `the test's ${status}` };
+    return new Response(JSON.stringify(problem), { status, headers: { "Content-Type": "application/problem+json" } });
+  };
+  const w = new World({ foundry: 13, dnd5e: "5.3.3" });
+  const goblin = new Actor5e(w, { id: "actGoblin0000001", name: "Goblin", type: "npc", hp: 7, player: false });
+  const brakka = new Actor5e(w, { id: "actBrakka0000001", name: "Brakka", type: "character", hp: 20, player: true });
+  const tokens = {
+    gob: placeToken(w, { tokenId: "tkGoblin00000001", name: "Goblin (1)", actor: goblin }),
+    brakka: placeToken(w, { tokenId: "tkBrakka00000001", name: "Brakka", actor: brakka, linked: true }),
+  };
+  for (const [key, t] of Object.entries(tokens)) t.combatantId = `cb-${key}`;
+  w.combat = new Combat(w, "combat0000000001", Object.values(tokens));
+  const c = w.connect({ delays: DELAYS, fetch: fetcher, userId: "gm", isGM: true, settings: { url: URL_, fight, token: gm } });
+  const waits = [];
+  const setTimeout_ = c.env.setTimeout;
+  c.env.setTimeout = (fn, ms) => {
+    waits.push(ms);
+    return setTimeout_(fn, ms);
+  };
+  const bridge = woundlog(c.env);
+  c.env.Hooks.callAll("init");
+  c.env.Hooks.callAll("ready");
+  const blow = (damage) =>
+    tokens.gob.actor.applyDamage(damage, { originatingMessage: { speaker: { scene: "sceneMain0000001", token: tokens.brakka.id }, rolls: [] } }, c);
+  return { gm: c, bridge, posts, waits, blow, goblin: tokens.gob.actor, brakka, idle: () => bridge.idle() };
+}
+
+const told = (t, text) => t.gm.chat.filter((m) => m.content.includes(text)).length;
+
+test("an envelope answered 409 is dropped and the GM told, and the next one goes", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm, [409]);
+  try {
+    await t.blow(2);
+    await t.blow(3);
+    await until(t.idle, "both dealt with");
+    assert.equal(told(t, "(409), dropped"), 1, t.gm.chat.map((m) => m.content).join("\n"));
+    assert.deepEqual(t.posts.map((p) => [p.hook, p.amount]), [["dnd5e.applyDamage", 2], ["dnd5e.applyDamage", 3]]);
+    assert.equal(t.posts.length, 2); // the refused one was not sent again
+    // the next envelope's HP tells the service what the dropped blow did (a `:drift` hit)
+    assert.deepEqual(await hits(fight, gm), [2, 3]);
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("a fight the service does not know (404) holds the envelopes and tells the GM once", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm, [404, 404, 404, 404]);
+  try {
+    await t.blow(2);
+    await until(t.idle, "sent once the fight answers");
+    assert.equal(told(t, "woundlog answers 404"), 1);
+    assert.equal(told(t, "takes the envelopes again"), 1);
+    assert.deepEqual(await hits(fight, gm), [2]);
+    assert.deepEqual(t.waits.slice(0, 4), [30000, 30000, 30000, 30000]); // held: retried slowly
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("server errors are retried with the backoff, then every 30 s, and the envelope is never dropped", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm, [500, 500, 500, 500, 500, 500, 500, 500, null, 503]);
+  try {
+    await t.blow(2);
+    await until(t.idle, "sent after eight errors");
+    assert.deepEqual(await hits(fight, gm), [2]);
+    assert.deepEqual(t.waits.slice(0, 8), [...RETRY_MS, 30000, 30000]);
+    await t.blow(3); // after a success the backoff starts again from its first wait
+    await until(t.idle, "the second sent");
+    assert.equal(t.waits[8], RETRY_MS[0]);
+    assert.deepEqual(await hits(fight, gm), [2, 3]);
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("the outbox kept in the GM's browser is emptied as the envelopes go", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm, [500]);
+  try {
+    await t.blow(2);
+    await t.blow(1);
+    assert.ok(t.gm.values.get("outbox").length >= 1); // kept while it waits
+    await until(t.idle, "both sent");
+    assert.deepEqual(t.gm.values.get("outbox"), []);
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("the stream read again after a setting changed repeats no event in the GM's chat", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm);
+  try {
+    await t.blow(2);
+    await until(t.idle, "sent");
+    const seen = () => t.gm.values.get("seen")?.[fight] ?? 0;
+    await until(() => seen() >= 2, "the stream read");
+    await t.gm.env.game.settings.set("woundlog", "token", gm); // read again from where it was
+    await t.blow(1);
+    await until(t.idle, "sent");
+    await until(() => seen() >= 3, "the stream read again");
+    await settle(200);
+    const whispered = t.gm.chat.map((m) => m.content).filter((text) => /^#\d+ /.test(text));
+    assert.equal(new Set(whispered).size, whispered.length, whispered.join("\n"));
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("a status the GM put on by hand is not taken off when woundlog's state moves on", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm);
+  try {
+    await t.brakka.toggleStatusEffect("unconscious", { active: true }); // the GM's own
+    await t.brakka.applyDamage(20, {}, t.gm); // 20 -> 0: downed, which shows unconscious
+    await until(t.idle, "sent");
+    await settle(200);
+    await t.brakka.update({ "system.attributes.hp.value": 5 }, {}, t.gm); // healed on the sheet
+    await until(t.idle, "sent");
+    const seen = () => t.gm.values.get("seen")?.[fight] ?? 0;
+    await until(() => seen() >= 4, "the stream read");
+    await settle(200);
+    assert.ok(t.brakka.statuses.has("unconscious"), "the GM's status left on");
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("the default statuses: a stabilised character is unconscious, as dnd5e shows a stable one", () => {
+  assert.deepEqual(DEFAULT_STATUSES, {
+    knocked_down: ["prone"],
+    downed: ["unconscious"],
+    stabilised: ["unconscious"],
+    dead: ["dead"],
+    out_of_action: ["dead"],
+  });
+});
