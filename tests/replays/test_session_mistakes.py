@@ -7,6 +7,7 @@ replays/cli/session.py's own documentation."""
 from __future__ import annotations
 
 import io
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from woundlog.replays.cli.application import kept_open
 from woundlog.replays.cli.play import piped
 from woundlog.replays.cli.run import every_command
 from woundlog.replays.cli.session import MAX_LINE, Session
+from woundlog.replays.cli.words import split
 
 from .conftest import Run
 from .test_cli import ok
@@ -79,3 +81,11 @@ def test_a_line_of_exactly_the_bound_and_its_newline_is_piped_whole() -> None:
     line = b"n" * MAX_LINE
     assert list(piped(io.BytesIO(line + b"\nstate\n"))) == [line.decode(), "state"]
     assert list(piped(io.BytesIO(line + b"n\nstate\n"))) == [None, "state"]
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [("note ''", ["note", ""]), ('note ""', ["note", ""]), ("a '' b", ["a", "", "b"])],
+)
+def test_an_empty_quoted_word_is_a_word_last_or_not(line: str, words: list[str]) -> None:
+    assert split(line) == words == shlex.split(line)
