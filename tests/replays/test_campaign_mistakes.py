@@ -352,3 +352,23 @@ def test_a_campaign_reports_events_bound_is_for_its_fights_in_all(app: Applicati
     assert len(app.campaign_report("c", most=8).fights) == 2
     with pytest.raises(TooLarge):
         app.campaign_report("c", most=7)
+
+
+def test_a_campaign_report_sums_each_member_as_they_played_over_every_fight(
+    app: Application,
+) -> None:
+    party(app)
+    app.create("f1", FightStarted(ruleset="dnd5e"))
+    app.record_named("f1", [{"type": "character_joined", "character": "mira", "stats": {"hp": 4}}])
+    app.join_from_campaign("f1", "m", "c", member="mira")  # Mira plays as `m`; `mira` is another
+    app.join_from_campaign("f1", "tam", "c")
+    app.record_named("f1", [hit("mira", 4, attacker="m"), hit("tam", 2, attacker="m")])
+    app.campaign_record("c", "f1", {"mira": "m", "tam": "tam"})
+    played(app, "f2", hit("tam", 12, attacker="mira"))  # Tam down
+    report = app.campaign_report("c")
+    by = {m.member: m for m in report.members}
+    assert (by["mira"].tally.hits_dealt, by["mira"].tally.damage_dealt) == (3, 18)
+    assert [(b.fight, b.character) for b in by["mira"].put_out] == [("f1", "mira"), ("f2", "tam")]
+    assert by["tam"].tally.damage_taken == 14
+    assert (report.total.hits_dealt, report.total.damage_taken) == (3, 14)
+    assert report.length.events == sum(app.version(f) for f in ("f1", "f2"))

@@ -150,3 +150,22 @@ def test_a_tick_of_the_whole_round_without_its_number_begins_the_next_chapter(
         {"type": "hit", "target": "mira", "damage": 1},
     )
     assert [chapter.round for chapter in report.chronicle] == [0, 1, 2]
+
+
+def test_a_fights_length_counts_its_amends_and_retracts_as_undo_events(app: Application) -> None:
+    report = fought(
+        app,
+        "dnd5e",
+        joined("mira", "Mira", "party", hp=10),  # 2
+        {"type": "hit", "target": "mira", "damage": 4},  # 3, replaced
+        {"type": "hit", "target": "mira", "damage": 1},  # 4, taken back
+        {
+            "type": "amend",
+            "event": "#3",
+            "replacement": {"type": "hit", "target": "mira", "damage": 2},
+        },
+        {"type": "retract", "event": "#4"},
+    )
+    assert report.length.events == 6
+    assert (report.length.undo_events, report.length.undone) == (2, 2)
+    assert by_id(report)["mira"].tally.damage_taken == 2
