@@ -56,7 +56,8 @@ function table(fight, gm, answers = []) {
     if (init.method !== "POST") return fetch(url, init);
     posts.push(JSON.parse(init.body));
     const status = answers.shift();
-    if (status === undefined || status === null) return fetch(url, init);
+    if (typeof status === "function") await status(); // held till the test lets it go
+    if (typeof status !== "number") return fetch(url, init);
     const problem = { title: `status ${status}`, detail: `the test's ${status}` };
     return new Response(JSON.stringify(problem), { status, headers: { "Content-Type": "application/problem+json" } });
   };
@@ -120,15 +121,29 @@ test("a fight the service does not know (404) holds the envelopes and tells the 
 
 test("server errors are retried with the backoff, then every 30 s, and the envelope is never dropped", async () => {
   const { fight, gm } = await newFight();
-  const t = table(fight, gm, [500, 500, 500, 500, 500, 500, 500, 500, null, 503]);
+  const t = table(fight, gm, [500, 500, 500, 500, 500, 500, 500, 500]);
   try {
     await t.blow(2);
     await until(t.idle, "sent after eight errors");
     assert.deepEqual(await hits(fight, gm), [2]);
     assert.deepEqual(t.waits.slice(0, 8), [...RETRY_MS, 30000, 30000]);
-    await t.blow(3); // after a success the backoff starts again from its first wait
-    await until(t.idle, "the second sent");
-    assert.equal(t.waits[8], RETRY_MS[0]);
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("after a success the backoff starts again from its first wait for the next envelope", async () => {
+  const { fight, gm } = await newFight();
+  let letGo;
+  const held = new Promise((resolve) => (letGo = resolve));
+  // the first envelope fails twice, then its third try waits till the second is queued
+  const t = table(fight, gm, [500, 500, () => held, 503]);
+  try {
+    await t.blow(2);
+    await t.blow(3);
+    letGo();
+    await until(t.idle, "both sent");
+    assert.deepEqual(t.waits.slice(0, 3), [RETRY_MS[0], RETRY_MS[1], RETRY_MS[0]]);
     assert.deepEqual(await hits(fight, gm), [2, 3]);
   } finally {
     t.bridge.stop();
