@@ -50,10 +50,15 @@ const settle = (ms = 60) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // One GM's browser and a goblin (7 HP) in a combat; `answers`: the status each POST is answered
 // with before the real service answers (a number, or null for the service's own answer).
-function table(fight, gm, answers = []) {
+function table(fight, gm, answers = [], { players = 0, streamFails = 0 } = {}) {
   const posts = [];
+  const streams = [];
   const fetcher = async (url, init = {}) => {
-    if (init.method !== "POST") return fetch(url, init);
+    if (init.method !== "POST") {
+      streams.push(url);
+      if (streams.length <= streamFails) return new Response("{}", { status: 503 });
+      return fetch(url, init);
+    }
     posts.push(JSON.parse(init.body));
     const status = answers.shift();
     if (typeof status === "function") await status(); // held till the test lets it go
@@ -80,9 +85,17 @@ function table(fight, gm, answers = []) {
   const bridge = woundlog(c.env);
   c.env.Hooks.callAll("init");
   c.env.Hooks.callAll("ready");
+  const others = [];
+  for (let i = 0; i < players; i++) {
+    const p = w.connect({ delays: DELAYS, fetch: fetcher, userId: `player${i}`, settings: { token: "" } });
+    others.push(woundlog(p.env));
+    p.env.Hooks.callAll("init");
+    p.env.Hooks.callAll("ready");
+  }
   const blow = (damage) =>
     tokens.gob.actor.applyDamage(damage, { originatingMessage: { speaker: { scene: "sceneMain0000001", token: tokens.brakka.id }, rolls: [] } }, c);
-  return { gm: c, bridge, posts, waits, blow, goblin: tokens.gob.actor, brakka, idle: () => bridge.idle() };
+  const stop = () => [bridge, ...others].forEach((b) => b.stop());
+  return { gm: c, bridge: { stop }, posts, streams, waits, blow, goblin: tokens.gob.actor, brakka, idle: () => bridge.idle() };
 }
 
 const told = (t, text) => t.gm.chat.filter((m) => m.content.includes(text)).length;
@@ -211,4 +224,29 @@ test("the default statuses: a stabilised character is unconscious, as dnd5e show
     dead: ["dead"],
     out_of_action: ["dead"],
   });
+});
+
+test("an HP change made on the GM's sheet is sent once however many players are connected", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm, [], { players: 2 });
+  try {
+    await t.brakka.update({ "system.attributes.hp.value": 15 }, {}, t.gm);
+    await settle(200);
+    await until(t.idle, "sent");
+    assert.deepEqual(t.posts.map((p) => p.hook), ["dnd5e.damageActor"]);
+    assert.deepEqual(await hits(fight, gm), [5]);
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("a stream that cannot be read is tried again with the backoff, then every 30 s", async () => {
+  const { fight, gm } = await newFight();
+  const t = table(fight, gm, [], { streamFails: 8 });
+  try {
+    await until(() => t.streams.length > 8, "read again after eight failures");
+    assert.deepEqual(t.waits.slice(0, 8), [...RETRY_MS, 30000, 30000]);
+  } finally {
+    t.bridge.stop();
+  }
 });
