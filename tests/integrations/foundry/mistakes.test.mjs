@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Actor5e, Combat, placeToken, World } from "./standin.mjs";
+import { Actor5e, Combat, placeToken, updateOther, World } from "./standin.mjs";
 
 const MODULE = process.env.WOUNDLOG_MODULE ?? "../../../replays/integrations/foundry/woundlog.mjs";
 const { woundlog, DEFAULT_STATUSES } = await import(new URL(MODULE, import.meta.url));
@@ -248,5 +248,34 @@ test("a stream that cannot be read is tried again with the backoff, then every 3
     assert.deepEqual(t.waits.slice(0, 8), [...RETRY_MS, 30000, 30000]);
   } finally {
     t.bridge.stop();
+  }
+});
+
+test("in another system a loss of hit points is sent as damage and a gain as a heal", async () => {
+  const { fight, gm } = await newFight();
+  const hooks = [];
+  const fetcher = async (url, init = {}) => {
+    if (init.method === "POST") hooks.push(JSON.parse(init.body).hook);
+    return fetch(url, init);
+  };
+  const w = new World();
+  const settings = { url: URL_, fight, token: gm, hpPath: "system.health" };
+  const c = w.connect({ userId: "gm", isGM: true, settings, system: "worldbuilding", fetch: fetcher, delays: DELAYS });
+  const orc = new Actor5e(w, { id: "actOrc0000000001", name: "Orc", type: "npc", hp: 10, player: false });
+  placeToken(w, { tokenId: "tkOrc00000000001", name: "Orc", actor: orc });
+  const token = w.documents.get("Scene.sceneMain0000001.Token.tkOrc00000000001");
+  token.actor.system = { health: { value: 10, max: 10 } };
+  const bridge = woundlog(c.env);
+  c.env.Hooks.callAll("init");
+  c.env.Hooks.callAll("ready");
+  try {
+    await updateOther(w, c, token.actor, "system.health.value", 4);
+    await until(() => bridge.idle(), "the loss sent");
+    await updateOther(w, c, token.actor, "system.health.value", 7);
+    await until(() => bridge.idle(), "the gain sent");
+    assert.deepEqual(hooks, ["dnd5e.damageActor", "dnd5e.healActor"]);
+    assert.deepEqual(await hits(fight, gm), [6]);
+  } finally {
+    bridge.stop();
   }
 });
