@@ -279,3 +279,56 @@ test("in another system a loss of hit points is sent as damage and a gain as a h
     bridge.stop();
   }
 });
+
+// A stream whose messages the test sends (`send(changes)`), as the service writes them; it goes
+// on after an abort, as bytes already received are still read.
+function fakeStream() {
+  let controller;
+  const body = new ReadableStream({ start: (c) => (controller = c) });
+  const encoder = new TextEncoder();
+  return {
+    response: new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } }),
+    send: (changes) => controller.enqueue(encoder.encode(`id: ${changes.seq}\nevent: changes\ndata: ${JSON.stringify(changes)}\n\n`)),
+  };
+}
+
+function streamedTable(fight) {
+  const stream = fakeStream();
+  const fetcher = async (url) => (String(url).includes("/stream") ? stream.response : new Response("{}", { status: 503 }));
+  const w = new World({ foundry: 13, dnd5e: "5.3.3" });
+  const brakka = new Actor5e(w, { id: "actBrakka0000001", name: "Brakka", type: "character", hp: 20, player: true });
+  placeToken(w, { tokenId: "tkBrakka00000001", name: "Brakka", actor: brakka, linked: true });
+  const c = w.connect({ delays: DELAYS, fetch: fetcher, userId: "gm", isGM: true, settings: { url: URL_, fight, token: "t" } });
+  const bridge = woundlog(c.env);
+  c.env.Hooks.callAll("init");
+  c.env.Hooks.callAll("ready");
+  return { c, bridge, brakka, send: stream.send };
+}
+
+const BRAKKA = "Actor.actBrakka0000001";
+
+test("an event the rules set aside is whispered with why", async () => {
+  const t = streamedTable("old-log");
+  try {
+    t.send({ seq: 1, type: "hit", event: "#1", explanation: "", void: "no character `zed` in this fight", characters: [] });
+    await until(() => t.c.chat.length > 0, "whispered");
+    assert.equal(t.c.chat[0].content, "#1 hit: void: no character `zed` in this fight");
+  } finally {
+    t.bridge.stop();
+  }
+});
+
+test("after the GM names another fight, the old fight's stream writes nothing more", async () => {
+  const t = streamedTable("first");
+  try {
+    t.send({ seq: 1, type: "hit", event: "#1", explanation: "Brakka takes 5", characters: [{ character: BRAKKA, after: "upright" }] });
+    await until(() => t.c.values.get("seen")?.first === 1, "the first event read");
+    await t.c.env.game.settings.set("woundlog", "fight", "second");
+    t.send({ seq: 2, type: "hit", event: "#2", explanation: "Brakka dies", characters: [{ character: BRAKKA, after: "dead" }] });
+    await settle(200);
+    assert.ok(!t.brakka.statuses.has("dead"), "the old fight's state not written");
+    assert.equal(t.c.values.get("seen").first, 1);
+  } finally {
+    t.bridge.stop();
+  }
+});
