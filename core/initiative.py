@@ -45,7 +45,8 @@ from .turns import Pulse, Rounds
 RULE = (
     "Turn order (every ruleset): higher initiative goes first, ties by join order, a character "
     "with none after those with one; a `turn_order` puts those it names first, in its order, "
-    "and everyone else after them in that order. `woundlog next` ends the current turn and "
+    "and everyone else after them by initiative and join order; whose turn it is stays. "
+    "`woundlog next` ends the current turn and "
     "starts the next living character's (the dead are passed over; the downed and the out of "
     "action keep their turn, when their rules tick), wrapping to the next round after the last."
 )

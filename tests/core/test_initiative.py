@@ -50,6 +50,28 @@ def test_the_order_is_by_initiative_higher_first_ties_by_join_order_none_last() 
     assert (state.turn.current, state.turn.round) == (None, 0)
 
 
+def test_a_character_with_no_initiative_goes_after_one_with_a_negative_one() -> None:
+    state = fold(START, joined("a"), joined("b", -5), joined("c", 0))
+    assert state.turn.order == ("c", "b", "a")
+
+
+def test_his_own_end_ends_his_turn_and_a_second_start_of_a_done_turn_takes_none() -> None:
+    state = next_turn(fold(START, joined("a", 3), joined("b", 2)))
+    ended, _ = apply(state, convert({"type": "turn_ended", "character": "a"}, index=0))
+    assert ended.turn.current is None
+    state = next_turn(state)  # b's turn
+    again = {"type": "turn_started", "round": 1, "character": "a"}  # a resent start
+    resent, _ = apply(state, convert(again, index=0))
+    assert resent.turn.current == "b"
+
+
+def test_a_round_that_moves_on_ends_the_turn_under_way() -> None:
+    state = next_turn(fold(START, joined("a", 3, side="x"), joined("b", 2, side="y")))
+    assert state.turn.current == "a"
+    moved, _ = apply(state, convert({"type": "turn_started", "round": 2, "side": "y"}, index=0))
+    assert (moved.turn.round, moved.turn.current) == (2, None)
+
+
 def test_without_initiative_the_order_is_the_join_order() -> None:
     assert fold(START, joined("x"), joined("y"), joined("z")).turn.order == ("x", "y", "z")
 
