@@ -5,12 +5,13 @@ The CLI and the service keep rows of their own next to the fights, so that the r
 restart and every process on the store sees them: where each importer left off
 (`ImportCursors`), the fights' tokens (`KeptTokens`), the first answers kept for a retried
 `POST /fights` (`KeptAnswers`), the tickets a page opens a live stream with
-(`StreamTickets`) and what each fight's log, folded, brings the campaigns that record it
+(`StreamTickets`), what each fight's log, folded, brings the campaigns that record it
 (`CampaignContributions`: a cache of that fold, one row per fight, checked by whoever reads
 it) and the settings a GM gives a fight that are not rules, so not in its log
-(`FightSettings`: what its viewer tokens are shown of monsters' hit points). Every row belongs to a fight: deleting or renaming the fight carries its rows, in the
-store's transaction (each table is registered in companions.py's `fight_tables`, so that a
-store carries the rows of tables another program made, a `woundlog delete` those of a service).
+(`FightSettings`: what its viewer tokens are shown of monsters' hit points). Every row belongs
+to a fight: deleting or renaming the fight carries its rows, in the store's transaction (each
+table is registered in companions.py's `fight_tables`, so that a store carries the rows of
+tables another program made, a `woundlog delete` those of a service).
 
 Written once, in SQL, for every store. SQLite and PostgreSQL keep these tables in their own
 database, on the store's own connection: a store's `transaction()` holds the events appended
@@ -201,8 +202,8 @@ class KeptContribution(msgspec.Struct, frozen=True):
 
 class Side:
     """The tables kept beside a store's fights, in `db`: `cursors`, `tokens`, `answers`,
-    `tickets`, `contributions`, `settings`. Each store has one (`Store.side`), used by whatever uses the
-    store."""
+    `tickets`, `contributions`, `settings`. Each store has one (`Store.side`), used by whatever
+    uses the store."""
 
     def __init__(self, db: SideDb) -> None:
         self._db = db

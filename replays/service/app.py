@@ -43,6 +43,7 @@ from .routes.events import EventsController
 from .routes.fights import FightsController, delete_fight
 from .routes.integrations import IntegrationsController
 from .routes.pages import page_routes
+from .routes.players_view import PlayersViewController
 from .routes.reports import ReportsController
 from .routes.rulesets import RulesetsController
 from .routes.streams import StreamsController
@@ -98,6 +99,7 @@ def routes() -> list[ControllerRouterHandler]:
         EventsController,
         StreamsController,
         TokensController,
+        PlayersViewController,
         WhatIfsController,
         ReportsController,
         CampaignsController,

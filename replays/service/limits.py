@@ -159,6 +159,8 @@ def _budgets() -> dict[str, WorkBudget]:
         "DELETE /fights/{fight}/tokens": read,
         "POST /fights/{fight}/tokens/{name}": read,
         "DELETE /fights/{fight}/tokens/{name}": read,
+        "GET /fights/{fight}/players-view": read,
+        "PUT /fights/{fight}/players-view": WorkBudget(WRITE_TIME_S, bytes=MAX_BODY),
         "GET /fights/{fight}/odds": odds,
         "POST /fights/{fight}/branch": branch,
         "GET /fights/{fight}/report": report,

@@ -22,7 +22,7 @@ from ...application import Application, FightId, NothingAsked
 from ...application.values import Role
 from ...whatif import MAX_TICKS, Odds
 from ..bodies import decoded, strictly
-from ..guards import SECURITY, Service, authorize, gated, grant_of, held
+from ..guards import SECURITY, Service, authorize, gated, grant_of, held, run
 from ..limits import ODDS_LIVE, SAMPLE_STEPS, WORK_LIMIT, OddsRefused
 from ..openapi import BRANCHED_AGAIN
 from ..schemas import BranchRequest, Created, OddsRequest
@@ -55,13 +55,16 @@ class WhatIfsController(Controller):
         `ticks` rounds of turns, from now or event `at`; estimated from `samples` replays if asked.
         In the query, or as the same fields in a JSON body (not both). A question too large to
         answer is 422 as soon as the work reaches its bound, saying which bound and what would be
-        answered; more than two at once for one token is 429 (Retry-After)."""
+        answered; more than two at once for one token is 429 (Retry-After). A viewer's question
+        on a fight that keeps its monsters' hit points from viewers is 403: odds read them."""
         query = {
             "events": events, "hit": hit, "ticks": ticks or None, "character": character,
             "samples": samples, "at": at,
         }  # fmt: skip
         asked = odds_asked(await request.body(), query)
         work = partial(bounded_odds, app, fight, asked)
+        if grant_of(request).role is Role.VIEWER:  # odds read the numbers a viewer is kept from
+            await run(app.may_viewer_ask_odds, fight)
         return await gated(request, lambda stop: work(stop=stop))
 
     @post(

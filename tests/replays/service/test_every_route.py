@@ -198,6 +198,12 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
     "DELETE /fights/{fight}/tokens/{name}": lambda: [
         ("DELETE", "/fights/huge/tokens/table", {}),
     ],
+    "GET /fights/{fight}/players-view": lambda: [("GET", "/fights/huge/players-view", {})],
+    "PUT /fights/{fight}/players-view": lambda: [
+        ("PUT", "/fights/huge/players-view", body({"monsters": "hidden"})),
+        ("PUT", "/fights/huge/players-view", body({"monsters": LONG})),
+        ("PUT", "/fights/huge/players-view", raw(DEEP)),
+    ],
     "GET /fights/{fight}/odds": lambda: [
         ("GET", "/fights/crowd/odds", {"params": {"hit": ["c0:1000"] * 50}}),
         ("GET", "/fights/big/odds", {"params": {"ticks": MAX_TICKS}}),

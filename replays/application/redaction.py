@@ -1,0 +1,381 @@
+"""The players' view (issue 40): what a fight's viewer tokens are shown of the GM's characters,
+redacted here, by the server, so that what players must not see never leaves it (DESIGN
+section 9). The GM's and the admin's reads are whole.
+
+    players_view(fight) -> PlayersView            the fight's setting (default: bands)
+    set_players_view(fight, monsters) -> PlayersView
+    redaction(fight) -> Redaction | None          None: nothing to hide from a viewer
+    seen_by_viewer(fight, value) -> value         state, events page, timeline page, changes
+    viewer_report(fight, *, most, stop) -> Report the report, as a viewer is shown it
+
+`monsters`, per fight, the GM's choice, as Improved Initiative's Player View has it per
+encounter (release 3.11.8, client/Combatant/ToPlayerViewCombatantState.ts, GetHPDisplay;
+common/Settings.ts, `MonsterHPVerbosity`, a label by default): `shown`, the numbers; `bands`
+(the default), a word in place of each pool of a GM's character: Defeated at 0 or less,
+Bloodied under half its maximum, Hurt under it, else Healthy; `hidden`, no pool at all. Which
+kinds are the GM's and which counters are pools each ruleset declares (`Presentation.gm_kinds`,
+`pools`). The setting is not a rule, so it is not in the log: it is kept beside the fight in
+the store (`Side.settings`), carried by a rename or a delete as the fight's tokens are, and
+set by the GM (`woundlog share FIGHT --monsters ...`, `PUT /fights/{fight}/players-view`).
+
+Decisions where the issue is silent:
+- A GM's character is one whose kind the fight's ruleset gives the GM, as the fight stands
+  now, or as a `character_joined` in what is shown says (one whose joining was undone).
+- Its pools go from its state, its `stats` and every change's counters; a band takes their
+  place (`health`, in a state and in a change's counters, only where the band moved). Its
+  other counters (dnd5e's death saves, temporary hit points) stay.
+- Of the events, a `hit`'s damage, a `heal`'s amount, any `value` and the GM's `note` are left
+  out where the event's target or character is a GM's character, a `character_joined` loses
+  the pools from its stats, and an `amend`'s replacement is shown as that event would be.
+- An explanation (or a voided event's reason) that names a GM's character is the rules' own
+  sentence, numbers and all, so it is replaced by what changed as the viewer may see it
+  ("Goblin 1: upright -> dead (health Hurt -> Defeated)"). The report's chronicle lines and
+  its luckiest and unluckiest moments likewise; the damage and healing a GM's character took,
+  and its side's, are 0 there and named in `withheld`, and its health track is left out.
+- Odds read the GM's numbers whatever is shown (a what-if of a blow says whether it kills): a
+  viewer's odds question on a fight with a GM's character not `shown` is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from woundlog.core import Changes, CharacterChange, FightState, get_ruleset
+from woundlog.core.presentation import Presentation
+from woundlog.events import Event, UsageError
+from woundlog.events.stores import Stored
+
+from .reports import ReportCases
+from .values import EventsPage, TimelinePage
+
+if TYPE_CHECKING:
+    from ..report import Report
+
+
+class MonsterHp(StrEnum):
+    """What a viewer token is shown of the hit points of the GM's characters."""
+
+    HIDDEN = "hidden"
+    BANDS = "bands"
+    SHOWN = "shown"
+
+
+SETTING = "monsters"
+"""The setting's name among the fight's settings (`Side.settings`)."""
+DEFAULT = MonsterHp.BANDS
+"""Improved Initiative's Player View default: a word, never a number."""
+REVEALING = ("damage", "amount", "value", "note")
+"""An event's fields that tell a GM's character's numbers when it is its target or character."""
+NOT_SHOWN = "what changed is the GM's to see"
+
+
+class PlayersView(msgspec.Struct, frozen=True, kw_only=True):
+    """What a fight's viewer tokens are shown of the GM's characters (`monsters`)."""
+
+    fight: str
+    monsters: MonsterHp
+
+
+class ViewerMayNotAsk(UsageError):
+    """A viewer's question whose answer reads the numbers the players' view hides (403)."""
+
+
+def band(current: int, maximum: int) -> str:
+    """A pool as Improved Initiative's Player View words it (GetHPDisplay)."""
+    if current <= 0:
+        return "Defeated"
+    if 2 * current < maximum:  # currentHP < maxHP / 2, in integers
+        return "Bloodied"
+    if current < maximum:
+        return "Hurt"
+    return "Healthy"
+
+
+class Hidden(msgspec.Struct, frozen=True):
+    """A GM's character as a redaction knows it: its name and its pools' maximums."""
+
+    name: str
+    maximums: dict[str, int]
+
+
+class Redaction:
+    """What a viewer is shown of one fight: `rule`, over the GM's characters `hidden` (by id),
+    whose pools the ruleset's `presentation` names."""
+
+    def __init__(
+        self, rule: MonsterHp, presentation: Presentation, hidden: dict[str, Hidden]
+    ) -> None:
+        self.rule = rule
+        self.pools = presentation.pools
+        self.gm_kinds = presentation.gm_kinds
+        self.hidden = hidden
+        names = sorted({n for h in hidden.values() for n in (h.name,) if n} | set(hidden))
+        self._named = (
+            re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in names)) if names else None
+        )
+
+    @classmethod
+    def of(cls, rule: MonsterHp, state: FightState[Any]) -> Redaction:
+        presentation = get_ruleset(state.ruleset).presentation
+        hidden = {
+            cid: Hidden(
+                name=character.name or cid,
+                maximums={p: v for p, v in character.stats.items() if p in presentation.pools},
+            )
+            for cid, character in state.characters.items()
+            if character.kind in presentation.gm_kinds
+        }
+        return cls(rule, presentation, hidden)
+
+    @property
+    def hides(self) -> bool:
+        """Whether a viewer is kept from anything: some GM's character, numbers not shown."""
+        return self.rule is not MonsterHp.SHOWN and bool(self.hidden)
+
+    def names_one(self, text: str | None) -> bool:
+        """Whether `text` names a GM's character (by its name or id)."""
+        return bool(text) and self._named is not None and self._named.search(text or "") is not None
+
+    # --- state --------------------------------------------------------------------------------
+
+    def state(self, state: FightState[Any]) -> dict[str, Any]:
+        """The state as JSON, each GM's character's pools a band or nothing."""
+        shown: dict[str, Any] = msgspec.to_builtins(state)
+        characters: dict[str, dict[str, Any]] = shown["characters"]
+        for cid, character in characters.items():
+            if cid in self.hidden or character.get("kind") in self.gm_kinds:
+                self._character(character)
+        return shown
+
+    def _character(self, character: dict[str, Any]) -> None:
+        stats: dict[str, Any] = character.get("stats") or {}
+        word = None
+        for pool in self.pools:
+            current, maximum = character.pop(pool, None), stats.pop(pool, None)
+            if word is None and isinstance(current, int) and isinstance(maximum, int):
+                word = band(current, maximum)
+        if word is not None and self.rule is MonsterHp.BANDS:
+            character["health"] = word
+
+    # --- events -------------------------------------------------------------------------------
+
+    def event(self, event: Event) -> dict[str, Any]:
+        """The event as JSON, with what it tells of a GM's character's numbers left out."""
+        shown: dict[str, Any] = msgspec.to_builtins(event)
+        return self._event(shown)
+
+    def _event(self, shown: dict[str, Any]) -> dict[str, Any]:
+        kind = shown.get("type")
+        if kind == "amend" and isinstance(shown.get("replacement"), dict):
+            shown["replacement"] = self._event(shown["replacement"])
+            return shown
+        concerns = shown.get("target") or shown.get("character")
+        if kind == "character_joined":
+            if concerns in self.hidden or shown.get("kind") in self.gm_kinds:
+                stats = shown.get("stats") or {}
+                for pool in self.pools:
+                    stats.pop(pool, None)
+                shown.pop("note", None)
+        elif concerns in self.hidden:
+            for field in REVEALING:
+                shown.pop(field, None)
+        return shown
+
+    def events(self, page: EventsPage) -> dict[str, Any]:
+        shown: dict[str, Any] = msgspec.to_builtins(page)
+        for stored in shown["events"]:
+            stored["event"] = self._event(stored["event"])
+        return shown
+
+    # --- changes ------------------------------------------------------------------------------
+
+    def changes(self, changes: Changes) -> Changes:
+        """What an event did, each GM's character's pools a band (where it moved) or nothing,
+        and its sentence, if it names one, said again from what the viewer may see."""
+        characters = [self._change(c) for c in changes.characters]
+        consequences = [self._change(c) for c in changes.consequences]
+        concerned = any(c.character in self.hidden for c in changes.characters)
+        concerned = concerned or any(c.character in self.hidden for c in changes.consequences)
+        explanation = changes.explanation
+        if concerned or self.names_one(explanation):
+            explanation = self.said([*characters, *consequences]) or NOT_SHOWN
+        void = changes.void
+        if self.names_one(void):
+            void = f"set aside by the rules ({NOT_SHOWN})"
+        return msgspec.structs.replace(
+            changes,
+            characters=characters,
+            consequences=consequences,
+            explanation=explanation,
+            void=void,
+        )
+
+    @staticmethod
+    def said(characters: list[CharacterChange]) -> str:
+        return "; ".join(change.summary() for change in characters)
+
+    def _change(self, change: CharacterChange) -> CharacterChange:
+        hidden = self.hidden.get(change.character)
+        if hidden is None:
+            return change
+        counters = {k: v for k, v in change.counters.items() if k not in self.pools}
+        if self.rule is MonsterHp.BANDS:
+            moved = next((p for p in self.pools if p in change.counters), None)
+            maximum = hidden.maximums.get(moved or "")
+            if moved is not None and maximum is not None:
+                before, after = (
+                    band(v, maximum) if isinstance(v, int) else None for v in change.counters[moved]
+                )
+                if before != after:
+                    counters["health"] = (before, after)
+        return msgspec.structs.replace(change, counters=counters)
+
+    def timeline(self, page: TimelinePage) -> dict[str, Any]:
+        shown: dict[str, Any] = msgspec.to_builtins(page)
+        for moment, was in zip(shown["moments"], page.moments, strict=True):
+            moment["event"] = self._event(moment["event"])
+            moment["changes"] = msgspec.to_builtins(self.changes(was.changes))
+        return shown
+
+    # --- the report ---------------------------------------------------------------------------
+
+    def report(self, report: Report, said_at: dict[int, str]) -> Report:
+        """The report, each GM's character's damage and healing taken (and its side's) 0 and
+        named in `withheld`, its track left out, every sentence naming one said again as the
+        redacted explanation of its event (`said_at`, by seq)."""
+        from ..report.chronicle import sentence
+
+        def told(seq: int) -> str:
+            return sentence(said_at.get(seq, NOT_SHOWN))
+
+        withheld = [c.character for c in report.characters if c.character in self.hidden]
+        characters = [
+            msgspec.structs.replace(c, tally=_untaken(c.tally)) if c.character in withheld else c
+            for c in report.characters
+        ]
+        sides = [
+            msgspec.structs.replace(s, tally=_untaken(s.tally))
+            if any(c in self.hidden for c in s.characters)
+            else s
+            for s in report.sides
+        ]
+        chronicle = [
+            msgspec.structs.replace(
+                chapter,
+                lines=[
+                    msgspec.structs.replace(line, text=told(line.seq))
+                    if self.names_one(line.text)
+                    else line
+                    for line in chapter.lines
+                ],
+            )
+            for chapter in report.chronicle
+        ]
+        luck = report.luck
+        for end in ("luckiest", "unluckiest"):
+            moment = getattr(luck, end)
+            if moment is not None and (
+                moment.character in self.hidden or self.names_one(moment.explanation)
+            ):
+                moment = msgspec.structs.replace(moment, explanation=told(moment.seq))
+                luck = msgspec.structs.replace(luck, **{end: moment})
+        return msgspec.structs.replace(
+            report,
+            characters=characters,
+            sides=sides,
+            chronicle=chronicle,
+            luck=luck,
+            tracks=[t for t in report.tracks if t.character not in self.hidden],
+            withheld=withheld,
+        )
+
+
+def _untaken(tally: Any) -> Any:
+    return msgspec.structs.replace(tally, damage_taken=0, healing_taken=0)
+
+
+class PlayersViewCases(ReportCases):
+    """What a fight's viewer tokens are shown, the GM's setting, and the redaction it makes."""
+
+    def players_view(self, fight: str) -> PlayersView:
+        """The fight's setting: what its viewer tokens are shown of the GM's characters."""
+        self.fight(fight)
+        kept = self.store.side.settings.get(fight, SETTING)
+        monsters = MonsterHp(kept) if kept in set(MonsterHp) else DEFAULT
+        return PlayersView(fight=fight, monsters=monsters)
+
+    def set_players_view(self, fight: str, monsters: MonsterHp | str) -> PlayersView:
+        """Keep `monsters` as the fight's setting (`hidden`, `bands` or `shown`)."""
+        if monsters not in set(MonsterHp):
+            raise UsageError(
+                f"monsters={monsters!r}: give one of {', '.join(m.value for m in MonsterHp)}"
+            )
+        self.fight(fight)
+        self.store.side.settings.put(fight, SETTING, MonsterHp(monsters).value)
+        return PlayersView(fight=fight, monsters=MonsterHp(monsters))
+
+    def redaction(self, fight: str) -> Redaction | None:
+        """What a viewer of the fight is kept from, as it stands; None for nothing."""
+        rule = self.players_view(fight).monsters
+        if rule is MonsterHp.SHOWN:
+            return None
+        found = Redaction.of(rule, self.state(fight))
+        return found if found.hides else None
+
+    def seen_by_viewer(self, fight: str, value: Any) -> Any:
+        """`value` (a state, an events page, a timeline page, a list of changes), read from
+        `fight`, as a viewer token is shown it: JSON values, or the same value where nothing is
+        hidden."""
+        redaction = self.redaction(fight)
+        if redaction is None:
+            return value
+        if isinstance(value, FightState):
+            return Redaction.of(redaction.rule, value).state(value) if redaction.hides else value
+        if isinstance(value, EventsPage):
+            return redaction.events(value)
+        if isinstance(value, TimelinePage):
+            return redaction.timeline(value)
+        if isinstance(value, list) and all(isinstance(each, Changes) for each in value):
+            return [redaction.changes(each) for each in value]
+        raise TypeError(f"no players' view of {type(value).__name__}")
+
+    def may_viewer_ask_odds(self, fight: str) -> None:
+        """Refuse a viewer's odds question where the GM's numbers are hidden (the module's
+        docstring says why)."""
+        if self.redaction(fight) is not None:
+            raise ViewerMayNotAsk(
+                f"fight `{fight}` keeps its monsters' hit points from viewers, and odds read "
+                "them: ask with the gm token, or the GM shows them (`woundlog share "
+                f"{fight} --monsters shown`)"
+            )
+
+    def viewer_report(
+        self, fight: str, *, most: int | None = None, stop: Callable[[], None] | None = None
+    ) -> Report:
+        """The fight's report as a viewer token is shown it."""
+        redaction = self.redaction(fight)
+        if redaction is None:
+            return self.report(fight, most=most, stop=stop)
+        kept: dict[int, str] = {}  # the explanations a line may be told again with, redacted
+
+        def keep(history: Iterator[tuple[Stored[Event], Changes]]) -> Iterator[Any]:
+            for stored, changes in history:
+                # a hit's or a heal's line names who dealt it, who may be a GM's character
+                if (
+                    changes.type in ("hit", "heal")
+                    or redaction.names_one(changes.explanation)
+                    or any(
+                        c.character in redaction.hidden
+                        for c in (*changes.characters, *changes.consequences)
+                    )
+                ):
+                    kept[stored.seq] = redaction.changes(changes).explanation
+                yield stored, changes
+
+        report = self.report(fight, most=most, stop=stop, watch=keep)
+        return redaction.report(report, kept)
