@@ -50,6 +50,7 @@ from woundlog.core.presentation import Presentation
 from woundlog.events import Event, UsageError
 from woundlog.events.stores import Stored
 
+from .fights import FightCases
 from .reports import ReportCases
 from .values import EventsPage, TimelinePage
 
@@ -299,7 +300,7 @@ def _untaken(tally: Any) -> Any:
     return msgspec.structs.replace(tally, damage_taken=0, healing_taken=0)
 
 
-class PlayersViewCases(ReportCases):
+class PlayersViewCases(ReportCases, FightCases):
     """What a fight's viewer tokens are shown, the GM's setting, and the redaction it makes."""
 
     def players_view(self, fight: str) -> PlayersView:
