@@ -177,6 +177,7 @@ def _budgets() -> dict[str, WorkBudget]:
         "POST /campaigns/{campaign}/fights": campaign_write,
         "POST /campaigns/{campaign}/between": campaign_write,
         "POST /campaigns/{campaign}/undo": campaign_write,
+        "POST /campaigns/{campaign}/tokens/{name}": read,
         "GET /integrations/foundry/module.json": read,
         "GET /integrations/foundry/woundlog.zip": read,
         "GET /rulesets": read,

@@ -178,3 +178,63 @@ def test_share_whose_gm_name_would_be_too_long_issues_nothing(run: Run, skirmish
     refused = run("share", skirmish, "--gm", "--name", name)
     assert refused.exit_code == 2 and f"token name '{name}-gm'" in refused.output
     assert json.loads(run("share", skirmish, "--list", "--json").output) == []
+
+
+def test_share_campaign_gives_a_campaign_made_from_the_cli_a_link_to_its_page(
+    run: Run, skirmish: str, db: Path
+) -> None:
+    made = run("campaign", "new", "trail", "--ruleset", "mordheim")
+    assert made.exit_code == 0, made.output
+    with Server(db) as server:
+        shared = run("share", "--campaign", "trail", "--gm", "--url", server.url, "--json")
+        assert shared.exit_code == 0, shared.output
+        handed = json.loads(shared.output)
+        assert handed["page"] == f"{server.url}/campaigns/trail/#gm={handed['gm']['token']}"
+        viewer, gm = bearer(handed["viewer"]["token"]), bearer(handed["gm"]["token"])
+        read = httpx.get(f"{server.url}/campaigns/trail/record", headers=viewer)
+        assert read.status_code == 200, read.text
+        member = {"member": "grim", "side": "reavers", "stats": {"wounds": 1}}
+        joined = httpx.post(f"{server.url}/campaigns/trail/members", json=member, headers=gm)
+        assert joined.status_code == 200, joined.text
+        refused = httpx.get(f"{server.url}/fights/{skirmish}/state", headers=viewer)
+        assert refused.status_code == 403  # the campaign's token opens the campaign alone
+        said = run("share", "--campaign", "trail", "--url", server.url)
+        assert said.exit_code == 0 and f"{server.url}/campaigns/trail/#viewer=" in said.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("share",), "name a fight, or a campaign with --campaign"),
+        (("share", "skirmish", "--campaign", "trail"), "name a fight, or a campaign"),
+        (("share", "--campaign", "nope"), "no campaign `nope`"),
+        (("share", "skirmish", "--list", "--monsters", "shown"), "--list and --monsters"),
+        (("share", "skirmish", "--monsters", "numbers"), "'numbers' is not one of"),
+    ],
+)
+def test_share_refuses_a_campaign_and_a_players_view_it_cannot_give(
+    run: Run, skirmish: str, args: tuple[str, ...], said: str
+) -> None:
+    refused = run(*args)
+    assert refused.exit_code == 2
+    assert said in refused.output
+
+
+def test_share_monsters_sets_what_viewer_tokens_see_of_monsters_for_the_service(
+    run: Run, db: Path
+) -> None:
+    for args in (
+        ("new", "yard", "--ruleset", "dnd5e"),
+        ("join", "yard", "gob", "--kind", "monster", "--stat", "hp=7717"),
+    ):
+        assert run(*args).exit_code == 0
+    shared = run("share", "yard", "--monsters", "hidden")
+    assert shared.exit_code == 0, shared.output
+    assert "see monsters' hit points not at all" in shared.output
+    with Server(db) as server:
+        viewer = bearer(token_in(next(w for w in shared.output.split() if "#viewer=" in w)))
+        state = httpx.get(f"{server.url}/fights/yard/state", headers=viewer)
+        assert "7717" not in state.text and "health" not in state.text
+        assert run("share", "yard", "--monsters", "shown").exit_code == 0
+        state = httpx.get(f"{server.url}/fights/yard/state", headers=viewer)
+        assert state.json()["characters"]["gob"]["hp"] == 7717

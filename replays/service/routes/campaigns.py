@@ -32,7 +32,9 @@ from ...application.values import (
     CampaignHistory,
     CampaignUndone,
     CampaignView,
+    Issued,
     Role,
+    TokenName,
 )
 from ...campaign import Consequences
 from ...report.campaign import CampaignReport
@@ -52,10 +54,12 @@ from ..guards import (
     also_allowed,
     authorize_campaign,
     gated,
+    grant_of,
     run,
 )
 from ..limits import REPORT_MAX
 from ..openapi import problems
+from ..schemas import TokenRequest
 
 SINCE_MAX = 100
 """The most fights one consequences question names."""
@@ -82,6 +86,30 @@ class CampaignsController(Controller):
         data = strictly(await request.body(), NewCampaign)
         created, new = await run(started, service, data)
         return Response(created, status_code=201 if new else 200)
+
+    @post(
+        "/{campaign:str}/tokens/{name:str}",
+        status_code=201,
+        role=Role.GM,
+        responses=problems(401, 403, 404, 409, 422, 503),
+    )
+    async def issue_campaign_token(
+        self,
+        request: Request[Any, Any, Any],
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
+        campaign: Name,
+        name: TokenName,
+        data: TokenRequest | None = None,
+    ) -> Issued:
+        """A new token named `name` for the campaign's page, beside its others, shown once (body
+        `{"role": "viewer"}`, the default, or `"gm"`): a gm token of the campaign may issue
+        viewer tokens, the admin's either; `woundlog share --campaign` does the same. A name the
+        campaign holds already is 409."""
+        asked = strictly(await request.body(), TokenRequest) if data is not None else TokenRequest()
+        role, by = Role(asked.role), grant_of(request).role
+        keeper = service.fights.tokens
+        return await run(app.hand_out_campaign, campaign, keeper, role, name, by)
 
     @get("/{campaign:str}/record", role=Role.VIEWER, responses=ANSWERS)
     async def show_campaign(

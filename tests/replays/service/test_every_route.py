@@ -271,6 +271,11 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
         ("POST", "/campaigns/camp/undo", body({"event": f"#{SAFE_INT}"})),
         ("POST", "/campaigns/camp/undo", {}),
     ],
+    "POST /campaigns/{campaign}/tokens/{name}": lambda: [
+        ("POST", "/campaigns/camp/tokens/table", body({"role": "gm"})),
+        ("POST", f"/campaigns/camp/tokens/{LONG[:300]}", {}),
+        ("POST", "/campaigns/camp/tokens/deep", raw(DEEP)),
+    ],
     "GET /integrations/foundry/module.json": lambda: [
         ("GET", "/integrations/foundry/module.json", {})
     ],

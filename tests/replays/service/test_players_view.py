@@ -257,3 +257,27 @@ def test_the_players_view_is_bands_till_the_gm_says_otherwise_and_only_the_gm_se
             headers=bearer(made.json()["gm_token"]),
         )
         assert wrong.status_code == 422
+
+
+def test_a_campaigns_gm_hands_out_viewer_tokens_of_its_page_and_only_the_admin_gm_ones(
+    world: World,
+) -> None:
+    with httpx.Client(base_url=world.url, timeout=30) as client:
+        started = client.post(
+            "/campaigns", json={"campaign": "road", "ruleset": "dnd5e"}, headers=bearer(ADMIN)
+        )
+        gm = bearer(started.json()["gm_token"])
+        issued = client.post("/campaigns/road/tokens/phones", headers=gm)
+        assert issued.status_code == 201, issued.text
+        assert (issued.json()["name"], issued.json()["role"]) == ("phones", "viewer")
+        phones = bearer(issued.json()["token"])
+        assert client.get("/campaigns/road/record", headers=phones).status_code == 200
+        assert client.post("/campaigns/road/tokens/more", headers=phones).status_code == 403
+        again = client.post("/campaigns/road/tokens/phones", headers=gm)
+        assert again.status_code == 409
+        as_gm = client.post("/campaigns/road/tokens/co-gm", json={"role": "gm"}, headers=gm)
+        assert as_gm.status_code == 403
+        admin = client.post(
+            "/campaigns/road/tokens/co-gm", json={"role": "gm"}, headers=bearer(ADMIN)
+        )
+        assert admin.status_code == 201 and admin.json()["role"] == "gm"
