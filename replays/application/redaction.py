@@ -22,8 +22,9 @@ Decisions where the issue is silent:
 - A GM's character is one whose kind the fight's ruleset gives the GM, as the fight stands
   now, or as a `character_joined` in what is shown says (one whose joining was undone).
 - Its pools go from its state, its `stats` and every change's counters; a band takes their
-  place (`health`, in a state and in a change's counters, only where the band moved). Its
-  other counters (dnd5e's death saves, temporary hit points) stay.
+  place (`health`, in a state and, before and after, in a change where its pool moved; under
+  `hidden` a change says only which way, as a player at the table sees a blow land). Its other
+  counters (dnd5e's death saves, temporary hit points) stay.
 - Of the events, a `hit`'s damage, a `heal`'s amount, any `value` and the GM's `note` are left
   out where the event's target or character is a GM's character, a `character_joined` loses
   the pools from its stats, and an `amend`'s replacement is shown as that event would be.
@@ -73,6 +74,10 @@ DEFAULT = MonsterHp.BANDS
 REVEALING = ("damage", "amount", "value", "note")
 """An event's fields that tell a GM's character's numbers when it is its target or character."""
 NOT_SHOWN = "what changed is the GM's to see"
+HEALTH = "health"
+"""The counter a GM's character's pools become: its band (Healthy, Hurt, Bloodied, Defeated) in
+a state and, before and after, in a change where its pool moved (under `hidden`, a change says
+only which way: `[null, "down"]` or `[null, "up"]`)."""
 
 
 class PlayersView(msgspec.Struct, frozen=True, kw_only=True):
@@ -161,7 +166,7 @@ class Redaction:
             if word is None and isinstance(current, int) and isinstance(maximum, int):
                 word = band(current, maximum)
         if word is not None and self.rule is MonsterHp.BANDS:
-            character["health"] = word
+            character[HEALTH] = word
 
     # --- events -------------------------------------------------------------------------------
 
@@ -225,15 +230,16 @@ class Redaction:
         if hidden is None:
             return change
         counters = {k: v for k, v in change.counters.items() if k not in self.pools}
-        if self.rule is MonsterHp.BANDS:
-            moved = next((p for p in self.pools if p in change.counters), None)
-            maximum = hidden.maximums.get(moved or "")
-            if moved is not None and maximum is not None:
-                before, after = (
-                    band(v, maximum) if isinstance(v, int) else None for v in change.counters[moved]
+        moved = next((p for p in self.pools if p in change.counters), None)
+        if moved is not None:
+            was, now = change.counters[moved]
+            maximum = hidden.maximums.get(moved)
+            if self.rule is MonsterHp.BANDS and maximum is not None:
+                counters[HEALTH] = tuple(
+                    band(v, maximum) if isinstance(v, int) else None for v in (was, now)
                 )
-                if before != after:
-                    counters["health"] = (before, after)
+            elif isinstance(was, int) and isinstance(now, int):  # which way alone, no number
+                counters[HEALTH] = (None, "down" if now < was else "up")
         return msgspec.structs.replace(change, counters=counters)
 
     def timeline(self, page: TimelinePage) -> dict[str, Any]:
