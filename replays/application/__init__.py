@@ -92,11 +92,11 @@ __all__ = [
 
 
 class Application(
+    PlayersViewCases,
     ImportCases,
     CampaignCases,
     CampaignViews,
     WhatIfCases,
-    PlayersViewCases,
     ReportCases,
     FightCases,
     UndoCases,

@@ -49,11 +49,14 @@ import msgspec
 from woundlog.core import Changes, CharacterChange, FightState, get_ruleset
 from woundlog.core.presentation import Presentation
 from woundlog.events import Event, UsageError
+from woundlog.events.fight_ids import campaign_stream
 from woundlog.events.stores import Stored
 
+from ..campaign import Consequences
+from .campaign_views import CampaignViews
 from .fights import FightCases
 from .reports import ReportCases
-from .values import EventsPage, TimelinePage
+from .values import CampaignHistory, CampaignView, EventsPage, TimelinePage
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -74,6 +77,8 @@ DEFAULT = MonsterHp.BANDS
 REVEALING = ("damage", "amount", "value", "note")
 """An event's fields that tell a GM's character's numbers when it is its target or character."""
 NOT_SHOWN = "what changed is the GM's to see"
+CURRENT = "current_"
+"""What a campaign's record calls a pool's current value, beside its maximum (dnd5e)."""
 HEALTH = "health"
 """The counter a GM's character's pools become: its band (Healthy, Hurt, Bloodied, Defeated) in
 a state and, before and after, in a change where its pool moved (under `hidden`, a change says
@@ -118,6 +123,9 @@ class Redaction:
     ) -> None:
         self.rule = rule
         self.pools = presentation.pools
+        self.numbers = {*self.pools, *(f"{CURRENT}{pool}" for pool in self.pools)}
+        """What tells a pool: the pool (the current value in a fight, the maximum in a
+        campaign's record) and the current value a campaign carries (dnd5e's `current_hp`)."""
         self.gm_kinds = presentation.gm_kinds
         self.hidden = hidden
         names = sorted({n for h in hidden.values() for n in (h.name,) if n} | set(hidden))
@@ -159,12 +167,18 @@ class Redaction:
         return shown
 
     def _character(self, character: dict[str, Any]) -> None:
+        """A character of a fight's state, or a member of a campaign's record (its pools at
+        the top level its maximums, its current values `current_POOL`), whose pools go."""
         stats: dict[str, Any] = character.get("stats") or {}
         word = None
         for pool in self.pools:
-            current, maximum = character.pop(pool, None), stats.pop(pool, None)
+            carried = character.pop(f"{CURRENT}{pool}", None)
+            current, maximum = character.pop(pool, None), stats.get(pool)
+            current = carried if carried is not None else current
             if word is None and isinstance(current, int) and isinstance(maximum, int):
                 word = band(current, maximum)
+        for name in self.numbers:
+            stats.pop(name, None)
         if word is not None and self.rule is MonsterHp.BANDS:
             character[HEALTH] = word
 
@@ -180,12 +194,12 @@ class Redaction:
         if kind == "amend" and isinstance(shown.get("replacement"), dict):
             shown["replacement"] = self._event(shown["replacement"])
             return shown
-        concerns = shown.get("target") or shown.get("character")
-        if kind == "character_joined":
+        concerns = shown.get("target") or shown.get("character") or shown.get("member")
+        if kind in ("character_joined", "member_joined"):
             if concerns in self.hidden or shown.get("kind") in self.gm_kinds:
                 stats = shown.get("stats") or {}
-                for pool in self.pools:
-                    stats.pop(pool, None)
+                for name in self.numbers:
+                    stats.pop(name, None)
                 shown.pop("note", None)
         elif concerns in self.hidden:
             for field in REVEALING:
@@ -235,9 +249,8 @@ class Redaction:
             was, now = change.counters[moved]
             maximum = hidden.maximums.get(moved)
             if self.rule is MonsterHp.BANDS and maximum is not None:
-                counters[HEALTH] = tuple(
-                    band(v, maximum) if isinstance(v, int) else None for v in (was, now)
-                )
+                worded = [band(v, maximum) if isinstance(v, int) else None for v in (was, now)]
+                counters[HEALTH] = (worded[0], worded[1])
             elif isinstance(was, int) and isinstance(now, int):  # which way alone, no number
                 counters[HEALTH] = (None, "down" if now < was else "up")
         return msgspec.structs.replace(change, counters=counters)
@@ -248,6 +261,71 @@ class Redaction:
             moment["event"] = self._event(moment["event"])
             moment["changes"] = msgspec.to_builtins(self.changes(was.changes))
         return shown
+
+    # --- a campaign's reads -------------------------------------------------------------------
+
+    @classmethod
+    def of_campaign(cls, rule: MonsterHp, view: CampaignView) -> Redaction:
+        """Over a campaign's members: its GM's characters are the members of a GM's kind."""
+        presentation = get_ruleset(view.ruleset).presentation
+        hidden = {
+            member.member: Hidden(
+                name=member.name or member.member,
+                maximums={p: v for p, v in member.stats.items() if p in presentation.pools},
+            )
+            for member in view.members
+            if member.kind in presentation.gm_kinds
+        }
+        return cls(rule, presentation, hidden)
+
+    def campaign(self, value: Any) -> Any:
+        """A campaign's read (its record, history, consequences or report) as JSON, what it
+        tells of a GM's character's pools a band or nothing, as a fight's reads."""
+        from ..report.campaign import CampaignReport
+
+        shown: dict[str, Any] = msgspec.to_builtins(value)
+        if isinstance(value, CampaignView):
+            for member in shown["members"]:
+                if member["member"] in self.hidden:
+                    self._character(member)
+        elif isinstance(value, CampaignHistory):
+            for entry in shown["entries"]:
+                entry["event"] = self._event(entry["event"])
+                for change in entry.get("changes", []):
+                    if change["member"] in self.hidden:
+                        change["stats"] = self._stat_moves(
+                            change["member"], change.get("stats", [])
+                        )
+        elif isinstance(value, Consequences):
+            shown["changes"] = [
+                c
+                for c in shown["changes"]
+                if c["member"] not in self.hidden or c["stat"] not in self.numbers
+            ]
+            shown["records"] = [line for line in shown["records"] if not self.names_one(line)]
+        elif isinstance(value, CampaignReport):
+            for member in shown["members"]:
+                if member["member"] in self.hidden:
+                    for tally in (member["tally"], shown["total"]):
+                        tally.pop("damage_taken", None)
+                        tally.pop("healing_taken", None)
+        else:
+            raise TypeError(f"no players' view of {type(value).__name__}")
+        return shown
+
+    def _stat_moves(self, member: str, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A member's stat changes, its pools' left out (under `bands`: its band's move)."""
+        kept = [move for move in moves if move["stat"] not in self.numbers]
+        moved = next((m for m in moves if m["stat"] in self.numbers), None)
+        pool = moved["stat"].removeprefix(CURRENT) if moved else ""
+        maximum = self.hidden[member].maximums.get(pool)
+        if moved is not None and maximum is not None and self.rule is MonsterHp.BANDS:
+            before, after = (
+                band(moved[end], maximum) if isinstance(moved[end], int) else None
+                for end in ("before", "after")
+            )
+            kept.append({"stat": HEALTH, "label": "Health", "before": before, "after": after})
+        return kept
 
     # --- the report ---------------------------------------------------------------------------
 
@@ -306,7 +384,7 @@ def _untaken(tally: Any) -> Any:
     return msgspec.structs.replace(tally, damage_taken=0, healing_taken=0)
 
 
-class PlayersViewCases(ReportCases, FightCases):
+class PlayersViewCases(CampaignViews, ReportCases, FightCases):
     """What a fight's viewer tokens are shown, the GM's setting, and the redaction it makes."""
 
     def players_view(self, fight: str) -> PlayersView:
@@ -350,6 +428,30 @@ class PlayersViewCases(ReportCases, FightCases):
         if isinstance(value, list) and all(isinstance(each, Changes) for each in value):
             return [redaction.changes(each) for each in value]
         raise TypeError(f"no players' view of {type(value).__name__}")
+
+    def seen_by_campaign_viewer(self, campaign: str, value: Any) -> Any:
+        """`value` (a record, a history, consequences or a report), read from `campaign`, as a
+        viewer token of it is shown it: its members of a GM's kind as the campaign's setting
+        says (kept as a fight's, under the campaign's stream; `woundlog share --campaign C
+        --monsters ...`), JSON values; or the same value where nothing is hidden."""
+        kept = self.store.side.settings.get(campaign_stream(campaign), SETTING)
+        rule = MonsterHp(kept) if kept in set(MonsterHp) else DEFAULT
+        if rule is MonsterHp.SHOWN:
+            return value
+        view = value if isinstance(value, CampaignView) else self.campaign_show(campaign)
+        redaction = Redaction.of_campaign(rule, view)
+        return redaction.campaign(value) if redaction.hides else value
+
+    def set_campaign_players_view(self, campaign: str, monsters: MonsterHp | str) -> PlayersView:
+        """Keep `monsters` as what the campaign's viewer tokens are shown of its members of a
+        GM's kind."""
+        if monsters not in set(MonsterHp):
+            raise UsageError(
+                f"monsters={monsters!r}: give one of {', '.join(m.value for m in MonsterHp)}"
+            )
+        self.campaign_show(campaign)  # a campaign not there is said so
+        self.store.side.settings.put(campaign_stream(campaign), SETTING, MonsterHp(monsters).value)
+        return PlayersView(fight=campaign, monsters=MonsterHp(monsters))
 
     def may_viewer_ask_odds(self, fight: str) -> None:
         """Refuse a viewer's odds question where the GM's numbers are hidden (the module's

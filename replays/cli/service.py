@@ -213,15 +213,11 @@ def share(
     if (fight is None) == (campaign is None):
         raise UsageError("name a fight, or a campaign with --campaign (one of them)")
     if campaign is not None:
-        asked = (
-            ["--list"] * list_
-            + ["--revoke"] * (revoke is not None)
-            + ["--monsters"] * (monsters is not None)
-        )
+        asked = ["--list"] * list_ + ["--revoke"] * (revoke is not None)
         if asked:
             raise UsageError(f"--campaign and {' and '.join(asked)}: give them with a fight")
-        return share_campaign(ctx, db, campaign, base, gm=gm, name=name, serve_too=serve_too,
-                              as_json=as_json)  # fmt: skip
+        return share_campaign(ctx, db, campaign, base, gm=gm, name=name, monsters=monsters,
+                              serve_too=serve_too, as_json=as_json)  # fmt: skip
     assert fight is not None
     if list_ or revoke is not None:
         asked = [
@@ -267,15 +263,23 @@ def share_campaign(
     *,
     gm: bool,
     name: str | None,
+    monsters: MonsterHp | None,
     serve_too: bool,
     as_json: bool,
 ) -> None:
-    """`woundlog share --campaign C`: a campaign page's link with a new token."""
+    """`woundlog share --campaign C`: a campaign page's link with a new token (and with
+    `--monsters`, what its viewer tokens see of its members of a GM's kind)."""
     with application(db, create=False) as app, app.kept_tokens() as keeper:
+        view = None
+        if monsters is not None:
+            view = app.set_campaign_players_view(campaign, monsters)
         handed = app.share_campaign(campaign, keeper, base=base, gm=gm, name=name)
     if as_json:
         print_json(handed)
     else:
+        if view is not None:
+            say(f"viewer tokens of campaign `{campaign}` now see its monsters' hit points "
+                f"{WORDS[view.monsters]}")  # fmt: skip
         print_campaign_shared(handed)
     if serve_too:
         serve_unless_answering(ctx, db, base)

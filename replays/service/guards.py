@@ -212,6 +212,15 @@ def as_seen(request: Request[Any, Any, Any], app: Application, fight: str) -> Ca
     return partial(app.seen_by_viewer, fight)
 
 
+def as_campaign_seen(
+    request: Request[Any, Any, Any], app: Application, campaign: str
+) -> Callable[[T], Any]:
+    """`as_seen`, of a value read from a campaign (its members of a GM's kind)."""
+    if grant_of(request).role is not Role.VIEWER:
+        return lambda value: value
+    return partial(app.seen_by_campaign_viewer, campaign)
+
+
 async def also_allowed(
     request: Request[Any, Any, Any],
     header: str,

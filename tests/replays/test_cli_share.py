@@ -208,6 +208,7 @@ def test_share_campaign_gives_a_campaign_made_from_the_cli_a_link_to_its_page(
         (("share",), "name a fight, or a campaign with --campaign"),
         (("share", "skirmish", "--campaign", "trail"), "name a fight, or a campaign"),
         (("share", "--campaign", "nope"), "no campaign `nope`"),
+        (("share", "--campaign", "nope", "--list"), "--campaign and --list: give them with"),
         (("share", "skirmish", "--list", "--monsters", "shown"), "--list and --monsters"),
         (("share", "skirmish", "--monsters", "numbers"), "'numbers' is not one of"),
     ],
@@ -238,3 +239,25 @@ def test_share_monsters_sets_what_viewer_tokens_see_of_monsters_for_the_service(
         assert run("share", "yard", "--monsters", "shown").exit_code == 0
         state = httpx.get(f"{server.url}/fights/yard/state", headers=viewer)
         assert state.json()["characters"]["gob"]["hp"] == 7717
+
+
+def test_share_campaign_monsters_sets_what_its_viewer_tokens_see_of_its_monsters(
+    run: Run, db: Path
+) -> None:
+    for args in (
+        ("campaign", "new", "road", "--ruleset", "dnd5e"),
+        ("campaign", "join", "road", "ogre", "--kind", "monster", "--stat", "hp=6113"),
+    ):
+        made = run(*args)
+        assert made.exit_code == 0, made.output
+    shared = run("share", "--campaign", "road", "--monsters", "hidden", "--json")
+    assert shared.exit_code == 0, shared.output
+    viewer = bearer(json.loads(shared.output)["viewer"]["token"])
+    with Server(db) as server:
+        record = httpx.get(f"{server.url}/campaigns/road/record", headers=viewer)
+        assert record.status_code == 200 and "6113" not in record.text
+        assert "health" not in record.text  # hidden: not even a band
+        said = run("share", "--campaign", "road", "--monsters", "shown")
+        assert "its monsters' hit points as numbers" in said.output
+        record = httpx.get(f"{server.url}/campaigns/road/record", headers=viewer)
+        assert record.json()["members"][0]["hp"] == 6113

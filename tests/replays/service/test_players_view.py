@@ -154,10 +154,11 @@ class World:
             assert started.status_code == 201, started.text
             campaign_gm = bearer(started.json()["gm_token"])
             self.campaign_viewer = bearer(started.json()["viewer_token"])
-            for member, hp in (("tordek", 28), ("mirabel", 18)):
+            members = [("tordek", "pc", 28), ("mirabel", "pc", 18), ("gob1", "monster", 7919)]
+            for member, kind, hp in members:  # a goblin who outlives fights: the GM's too
                 joined = client.post(
                     f"/campaigns/{CAMPAIGN}/members",
-                    json={"member": member, "side": "party", "stats": {"hp": hp}},
+                    json={"member": member, "kind": kind, "stats": {"hp": hp}},
                     headers=campaign_gm,
                 )
                 assert joined.status_code == 200, joined.text
