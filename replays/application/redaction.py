@@ -7,6 +7,8 @@ section 9). The GM's and the admin's reads are whole.
     redaction(fight) -> Redaction | None          None: nothing to hide from a viewer
     seen_by_viewer(fight, value) -> value         state, events page, timeline page, changes
     viewer_report(fight, *, most, stop) -> Report the report, as a viewer is shown it
+    check_viewer_whatif(fight, events, hits)      refuses a viewer's what-if aimed at one
+    seen_by_campaign_viewer(campaign, value), set_campaign_players_view(campaign, monsters)
 
 `monsters`, per fight, the GM's choice, as Improved Initiative's Player View has it per
 encounter (release 3.11.8, client/Combatant/ToPlayerViewCombatantState.ts, GetHPDisplay;
@@ -21,10 +23,11 @@ set by the GM (`woundlog share FIGHT --monsters ...`, `PUT /fights/{fight}/playe
 Decisions where the issue is silent:
 - A GM's character is one whose kind the fight's ruleset gives the GM, as the fight stands
   now, or as a `character_joined` in what is shown says (one whose joining was undone).
-- Its pools go from its state, its `stats` and every change's counters; a band takes their
-  place (`health`, in a state and, before and after, in a change where its pool moved; under
-  `hidden` a change says only which way, as a player at the table sees a blow land). Its other
-  counters (dnd5e's death saves, temporary hit points) stay.
+- Every number of it goes, from its state, its `stats` and every change's counters (a maximum
+  may be a counter of its own: Warhammer Quest's `starting_wounds`), but the counters a page
+  draws as pips (dnd5e's death saves); a band takes their place (`health`, in a state and,
+  before and after, in a change where its pool moved; under `hidden` a change says only which
+  way, as a player at the table sees a blow land).
 - Of the events, a `hit`'s damage, a `heal`'s amount, any `value` and the GM's `note` are left
   out where the event's target or character is a GM's character, a `character_joined` loses
   the pools from its stats, and an `amend`'s replacement is shown as that event would be.
@@ -33,14 +36,15 @@ Decisions where the issue is silent:
   ("Goblin 1: upright -> dead (health Hurt -> Defeated)"). The report's chronicle lines and
   its luckiest and unluckiest moments likewise; the damage and healing a GM's character took,
   and its side's, are 0 there and named in `withheld`, and its health track is left out.
-- Odds read the GM's numbers whatever is shown (a what-if of a blow says whether it kills): a
-  viewer's odds question on a fight with a GM's character not `shown` is refused.
+- Odds read the GM's numbers whatever is shown (a what-if of a blow says whether it kills):
+  a viewer's what-if aimed at a GM's character (a hit, a heal, a check on it) is refused, and
+  the GM's characters are left out of the odds a viewer is answered.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +57,7 @@ from woundlog.events.fight_ids import campaign_stream
 from woundlog.events.stores import Stored
 
 from ..campaign import Consequences
+from ..whatif import Odds
 from .campaign_views import CampaignViews
 from .fights import FightCases
 from .reports import ReportCases
@@ -123,6 +128,7 @@ class Redaction:
     ) -> None:
         self.rule = rule
         self.pools = presentation.pools
+        self.pips = set(presentation.pips.counters) if presentation.pips else set()
         self.numbers = {*self.pools, *(f"{CURRENT}{pool}" for pool in self.pools)}
         """What tells a pool: the pool (the current value in a fight, the maximum in a
         campaign's record) and the current value a campaign carries (dnd5e's `current_hp`)."""
@@ -151,6 +157,11 @@ class Redaction:
         """Whether a viewer is kept from anything: some GM's character, numbers not shown."""
         return self.rule is not MonsterHp.SHOWN and bool(self.hidden)
 
+    def is_hidden(self, who: str) -> bool:
+        """Whether `who` (an id, or a name as a what-if may give it) is a GM's character."""
+        folded = who.strip().casefold()
+        return who in self.hidden or any(h.name.casefold() == folded for h in self.hidden.values())
+
     def names_one(self, text: str | None) -> bool:
         """Whether `text` names a GM's character (by its name or id)."""
         return bool(text) and self._named is not None and self._named.search(text or "") is not None
@@ -168,17 +179,22 @@ class Redaction:
 
     def _character(self, character: dict[str, Any]) -> None:
         """A character of a fight's state, or a member of a campaign's record (its pools at
-        the top level its maximums, its current values `current_POOL`), whose pools go."""
+        the top level its maximums, its current values `current_POOL`): its band (under
+        `bands`) in place of every number it has but the pips a page draws (a maximum may be
+        a counter of its own: Warhammer Quest's `starting_wounds`)."""
         stats: dict[str, Any] = character.get("stats") or {}
         word = None
         for pool in self.pools:
-            carried = character.pop(f"{CURRENT}{pool}", None)
-            current, maximum = character.pop(pool, None), stats.get(pool)
+            carried, current = character.get(f"{CURRENT}{pool}"), character.get(pool)
             current = carried if carried is not None else current
+            maximum = stats.get(pool)
             if word is None and isinstance(current, int) and isinstance(maximum, int):
                 word = band(current, maximum)
-        for name in self.numbers:
-            stats.pop(name, None)
+        for name, value in list(character.items()):
+            if _number(value) and name not in self.pips:
+                del character[name]
+        if "stats" in character:
+            character["stats"] = {}
         if word is not None and self.rule is MonsterHp.BANDS:
             character[HEALTH] = word
 
@@ -197,9 +213,8 @@ class Redaction:
         concerns = shown.get("target") or shown.get("character") or shown.get("member")
         if kind in ("character_joined", "member_joined"):
             if concerns in self.hidden or shown.get("kind") in self.gm_kinds:
-                stats = shown.get("stats") or {}
-                for name in self.numbers:
-                    stats.pop(name, None)
+                if "stats" in shown:
+                    shown["stats"] = {}
                 shown.pop("note", None)
         elif concerns in self.hidden:
             for field in REVEALING:
@@ -243,7 +258,11 @@ class Redaction:
         hidden = self.hidden.get(change.character)
         if hidden is None:
             return change
-        counters = {k: v for k, v in change.counters.items() if k not in self.pools}
+        counters = {
+            k: v
+            for k, v in change.counters.items()
+            if k in self.pips or not any(_number(end) for end in v)
+        }
         moved = next((p for p in self.pools if p in change.counters), None)
         if moved is not None:
             was, now = change.counters[moved]
@@ -254,6 +273,18 @@ class Redaction:
             elif isinstance(was, int) and isinstance(now, int):  # which way alone, no number
                 counters[HEALTH] = (None, "down" if now < was else "up")
         return msgspec.structs.replace(change, counters=counters)
+
+    def odds(self, odds: Odds) -> Odds:
+        """A what-if's odds without the GM's characters (their outcomes are their numbers),
+        a void reason naming one said again."""
+        return msgspec.structs.replace(
+            odds,
+            characters={c: o for c, o in odds.characters.items() if c not in self.hidden},
+            void=[
+                msgspec.structs.replace(v, reason=NOT_SHOWN) if self.names_one(v.reason) else v
+                for v in odds.void
+            ],
+        )
 
     def timeline(self, page: TimelinePage) -> dict[str, Any]:
         shown: dict[str, Any] = msgspec.to_builtins(page)
@@ -297,11 +328,7 @@ class Redaction:
                             change["member"], change.get("stats", [])
                         )
         elif isinstance(value, Consequences):
-            shown["changes"] = [
-                c
-                for c in shown["changes"]
-                if c["member"] not in self.hidden or c["stat"] not in self.numbers
-            ]
+            shown["changes"] = [c for c in shown["changes"] if c["member"] not in self.hidden]
             shown["records"] = [line for line in shown["records"] if not self.names_one(line)]
         elif isinstance(value, CampaignReport):
             for member in shown["members"]:
@@ -314,8 +341,8 @@ class Redaction:
         return shown
 
     def _stat_moves(self, member: str, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """A member's stat changes, its pools' left out (under `bands`: its band's move)."""
-        kept = [move for move in moves if move["stat"] not in self.numbers]
+        """A member's stat changes, its numbers left out (under `bands`: its band's move)."""
+        kept = [m for m in moves if not (_number(m["before"]) or _number(m["after"]))]
         moved = next((m for m in moves if m["stat"] in self.numbers), None)
         pool = moved["stat"].removeprefix(CURRENT) if moved else ""
         maximum = self.hidden[member].maximums.get(pool)
@@ -380,6 +407,19 @@ class Redaction:
         )
 
 
+def _aim(event: Mapping[str, Any]) -> str | None:
+    """Whom a what-if's event (as sent) aims at: its target or character, or its replacement's."""
+    replacement = event.get("replacement")
+    if isinstance(replacement, Mapping):
+        return _aim(replacement)
+    aimed = event.get("target") or event.get("character")
+    return aimed if isinstance(aimed, str) else None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _untaken(tally: Any) -> Any:
     return msgspec.structs.replace(tally, damage_taken=0, healing_taken=0)
 
@@ -413,7 +453,7 @@ class PlayersViewCases(CampaignViews, ReportCases, FightCases):
         return found if found.hides else None
 
     def seen_by_viewer(self, fight: str, value: Any) -> Any:
-        """`value` (a state, an events page, a timeline page, a list of changes), read from
+        """`value` (a state, an events page, a timeline page, a list of changes, odds), read from
         `fight`, as a viewer token is shown it: JSON values, or the same value where nothing is
         hidden."""
         redaction = self.redaction(fight)
@@ -425,6 +465,8 @@ class PlayersViewCases(CampaignViews, ReportCases, FightCases):
             return redaction.events(value)
         if isinstance(value, TimelinePage):
             return redaction.timeline(value)
+        if isinstance(value, Odds):
+            return redaction.odds(value)
         if isinstance(value, list) and all(isinstance(each, Changes) for each in value):
             return [redaction.changes(each) for each in value]
         raise TypeError(f"no players' view of {type(value).__name__}")
@@ -453,15 +495,23 @@ class PlayersViewCases(CampaignViews, ReportCases, FightCases):
         self.store.side.settings.put(campaign_stream(campaign), SETTING, MonsterHp(monsters).value)
         return PlayersView(fight=campaign, monsters=MonsterHp(monsters))
 
-    def may_viewer_ask_odds(self, fight: str) -> None:
-        """Refuse a viewer's odds question where the GM's numbers are hidden (the module's
-        docstring says why)."""
-        if self.redaction(fight) is not None:
-            raise ViewerMayNotAsk(
-                f"fight `{fight}` keeps its monsters' hit points from viewers, and odds read "
-                "them: ask with the gm token, or the GM shows them (`woundlog share "
-                f"{fight} --monsters shown`)"
-            )
+    def check_viewer_whatif(
+        self, fight: str, events: Sequence[Mapping[str, Any]], hits: Sequence[str]
+    ) -> None:
+        """Refuse a viewer's what-if whose events aim at a GM's character the players' view
+        keeps the numbers of (the module's docstring says why); its answer is then redacted
+        (`seen_by_viewer`)."""
+        redaction = self.redaction(fight)
+        if redaction is None:
+            return
+        aimed = [_aim(event) for event in events] + [hit.split(":", 1)[0] for hit in hits]
+        for who in aimed:
+            if who is not None and redaction.is_hidden(who):
+                raise ViewerMayNotAsk(
+                    f"{who}: fight `{fight}` keeps its monsters' hit points from viewers, and "
+                    "the odds of a blow or a heal on one would tell them: ask with the gm "
+                    f"token, or the GM shows them (`woundlog share {fight} --monsters shown`)"
+                )
 
     def viewer_report(
         self, fight: str, *, most: int | None = None, stop: Callable[[], None] | None = None

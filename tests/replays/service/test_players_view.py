@@ -49,6 +49,7 @@ EVENTS: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
+HEAL_GOB2 = '[{"type": "heal", "target": "gob2", "amount": 1, "means": "potion"}]'
 Read = Callable[[httpx.Client, dict[str, str]], list[str]]
 """A route read with a token: the bodies it answered."""
 
@@ -98,7 +99,10 @@ READS: dict[str, Read] = {
     "GET /fights/{fight}/timeline": get(f"/fights/{FIGHT}/timeline"),
     "GET /fights/{fight}/report": get(f"/fights/{FIGHT}/report"),
     "GET /fights/{fight}/report/fragment": get(f"/fights/{FIGHT}/report/fragment"),
-    "GET /fights/{fight}/odds": get(f"/fights/{FIGHT}/odds", hit="gob1:3", ticks=1),
+    "GET /fights/{fight}/odds": lambda client, headers: [
+        body(client.get(f"/fights/{FIGHT}/odds", params=asked, headers=headers))
+        for asked in ({"hit": "gob1:3"}, {"events": HEAL_GOB2}, {"hit": "mirabel:3", "ticks": 1})
+    ],
     "GET /fights/{fight}/players-view": get(f"/fights/{FIGHT}/players-view"),
     "GET /fights/{fight}/stream": lambda client, headers: [
         stream(client, headers, f"/fights/{FIGHT}/stream", len(EVENTS) + 1)
@@ -224,7 +228,8 @@ def test_a_viewer_reads_no_goblins_hit_points_in_any_route_while_the_gm_reads_th
     worded = [word for word in BANDS if word in seen["GET /fights/{fight}/state"]]
     assert worded == ([] if monsters == "hidden" else list(BANDS))
     assert '"gob1"' in seen["GET /fights/{fight}/state"]  # the goblin is there, its numbers not
-    assert "403" in seen["GET /fights/{fight}/odds"]
+    assert seen["GET /fights/{fight}/odds"].count('"status":403') == 2  # aimed at a goblin
+    assert '"mirabel"' in seen["GET /fights/{fight}/odds"]  # the rest answered, goblins left out
 
 
 def test_a_viewer_reads_the_goblins_hit_points_when_the_gm_shows_them(world: World) -> None:
