@@ -134,10 +134,31 @@ class Redaction:
         campaign's record) and the current value a campaign carries (dnd5e's `current_hp`)."""
         self.gm_kinds = presentation.gm_kinds
         self.hidden = hidden
-        names = sorted({n for h in hidden.values() for n in (h.name,) if n} | set(hidden))
-        self._named = (
-            re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in names)) if names else None
-        )
+        self._named: re.Pattern[str] | None = None
+        self._compile()
+
+    def _compile(self) -> None:
+        names = sorted({h.name for h in self.hidden.values() if h.name} | set(self.hidden))
+        alternatives = "|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in names)
+        self._named = re.compile(alternatives) if names else None
+
+    def learn(self, events: list[dict[str, Any]]) -> None:
+        """Take as GM's characters those the events shown (as JSON) join as one: a character
+        whose joining was undone is in no state, but its events are still read."""
+        learnt = False
+        for event in events:
+            joined = event.get("replacement") if event.get("type") == "amend" else event
+            if not isinstance(joined, dict) or joined.get("type") != "character_joined":
+                continue
+            if joined.get("kind") in self.gm_kinds and joined["character"] not in self.hidden:
+                stats = joined.get("stats") or {}
+                maximums = {p: v for p, v in stats.items() if p in self.pools}
+                self.hidden[joined["character"]] = Hidden(
+                    name=joined.get("name") or joined["character"], maximums=maximums
+                )
+                learnt = True
+        if learnt:
+            self._compile()
 
     @classmethod
     def of(cls, rule: MonsterHp, state: FightState[Any]) -> Redaction:
@@ -223,6 +244,7 @@ class Redaction:
 
     def events(self, page: EventsPage) -> dict[str, Any]:
         shown: dict[str, Any] = msgspec.to_builtins(page)
+        self.learn([stored["event"] for stored in shown["events"]])
         for stored in shown["events"]:
             stored["event"] = self._event(stored["event"])
         return shown
@@ -288,6 +310,7 @@ class Redaction:
 
     def timeline(self, page: TimelinePage) -> dict[str, Any]:
         shown: dict[str, Any] = msgspec.to_builtins(page)
+        self.learn([moment["event"] for moment in shown["moments"]])
         for moment, was in zip(shown["moments"], page.moments, strict=True):
             moment["event"] = self._event(moment["event"])
             moment["changes"] = msgspec.to_builtins(self.changes(was.changes))
@@ -446,25 +469,31 @@ class PlayersViewCases(CampaignViews, ReportCases, FightCases):
 
     def redaction(self, fight: str) -> Redaction | None:
         """What a viewer of the fight is kept from, as it stands; None for nothing."""
+        found = self._viewers(fight)
+        return found if found is not None and found.hides else None
+
+    def _viewers(self, fight: str) -> Redaction | None:
+        """The fight's redaction over its GM's characters as it stands (maybe none, whom what
+        it reads may add to: `Redaction.learn`); None where the GM shows the numbers."""
         rule = self.players_view(fight).monsters
-        if rule is MonsterHp.SHOWN:
-            return None
-        found = Redaction.of(rule, self.state(fight))
-        return found if found.hides else None
+        return None if rule is MonsterHp.SHOWN else Redaction.of(rule, self.state(fight))
 
     def seen_by_viewer(self, fight: str, value: Any) -> Any:
         """`value` (a state, an events page, a timeline page, a list of changes, odds), read from
         `fight`, as a viewer token is shown it: JSON values, or the same value where nothing is
         hidden."""
-        redaction = self.redaction(fight)
+        redaction = self._viewers(fight)
         if redaction is None:
             return value
-        if isinstance(value, FightState):
-            return Redaction.of(redaction.rule, value).state(value) if redaction.hides else value
+        if isinstance(value, FightState):  # the GM's characters of that point of the fight
+            at = Redaction.of(redaction.rule, value)
+            return at.state(value) if at.hides else value
         if isinstance(value, EventsPage):
             return redaction.events(value)
         if isinstance(value, TimelinePage):
             return redaction.timeline(value)
+        if not redaction.hides:
+            return value
         if isinstance(value, Odds):
             return redaction.odds(value)
         if isinstance(value, list) and all(isinstance(each, Changes) for each in value):

@@ -287,3 +287,25 @@ def test_a_campaigns_gm_hands_out_viewer_tokens_of_its_page_and_only_the_admin_g
             "/campaigns/road/tokens/co-gm", json={"role": "gm"}, headers=bearer(ADMIN)
         )
         assert admin.status_code == 201 and admin.json()["role"] == "gm"
+
+
+def test_a_monster_whose_joining_was_undone_keeps_its_numbers_from_a_viewer(
+    world: World,
+) -> None:
+    with httpx.Client(base_url=world.url, timeout=30) as client:
+        made = client.post(
+            "/fights", json={"fight": "undone", "ruleset": "dnd5e"}, headers=bearer(ADMIN)
+        )
+        gm, viewer = bearer(made.json()["gm_token"]), bearer(made.json()["viewer_token"])
+        events = [
+            {"type": "character_joined", "id": "j", "character": "ogre", "kind": "monster",
+             "stats": {"hp": 5903}},
+            {"type": "hit", "id": "h", "target": "ogre", "damage": 4441},
+            {"type": "retract", "event": "j", "reason": "not in this fight"},
+        ]  # fmt: skip
+        assert client.post("/fights/undone/events", json=events, headers=gm).status_code == 200
+        for route in ("events", "timeline", "state?at=2"):
+            seen = client.get(f"/fights/undone/{route}", headers=viewer).text
+            assert told({5903, 5903 - 4441, 4441}, seen) == set(), route
+        whole = client.get("/fights/undone/events", headers=gm).text
+        assert told({5903, 4441}, whole) == {5903, 4441}
