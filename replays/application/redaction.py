@@ -14,7 +14,7 @@ section 9). The GM's and the admin's reads are whole.
 encounter (release 3.11.8, client/Combatant/ToPlayerViewCombatantState.ts, GetHPDisplay;
 common/Settings.ts, `MonsterHPVerbosity`, a label by default): `shown`, the numbers; `bands`
 (the default), a word in place of each pool of a GM's character: Defeated at 0 or less,
-Bloodied under half its maximum, Hurt under it, else Healthy; `hidden`, no pool at all. Which
+Bloodied under half its maximum, Hurt under it, else Healthy; `hidden`, no number at all. Which
 kinds are the GM's and which counters are pools each ruleset declares (`Presentation.gm_kinds`,
 `pools`). The setting is not a rule, so it is not in the log: it is kept beside the fight in
 the store (`Side.settings`), carried by a rename or a delete as the fight's tokens are, and
@@ -29,8 +29,8 @@ Decisions where the issue is silent:
   before and after, in a change where its pool moved; under `hidden` a change says only which
   way, as a player at the table sees a blow land).
 - Of the events, a `hit`'s damage, a `heal`'s amount, any `value` and the GM's `note` are left
-  out where the event's target or character is a GM's character, a `character_joined` loses
-  the pools from its stats, and an `amend`'s replacement is shown as that event would be.
+  out where the event's target or character is a GM's character, its `character_joined`
+  loses its stats, and an `amend`'s replacement is shown as that event would be.
 - An explanation (or a voided event's reason) that names a GM's character is the rules' own
   sentence, numbers and all, so it is replaced by what changed as the viewer may see it
   ("Goblin 1: upright -> dead (health Hurt -> Defeated)"). The report's chronicle lines and
@@ -39,6 +39,9 @@ Decisions where the issue is silent:
 - Odds read the GM's numbers whatever is shown (a what-if of a blow says whether it kills):
   a viewer's what-if aimed at a GM's character (a hit, a heal, a check on it) is refused, and
   the GM's characters are left out of the odds a viewer is answered.
+- A campaign's viewer tokens see its members of a GM's kind the same way, by the campaign's
+  own setting (kept as a fight's, under its stream `campaign~NAME`; bands till `woundlog share
+  --campaign C --monsters ...` says otherwise): its record, history, consequences and report.
 """
 
 from __future__ import annotations
