@@ -60,14 +60,14 @@ from woundlog.events.fight_ids import campaign_stream
 from woundlog.events.stores import Stored
 
 from ..campaign import Consequences
-from ..whatif import Odds
 from .campaign_views import CampaignViews
 from .fights import FightCases
 from .reports import ReportCases
 from .values import CampaignHistory, CampaignView, EventsPage, TimelinePage
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # loaded by the reads that need them: `woundlog hit` needs none of them
     from ..report import Report
+    from ..whatif import Odds
 
 
 class MonsterHp(StrEnum):
@@ -497,6 +497,8 @@ class PlayersViewCases(CampaignViews, ReportCases, FightCases):
             return redaction.timeline(value)
         if not redaction.hides:
             return value
+        from ..whatif import Odds
+
         if isinstance(value, Odds):
             return redaction.odds(value)
         if isinstance(value, list) and all(isinstance(each, Changes) for each in value):
