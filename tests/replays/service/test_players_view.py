@@ -222,9 +222,13 @@ def test_a_viewer_reads_no_goblins_hit_points_in_any_route_while_the_gm_reads_th
     leaks = {route: told(world.numbers, text) for route, text in seen.items()}
     assert {route: found for route, found in leaks.items() if found} == {}
     gm = world.read_all(world.gm, world.campaign_viewer)
-    for route in ("GET /fights/{fight}/state", "GET /fights/{fight}/events",
-                  "GET /fights/{fight}/timeline", "GET /fights/{fight}/stream",
-                  "POST /fights/{fight}/stream-ticket"):  # fmt: skip  (a gm's ticket: whole)
+    for route in (
+        "GET /fights/{fight}/state",
+        "GET /fights/{fight}/events",
+        "GET /fights/{fight}/timeline",
+        "GET /fights/{fight}/stream",
+        "POST /fights/{fight}/stream-ticket",
+    ):  # fmt: skip  (a gm's ticket: whole)
         assert told(world.numbers, gm[route]), route
     worded = [word for word in BANDS if word in seen["GET /fights/{fight}/state"]]
     assert worded == ([] if monsters == "hidden" else list(BANDS))
