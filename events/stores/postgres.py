@@ -22,11 +22,11 @@ from .base import HearingLost
 from .dialect import POSTGRES
 from .sql import SqlStore, store_schema
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """1: events, fights, snapshots. 2: `fight_tables` (companions.py), and a fight's rows follow a
 rename of it (ON UPDATE CASCADE). 3: the tables kept beside the fights (side.py). 4: among them,
-cached campaign contributions. `_SCHEMA`, `_MIGRATE` and side.py's `make_tables` can run again
-harmlessly."""
+cached campaign contributions. 5: a fight's settings (what its viewer tokens are shown).
+`_SCHEMA`, `_MIGRATE` and side.py's `make_tables` can run again harmlessly."""
 CHANNEL = "woundlog"
 """LISTEN/NOTIFY channel of committed appends: the payload is `FIGHT VERSION`."""
 PAGE_SIZE = 1000

@@ -1,15 +1,17 @@
 """What a store keeps beside its fights: import cursors, tokens, kept answers, stream tickets,
-cached campaign contributions.
+cached campaign contributions, settings.
 
 The CLI and the service keep rows of their own next to the fights, so that the rows survive a
 restart and every process on the store sees them: where each importer left off
 (`ImportCursors`), the fights' tokens (`KeptTokens`), the first answers kept for a retried
 `POST /fights` (`KeptAnswers`), the tickets a page opens a live stream with
-(`StreamTickets`) and what each fight's log, folded, brings the campaigns that record it
+(`StreamTickets`), what each fight's log, folded, brings the campaigns that record it
 (`CampaignContributions`: a cache of that fold, one row per fight, checked by whoever reads
-it). Every row belongs to a fight: deleting or renaming the fight carries its rows, in the
-store's transaction (each table is registered in companions.py's `fight_tables`, so that a
-store carries the rows of tables another program made, a `woundlog delete` those of a service).
+it) and the settings a GM gives a fight that are not rules, so not in its log
+(`FightSettings`: what its viewer tokens are shown of monsters' hit points). Every row belongs
+to a fight: deleting or renaming the fight carries its rows, in the store's transaction (each
+table is registered in companions.py's `fight_tables`, so that a store carries the rows of
+tables another program made, a `woundlog delete` those of a service).
 
 Written once, in SQL, for every store. SQLite and PostgreSQL keep these tables in their own
 database, on the store's own connection: a store's `transaction()` holds the events appended
@@ -46,7 +48,8 @@ TOKENS = "service_tokens"
 ANSWERS = "service_answers"
 TICKETS = "service_tickets"
 CONTRIBUTIONS = "campaign_contributions"
-TABLES = (TOKENS, CURSORS, ANSWERS, TICKETS, CONTRIBUTIONS)
+SETTINGS = "fight_settings"
+TABLES = (TOKENS, CURSORS, ANSWERS, TICKETS, CONTRIBUTIONS, SETTINGS)
 """The tables, each of rows of a fight (companions.py carries them with it). The first four are
 named for the service, which made them first: databases written before keep their rows."""
 _CHUNK = 500
@@ -88,6 +91,12 @@ CREATE TABLE IF NOT EXISTS {CONTRIBUTIONS} (
     version BIGINT NOT NULL,
     digest TEXT NOT NULL,
     data    {dialect.blob} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS {SETTINGS} (
+    fight TEXT NOT NULL,
+    name  TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (fight, name)
 )"""
 
 
@@ -193,8 +202,8 @@ class KeptContribution(msgspec.Struct, frozen=True):
 
 class Side:
     """The tables kept beside a store's fights, in `db`: `cursors`, `tokens`, `answers`,
-    `tickets`, `contributions`. Each store has one (`Store.side`), used by whatever uses the
-    store."""
+    `tickets`, `contributions`, `settings`. Each store has one (`Store.side`), used by whatever
+    uses the store."""
 
     def __init__(self, db: SideDb) -> None:
         self._db = db
@@ -203,6 +212,7 @@ class Side:
         self.answers = KeptAnswers(self)
         self.tickets = StreamTickets(self)
         self.contributions = CampaignContributions(self)
+        self.settings = FightSettings(self)
 
     @property
     def path(self) -> Path | None:
@@ -452,3 +462,24 @@ class CampaignContributions(_Rows):
     def remove(self, fight: str) -> None:
         with self._side.write():
             self._side.run(f"DELETE FROM {CONTRIBUTIONS} WHERE fight = ?", (fight,))
+
+
+class FightSettings(_Rows):
+    """A fight's settings that are not rules (so not in its log), each a name and a text value,
+    as the application keeps them: what its viewer tokens are shown of monsters' hit points."""
+
+    def get(self, fight: str, name: str) -> str | None:
+        """The fight's setting `name`, or None if none was given."""
+        row = self._side.run(
+            f"SELECT value FROM {SETTINGS} WHERE fight = ? AND name = ?", (fight, name)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def put(self, fight: str, name: str, value: str) -> None:
+        """Keep `value` as the fight's setting `name`, in place of the one there."""
+        with self._side.write():
+            self._side.run(
+                f"INSERT INTO {SETTINGS} (fight, name, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (fight, name) DO UPDATE SET value = excluded.value",
+                (fight, name, value),
+            )

@@ -22,11 +22,11 @@ from .files import OPEN_ERRORS, create_private_file, make_private_directory, unu
 from .side import make_tables
 from .sql import SqlStore, store_schema
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """1: events, fights, snapshots. 2: `fight_tables`, the companion tables (companions.py). 3: the
-tables kept beside the fights (side.py). 4: among them, cached campaign contributions. Every
-statement of `_SCHEMA` is `IF NOT EXISTS`, and side.py's `make_tables` can run again, so running
-them again is the migration."""
+tables kept beside the fights (side.py). 4: among them, cached campaign contributions. 5: a
+fight's settings (what its viewer tokens are shown). Every statement of `_SCHEMA` is `IF NOT
+EXISTS`, and side.py's `make_tables` can run again, so running them again is the migration."""
 BUSY_TIMEOUT_S = 30.0
 PAGE_SIZE = 1000
 """Rows fetched per query while streaming a read."""

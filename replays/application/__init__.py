@@ -23,8 +23,10 @@ drawing through replays/render/; tokens, idempotency, streams and threads).
     campaigns.py  campaign_new / _join / _record / _rest / _treat / _time / _retire / _died /
                   _undo, join_from_campaign, campaign_ruleset_for, campaign_record_imported
     campaign_views.py  campaign_show / _history / _consequences / _report
-    sharing.py    share, hand_out, tokens_of, revoke_token, kept_tokens
+    sharing.py    share, share_campaign, hand_out, tokens_of, revoke_token, kept_tokens
     dice.py       dice_asked (the next die the rules need for an event, for a table's dice)
+    redaction.py  players_view, set_players_view, redaction, seen_by_viewer, viewer_report,
+                  may_viewer_ask_odds: what a viewer token is shown
 
 A use case that reads a fight takes a stored fight (its id) or a `.jsonl` file (its `Path`)
 alike (`FightOrFile`, base.py). A group that calls another's use cases inherits that group, so
@@ -47,6 +49,7 @@ from .campaigns import CampaignCases
 from .dice import DiceCases
 from .fights import FightCases
 from .imports import CursorLost, Cursors, ImportCases, cursor_not_kept, cursors_of_store
+from .redaction import PlayersViewCases
 from .reports import TIMELINE_MAX, ReportCases
 from .sharing import SharingCases
 from .turns import TurnCases
@@ -93,6 +96,7 @@ __all__ = [
 
 
 class Application(
+    PlayersViewCases,
     ImportCases,
     CampaignCases,
     CampaignViews,

@@ -12,11 +12,12 @@ renderers' (replays/render/), which a front end calls with the values these retu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from woundlog.core import Changes
 from woundlog.events import Event
 from woundlog.events.stores import Stored
 
@@ -40,19 +41,23 @@ class ReportCases(UseCases):
         *,
         most: int | None = None,
         stop: Callable[[], None] | None = None,
+        watch: Callable[[Iterator[tuple[Stored[Event], Changes]]], Iterator[Any]] | None = None,
     ) -> Report:
         """The fight's report (`replays.report`): per character and side numbers from the
         fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
         more than `most` events is TooLarge (the service's bound: a report folds it twice).
         One budget for the whole report, the CLI's as the service's: its moments within
         REPORT_STEPS reducer steps in all, the later ones left out and said so; `stop` is
-        called as the work goes and may raise (a request's deadline)."""
+        called as the work goes and may raise (a request's deadline); `watch` is given the
+        events with what each did as the report reads them, and passes them on (the players'
+        view keeps those it must word again: redaction.py)."""
         from ..report import build
 
         with self.reading(fight) as opened:
             stream, played = self.replayed_from(opened, self.named(fight), most=most)
             history = zip(stream, opened.history(opened.version), strict=True)
-            return build(self.named(fight), played, history, stop=stop)
+            read = history if watch is None else watch(history)
+            return build(self.named(fight), played, read, stop=stop)
 
     def history(self, fight: FightOrFile) -> FightHistory:
         """Every event of the fight with what it did as it happened, each undo with its

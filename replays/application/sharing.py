@@ -3,6 +3,8 @@ pages with one, as values every front end shares, what a token keeper must do, a
 cases:
 
     share(fight, keeper, *, base, gm=False, name=None) -> Shared   links with new tokens
+    share_campaign(campaign, keeper, *, base, gm=False, name=None) -> SharedCampaign
+    hand_out_campaign(campaign, keeper, role, name, by) -> Issued   a campaign page's token
     hand_out(fight, keeper, role, name, by) -> Issued;  tokens_of(fight, keeper) -> list[TokenInfo]
     revoke_token(fight, keeper, name, by) -> Role
     kept_tokens() -> context manager of a TokenKeeper   the store's side tables (tokens.py)
@@ -25,9 +27,10 @@ from urllib.parse import quote, urlencode, urlsplit
 import msgspec
 
 from woundlog.events import UsageError
+from woundlog.events.fight_ids import campaign_stream
 
 from .base import UseCases
-from .values import Issued, Role, TokenInfo, TokenNotYours, check_name
+from .values import CampaignNotFoundError, Issued, Role, TokenInfo, TokenNotYours, check_name
 
 
 class Shared(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,6 +43,18 @@ class Shared(msgspec.Struct, frozen=True, kw_only=True):
     timeline: str  # the timeline with the gm token if one was issued, else the viewer's
     table: str  # the table view with the viewer token: the link the QR code holds
     console: str | None = None  # the GM console with the gm token, if one was issued
+
+
+class SharedCampaign(msgspec.Struct, frozen=True, kw_only=True):
+    """What `woundlog share --campaign` hands out: the tokens issued, each kept under the
+    campaign's stream (`campaign~NAME`, as `POST /campaigns` keeps its pair), and the link to the
+    campaign's page that opens with them."""
+
+    campaign: str
+    base: str
+    viewer: Issued
+    gm: Issued | None
+    page: str  # the campaign's page with the gm token if one was issued, else the viewer's
 
 
 class TokenKeeper(Protocol):
@@ -60,6 +75,8 @@ TABLE = "/fights/{fight}/table"
 """The large-print live view for players."""
 CONSOLE = "/fights/{fight}/console"
 """The GM console: the fight run from a phone at the table (a gm token)."""
+CAMPAIGN_PAGE = "/campaigns/{fight}/"
+"""A campaign's page: its roster and each member's history (read with a campaign token)."""
 DEFAULT_BASE = "http://127.0.0.1:8000"
 """Where `woundlog serve` listens when given no --host or --port."""
 
@@ -139,6 +156,50 @@ class SharingCases(UseCases):
         viewer = keeper.add(fight, Role.VIEWER, name)
         also = keeper.add(fight, Role.GM, f"{name}-gm" if name else None) if gm else None
         return shared(base, fight, viewer, also)
+
+    def share_campaign(
+        self,
+        campaign: str,
+        keeper: TokenKeeper,
+        *,
+        base: str = DEFAULT_BASE,
+        gm: bool = False,
+        name: str | None = None,
+    ) -> SharedCampaign:
+        """A new viewer token for the campaign's page (`gm`: a gm token too, named `NAME-gm`),
+        beside the tokens already out, and the link to its page under `base` that opens with
+        them: what a campaign made from the CLI has no other way to get.
+
+        Example: `share_campaign("trail", keeper)` -> the page link
+        `http://127.0.0.1:8000/campaigns/trail/#viewer=...`."""
+        stream = self._campaign_stream(campaign)
+        base = base_url(base)
+        if name is not None:
+            check_name(name)
+            if gm:
+                check_name(f"{name}-gm")
+        viewer = keeper.add(stream, Role.VIEWER, name)
+        also = keeper.add(stream, Role.GM, f"{name}-gm" if name else None) if gm else None
+        opener = {"gm": also.token} if also is not None else {"viewer": viewer.token}
+        page = link(base, CAMPAIGN_PAGE, campaign, opener)
+        return SharedCampaign(campaign=campaign, base=base, viewer=viewer, gm=also, page=page)
+
+    def hand_out_campaign(
+        self, campaign: str, keeper: TokenKeeper, role: Role, name: str | None, by: Role
+    ) -> Issued:
+        """One new `role` token of the campaign named `name` (None: `ROLE-N`), for its page;
+        `by`, the role asking: a gm hands out viewer tokens, the admin either."""
+        if name is not None:
+            check_name(name)
+        stream = self._campaign_stream(campaign)
+        may_manage(by, role, "issue")
+        return keeper.add(stream, role, name)
+
+    def _campaign_stream(self, campaign: str) -> str:
+        stream = campaign_stream(campaign)
+        if self.store.version(stream) == 0:
+            raise CampaignNotFoundError(f"no campaign `{campaign}` in this store")
+        return stream
 
     def hand_out(
         self, fight: str, keeper: TokenKeeper, role: Role, name: str | None, by: Role

@@ -175,6 +175,16 @@ class Tokens:
             return None
         return Grant(Role(kept.role), kept.fight)
 
+    def role_kept(self, hashed: str | None) -> Role:
+        """The role of the token kept under the hash `hashed` (the admin's too); a viewer's for
+        none: what a stream opened with a ticket issued before tickets kept their token reads."""
+        if hashed is None:
+            return Role.VIEWER
+        if self._admin is not None and hmac.compare_digest(hashed, self._admin):
+            return Role.ADMIN
+        kept = self._side.tokens.find(hashed)
+        return Role.VIEWER if kept is None else Role(kept.role)
+
     def still_valid(self, hashed: str | None, fight: str) -> bool:
         """Whether the token kept under the hash `hashed` still reaches `fight` (the admin's
         always): what a stream it opened asks as it goes. None, a stream ticket issued before

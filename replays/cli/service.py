@@ -21,11 +21,12 @@ import typer
 from woundlog.events import UsageError, bounded
 
 from ..application import Application
-from ..application.sharing import DEFAULT_BASE, Shared, TokenKeeper, base_url
+from ..application.redaction import MonsterHp
+from ..application.sharing import DEFAULT_BASE, Shared, SharedCampaign, TokenKeeper, base_url
 from ..application.values import Role, TokenInfo
 from ..serving import ADMIN_ENV, CORS_ENV, Limits, Serving, private_token_file
 from .application import application
-from .options import AsJson, Context, Db, FightId
+from .options import AsJson, Context, Db, valid_fight_id
 from .output import console, print_json, say, shown
 
 
@@ -152,7 +153,29 @@ def given_admin_token(ctx: Context, typed: str | None, file: Path | None) -> str
 
 def share(
     ctx: Context,
-    fight: FightId,
+    fight: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="FIGHT",
+            show_default=False,
+            help="The fight's id in the store.",
+            callback=lambda given: None if given is None else valid_fight_id(given),
+        ),
+    ] = None,
+    campaign: Annotated[
+        str | None,
+        typer.Option(
+            "--campaign", metavar="CAMPAIGN", help="A campaign's page in place of a fight's."
+        ),
+    ] = None,
+    monsters: Annotated[
+        MonsterHp | None,
+        typer.Option(
+            "--monsters",
+            help="What viewer links show of monsters' hit points (kept for the fight).",
+            show_default=False,
+        ),
+    ] = None,
     gm: Annotated[
         bool, typer.Option("--gm", help="Also a gm token: the timeline link then writes.")
     ] = False,
@@ -183,12 +206,24 @@ def share(
 ) -> None:
     """Hand out a fight's pages: a new viewer token (with --gm a gm token too), beside the
     tokens already out, and the timeline and table links that open with it, with a QR code
-    of the table view for players' phones. --list and --revoke NAME manage the tokens."""
+    of the table view for players' phones. --list and --revoke NAME manage the tokens;
+    --monsters hidden|bands|shown sets what viewer tokens see of monsters' hit points (bands,
+    Healthy to Defeated, till it is set); --campaign C hands out a campaign's page instead."""
     base = base_url(url)
+    if (fight is None) == (campaign is None):
+        raise UsageError("name a fight, or a campaign with --campaign (one of them)")
+    if campaign is not None:
+        asked = ["--list"] * list_ + ["--revoke"] * (revoke is not None)
+        if asked:
+            raise UsageError(f"--campaign and {' and '.join(asked)}: give them with a fight")
+        return share_campaign(ctx, db, campaign, base, gm=gm, name=name, monsters=monsters,
+                              serve_too=serve_too, as_json=as_json)  # fmt: skip
+    assert fight is not None
     if list_ or revoke is not None:
         asked = [
             flag for flag, on in (("--gm", gm), ("--name", name), ("--serve", serve_too)) if on
         ]
+        asked += ["--monsters"] * (monsters is not None)
         if (list_ and revoke is not None) or asked:
             given = ["--list"] * list_ + ["--revoke"] * (revoke is not None) + asked
             raise UsageError(f"{' and '.join(given)}: give --list or --revoke NAME alone")
@@ -201,13 +236,61 @@ def share(
             if as_json:
                 return print_json({"fight": fight, "revoked": revoke, "role": role})
             return say(f"revoked the {role} token `{revoke}` of `{fight}`: its links stop working")
+        view = app.set_players_view(fight, monsters) if monsters is not None else None
         handed = app.share(fight, keeper, base=base, gm=gm, name=name)
     if as_json:
         print_json(handed)
     else:
+        if view is not None:
+            say(f"viewer tokens of `{fight}` now see monsters' hit points {WORDS[view.monsters]}")
         print_shared(handed)
     if serve_too:
         serve_unless_answering(ctx, db, base)
+
+
+WORDS = {
+    MonsterHp.HIDDEN: "not at all",
+    MonsterHp.BANDS: "as Healthy, Hurt, Bloodied or Defeated",
+    MonsterHp.SHOWN: "as numbers",
+}
+
+
+def share_campaign(
+    ctx: Context,
+    db: str | None,
+    campaign: str,
+    base: str,
+    *,
+    gm: bool,
+    name: str | None,
+    monsters: MonsterHp | None,
+    serve_too: bool,
+    as_json: bool,
+) -> None:
+    """`woundlog share --campaign C`: a campaign page's link with a new token (and with
+    `--monsters`, what its viewer tokens see of its members of a GM's kind)."""
+    with application(db, create=False) as app, app.kept_tokens() as keeper:
+        view = None
+        if monsters is not None:
+            view = app.set_campaign_players_view(campaign, monsters)
+        handed = app.share_campaign(campaign, keeper, base=base, gm=gm, name=name)
+    if as_json:
+        print_json(handed)
+    else:
+        if view is not None:
+            say(f"viewer tokens of campaign `{campaign}` now see its monsters' hit points "
+                f"{WORDS[view.monsters]}")  # fmt: skip
+        print_campaign_shared(handed)
+    if serve_too:
+        serve_unless_answering(ctx, db, base)
+
+
+def print_campaign_shared(handed: SharedCampaign) -> None:
+    names = f"viewer token `{handed.viewer.name}`"
+    if handed.gm is not None:
+        names += f" and gm token `{handed.gm.name}`"
+    say(f"{names} for campaign `{handed.campaign}` (shown this once)")
+    say(f"page      {handed.page}")
 
 
 HOLDER = Role.ADMIN

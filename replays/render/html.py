@@ -8,7 +8,7 @@ from html import escape
 
 from ..report.values import Report
 from .charts import damage_chart, health_chart, luck_chart
-from .markdown import STATE_WORDS, length_line, luck_row, moment_line, names
+from .markdown import STATE_WORDS, length_line, luck_row, moment_line, names, withheld_line
 
 STYLE = """
 body { font-family: sans-serif; max-width: 62rem; margin: 1rem auto; padding: 0 1rem; color: #111; }
@@ -80,6 +80,7 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
         "(light)</figcaption></figure>",
         f'<figure id="health">{health_chart(report)}<figcaption>Health over the fight'
         "</figcaption></figure>",
+        f"<p>{escape(withheld_line(report))}</p>" if report.withheld else "",
         "<h2>Sides</h2>",
         _table(
             ["Side", "Standing", "Hits dealt (damage)", "Hits taken (damage)", "Downed"],

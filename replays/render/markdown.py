@@ -96,6 +96,13 @@ TALLY_HEAD = (
 )
 
 
+def withheld_line(report: Report) -> str:
+    """What a viewer's copy leaves out (application/redaction.py), said under its tables."""
+    named = names(report)
+    who = ", ".join(named.get(c, c) for c in report.withheld)
+    return f"Damage and healing taken by {who} (and their sides) are the GM's to see: 0 here."
+
+
 def tally_cells(t: Tally) -> str:
     return (
         f"{t.hits_dealt} ({t.damage_dealt}) | {t.hits_taken} ({t.damage_taken}) | "
@@ -117,6 +124,7 @@ def report_markdown(report: Report) -> str:
             f"{tally_cells(one.tally)} | "
             f"{_blows(one.put_out_by, named, 'by')} | {_blows(one.put_out, named, 'put')} |"
         )
+    out += ["", withheld_line(report)] if report.withheld else []
     out += ["", "## Sides", "", "| Side | Standing | Hits dealt (damage) | Hits taken (damage) "
             "| Heals (amount) | Downed | Rounds down |", "|" + "---|" * 7]  # fmt: skip
     for side in report.sides:

@@ -187,9 +187,10 @@ class Track(msgspec.Struct, frozen=True, kw_only=True):
     points: list[tuple[int, int]]
 
 
-class Report(msgspec.Struct, kw_only=True):
+class Report(msgspec.Struct, kw_only=True, omit_defaults=True):
     """`woundlog report FIGHT --json` and `GET /fights/{fight}/report`: a fight's numbers, its
-    luck and its chronicle."""
+    luck and its chronicle. `withheld`, in a viewer's copy: the GM's characters whose damage and
+    healing taken (and their sides') are the GM's to see, given as 0 (application/redaction.py)."""
 
     fight: str
     name: str
@@ -200,3 +201,4 @@ class Report(msgspec.Struct, kw_only=True):
     luck: Luck
     chronicle: list[Chapter]
     tracks: list[Track]
+    withheld: list[str] = []

@@ -44,6 +44,7 @@ from .routes.events import EventsController
 from .routes.fights import FightsController, delete_fight
 from .routes.integrations import IntegrationsController
 from .routes.pages import page_routes
+from .routes.players_view import PlayersViewController
 from .routes.reports import ReportsController
 from .routes.rulesets import RulesetsController
 from .routes.streams import StreamsController
@@ -102,6 +103,7 @@ def routes() -> list[ControllerRouterHandler]:
         TurnsController,
         StreamsController,
         TokensController,
+        PlayersViewController,
         WhatIfsController,
         ReportsController,
         CampaignsController,

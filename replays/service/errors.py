@@ -35,6 +35,7 @@ from woundlog.events.stores.locate import StoreUnusable
 from woundlog.events.stores.postgres import DatabaseUnreachable
 
 from ..application import FightNotFound, TooLarge, UnknownFormat
+from ..application.redaction import ViewerMayNotAsk
 from ..application.values import NoSuchToken, TokenNameTaken, TokenNotYours
 from .limits import OddsRefused
 from .openapi import SCHEMA_PATH
@@ -49,7 +50,7 @@ def status_of(error: WoundlogError) -> int:
         return 500  # the server's store went bad: nothing the client can change
     if isinstance(error, FightNotFound | UnknownFormat | NoSuchToken):
         return 404
-    if isinstance(error, TokenNotYours):
+    if isinstance(error, TokenNotYours | ViewerMayNotAsk):
         return 403
     if isinstance(error, TokenNameTaken):
         return 409

@@ -203,6 +203,24 @@ def grant_of(request: Request[Any, Any, Any]) -> Grant:
     return found
 
 
+def as_seen(request: Request[Any, Any, Any], app: Application, fight: str) -> Callable[[T], Any]:
+    """What the request's token is shown of a value read from `fight`: the value whole for the
+    GM and the admin, as the players' view redacts it for a viewer (application/redaction.py).
+    Called in the worker thread that read it."""
+    if grant_of(request).role is not Role.VIEWER:
+        return lambda value: value
+    return partial(app.seen_by_viewer, fight)
+
+
+def as_campaign_seen(
+    request: Request[Any, Any, Any], app: Application, campaign: str
+) -> Callable[[T], Any]:
+    """`as_seen`, of a value read from a campaign (its members of a GM's kind)."""
+    if grant_of(request).role is not Role.VIEWER:
+        return lambda value: value
+    return partial(app.seen_by_campaign_viewer, campaign)
+
+
 async def also_allowed(
     request: Request[Any, Any, Any],
     header: str,

@@ -109,6 +109,12 @@ class TokenRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     role: Literal["viewer", "gm"] = "viewer"
 
 
+class PlayersViewRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """`PUT /fights/{fight}/players-view`: what viewer tokens are shown of monsters' hit points."""
+
+    monsters: Literal["hidden", "bands", "shown"]
+
+
 class Health(msgspec.Struct, kw_only=True):
     status: str = "ok"
 

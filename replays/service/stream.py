@@ -130,17 +130,27 @@ def _always() -> bool:
     return True
 
 
+def _whole(changes: list[Changes]) -> list[Changes]:
+    return changes
+
+
 def _look(
-    app: Application, fight: str, first: int, allowed: Callable[[], bool], read: bool
+    app: Application,
+    fight: str,
+    first: int,
+    allowed: Callable[[], bool],
+    read: bool,
+    shown: Callable[[list[Changes]], list[Changes]] = _whole,
 ) -> list[Changes] | None:
     """In a worker thread: None if what opened the stream no longer allows it; else the next
-    changes (none unless `read`). The check comes first, so nothing is delivered after a
-    revocation the check could see. FightNotFound for a fight deleted."""
+    changes (none unless `read`), as the stream's reader is `shown` them. The check comes first,
+    so nothing is delivered after a revocation the check could see. FightNotFound for a fight
+    deleted."""
     if not allowed():
         if not app.exists(fight):
             raise FightNotFound(fight)
         return None
-    return app.changes_from(fight, first, CHUNK) if read else []
+    return shown(app.changes_from(fight, first, CHUNK)) if read else []
 
 
 async def changes_stream(
@@ -149,6 +159,7 @@ async def changes_stream(
     fight: str,
     first: int,
     allowed: Callable[[], bool] = _always,
+    shown: Callable[[list[Changes]], list[Changes]] = _whole,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """SSE messages from seq `first` on, until the client goes away, or the fight is deleted:
     then a `deleted` message ends the stream (a client must not reconnect to a fight that is no
@@ -156,14 +167,15 @@ async def changes_stream(
     `allowed` (its token revoked, in this process or another): then a `revoked` message ends it,
     asked before every delivery and every `REVOKED_WITHIN_S` while the stream waits; or until
     the database is lost (a PostgreSQL restart): then the stream ends whole, for the client to
-    reconnect."""
+    reconnect. Each batch of changes is sent as its reader is `shown` it (a viewer's redacted:
+    application/redaction.py)."""
     quiet = 0.0  # since the last message or comment
     unread = 0.0  # since the store was last read
     read = True
     while True:
         wake = notifier.waiter(fight)
         try:
-            batch = await to_thread.run_sync(_look, app, fight, first, allowed, read)
+            batch = await to_thread.run_sync(_look, app, fight, first, allowed, read, shown)
         except FightNotFound:
             yield ServerSentEventMessage(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="deleted"

@@ -60,6 +60,15 @@ export function getState(fight, token, at) {
   return call(`${fightPath(fight)}/state${query}`, token);
 }
 
+/** What the fight's viewer tokens are shown of monsters' hit points (`hidden`, `bands`,
+ * `shown`): the server redacts every viewer read by it. */
+export const getPlayersView = (fight, token) => call(`${fightPath(fight)}/players-view`, token);
+
+export function setPlayersView(fight, token, monsters) {
+  const body = JSON.stringify({ monsters });
+  return call(`${fightPath(fight)}/players-view`, token, { method: "PUT", body });
+}
+
 export function undo(fight, token, event, reason, by = "page") {
   const body = JSON.stringify({ event, reason, by });
   return call(`${fightPath(fight)}/undo`, token, { method: "POST", body });

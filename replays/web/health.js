@@ -1,53 +1,31 @@
-// What players are told of a character's health on the table view. Player characters show
-// their counters; monsters' pools are banded, hidden or shown as the table link says.
+// What players are told of a character's health. The server decides (application/redaction.py,
+// the fight's players' view, GET /fights/{fight}/players-view, set by the GM): a viewer token's
+// state gives a GM's character's band in `health` in place of its pools (`bands`, the default),
+// or neither (`hidden`), or its numbers (`shown`); a gm token's state is whole. So a page shows
+// what it is given, and a player who reads the API with the same token learns no more.
 //
-// The bands and the default are Improved Initiative's Player View (release 3.11.8):
+// The bands are Improved Initiative's Player View (release 3.11.8):
 // client/Combatant/ToPlayerViewCombatantState.ts, GetHPDisplay: "Defeated" at 0 or less,
 // "Bloodied" under half the maximum, "Hurt" under the maximum, else "Healthy"; its "Hide All"
-// shows nothing; and common/Settings.ts makes `MonsterHPVerbosity` a label (ColoredLabel) and
-// `PlayerHPVerbosity` the actual HP by default. Improved Initiative sets this per encounter in
-// the GM's settings; here the GM's link to the table view carries it (`?monsters=`), since the
-// pages may not write anything but events. It hides numbers from a glance, not from a player
-// who reads the API with the same viewer token.
-//
-// Which kinds are the GM's, and which counters are a character's pools, each ruleset declares
-// (`presentation`, from GET /rulesets through api.js): dnd5e's monster, d26's npc and legendary.
+// shows nothing. Improved Initiative sets this per encounter in the GM's settings; here, per
+// fight.
 
 export const MONSTER_HP = ["bands", "hidden", "shown"];
+export const BANDS = ["Healthy", "Hurt", "Bloodied", "Defeated"];
+/** The counter the server puts a GM's character's band in. */
+export const HEALTH = "health";
 
-/** The table link's choice, `bands` (Improved Initiative's default) when none or another. */
-export function monsterHp(search) {
-  const asked = new URLSearchParams(search).get("monsters");
-  return MONSTER_HP.includes(asked) ? asked : "bands";
-}
+/** The band the server gave in place of the character's numbers, or null. */
+export const healthWord = (character) => character[HEALTH] ?? null;
 
-/** Whether the rules put `character` on the GM's side (its kind is one of the GM's). */
-export const isMonster = (character, presentation) => presentation.gm_kinds.includes(character.kind);
+/** Whether the character's counters are to be listed: not when the server gave a band. */
+export const numbersShown = (character) => healthWord(character) === null;
 
-/** A pool's band, as Improved Initiative words it. */
-export function band(current, maximum) {
-  if (current <= 0) return "Defeated";
-  if (2 * current < maximum) return "Bloodied"; // currentHP < maxHP / 2, in integers
-  if (current < maximum) return "Hurt";
-  return "Healthy";
-}
-
-/** The first pool the character has (hp, wounds, ...): `[name, current, maximum]`, or null. */
-export function pool(character, presentation) {
-  const stats = character.stats ?? {};
-  for (const name of presentation.pools) {
-    if (name in stats && typeof character[name] === "number") return [name, character[name], stats[name]];
-  }
-  return null;
-}
-
-/** Whether the numbers of `character`'s counters are shown to players under `rule`. */
-export const numbersShown = (character, rule, presentation) =>
-  rule === "shown" || !isMonster(character, presentation);
-
-/** The health line a card shows in place of a monster's counters: a band, or nothing. */
-export function healthWord(character, rule, presentation) {
-  if (numbersShown(character, rule, presentation) || rule === "hidden") return null;
-  const found = pool(character, presentation);
-  return found ? band(found[1], found[2]) : null;
+/** A GM's character's health change as the server words it for players: `[was, now]` bands,
+ * or `[null, "down" | "up"]` where the bands are hidden. */
+export function bandMove([was, now]) {
+  if (now === "down") return "is hurt";
+  if (now === "up") return "recovers";
+  if (was === now) return `is still ${now.toLowerCase()}`;
+  return BANDS.indexOf(now) > BANDS.indexOf(was) ? `is ${now.toLowerCase()}` : `recovers, ${now.toLowerCase()}`;
 }

@@ -7,14 +7,13 @@
 import { ApiError, getPresentation, getState, getTimeline } from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { counters, injuries } from "./character.js";
-import { healthWord, monsterHp, numbersShown } from "./health.js";
+import { healthWord, numbersShown } from "./health.js";
 import { label } from "./states.js";
 import { follow } from "./stream.js";
 import { turnLine, turnNow } from "./turn.js";
 import { justHappened } from "./words.js";
 
 const fight = decodeURIComponent(location.pathname.split("/")[2]);
-const rule = monsterHp(location.search);
 const $ = (id) => document.getElementById(id);
 
 function element(tag, className, text) {
@@ -62,9 +61,9 @@ function card(presentation, id, character, { changed, acting }) {
   if (presentation.pips && character.state === presentation.pips.state) {
     li.append(pips(character, presentation.pips));
   }
-  const word = healthWord(character, rule, presentation);
+  const word = healthWord(character); // the server keeps a monster's numbers from viewers
   if (word) li.append(element("p", `band band-${word.toLowerCase()}`, word));
-  else if (numbersShown(character, rule, presentation)) {
+  else if (numbersShown(character)) {
     const list = element("dl");
     const hidden = new Set(presentation.hidden.map(label)); // as `counters` names them
     for (const [key, value] of counters(character, presentation)) {
@@ -119,7 +118,7 @@ async function draw() {
     [...(newest?.changes.characters ?? []), ...(newest?.changes.consequences ?? [])].map((c) => c.character),
   );
   drawSides(state, presentation, changed);
-  $("just").textContent = newest ? justHappened(newest, state, rule, presentation) : "";
+  $("just").textContent = newest ? justHappened(newest, state, presentation) : "";
   return state.seq;
 }
 

@@ -1,7 +1,16 @@
 // The timeline page: the grid, time travel (slider, arrow keys, `?at=N`), GM undo and amend,
 // and live updates. Everything it shows comes from the API with the person's token.
 
-import { ApiError, amend, getPresentation, getState, getTimeline, undo } from "./api.js";
+import {
+  ApiError,
+  amend,
+  getPlayersView,
+  getPresentation,
+  getState,
+  getTimeline,
+  setPlayersView,
+  undo,
+} from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { fillAmendForm, readAmendForm } from "./amend-form.js";
 import { fillStateTable } from "./character.js";
@@ -331,6 +340,7 @@ async function start() {
   say("Loading…");
   try {
     const version = await load();
+    await playersView();
     say("");
     live(version);
   } catch (error) {
@@ -340,17 +350,25 @@ async function start() {
 
 const asked = Number(new URLSearchParams(location.search).get("at"));
 page.at = Number.isInteger(asked) && asked >= 1 ? asked : null;
-/** The table view's link, with the GM's choice for monsters' HP (health.js says why there). */
-function tableLink() {
-  const monsters = $("table-monsters").value;
-  const query = monsters === "bands" ? "" : `?monsters=${monsters}`;
-  $("table-link").href = `${location.pathname.replace(/\/$/, "")}/table${query}`;
+$("table-link").href = `${location.pathname.replace(/\/$/, "")}/table`;
+/** The GM's choice of what viewer tokens see of monsters' HP: the server keeps it and redacts
+ * every viewer read by it (health.js), so the link carries nothing. */
+async function playersView() {
+  const { gm } = tokens(fight);
+  $("players-view").hidden = !gm;
+  if (!gm) return;
+  $("table-monsters").value = (await getPlayersView(fight, gm)).monsters;
 }
-$("table-monsters").addEventListener("change", tableLink);
+$("table-monsters").addEventListener("change", async () => {
+  try {
+    await setPlayersView(fight, tokens(fight).gm, $("table-monsters").value);
+  } catch (error) {
+    failed(error);
+  }
+});
 // beside the timeline: the report of the same fight, whether this page's address ends in / or not
 $("report-link").href = `${location.pathname.replace(/\/$/, "")}/report.html`;
 $("console-link").href = `${location.pathname.replace(/\/$/, "")}/console`;
-tableLink();
 drawLegend($("legend"));
 takeFromFragment(fight);
 if (tokens(fight).read) start();

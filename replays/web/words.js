@@ -1,7 +1,7 @@
 // What an event did, in plain words for players: names, never ids; no "no effect". Built from
 // one moment of the timeline (the event and its changes) and the fight as it stands now.
 
-import { numbersShown } from "./health.js";
+import { HEALTH, bandMove, numbersShown } from "./health.js";
 import { label } from "./states.js";
 
 /** id -> name, from the state JSON; an id nobody joined as (a trap, a falling beam) is itself. */
@@ -55,6 +55,7 @@ export function changeWords(change, name, shown, presentation) {
   const parts = [];
   if (change.before !== change.after) parts.push(`is now ${label(change.after)}`);
   for (const [counter, [was, now]] of Object.entries(change.counters)) {
+    if (counter === HEALTH) parts.push(bandMove([was, now])); // a monster's, as the server words it
     if (typeof was !== "number" || typeof now !== "number") continue;
     if (!shown(change.character)) {
       parts.push(now < was ? "is hurt" : "recovers");
@@ -79,11 +80,11 @@ export function changeWords(change, name, shown, presentation) {
 
 const injuryText = (injury) => (typeof injury === "string" ? injury : injury?.name ?? JSON.stringify(injury));
 
-/** What a moment did, in a few sentences; `rule` is the table's monster HP choice,
- * `presentation` what the fight's ruleset declares for pages. */
-export function justHappened(moment, state, rule, presentation) {
+/** What a moment did, in a few sentences; `presentation` what the fight's ruleset declares for
+ * pages. A monster's numbers are what the server gave this page's token (health.js). */
+export function justHappened(moment, state, presentation) {
   const name = namer(state);
-  const shown = (id) => !state.characters[id] || numbersShown(state.characters[id], rule, presentation);
+  const shown = (id) => !state.characters[id] || numbersShown(state.characters[id]);
   const { event, changes } = moment;
   if (changes.void) return `${eventWords(event, name)} The rules set it aside: ${changes.void}.`;
   const said = [...changes.characters, ...changes.consequences]

@@ -1323,3 +1323,35 @@ def test_postgresql_database_of_schema_1_is_upgraded_so_a_rename_carries_its_eve
         assert upgraded.rename_fight(FIGHT, "arena") == 4
         assert [s.event for s in upgraded.read("arena")] == opening()
         assert upgraded.snapshot("arena") == (2, b"state")
+
+
+def test_a_fights_setting_is_kept_replaced_and_carried_by_its_rename_and_delete(
+    store: Store,
+) -> None:
+    store.append(FIGHT, opening())
+    settings = store.side.settings
+    assert settings.get(FIGHT, "monsters") is None
+    settings.put(FIGHT, "monsters", "hidden")
+    settings.put(FIGHT, "monsters", "shown")
+    settings.put("other", "monsters", "bands")
+    assert settings.get(FIGHT, "monsters") == "shown"
+    store.rename_fight(FIGHT, "arena")
+    assert (settings.get(FIGHT, "monsters"), settings.get("arena", "monsters")) == (None, "shown")
+    store.delete_fight("arena")
+    assert settings.get("arena", "monsters") is None
+    assert settings.get("other", "monsters") == "bands"  # another fight's, untouched
+
+
+def test_sqlite_file_of_schema_4_is_given_the_table_of_fight_settings(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as made:
+        made.append(FIGHT, opening())
+    with sqlite3.connect(path) as raw:  # as woundlog before a fight had settings
+        raw.execute("DROP TABLE fight_settings")
+        raw.execute("DELETE FROM fight_tables WHERE name = 'fight_settings'")
+        raw.execute("PRAGMA user_version = 4")
+    raw.close()
+    with SQLiteStore(path) as upgraded:
+        upgraded.side.settings.put(FIGHT, "monsters", "hidden")
+        upgraded.rename_fight(FIGHT, "arena")
+        assert upgraded.side.settings.get("arena", "monsters") == "hidden"

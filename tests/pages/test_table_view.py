@@ -173,16 +173,27 @@ def test_monsters_hp_is_banded_for_players_as_improved_initiative_does(
     ).is_success
     expect(page.locator(f"li[data-character='{GOBLIN}'] .band")).to_have_text("Hurt")
     expect(page.locator("#just")).to_have_text("Goblin 1 is hurt.")  # no number for players
-    # the GM's link chooses: hidden, or shown
-    page = open_table(watched, server.url, tokens.fight, tokens.viewer, "?monsters=hidden")
+    # the GM chooses, and the server keeps it: hidden, or shown (no link carries it)
+    set_view(client, tokens, "hidden")
+    page = open_table(watched, server.url, tokens.fight, tokens.viewer, "?monsters=shown")
     expect(page.locator(f"li[data-character='{BOSS}'] h3")).to_be_visible()
     expect(page.locator(".band")).to_have_count(0)
-    assert "of 21" not in page.locator("#sides").inner_text()
-    page = open_table(watched, server.url, tokens.fight, tokens.viewer, "?monsters=shown")
+    assert "of 21" not in page.locator("#sides").inner_text()  # a link's ?monsters= is no key
+    set_view(client, tokens, "shown")
+    page = open_table(watched, server.url, tokens.fight, tokens.viewer)
     expect(page.locator(f"li[data-character='{BOSS}']")).to_contain_text("hp9 of 21")
 
 
-def test_the_timeline_links_to_the_table_view_with_the_gms_choice_for_monsters_hp(
+def set_view(client: httpx.Client, tokens: Any, monsters: str) -> None:
+    answer = client.put(
+        f"/fights/{tokens.fight}/players-view",
+        json={"monsters": monsters},
+        headers=bearer(tokens.gm),
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_the_timeline_sets_what_players_see_of_monsters_hp_for_the_gm_alone(
     watched: Watched, server: Any, client: httpx.Client
 ) -> None:
     tokens = page_fight(client, "table-link", "roadside.jsonl")
@@ -190,5 +201,14 @@ def test_the_timeline_links_to_the_table_view_with_the_gms_choice_for_monsters_h
     page.goto(f"{server.url}/fights/{tokens.fight}/#gm={tokens.gm}")
     link = page.get_by_role("link", name="Table view for players")
     expect(link).to_have_attribute("href", f"/fights/{tokens.fight}/table")
-    page.get_by_label("with monsters' HP").select_option("hidden")
-    expect(link).to_have_attribute("href", f"/fights/{tokens.fight}/table?monsters=hidden")
+    choice = page.get_by_label("players see monsters' HP")
+    expect(choice).to_have_value("bands")
+    with page.expect_response(lambda answer: answer.request.method == "PUT") as put:
+        choice.select_option("hidden")
+    assert put.value.status == 200
+    expect(link).to_have_attribute("href", f"/fights/{tokens.fight}/table")
+    asked = f"/fights/{tokens.fight}/players-view"
+    assert client.get(asked, headers=bearer(tokens.viewer)).json()["monsters"] == "hidden"
+    viewer = watched.page.context.new_page()
+    viewer.goto(f"{server.url}/fights/{tokens.fight}/#viewer={tokens.viewer}")
+    expect(viewer.locator("#players-view")).to_be_hidden()  # a viewer sets nothing

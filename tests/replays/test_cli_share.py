@@ -193,3 +193,86 @@ def test_share_gm_links_the_gm_console_with_the_gm_token(run: Run, skirmish: str
         assert httpx.get(links["console"].partition("#")[0]).status_code == 200  # the page
         viewer_only = run("share", skirmish, "--url", server.url)
         assert "console " not in viewer_only.output  # a viewer token runs no fight
+
+
+def test_share_campaign_gives_a_campaign_made_from_the_cli_a_link_to_its_page(
+    run: Run, skirmish: str, db: Path
+) -> None:
+    made = run("campaign", "new", "trail", "--ruleset", "mordheim")
+    assert made.exit_code == 0, made.output
+    with Server(db) as server:
+        shared = run("share", "--campaign", "trail", "--gm", "--url", server.url, "--json")
+        assert shared.exit_code == 0, shared.output
+        handed = json.loads(shared.output)
+        assert handed["page"] == f"{server.url}/campaigns/trail/#gm={handed['gm']['token']}"
+        viewer, gm = bearer(handed["viewer"]["token"]), bearer(handed["gm"]["token"])
+        read = httpx.get(f"{server.url}/campaigns/trail/record", headers=viewer)
+        assert read.status_code == 200, read.text
+        member = {"member": "grim", "side": "reavers", "stats": {"wounds": 1}}
+        joined = httpx.post(f"{server.url}/campaigns/trail/members", json=member, headers=gm)
+        assert joined.status_code == 200, joined.text
+        refused = httpx.get(f"{server.url}/fights/{skirmish}/state", headers=viewer)
+        assert refused.status_code == 403  # the campaign's token opens the campaign alone
+        said = run("share", "--campaign", "trail", "--url", server.url)
+        assert said.exit_code == 0 and f"{server.url}/campaigns/trail/#viewer=" in said.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("share",), "name a fight, or a campaign with --campaign"),
+        (("share", "skirmish", "--campaign", "trail"), "name a fight, or a campaign"),
+        (("share", "--campaign", "nope"), "no campaign `nope`"),
+        (("share", "--campaign", "nope", "--list"), "--campaign and --list: give them with"),
+        (("share", "skirmish", "--list", "--monsters", "shown"), "--list and --monsters"),
+        (("share", "skirmish", "--monsters", "numbers"), "'numbers' is not one of"),
+    ],
+)
+def test_share_refuses_a_campaign_and_a_players_view_it_cannot_give(
+    run: Run, skirmish: str, args: tuple[str, ...], said: str
+) -> None:
+    refused = run(*args)
+    assert refused.exit_code == 2
+    assert said in refused.output
+
+
+def test_share_monsters_sets_what_viewer_tokens_see_of_monsters_for_the_service(
+    run: Run, db: Path
+) -> None:
+    for args in (
+        ("new", "yard", "--ruleset", "dnd5e"),
+        ("join", "yard", "gob", "--kind", "monster", "--stat", "hp=7717"),
+    ):
+        assert run(*args).exit_code == 0
+    shared = run("share", "yard", "--monsters", "hidden")
+    assert shared.exit_code == 0, shared.output
+    assert "see monsters' hit points not at all" in shared.output
+    with Server(db) as server:
+        viewer = bearer(token_in(next(w for w in shared.output.split() if "#viewer=" in w)))
+        state = httpx.get(f"{server.url}/fights/yard/state", headers=viewer)
+        assert "7717" not in state.text and "health" not in state.text
+        assert run("share", "yard", "--monsters", "shown").exit_code == 0
+        state = httpx.get(f"{server.url}/fights/yard/state", headers=viewer)
+        assert state.json()["characters"]["gob"]["hp"] == 7717
+
+
+def test_share_campaign_monsters_sets_what_its_viewer_tokens_see_of_its_monsters(
+    run: Run, db: Path
+) -> None:
+    for args in (
+        ("campaign", "new", "road", "--ruleset", "dnd5e"),
+        ("campaign", "join", "road", "ogre", "--kind", "monster", "--stat", "hp=6113"),
+    ):
+        made = run(*args)
+        assert made.exit_code == 0, made.output
+    shared = run("share", "--campaign", "road", "--monsters", "hidden", "--json")
+    assert shared.exit_code == 0, shared.output
+    viewer = bearer(json.loads(shared.output)["viewer"]["token"])
+    with Server(db) as server:
+        record = httpx.get(f"{server.url}/campaigns/road/record", headers=viewer)
+        assert record.status_code == 200 and "6113" not in record.text
+        assert "health" not in record.text  # hidden: not even a band
+        said = run("share", "--campaign", "road", "--monsters", "shown")
+        assert "its monsters' hit points as numbers" in said.output
+        record = httpx.get(f"{server.url}/campaigns/road/record", headers=viewer)
+        assert record.json()["members"][0]["hp"] == 6113

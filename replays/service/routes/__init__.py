@@ -9,6 +9,7 @@ and tags once; each handler is given the application (`app`) and the service's o
                      need, for a table that rolls its own
     streams.py       /fights/{fight}/stream and its ticket
     tokens.py        /fights/{fight}/tokens
+    players_view.py  /fights/{fight}/players-view: what viewer tokens are shown of monsters
     whatifs.py       /fights/{fight}/odds and /branch
     reports.py       /fights/{fight}/report, its HTML fragment, /timeline
     campaigns.py     /campaigns

@@ -32,7 +32,9 @@ from ...application.values import (
     CampaignHistory,
     CampaignUndone,
     CampaignView,
+    Issued,
     Role,
+    TokenName,
 )
 from ...campaign import Consequences
 from ...report.campaign import CampaignReport
@@ -50,12 +52,15 @@ from ..guards import (
     SECURITY,
     Service,
     also_allowed,
+    as_campaign_seen,
     authorize_campaign,
     gated,
+    grant_of,
     run,
 )
 from ..limits import REPORT_MAX
 from ..openapi import problems
+from ..schemas import TokenRequest
 
 SINCE_MAX = 100
 """The most fights one consequences question names."""
@@ -83,6 +88,30 @@ class CampaignsController(Controller):
         created, new = await run(started, service, data)
         return Response(created, status_code=201 if new else 200)
 
+    @post(
+        "/{campaign:str}/tokens/{name:str}",
+        status_code=201,
+        role=Role.GM,
+        responses=problems(401, 403, 404, 409, 422, 503),
+    )
+    async def issue_campaign_token(
+        self,
+        request: Request[Any, Any, Any],
+        app: NamedDependency[Application],
+        service: NamedDependency[Service],
+        campaign: Name,
+        name: TokenName,
+        data: TokenRequest | None = None,
+    ) -> Issued:
+        """A new token named `name` for the campaign's page, beside its others, shown once (body
+        `{"role": "viewer"}`, the default, or `"gm"`): a gm token of the campaign may issue
+        viewer tokens, the admin's either; `woundlog share --campaign` does the same. A name the
+        campaign holds already is 409."""
+        asked = strictly(await request.body(), TokenRequest) if data is not None else TokenRequest()
+        role, by = Role(asked.role), grant_of(request).role
+        keeper = service.fights.tokens
+        return await run(app.hand_out_campaign, campaign, keeper, role, name, by)
+
     @get("/{campaign:str}/record", role=Role.VIEWER, responses=ANSWERS)
     async def show_campaign(
         self,
@@ -90,11 +119,15 @@ class CampaignsController(Controller):
         app: NamedDependency[Application],
         campaign: Name,
         at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
-    ) -> CampaignView:
-        """Every member's record (viewer): current stats under their own names, injuries with the
-        fight and event each was taken in, death, retirement; now or at the campaign's event `at`.
-        `stale`: the later fights that began from a record no longer true."""
-        return await gated(request, lambda stop: app.campaign_show(campaign, at, stop=stop))
+    ) -> Response[CampaignView]:
+        """Every member's record (viewer: a member of a GM's kind as the campaign's players'
+        view says): current stats under their own names, injuries with the fight and event each
+        was taken in, death, retirement; now or at the campaign's event `at`. `stale`: the later
+        fights that began from a record no longer true."""
+        seen = as_campaign_seen(request, app, campaign)
+        return Response(
+            await gated(request, lambda stop: seen(app.campaign_show(campaign, at, stop=stop)))
+        )
 
     @get("/{campaign:str}/history", role=Role.VIEWER, responses=ANSWERS)
     async def campaign_history(
@@ -103,10 +136,16 @@ class CampaignsController(Controller):
         app: NamedDependency[Application],
         campaign: Name,
         member: Annotated[str | None, Parameter(min_length=1, max_length=200)] = None,
-    ) -> CampaignHistory:
-        """The campaign's log event by event, with what each did to each member's record (viewer);
-        with `member`, the events that concern that member alone, across fights."""
-        return await gated(request, lambda stop: app.campaign_history(campaign, member, stop=stop))
+    ) -> Response[CampaignHistory]:
+        """The campaign's log event by event, with what each did to each member's record (viewer,
+        as the campaign's players' view says); with `member`, the events that concern that
+        member alone, across fights."""
+        seen = as_campaign_seen(request, app, campaign)
+        return Response(
+            await gated(
+                request, lambda stop: seen(app.campaign_history(campaign, member, stop=stop))
+            )
+        )
 
     @post("/{campaign:str}/members", status_code=200, role=Role.GM, responses=ANSWERS)
     async def join_member(
@@ -213,25 +252,34 @@ class CampaignsController(Controller):
             list[str] | None,
             Parameter(max_items=SINCE_MAX, description="FIGHT:VERSION, the fight as it stood then"),
         ] = None,
-    ) -> Consequences:
+    ) -> Response[Consequences]:
         """What the campaign's fights as they stand now change against the fights at the versions
-        `since` names (viewer): each member's stats from which fight on ("Grundi: Starting Wounds
-        8 -> 10 from fight f3 on"), and the later fights that began from a record no longer true."""
+        `since` names (viewer, as the campaign's players' view says): each member's stats from
+        which fight on ("Grundi: Starting Wounds 8 -> 10 from fight f3 on"), and the later
+        fights that began from a record no longer true."""
         since_at = fights_at(since or [])
-        return await gated(
-            request, lambda stop: app.campaign_consequences(campaign, since_at, stop=stop)
+        seen = as_campaign_seen(request, app, campaign)
+        return Response(
+            await gated(
+                request, lambda stop: seen(app.campaign_consequences(campaign, since_at, stop=stop))
+            )
         )
 
     @get("/{campaign:str}/report", role=Role.VIEWER, responses={**ANSWERS, **problems(413)})
     async def campaign_report(
         self, request: Request[Any, Any, Any], app: NamedDependency[Application], campaign: Name
-    ) -> CampaignReport:
-        """Each member's numbers summed over the fights the campaign records (viewer), per member
+    ) -> Response[CampaignReport]:
+        """Each member's numbers summed over the fights the campaign records (viewer: a member
+        of a GM's kind without the damage and healing it took, nor the total's), per member
         and in all, with the fights listed: the JSON `woundlog campaign report --json` prints. Luck
         and chronicle are each fight's own (`GET /fights/{fight}/report`). Fights of more than
         50,000 events in all are 413."""
-        return await gated(
-            request, lambda stop: app.campaign_report(campaign, most=REPORT_MAX, stop=stop)
+        seen = as_campaign_seen(request, app, campaign)
+        return Response(
+            await gated(
+                request,
+                lambda stop: seen(app.campaign_report(campaign, most=REPORT_MAX, stop=stop)),
+            )
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import Parameter
 
@@ -19,7 +19,16 @@ from ...application.values import Role
 from ...fight import Appended
 from ..bodies import EventsBody, listed, strictly
 from ..campaign_schemas import JoinFromCampaign
-from ..guards import CAMPAIGN_TOKEN, SECURITY, Service, also_allowed, authorize, held, run
+from ..guards import (
+    CAMPAIGN_TOKEN,
+    SECURITY,
+    Service,
+    also_allowed,
+    as_seen,
+    authorize,
+    held,
+    run,
+)
 from ..limits import PAGE_MAX
 from ..openapi import problems
 from ..schemas import UndoRequest
@@ -49,31 +58,36 @@ class EventsController(Controller):
     @get("/state", role=Role.VIEWER)
     async def fight_state(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         fight: FightId,
         at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
-    ) -> FightState[Any]:
-        """Every character's state, now or as the fight stood at event `at` (viewer)."""
-        return await run(app.state, fight, at)
+    ) -> Response[FightState[Any]]:
+        """Every character's state, now or as the fight stood at event `at` (viewer: the GM's
+        characters' pools as the fight's players' view says, `GET .../players-view`)."""
+        seen = as_seen(request, app, fight)
+        return Response(await run(lambda: seen(app.state(fight, at))))
 
     @get("/events", role=Role.VIEWER)
     async def fight_events(
         self,
+        request: Request[Any, Any, Any],
         app: NamedDependency[Application],
         fight: FightId,
         from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
         limit: Annotated[int, Parameter(ge=1, le=PAGE_MAX)] = 1000,
-    ) -> EventsPage:
-        """The events from seq `from`, with their seq (viewer); page on with `next`. `from` the
-        next seq (what a client polling for new events asks) is an empty page; past it is 422,
-        as for the stream."""
+    ) -> Response[EventsPage]:
+        """The events from seq `from`, with their seq (viewer: what they tell of the GM's
+        characters' numbers left out, as the players' view says); page on with `next`. `from`
+        the next seq (what a client polling for new events asks) is an empty page; past it is
+        422, as for the stream."""
         page = await run(app.events, fight, from_, limit)
         if from_ > page.version + 1:
             raise UsageError(
                 f"from={from_}: fight `{fight}` has events 1 to {page.version}; read from one "
                 f"of them, or from {page.version + 1} for what comes next"
             )
-        return page
+        return Response(await run(as_seen(request, app, fight), page))
 
     @post("/undo", status_code=200, role=Role.GM)
     async def undo(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get
+from litestar import Controller, Request, Response, get
 from litestar.di import NamedDependency
 from litestar.params import Parameter
 
@@ -14,7 +14,7 @@ from woundlog.events.model import SAFE_INT
 from ...application import TIMELINE_MAX, Application, FightId, TimelinePage
 from ...application.values import Role
 from ...report import Report
-from ..guards import SECURITY, authorize, gated
+from ..guards import SECURITY, as_seen, authorize, gated, grant_of
 from ..limits import REPORT_MAX
 
 
@@ -28,10 +28,11 @@ class ReportsController(Controller):
     async def fight_report(
         self, request: Request[Any, Any, Any], app: NamedDependency[Application], fight: FightId
     ) -> Report:
-        """The fight's report (viewer): each character's and side's numbers, the exact luck of its
-        dice, and its chronicle round by round; 413 past REPORT_MAX (50,000) events. Its moments
-        are weighed within one budget for the whole report: those past it are left out, and
-        `luck.why_left_out` says so."""
+        """The fight's report (viewer: the GM's characters' numbers as the players' view says,
+        those withheld named in `withheld`): each character's and side's numbers, the exact luck
+        of its dice, and its chronicle round by round; 413 past REPORT_MAX (50,000) events. Its
+        moments are weighed within one budget for the whole report: those past it are left out,
+        and `luck.why_left_out` says so."""
         return await reported(request, app, fight)
 
     @get("/report/fragment", role=Role.VIEWER, media_type="text/html")
@@ -52,14 +53,19 @@ class ReportsController(Controller):
         fight: FightId,
         from_: Annotated[int, Parameter(query="from", ge=1, le=SAFE_INT)] = 1,
         limit: Annotated[int, Parameter(ge=1, le=TIMELINE_MAX)] = TIMELINE_MAX,
-    ) -> TimelinePage:
+    ) -> Response[TimelinePage]:
         """Events from seq `from`, at most `limit` (1000), each with what it did as it happened
-        (viewer): each undo with its consequences, each undone event with what undid it; page
-        on with `next`. What the timeline page draws."""
-        return await gated(request, lambda stop: app.timeline(fight, from_, limit))
+        (viewer: as the players' view says): each undo with its consequences, each undone event
+        with what undid it; page on with `next`. What the timeline page draws."""
+        seen = as_seen(request, app, fight)
+        return Response(await gated(request, lambda stop: seen(app.timeline(fight, from_, limit))))
 
 
 async def reported(request: Request[Any, Any, Any], app: Application, fight: str) -> Report:
     """The report, run as odds are: through the gate, at most a few at once per token, stopped
-    at its deadline."""
+    at its deadline; a viewer's as the players' view says."""
+    if grant_of(request).role is Role.VIEWER:
+        return await gated(
+            request, lambda stop: app.viewer_report(fight, most=REPORT_MAX, stop=stop)
+        )
     return await gated(request, lambda stop: app.report(fight, most=REPORT_MAX, stop=stop))

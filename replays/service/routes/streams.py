@@ -80,11 +80,16 @@ class StreamsController(Controller):
         `id` the event's seq, in order. From `from`, else after `Last-Event-ID`, else from the next
         append on. A `deleted` message ends the stream of a fight that was deleted, a `revoked`
         message one whose token (or the token its ticket was issued for) was revoked, within a
-        second."""
+        second. A viewer's stream (a viewer token's, or a ticket's that one asked for) is
+        redacted as the fight's players' view says."""
         first = first_streamed(await run(app.version, fight), fight, from_, last_event_id)
         if ticket and "authorization" not in request.headers:  # as the guard let it in
             opened_by = await run(service.fights.tickets.issued_for, ticket)
         else:
             opened_by = digest(bearer(request))
         allowed = partial(service.fights.tokens.still_valid, opened_by, fight)
-        return ServerSentEvent(changes_stream(app, service.notifier, fight, first, allowed))
+        viewer = await run(service.fights.tokens.role_kept, opened_by) is Role.VIEWER
+        stream = partial(changes_stream, app, service.notifier, fight, first, allowed)
+        if viewer:
+            stream = partial(stream, shown=partial(app.seen_by_viewer, fight))
+        return ServerSentEvent(stream())

@@ -22,7 +22,7 @@ from ...application import Application, FightId, NothingAsked
 from ...application.values import Role
 from ...whatif import MAX_TICKS, Odds
 from ..bodies import decoded, strictly
-from ..guards import SECURITY, Service, authorize, gated, grant_of, held
+from ..guards import SECURITY, Service, as_seen, authorize, gated, grant_of, held, run
 from ..limits import ODDS_LIVE, SAMPLE_STEPS, WORK_LIMIT, OddsRefused
 from ..openapi import BRANCHED_AGAIN
 from ..schemas import BranchRequest, Created, OddsRequest
@@ -50,19 +50,24 @@ class WhatIfsController(Controller):
         character: list[str] | None = None,
         samples: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
         at: Annotated[int | None, Parameter(ge=1, le=SAFE_INT)] = None,
-    ) -> Odds:
+    ) -> Response[Odds]:
         """The exact chance of every outcome of a what-if (viewer): `events`, then each `hit`, then
         `ticks` rounds of turns, from now or event `at`; estimated from `samples` replays if asked.
         In the query, or as the same fields in a JSON body (not both). A question too large to
         answer is 422 as soon as the work reaches its bound, saying which bound and what would be
-        answered; more than two at once for one token is 429 (Retry-After)."""
+        answered; more than two at once for one token is 429 (Retry-After). Where the fight keeps
+        its monsters' hit points from viewers, a viewer's what-if aimed at one is 403, and its
+        answer leaves them out."""
         query = {
             "events": events, "hit": hit, "ticks": ticks or None, "character": character,
             "samples": samples, "at": at,
         }  # fmt: skip
         asked = odds_asked(await request.body(), query)
         work = partial(bounded_odds, app, fight, asked)
-        return await gated(request, lambda stop: work(stop=stop))
+        if grant_of(request).role is Role.VIEWER:  # odds read the numbers a viewer is kept from
+            await run(app.check_viewer_whatif, fight, asked.events, asked.hit)
+        seen = as_seen(request, app, fight)
+        return Response(await gated(request, lambda stop: seen(work(stop=stop))))
 
     @post(
         "/branch",

@@ -224,6 +224,12 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
     "DELETE /fights/{fight}/tokens/{name}": lambda: [
         ("DELETE", "/fights/huge/tokens/table", {}),
     ],
+    "GET /fights/{fight}/players-view": lambda: [("GET", "/fights/huge/players-view", {})],
+    "PUT /fights/{fight}/players-view": lambda: [
+        ("PUT", "/fights/huge/players-view", body({"monsters": "hidden"})),
+        ("PUT", "/fights/huge/players-view", body({"monsters": LONG})),
+        ("PUT", "/fights/huge/players-view", raw(DEEP)),
+    ],
     "GET /fights/{fight}/odds": lambda: [
         ("GET", "/fights/crowd/odds", {"params": {"hit": ["c0:1000"] * 50}}),
         ("GET", "/fights/big/odds", {"params": {"ticks": MAX_TICKS}}),
@@ -290,6 +296,11 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
     "POST /campaigns/{campaign}/undo": lambda: [
         ("POST", "/campaigns/camp/undo", body({"event": f"#{SAFE_INT}"})),
         ("POST", "/campaigns/camp/undo", {}),
+    ],
+    "POST /campaigns/{campaign}/tokens/{name}": lambda: [
+        ("POST", "/campaigns/camp/tokens/table", body({"role": "gm"})),
+        ("POST", f"/campaigns/camp/tokens/{LONG[:300]}", {}),
+        ("POST", "/campaigns/camp/tokens/deep", raw(DEEP)),
     ],
     "GET /integrations/foundry/module.json": lambda: [
         ("GET", "/integrations/foundry/module.json", {})
