@@ -25,6 +25,7 @@ Defects this catches (each checked by breaking the code, then restoring it):
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Iterator
 from fractions import Fraction
@@ -35,6 +36,7 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from tests.strategies import mordheim_logs
 from woundlog.core import FightState, apply_or_void
@@ -50,6 +52,7 @@ from woundlog.events import (
 )
 from woundlog.events.codec import write_jsonl
 from woundlog.replays.application import Application
+from woundlog.replays.cli import app as cli
 from woundlog.replays.report import Report
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
@@ -285,6 +288,18 @@ def test_dnd5e_luck_is_every_death_save_walked_by_hand(
         as_bad,
         as_good,
     )
+    # the CLI gives the same figures, as JSON and as the Markdown's luck table
+    file = str(sorted(folder.glob("*.jsonl"), key=lambda f: f.stat().st_mtime)[-1])
+    db = str(folder / "cli.db")
+    told = CliRunner().invoke(cli, ["--db", db, "report", file, "--json"])
+    [luck] = [c for c in json.loads(told.output)["luck"]["characters"] if c["character"] == "mira"]
+    assert (luck["as_bad"], luck["as_good"]) == (
+        {"num": as_bad.numerator, "den": as_bad.denominator},
+        {"num": as_good.numerator, "den": as_good.denominator},
+    )
+    shown = CliRunner().invoke(cli, ["--db", db, "report", file]).output
+    figures = f"{as_bad.numerator}/{as_bad.denominator} | {as_good.numerator}/{as_good.denominator}"
+    assert "| Mira | " in shown and f" | {figures} | exact |" in shown
     saves = [d for d in report.luck.dice if d.purpose == "death_save"]
     assert [d.value for d in saves] == given_dice
     tier = {1: 3, **dict.fromkeys(range(2, 10), 2), **dict.fromkeys(range(10, 20), 1), 20: 0}
