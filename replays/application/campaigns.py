@@ -145,7 +145,10 @@ class CampaignCases(CampaignViews, FightCases, UndoCases):
         known = None
         if members is None:
             known = self._state(campaign, stop=stop)
-            members = self._members_by_id(campaign, fight, known, stop=stop)
+            # played already (a retry): its members as recorded, though one died in it since
+            members = {p.member: p.character for p in known.played if p.fight == fight} or (
+                self._members_by_id(campaign, fight, known, stop=stop)
+            )
         played = FightPlayed(fight=fight, members=dict(members), **_common(common))
         return self._append(campaign, played, stop=stop, known=known)
 
