@@ -94,7 +94,10 @@ MODULES: dict[str, list[str]] = {
         "tests/events/test_stores.py",
         "tests/replays/test_campaign_contributions.py",
     ],
-    "events/stores/offsets.py": ["tests/events/test_jsonl_offsets.py"],
+    "events/stores/offsets.py": [
+        "tests/events/test_jsonl_offsets.py",
+        "tests/events/test_jsonl_offsets_edges.py",
+    ],
     "events/importers/records.py": [
         "tests/cli/test_import_records_streamed.py",
         "tests/replays/test_import_streamed.py",
@@ -137,7 +140,11 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/test_play.py",
         "tests/cli/test_play_input_bounded.py",
     ],
-    "replays/cli/play.py": ["tests/cli/test_play_input_bounded.py", "tests/replays/test_play.py"],
+    "replays/cli/play.py": [
+        "tests/cli/test_play_input_bounded.py",
+        "tests/cli/test_play_input_edges.py",
+        "tests/replays/test_play.py",
+    ],
     "replays/report/__init__.py": [
         "tests/replays/test_report.py",
         "tests/replays/test_report_harm.py",
