@@ -138,6 +138,7 @@ MODULES: dict[str, list[str]] = {
     "replays/undo.py": ["tests/replays/test_undo.py", "tests/replays/test_undo_every_loop.py"],
     "replays/cli/session.py": [
         "tests/replays/test_play.py",
+        "tests/replays/test_play_edges.py",
         "tests/cli/test_play_input_bounded.py",
     ],
     "replays/cli/play.py": [
