@@ -100,6 +100,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "events/importers/records.py": [
         "tests/cli/test_import_records_streamed.py",
+        "tests/events/test_records_edges.py",
         "tests/replays/test_import_streamed.py",
     ],
     "replays/application/sharing.py": [
