@@ -166,6 +166,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "events/bounded.py": [
         "tests/events/test_bounded_exactly.py",
+        "tests/events/test_bounded_readme.py",
         "tests/cli/test_import_records_streamed.py",
         "tests/replays/test_cli_endless_input.py",
     ],
