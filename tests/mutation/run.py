@@ -113,6 +113,7 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/service/test_manage.py",
     ],
     "replays/service/idempotency.py": [
+        "tests/replays/service/test_idempotency_edges.py",
         "tests/replays/service/test_idempotency.py",
         "tests/replays/service/test_bounds_exactly.py",
     ],
