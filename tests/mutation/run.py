@@ -134,6 +134,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "replays/application/campaigns.py": [
         "tests/replays/test_campaign_application.py",
+        "tests/replays/test_campaign_application_edges.py",
         "tests/replays/test_campaign.py",
         "tests/replays/test_cli_campaign.py",
     ],
