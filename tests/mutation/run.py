@@ -118,6 +118,7 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/service/test_bounds_exactly.py",
     ],
     "replays/service/guards.py": [
+        "tests/replays/service/test_guards_edges.py",
         "tests/replays/service/test_routes.py",
         "tests/replays/service/test_named_tokens.py",
         "tests/replays/service/test_stream_ticket.py",
@@ -138,7 +139,11 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/test_campaign.py",
         "tests/replays/test_cli_campaign.py",
     ],
-    "replays/undo.py": ["tests/replays/test_undo.py", "tests/replays/test_undo_every_loop.py"],
+    "replays/undo.py": [
+        "tests/replays/test_undo.py",
+        "tests/replays/test_undo_in_one_batch.py",
+        "tests/replays/test_undo_every_loop.py",
+    ],
     "replays/cli/session.py": [
         "tests/replays/test_play.py",
         "tests/replays/test_play_edges.py",
