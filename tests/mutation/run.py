@@ -125,6 +125,7 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/service/test_campaigns.py",
     ],
     "replays/service/hosts.py": [
+        "tests/replays/service/test_hosts_edges.py",
         "tests/replays/service/test_hostile_input.py",
         "tests/replays/service/test_limits.py",
     ],
