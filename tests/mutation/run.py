@@ -130,6 +130,9 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/service/test_limits.py",
     ],
     "replays/campaign.py": [
+        "tests/replays/test_campaign_deaths_edges.py",
+        "tests/replays/test_campaign_edges.py",
+        "tests/replays/test_campaign_rulesets.py",
         "tests/replays/test_campaign.py",
         "tests/replays/test_campaign_contributions.py",
         "tests/replays/test_campaign_application.py",
