@@ -68,6 +68,11 @@ def test_a_host_not_allowed_is_400_and_an_allowed_one_in_any_case_is_served() ->
     assert b"InvalidHost" in refused[-1]["body"] and refused[-1]["more_body"] is False
 
 
+def test_with_no_host_list_every_host_is_served() -> None:
+    """No list of hosts (`create_app`'s `allowed_hosts`: "none: every one"): the check is off."""
+    assert asyncio.run(served(HostCheck(inner, []), scope(host=b"any.example")))[0]["status"] == 200
+
+
 def test_what_is_not_a_request_is_passed_on_unchecked() -> None:
     passed: list[str] = []
 
