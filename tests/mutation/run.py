@@ -108,6 +108,7 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/service/test_named_tokens.py",
     ],
     "replays/application/tokens.py": [
+        "tests/replays/test_tokens_edges.py",
         "tests/replays/test_cli_share.py",
         "tests/replays/service/test_named_tokens.py",
         "tests/replays/service/test_manage.py",
