@@ -52,3 +52,29 @@ def test_undoing_the_killing_blow_in_the_fight_says_the_death_is_taken_back(
 def test_a_campaign_not_in_the_store_is_said_so(app: Application) -> None:
     with pytest.raises(CampaignNotFoundError, match="no campaign `east` in this store"):
         app.campaign_show("east")
+
+
+def test_a_death_added_to_an_earlier_fight_leaves_the_newest_fight_recorded_for_the_others(
+    app: Application,
+) -> None:
+    """A fight's contribution is read as it stands now: a killing blow added to g1 after g2 was
+    recorded makes Mira dead at g1, and g2, the campaign's newest event, stays played by Tam
+    (Mira left unmoved by it), not refused whole."""
+    app.campaign_join("west", "tam", name="Tam", stats={"hp": 20})
+    for fight in ("g1", "g2"):
+        app.create(fight, FightStarted(ruleset="dnd5e"))
+        app.record(
+            fight,
+            [
+                CharacterJoined(character="mira", stats={"hp": 20}),
+                CharacterJoined(character="tam", stats={"hp": 20}),
+                Hit(target="tam", damage=3),
+            ],
+        )
+        app.campaign_record("west", fight)
+    app.record("g1", [Hit(id="late", target="mira", damage=40)])
+    shown = app.campaign_show("west")
+    assert shown.fights == ["g1", "g2"]
+    mira, tam = shown.members
+    assert mira.dead == "fight g1, late" and mira.fights == ("g1",)
+    assert tam.fights == ("g1", "g2")
