@@ -104,6 +104,7 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/test_import_streamed.py",
     ],
     "replays/application/sharing.py": [
+        "tests/replays/test_sharing_edges.py",
         "tests/replays/test_cli_share.py",
         "tests/replays/service/test_named_tokens.py",
     ],

@@ -1,0 +1,36 @@
+"""Handing out a fight's token at its edges (issue 39, found missing by the mutation run): with
+no name, the next free default name; a bad name refused as such, before the fight is looked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from woundlog.events import FightStarted, UsageError
+from woundlog.replays.application import Application
+from woundlog.replays.application.values import Role
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Application]:
+    with Application.opened(str(tmp_path / "share.db")) as opened:
+        opened.create("f1", FightStarted(ruleset="mordheim"))
+        yield opened
+
+
+def test_a_token_handed_out_with_no_name_gets_the_next_free_default_name(
+    app: Application,
+) -> None:
+    with app.kept_tokens() as keeper:
+        first = app.hand_out("f1", keeper, Role.VIEWER, None, Role.ADMIN)
+        second = app.hand_out("f1", keeper, Role.VIEWER, None, Role.GM)
+        assert (first.name, second.name) == ("viewer-2", "viewer-3")
+        assert [t.name for t in app.tokens_of("f1", keeper)] == ["viewer-2", "viewer-3"]
+
+
+def test_a_bad_name_is_refused_as_such_before_the_fight_is_looked_for(app: Application) -> None:
+    with app.kept_tokens() as keeper, pytest.raises(UsageError) as refused:
+        app.hand_out("no-such-fight", keeper, Role.VIEWER, "bad\x1bname", Role.ADMIN)
+    assert "token name" in refused.value.message and "no-such-fight" not in refused.value.message
