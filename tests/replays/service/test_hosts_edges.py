@@ -30,6 +30,11 @@ def as_sent(path: str, query: bytes, host: bytes) -> bytes:
 def test_a_heads_size_is_its_bytes_as_sent() -> None:
     for path, query in (("/fights", b""), ("/fights/f1/state", b"at=3")):
         assert head_bytes(scope(path, query)) == len(as_sent(path, query, b"localhost"))
+    sent = scope("/fights/a%20b")  # the path as sent, not as decoded
+    sent["path"] = "/fights/a b"
+    assert head_bytes(sent) == len(as_sent("/fights/a%20b", b"", b"localhost"))
+    del sent["raw_path"]  # optional in ASGI: the path then
+    assert head_bytes(sent) == len(as_sent("/fights/a b", b"", b"localhost"))
 
 
 async def served(app: Any, asked: dict[str, Any]) -> list[dict[str, Any]]:
