@@ -1,5 +1,6 @@
 """Handing out a fight's token at its edges (issue 39, found missing by the mutation run): with
-no name, the next free default name; a bad name refused as such, before the fight is looked for."""
+no name, the next free default name; a bad name refused as such, before the fight is looked for; a
+link's base, an http(s) URL with a host and no ? or # part."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from woundlog.events import FightStarted, UsageError
 from woundlog.replays.application import Application
+from woundlog.replays.application.sharing import base_url
 from woundlog.replays.application.values import Role
 
 
@@ -34,3 +36,13 @@ def test_a_bad_name_is_refused_as_such_before_the_fight_is_looked_for(app: Appli
     with app.kept_tokens() as keeper, pytest.raises(UsageError) as refused:
         app.hand_out("no-such-fight", keeper, Role.VIEWER, "bad\x1bname", Role.ADMIN)
     assert "token name" in refused.value.message and "no-such-fight" not in refused.value.message
+
+
+def test_a_links_base_is_an_http_or_https_url_with_a_host_and_nothing_after_its_path() -> None:
+    assert base_url("https://table.example:8443/woundlog/") == "https://table.example:8443/woundlog"
+    for bad in ("ftp://table.example", "http://", "table.example:8000"):
+        with pytest.raises(UsageError, match="give the service's base"):
+            base_url(bad)
+    for bad in ("http://table.example/?a=1", "http://table.example/#top"):
+        with pytest.raises(UsageError, match="takes no \\? or # part"):
+            base_url(bad)
