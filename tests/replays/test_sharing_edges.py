@@ -46,3 +46,13 @@ def test_a_links_base_is_an_http_or_https_url_with_a_host_and_nothing_after_its_
     for bad in ("http://table.example/?a=1", "http://table.example/#top"):
         with pytest.raises(UsageError, match="takes no \\? or # part"):
             base_url(bad)
+
+
+def test_sharing_hands_out_a_viewer_token_alone_unless_a_gm_token_is_asked(
+    app: Application,
+) -> None:
+    with app.kept_tokens() as keeper:
+        shared = app.share("f1", keeper)
+        assert shared.gm is None and "#viewer=" in shared.table
+        assert [t.role for t in app.tokens_of("f1", keeper)] == [Role.VIEWER]
+        assert app.share("f1", keeper, gm=True, name="phones").gm is not None
