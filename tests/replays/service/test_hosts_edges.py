@@ -6,9 +6,20 @@ allowed one, in any case, served; what is not a request (the lifespan) passed on
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from woundlog.replays.service.hosts import HeadBound, HostCheck, head_bytes
+
+T = TypeVar("T")
+
+
+def run(work: Coroutine[Any, Any, T]) -> T:
+    """`work` run to its end in a thread of its own: a test before may leave a loop running in
+    this one (a sync Playwright), where `asyncio.run` refuses to start."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result()
 
 
 def scope(path: str = "/fights", query: bytes = b"", host: bytes = b"localhost") -> dict[str, Any]:
@@ -58,8 +69,8 @@ async def inner(scope: Any, receive: Any, send: Any) -> None:
 def test_a_head_of_exactly_the_bound_is_served_and_a_byte_more_is_431() -> None:
     asked = scope()
     size = head_bytes(asked)
-    assert asyncio.run(served(HeadBound(inner, size), asked))[0]["status"] == 200
-    refused = asyncio.run(served(HeadBound(inner, size - 1), asked))
+    assert run(served(HeadBound(inner, size), asked))[0]["status"] == 200
+    refused = run(served(HeadBound(inner, size - 1), asked))
     assert refused[0]["status"] == 431
     assert b"larger than" in refused[-1]["body"]
     assert refused[-1]["more_body"] is False  # the whole answer: nothing more follows
@@ -67,15 +78,15 @@ def test_a_head_of_exactly_the_bound_is_served_and_a_byte_more_is_431() -> None:
 
 def test_a_host_not_allowed_is_400_and_an_allowed_one_in_any_case_is_served() -> None:
     app = HostCheck(inner, ["LocalHost"])
-    assert asyncio.run(served(app, scope(host=b"LOCALHOST")))[0]["status"] == 200
-    refused = asyncio.run(served(app, scope(host=b"evil.example")))
+    assert run(served(app, scope(host=b"LOCALHOST")))[0]["status"] == 200
+    refused = run(served(app, scope(host=b"evil.example")))
     assert refused[0]["status"] == 400
     assert b"InvalidHost" in refused[-1]["body"] and refused[-1]["more_body"] is False
 
 
 def test_with_no_host_list_every_host_is_served() -> None:
     """No list of hosts (`create_app`'s `allowed_hosts`: "none: every one"): the check is off."""
-    assert asyncio.run(served(HostCheck(inner, []), scope(host=b"any.example")))[0]["status"] == 200
+    assert run(served(HostCheck(inner, []), scope(host=b"any.example")))[0]["status"] == 200
 
 
 def test_what_is_not_a_request_is_passed_on_unchecked() -> None:
@@ -85,5 +96,5 @@ def test_what_is_not_a_request_is_passed_on_unchecked() -> None:
         passed.append(scope["type"])
 
     for app in (HostCheck(lifespan, ["localhost"]), HeadBound(lifespan, 1)):
-        asyncio.run(app({"type": "lifespan"}, None, None))  # type: ignore[arg-type]
+        run(app({"type": "lifespan"}, None, None))  # type: ignore[arg-type]
     assert passed == ["lifespan", "lifespan"]
