@@ -82,10 +82,6 @@ class Offsets:
         """Where event `seq`'s line ends (0 for seq 0: the start of the file)."""
         return self.words(seq, seq)[0] if seq > 0 else 0
 
-    def number(self, seq: int) -> int:
-        """Event `seq`'s line number in the file (0 for seq 0)."""
-        return self.words(seq, seq)[1] >> 2 if seq > 0 else 0
-
     def flagged(self, to_seq: int | None = None) -> Iterator[int]:
         """The seqs, up to `to_seq`, whose lines are undos or do not read."""
         last = len(self) if to_seq is None else min(to_seq, len(self))
