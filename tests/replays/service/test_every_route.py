@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -49,11 +50,13 @@ HUGE = 2 * REPORT_MAX
 """Past every bound that counts events: a report or a branch of it is refused at once."""
 
 
-def openapi_routes() -> list[str]:
-    """Every operation of the service's OpenAPI document, as "METHOD /path"."""
+def openapi_routes(db: Path) -> list[str]:
+    """Every operation of the service's OpenAPI document, as "METHOD /path", of a service on the
+    store `db` (a throwaway file: `sqlite:///:memory:` names the file `/:memory:`, which outlived
+    every run and refused the next one once its schema moved on)."""
     from litestar._openapi.plugin import OpenAPIPlugin
 
-    app = create_app("sqlite:///:memory:", ADMIN)
+    app = create_app(f"sqlite:///{db}", ADMIN)
     document = app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
     return sorted(
         f"{method.upper()} {path}"
@@ -318,8 +321,10 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
 """Per route, its hostile requests, in an order that leaves the deletions last."""
 
 
-def test_every_route_of_the_openapi_document_has_a_budget_and_a_hostile_shape() -> None:
-    routes = openapi_routes()
+def test_every_route_of_the_openapi_document_has_a_budget_and_a_hostile_shape(
+    tmp_path: Path,
+) -> None:
+    routes = openapi_routes(tmp_path / "routes.db")
     assert sorted(budgets()) == routes, "each route declares its budget in limits.budgets"
     assert sorted(SHAPES) == routes, "each route has its hostile shapes here"
 
