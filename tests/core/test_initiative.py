@@ -107,7 +107,7 @@ def test_next_starts_round_one_with_the_first_and_wraps_after_the_last() -> None
         seen.append((state.turn.round, state.turn.current))
     assert seen == [(1, "b"), (1, "c"), (1, "a"), (2, "b"), (2, "c")]
     ended, started = next_ticks(state.turn, state.rounds, state.characters)
-    assert (ended.character, ended.round) == ("c", 2) if ended else False
+    assert ended is not None and (ended.character, ended.round) == ("c", 2)
     assert (started.character, started.round) == ("a", 2)
 
 

@@ -41,6 +41,8 @@ def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> Non
         "/fights/{fight}/undo",
         "/fights/{fight}/next",
         "/fights/{fight}/turn-order",
+        "/fights/{fight}/dice-asked",
+        "/fights/{fight}/next/dice-asked",
         "/fights/{fight}/stream",
         "/fights/{fight}/timeline",
         "/fights/{fight}/report",
