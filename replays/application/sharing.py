@@ -118,6 +118,19 @@ def shared(base: str, fight: str, viewer: Issued, gm: Issued | None) -> Shared:
     )
 
 
+def _pair(
+    keeper: TokenKeeper, stream: str, gm: bool, name: str | None
+) -> tuple[Issued, Issued | None]:
+    """A new viewer token of `stream` named `name` and, with `gm`, a gm token named `NAME-gm`;
+    both names checked before either is kept, so a bad one hands out nothing."""
+    if name is not None:
+        check_name(name)
+        if gm:
+            check_name(f"{name}-gm")
+    viewer = keeper.add(stream, Role.VIEWER, name)
+    return viewer, keeper.add(stream, Role.GM, f"{name}-gm" if name else None) if gm else None
+
+
 class SharingCases(UseCases):
     """A fight's tokens, named and handed out, and the links to its pages that open with one."""
 
@@ -149,12 +162,7 @@ class SharingCases(UseCases):
         `http://127.0.0.1:8000/fights/yard/table#viewer=...`, token named `phones`."""
         self.fight(fight)
         base = base_url(base)
-        if name is not None:
-            check_name(name)
-            if gm:
-                check_name(f"{name}-gm")
-        viewer = keeper.add(fight, Role.VIEWER, name)
-        also = keeper.add(fight, Role.GM, f"{name}-gm" if name else None) if gm else None
+        viewer, also = _pair(keeper, fight, gm, name)
         return shared(base, fight, viewer, also)
 
     def share_campaign(
@@ -174,12 +182,7 @@ class SharingCases(UseCases):
         `http://127.0.0.1:8000/campaigns/trail/#viewer=...`."""
         stream = self._campaign_stream(campaign)
         base = base_url(base)
-        if name is not None:
-            check_name(name)
-            if gm:
-                check_name(f"{name}-gm")
-        viewer = keeper.add(stream, Role.VIEWER, name)
-        also = keeper.add(stream, Role.GM, f"{name}-gm" if name else None) if gm else None
+        viewer, also = _pair(keeper, stream, gm, name)
         opener = {"gm": also.token} if also is not None else {"viewer": viewer.token}
         page = link(base, CAMPAIGN_PAGE, campaign, opener)
         return SharedCampaign(campaign=campaign, base=base, viewer=viewer, gm=also, page=page)
