@@ -12,6 +12,7 @@ import pytest
 
 from woundlog.core import FightState, apply, get_ruleset
 from woundlog.core.reducer import advance
+from woundlog.core.summary import summarize
 from woundlog.events import (
     CharacterJoined,
     Event,
@@ -191,3 +192,8 @@ def test_every_other_ruleset_refuses_a_stat_change_naming_the_stat(
     with pytest.raises(RuleError, match="none of its stats") as refused:
         advance(state, StatChanged(character="grim", stat=next(iter(stats)), value=5))
     assert refused.value.field == "$.stat"
+
+
+def test_the_ruleset_summary_says_which_stats_a_change_may_set() -> None:
+    assert summarize(get_ruleset("dnd5e")).changeable_stats == {"hp": "the hit point maximum"}
+    assert summarize(get_ruleset("mordheim")).changeable_stats == {}
