@@ -31,6 +31,7 @@ from woundlog.events import (
     Hit,
     Retract,
     RuleError,
+    StatChanged,
     StructuralError,
     TurnEnded,
     TurnOrder,
@@ -579,7 +580,7 @@ def _concerns(event: Event) -> str | None:
     several, whose rules roll per character through `Context.for_character`."""
     if isinstance(event, Hit | Heal):
         return event.target
-    if isinstance(event, Choice | Check | TurnStarted | TurnEnded):
+    if isinstance(event, Choice | Check | StatChanged | TurnStarted | TurnEnded):
         return event.character
     return None
 
@@ -627,6 +628,10 @@ def _on_event(
         case Check():
             roller = _character(state, event.character, "$.character", ctx)
             return {event.character: rules.on_check(state, roller, event, ctx)}, False
+        case StatChanged():
+            changed = _character(state, event.character, "$.character", ctx)
+            _check_changeable(rules, event, ctx)
+            return {event.character: rules.on_stat_changed(state, changed, event, ctx)}, False
         case FightEnded():
             ctx.say("the fight ends")
             return {}, True
@@ -642,6 +647,24 @@ def _character(state: FightState[Any], character_id: str, field: str, ctx: Conte
         joined = ", ".join(state.characters) or "nobody yet"
         raise ctx.refuse(f"no character `{character_id}` in this fight (joined: {joined})", field)
     return character
+
+
+def _check_changeable(rules: Ruleset, change: StatChanged, ctx: Context) -> None:
+    """Refuse a `stat_changed` of a stat its ruleset does not let one set, naming those it
+    does (`Ruleset.changeable_stats`)."""
+    changeable = rules.changeable_stats
+    if change.stat in changeable:
+        return
+    if not changeable:
+        raise ctx.refuse(
+            f"{rules.name} lets a `stat_changed` set none of its stats (its rules derive them "
+            f"all), not `{change.stat}`",
+            "$.stat",
+        )
+    known = ", ".join(f"`{stat}` ({what})" for stat, what in changeable.items())
+    raise ctx.refuse(
+        f"{rules.name} lets a `stat_changed` set {known}, not `{change.stat}`", "$.stat"
+    )
 
 
 def _refuse_treatment(

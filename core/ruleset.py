@@ -22,6 +22,7 @@ from woundlog.events import (
     Heal,
     Hit,
     RuleError,
+    StatChanged,
     StructuralError,
     TurnEnded,
     TurnStarted,
@@ -195,6 +196,11 @@ class Ruleset:
     """The decisions the rules leave to a player (`choice` events), for a form to offer."""
     options: ClassVar[Options] = {}
     """House rules, with their defaults."""
+    changeable_stats: ClassVar[Mapping[str, str]] = {}
+    """The stats a `stat_changed` may set, each with what it is (dnd5e's `hp`: `the hit point
+    maximum`): a change the rules do not derive (an effect, a sheet edited). A ruleset that
+    names none refuses every `stat_changed`, naming `$.stat`; the reducer checks the stat
+    against this table, then hands the event to `on_stat_changed`."""
     tick_concerns: ClassVar[Mapping[str, TickConcern]] = {}
     """Per kind of tick (`turn_started`, `turn_ended`), whom one can do anything to: the
     states, and the counters, in which it moves a character, changes a counter of his, rolls a
@@ -423,6 +429,12 @@ class Ruleset:
         raise ctx.refuse(
             f"{self.name} asks for no checks rolled at the table (no `check` to make)", "$.check"
         )
+
+    def on_stat_changed(
+        self, fight: FightState[Any], character: Any, change: StatChanged, ctx: Context
+    ) -> Character:
+        """`change.stat` (one of `changeable_stats`) set to `change.value`, and what follows."""
+        raise NotImplementedError(f"{self.name} names changeable stats and sets none")
 
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context

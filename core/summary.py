@@ -19,7 +19,8 @@ class RulesetSummary(msgspec.Struct, frozen=True, kw_only=True):
     (the first is the default), stats (null: required), what pages, importers and reports read
     of it (`presentation`), who may act in each of its states, how another program's hit
     points map onto it (`importing`; null: nothing can be imported into it), and what a form
-    that records its events asks for: its dice, facts, means of healing, checks and choices."""
+    that records its events asks for: its dice, facts, means of healing, checks, choices and the
+    stats a `stat_changed` may set."""
 
     name: str
     states: tuple[State, ...]
@@ -39,6 +40,8 @@ class RulesetSummary(msgspec.Struct, frozen=True, kw_only=True):
     """The checks the table may roll for the rules (`check` events)."""
     choices: tuple[str, ...] = ()
     """The decisions the rules leave to a player (`choice` events)."""
+    changeable_stats: dict[str, str] = {}
+    """The stats a `stat_changed` may set, each with what it is; empty: it takes none."""
 
 
 class Die(msgspec.Struct, frozen=True):
@@ -99,4 +102,5 @@ def summarize(rules: Ruleset) -> RulesetSummary:
         heal_means=rules.heal_means,
         checks=rules.checks,
         choices=rules.choices,
+        changeable_stats=dict(rules.changeable_stats),
     )

@@ -419,12 +419,56 @@ class Check(EventBase, tag="check", frozen=True):
     ] = 0
 
 
+class StatChanged(EventBase, tag="stat_changed", frozen=True):
+    """A stat of a character set to a new value by what the rules do not derive: an effect (a
+    spell raising a maximum, a wight's Life Drain lowering one), a sheet edited, another
+    program's maximum-HP damage. So a fight follows every state another program can be in.
+    Each ruleset says which of its stats one may set (`Ruleset.changeable_stats`: dnd5e's
+    hit point maximum `hp`) and what follows; the others refuse it (a rule error naming
+    `$.stat`)."""
+
+    character: CharacterId
+    stat: Annotated[
+        str,
+        Meta(
+            min_length=1,
+            max_length=NAME_LENGTH,
+            description="The stat set, by the name it has in `character_joined.stats`.",
+        ),
+    ]
+    value: Annotated[
+        int,
+        Meta(
+            ge=-MAGNITUDE,
+            le=MAGNITUDE,
+            description="Its new value (not a difference), bounded as stats are; the ruleset "
+            "says which values it takes.",
+        ),
+    ]
+    reason: Annotated[
+        str,
+        Meta(
+            max_length=TEXT_LENGTH,
+            description="Why it changed (`Aid`, `Life Drain`, `sheet edited`), one printable line.",
+        ),
+    ] = ""
+
+
 class FightEnded(EventBase, tag="fight_ended", frozen=True):
     pass
 
 
 GameEvent: TypeAlias = (
-    CharacterJoined | TurnOrder | Hit | Heal | TurnStarted | TurnEnded | Choice | Check | FightEnded
+    CharacterJoined
+    | TurnOrder
+    | StatChanged
+    | Hit
+    | Heal
+    | TurnStarted
+    | TurnEnded
+    | Choice
+    | Check
+    | FightEnded
 )
 
 
@@ -446,6 +490,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     FightStarted,
     CharacterJoined,
     TurnOrder,
+    StatChanged,
     Hit,
     Heal,
     TurnStarted,
@@ -628,6 +673,7 @@ ID_FIELDS: dict[type[EventBase], tuple[tuple[str, _Pattern], ...]] = {
     FightStarted: (("id", _IDS),),
     CharacterJoined: (("id", _IDS), ("character", _CHARACTERS)),
     TurnOrder: (("id", _IDS),),  # and each id of its `order` (`misnamed`)
+    StatChanged: (("id", _IDS), ("character", _CHARACTERS)),
     Hit: (("id", _IDS), ("target", _CHARACTERS)),
     Heal: (("id", _IDS), ("target", _CHARACTERS)),
     TurnStarted: (("id", _IDS), ("character", _CHARACTERS)),
@@ -697,6 +743,7 @@ SHOWN: dict[type[EventBase], tuple[str, ...]] = {
     FightStarted: (*_SHOWN_COMMON, "ruleset", "name"),
     CharacterJoined: (*_SHOWN_COMMON, "character", "name", "side", "kind"),
     TurnOrder: _SHOWN_COMMON,  # and each id of its `order` (`unprintable`)
+    StatChanged: (*_SHOWN_COMMON, "character", "stat", "reason"),  # its reason: one line
     Hit: (*_SHOWN_COMMON, "target", "attacker"),
     Heal: (*_SHOWN_COMMON, "target", "healer", "means", "wound"),
     TurnStarted: (*_SHOWN_COMMON, "side", "character"),

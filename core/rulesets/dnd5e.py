@@ -17,7 +17,8 @@ States in this game:
   (knocked_down, stunned and out_of_action are not used.)
 
 Stats: `hp`, the hit point maximum (required, at least 1). Counters: `hp` (current, from the
-maximum; never below 0), `temp_hp` (temporary hit points, 0 at first), `successes` and
+maximum; never below 0), `max_hp` (the hit point maximum now: the stat as joined, until a
+`stat_changed` sets it), `temp_hp` (temporary hit points, 0 at first), `successes` and
 `failures` (death saving throws, 0 to 3). Optional stats: `current_hp` and `temp_hp`, what a
 creature joins with (a campaign's carried hit points, below); for reference, read by no rule:
 `ac`, `level`. Kinds: `pc` (default) and `monster`.
@@ -93,6 +94,18 @@ Decisions where the text is silent or ambiguous:
   a heal is refused, naming the option.
 - Monsters die at 0 hit points (unless `monster_death_saves`); a monster at 0 can only be a
   knocked-out one, or one of a fight with the variant.
+- A hit point maximum that changes (SRD 5.1: a wight's Life Drain reduces it, Aid raises it;
+  a sheet edited, another program's maximum-HP damage) is a `stat_changed` of stat `hp`, its
+  value the new maximum (0 or more), shown as counter `max_hp`; everything that reads the
+  maximum (healing's cap, instant death, a revival's hit points) reads it. The rules derive no
+  such change themselves: the effect is the recorder's to give, and to give back when it ends.
+  A lowered maximum below the current hit points brings them down to it; a raised one heals
+  nothing (Aid's own 5 hit points are a heal recorded beside it). Temporary hit points and
+  death saves are left as they are. A maximum reduced to 0 kills ("the target dies if this
+  effect reduces its hit point maximum to 0"), whatever the state and the kind. A temporary
+  maximum (a virtual tabletop's `tempmax`) is not a stat of its own: the recorder gives the
+  maximum it makes, which is the one that counts. The dead take a new maximum and stay dead;
+  a revival of one whose maximum is 0 is refused until it is raised.
 - Concentration, conditions (prone, unconscious's effects on attacks), exhaustion and hit dice
   are not tracked. A hit on an unconscious creature within 5 feet is a critical hit in the
   rules: the recorder says so with `critical`.
@@ -117,6 +130,9 @@ into the next fight (optional stat `temp_hp`, what a creature joins with) and a 
 them. Decision: a feature that gives them a shorter duration is the GM's; time passing
 (`time_passed`, a day or more) ends them too, as no SRD feature's lasts a day. A party's rest
 rests each member who can: one at 0 hit points gains nothing from a long rest, the others rest.
+A maximum a fight changed (`stat_changed`) is not carried: the effects that change one end with
+their duration or a long rest, and the next fight records it again if it still holds; the hit
+points carried are at most the maximum the creature joined with.
 """
 
 from __future__ import annotations
@@ -132,6 +148,7 @@ from woundlog.events import (
     Heal,
     Hit,
     RuleError,
+    StatChanged,
     StructuralError,
     TurnStarted,
 )
@@ -156,6 +173,7 @@ TRANSITIONS = [
     ("dying_again", STABILISED, DOWNED),  # a stable creature takes damage
     ("regain_consciousness", [DOWNED, STABILISED], UPRIGHT),  # healed, or a natural 20
     ("revive", DEAD, UPRIGHT),  # a revival heal, with option `revival`
+    ("maximum_to_zero", [UPRIGHT, DOWNED, STABILISED], DEAD),  # hit point maximum reduced to 0
 ]
 
 WHO_MAY_ACT: dict[State, Acting] = {
@@ -183,6 +201,7 @@ PRESENTATION = Presentation(
     pools=("hp",),
     gm_kinds=(MONSTER,),
     hidden=("successes", "failures"),  # drawn as pips
+    maximums={"hp": "max_hp"},
     units={"hp": "HP", "temp_hp": "temporary HP"},
     glance={DOWNED: "dying", STABILISED: "stable"},  # both at 0 hit points
     pips=Pips("death saves", DOWNED, THREE, {"successes": "passed", "failures": "failed"}),
@@ -202,13 +221,11 @@ are granted by the `temporary` heal, a critical hit stays one, a death save is a
 
 class Creature(Character, frozen=True, kw_only=True):
     hp: int
+    max_hp: int
+    """The hit point maximum now: the stat `hp` as joined, until a `stat_changed` sets it."""
     temp_hp: int = 0
     successes: int = 0
     failures: int = 0
-
-    @property
-    def max_hp(self) -> int:
-        return self.stats["hp"]
 
     @property
     def at_zero(self) -> bool:
@@ -417,6 +434,12 @@ def regain_hit_points(creature: Creature, amount: int, ctx: Context) -> Creature
 
 
 def revive(creature: Creature, heal: Heal, ctx: Context) -> Creature:
+    if creature.max_hp < 1:
+        raise ctx.refuse(
+            f"{creature.name}'s hit point maximum is 0: raise it (`stat_changed` of `hp`) "
+            "before bringing them back",
+            "$.means",
+        )
     hp = min(creature.max_hp, max(1, heal.amount))
     ctx.say(
         "{means}: {creature.name} returns to life with {hp} HP",
@@ -425,6 +448,39 @@ def revive(creature: Creature, heal: Heal, ctx: Context) -> Creature:
         hp=hp,
     )
     return ctx.move(cleared(replace(creature, hp=hp, temp_hp=0)), "revive")
+
+
+# --- a maximum that changes -------------------------------------------------------------------
+
+
+def new_maximum(creature: Creature, change: StatChanged, ctx: Context) -> Creature:
+    """The hit point maximum set to `change.value`: the hit points above it are lost, none are
+    gained, and a maximum of 0 kills."""
+    maximum = change.value
+    if maximum < 0:
+        raise ctx.refuse("a hit point maximum is 0 or more", "$.value")
+    why = f" ({change.reason})" if change.reason else ""
+    if maximum == creature.max_hp:
+        ctx.say(
+            "{creature.name}'s hit point maximum stays {maximum}{why}",
+            creature=creature,
+            maximum=maximum,
+            why=why,
+        )
+        return creature
+    changed = replace(creature, max_hp=maximum, hp=min(creature.hp, maximum))
+    ctx.say(
+        "{creature.name}'s hit point maximum {was} -> {maximum}{why}: {hp}",
+        creature=creature,
+        was=creature.max_hp,
+        maximum=maximum,
+        why=why,
+        hp=hp_text(changed),
+    )
+    if maximum == 0 and creature.state != DEAD:
+        ctx.say("{creature.name}'s hit point maximum is reduced to 0: dies", creature=creature)
+        return ctx.move(changed, "maximum_to_zero")
+    return changed
 
 
 # --- between fights: a campaign (SRD 5.1, Resting) ------------------------------------------
@@ -439,8 +495,8 @@ def hit_points_carried(creature: Creature) -> Carried:
     """Hit points and temporary hit points are carried: as the creature joined the fight,
     and as it ends it."""
     joined = creature.stats
-    began = {CURRENT_HP: joined.get(CURRENT_HP, creature.max_hp)}
-    ends = {CURRENT_HP: creature.hp}
+    began = {CURRENT_HP: joined.get(CURRENT_HP, joined["hp"])}
+    ends = {CURRENT_HP: min(creature.hp, joined["hp"])}  # a changed maximum is not carried
     if joined.get(TEMP_HP, 0) or creature.temp_hp:  # none, before or after: nothing to carry
         began[TEMP_HP], ends[TEMP_HP] = joined.get(TEMP_HP, 0), creature.temp_hp
     return began, ends
@@ -542,6 +598,7 @@ class Dnd5e(Ruleset):
     raises_the_dead = True  # with option `revival`
     hit_facts = frozenset({"critical", "knock_out"})
     heal_facts = frozenset({"check"})
+    changeable_stats: ClassVar[dict[str, str]] = {"hp": "the hit point maximum"}
     heal_means = ("cure_wounds", "potion", TEMPORARY, *STABILISING, REST, *REVIVAL)
     checks = (DEATH_SAVE,)
     options: ClassVar[dict[str, bool | int | str]] = {
@@ -575,7 +632,12 @@ class Dnd5e(Ruleset):
                 f"`{TEMP_HP}` (the temporary hit points it joins with) is 0 or more",
                 f"$.stats.{TEMP_HP}",
             )
-        return Creature(**self.basics(event, kind, stats), hp=now, temp_hp=stats.get(TEMP_HP, 0))
+        return Creature(
+            **self.basics(event, kind, stats),
+            hp=now,
+            max_hp=stats["hp"],
+            temp_hp=stats.get(TEMP_HP, 0),
+        )
 
     def on_hit(self, fight: FightState[Any], target: Creature, hit: Hit, ctx: Context) -> Creature:
         if target.state == DEAD:
@@ -669,3 +731,8 @@ class Dnd5e(Ruleset):
                 "$.character",
             )
         return death_saving_throw(character, ctx, check.bonus)
+
+    def on_stat_changed(
+        self, fight: FightState[Any], character: Creature, change: StatChanged, ctx: Context
+    ) -> Creature:
+        return new_maximum(character, change, ctx)
