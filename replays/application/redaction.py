@@ -122,6 +122,17 @@ class Hidden(msgspec.Struct, frozen=True):
     maximums: dict[str, int]
 
 
+def _maximums(character: Any, presentation: Presentation) -> dict[str, int]:
+    """Each pool's maximum as it stands in the fight: the rules' current one where they keep it
+    (`presentation.maximums`), else the stat the character joined with."""
+    found: dict[str, int] = {}
+    for pool, joined in character.stats.items():
+        if pool in presentation.pools:
+            now = getattr(character, presentation.maximums.get(pool, ""), None)
+            found[pool] = now if isinstance(now, int) else joined
+    return found
+
+
 class Redaction:
     """What a viewer is shown of one fight: `rule`, over the GM's characters `hidden` (by id),
     whose pools the ruleset's `presentation` names."""
@@ -136,6 +147,9 @@ class Redaction:
         """What tells a pool: the pool (the current value in a fight, the maximum in a
         campaign's record) and the current value a campaign carries (dnd5e's `current_hp`)."""
         self.gm_kinds = presentation.gm_kinds
+        self.maximums = presentation.maximums
+        """A pool's maximum as it stands now, where the rules keep one apart from the joined
+        stat (dnd5e's `max_hp`, moved by `stat_changed`): a band is worded against it."""
         self.hidden = hidden
         self._named: re.Pattern[str] | None = None
         self._compile()
@@ -167,10 +181,7 @@ class Redaction:
     def of(cls, rule: MonsterHp, state: FightState[Any]) -> Redaction:
         presentation = get_ruleset(state.ruleset).presentation
         hidden = {
-            cid: Hidden(
-                name=character.name or cid,
-                maximums={p: v for p, v in character.stats.items() if p in presentation.pools},
-            )
+            cid: Hidden(name=character.name or cid, maximums=_maximums(character, presentation))
             for cid, character in state.characters.items()
             if character.kind in presentation.gm_kinds
         }
@@ -211,7 +222,8 @@ class Redaction:
         for pool in self.pools:
             carried, current = character.get(f"{CURRENT}{pool}"), character.get(pool)
             current = carried if carried is not None else current
-            maximum = stats.get(pool)
+            now = character.get(self.maximums.get(pool, ""))
+            maximum = now if isinstance(now, int) else stats.get(pool)
             if word is None and isinstance(current, int) and isinstance(maximum, int):
                 word = band(current, maximum)
         for name, value in list(character.items()):
