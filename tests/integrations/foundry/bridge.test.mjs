@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Actor5e, Combat, placeToken, roll, updateOther, World } from "./standin.mjs";
+import { settle, until } from "./waiting.mjs";
 
 const MODULE = process.env.WOUNDLOG_MODULE ?? "../../../replays/integrations/foundry/woundlog.mjs";
 const { woundlog } = await import(new URL(MODULE, import.meta.url));
@@ -42,17 +43,6 @@ async function get(fight, gm, path) {
   assert.equal(response.status, 200, path);
   return response.json();
 }
-
-async function until(check, what, ms = 10000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`not within ${ms} ms: ${what}`);
-}
-
-const settle = (ms = 60) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function idle(bridges) {
   return () => bridges.every((b) => (b.idle ? b.idle() : b.outbox.length === 0 && !b.sending));

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Actor5e, Combat, placeToken, updateOther, World } from "./standin.mjs";
+import { settle, until } from "./waiting.mjs";
 
 const MODULE = process.env.WOUNDLOG_MODULE ?? "../../../replays/integrations/foundry/woundlog.mjs";
 const { woundlog, DEFAULT_STATUSES } = await import(new URL(MODULE, import.meta.url));
@@ -36,17 +37,6 @@ async function hits(fight, gm) {
   const { events } = await response.json();
   return events.filter((e) => e.event.type === "hit").map((e) => e.event.damage);
 }
-
-async function until(check, what, ms = 10000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`not within ${ms} ms: ${what}`);
-}
-
-const settle = (ms = 60) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // One GM's browser and a goblin (7 HP) in a combat; `answers`: the status each POST is answered
 // with before the real service answers (a number, or null for the service's own answer).
