@@ -46,6 +46,11 @@ RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
 
 
+class FightNotFound(UsageError):
+    """The fight named is not in the store (the service answers 404): never made, or deleted,
+    maybe while it was being read."""
+
+
 class Appended(msgspec.Struct, frozen=True):
     """The result of an append: the fight's version after it, and what each new event did."""
 
@@ -99,7 +104,7 @@ class Fight:
     def open(cls, store: Store, fight: str) -> Fight:
         if store.version(fight) == 0:
             known = ", ".join(store.fights()) or "none yet"
-            raise UsageError(f"no fight `{fight}` (fights: {known})")
+            raise FightNotFound(f"no fight `{fight}` (fights: {known})")
         return cls(store, fight)
 
     @property
@@ -267,7 +272,7 @@ class Fight:
     def _end(self, at: int | None) -> int:
         version = self.version
         if version == 0:
-            raise UsageError(f"no fight `{self.id}`")
+            raise FightNotFound(f"no fight `{self.id}`")
         if at is None:
             return version
         if not 1 <= at <= version:
@@ -415,8 +420,8 @@ class Fight:
         )
         stream = chain(stream, takewhile(lambda p: p.seq <= upto, batch))  # in seq order
         state = fold_state(stream, undo, state=start)
-        if state is None:
-            raise UsageError(f"no fight `{self.id}`")
+        if state is None:  # deleted since it was opened: a stream reads on, a request races it
+            raise FightNotFound(f"no fight `{self.id}`")
         return state
 
     def _forget_reached(self, undo: Undo, batch_fold: BatchFold) -> None:

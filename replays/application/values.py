@@ -25,6 +25,7 @@ from woundlog.events.fight_ids import FIGHT_ID_PATTERN, MAX_CHARS, RULE
 from woundlog.events.stores import Stored
 
 from ..campaign import Consequences
+from ..fight import FightNotFound as FightNotFound  # where a fight is read; named here too
 
 FightId = Annotated[
     str,
@@ -36,10 +37,6 @@ FightId = Annotated[
     ),
 ]
 OptionValue = bool | int | str
-
-
-class FightNotFound(UsageError):
-    """The fight named is not in the store (the service answers 404)."""
 
 
 class UnknownFormat(UsageError):
