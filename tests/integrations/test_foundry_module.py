@@ -28,6 +28,10 @@ HERE = Path(__file__).parent
 NODE_TESTS = HERE / "foundry"
 NODE_TIMEOUT_S = 120
 MODULE = files("woundlog.replays") / "integrations" / "foundry"
+# The origin the service allows, as a GM starts it (`WOUNDLOG_CORS_ORIGINS`): Foundry's default
+# address. The stand-in's browsers at it pass the service's real CORS checks; one at
+# http://127.0.0.1:30000, the same Foundry by another name, is refused (reach.test.mjs).
+FOUNDRY_ORIGIN = "http://localhost:30000"
 
 
 def node() -> str:
@@ -41,13 +45,14 @@ def node() -> str:
 
 def test_the_module_works_against_a_real_server(tmp_path: Path) -> None:
     program = node()
-    with Server(tmp_path / "fights.db") as server:
+    with Server(tmp_path / "fights.db", env={"WOUNDLOG_CORS_ORIGINS": FOUNDRY_ORIGIN}) as server:
         installed = Path(str(MODULE / "woundlog.mjs")).as_uri()  # the package's, not the tree's
         env = {
             "WOUNDLOG_MODULE": installed,  # unless the environment names another build
             **os.environ,
             "WOUNDLOG_URL": server.url,
             "WOUNDLOG_ADMIN_TOKEN": ADMIN,
+            "WOUNDLOG_FOUNDRY_ORIGIN": FOUNDRY_ORIGIN,
         }
         done = subprocess.run(
             [program, "--test", str(NODE_TESTS)],
@@ -119,7 +124,7 @@ def test_the_zip_holds_the_served_manifest_and_every_module_file(integrations_ur
     assert download.status_code == 200
     assert download.headers["content-type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(download.content))
-    modules = ["damage.mjs", "outbox.mjs", "reading.mjs", "stream.mjs", "woundlog.mjs"]
+    modules = ["damage.mjs", "outbox.mjs", "reach.mjs", "reading.mjs", "stream.mjs", "woundlog.mjs"]
     assert sorted(archive.namelist()) == sorted(["module.json", *modules])
     assert json.loads(archive.read("module.json")) == manifest
     for name in modules:
