@@ -58,7 +58,8 @@ export class Reach {
 
   kept() {
     const n = this.pending();
-    return `${n} envelopes are kept in Foundry and sent once it answers (tried again after 0.5, 1, 2, 5, 10 s, then every 30 s).`;
+    const what = n ? `${n} envelopes are` : "What happens meanwhile is";
+    return `${what} kept in Foundry and sent once it answers (tried again after 0.5, 1, 2, 5, 10 s, then every 30 s).`;
   }
 
   refusedOrigin(base) {
