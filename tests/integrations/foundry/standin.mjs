@@ -701,7 +701,13 @@ export function browserFetch(origin, fetch = globalThis.fetch) {
 
 // --- the releases the stand-in ports, and what each dnd5e release says it runs on ----------------
 // Foundry's generations this port covers (v12: User without `isActiveGM`, Combat's `previous`
-// replaced; v13 and v14: `isActiveGM`, `previous` assigned into; v14: no `-=` keys), and the
+// replaced; v13 and v14: `isActiveGM`, `previous` assigned into; v14: `-=` keys deprecated).
+// What v14 keeps that the module uses: `game.users.activeGM` (dnd5e 5.3.3, verified on 14,
+// compares it with `game.user`: module/data/chat-message/request-message-data.mjs), a User's
+// `flags` and a ChatMessage's `whisper` list (Foundry's v14 API documentation, UserData and
+// ChatMessageData), `updateUser`/`userConnected`, and dnd5e's own hooks, which dnd5e 5.3.3
+// fires alike on 13 and 14 (its `game.release.generation` branches are all in sheets, canvas,
+// regions, effects' phases and migrations, none in `applyDamage` or `rollDeathSave`). And the
 // dnd5e releases, each with the `compatibility` of its system.json at its tag (foundryvtt/dnd5e
 // release-3.3.1, release-4.4.4, release-5.3.3): the Foundry release each is verified on is the
 // one a table runs it on.
