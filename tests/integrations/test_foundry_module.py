@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -133,3 +134,48 @@ def test_the_zip_holds_the_served_manifest_and_every_module_file(integrations_ur
     entry = archive.read("woundlog.mjs").decode()
     for name in modules[:-1]:
         assert f'from "./{name}"' in entry
+
+
+def stand_in_releases() -> tuple[list[int], dict[str, dict[str, str]]]:
+    """The Foundry and dnd5e releases the node tests' stand-in ports (standin.mjs)."""
+    code = (
+        f"const m = await import({json.dumps((NODE_TESTS / 'standin.mjs').as_uri())}); "
+        "console.log(JSON.stringify([m.FOUNDRY_RELEASES, m.DND5E_RELEASES]));"
+    )
+    done = subprocess.run(
+        [node(), "--input-type=module", "-e", code], capture_output=True, text=True, check=True
+    )
+    foundry, dnd5e = json.loads(done.stdout)
+    return foundry, dnd5e
+
+
+GUIDE = MODULE / "README.md"  # the GM's steps, shipped with the module
+
+
+def test_every_release_the_gms_steps_name_is_one_the_node_tests_play() -> None:
+    foundry, dnd5e = stand_in_releases()
+    text = GUIDE.read_text(encoding="utf-8")
+    named = sorted({int(v) for v in re.findall(r"\bv(\d+)\b", text)})
+    assert named == sorted(foundry)
+    pairs = re.findall(r"(\d+\.\d+\.\d+) on\s+v(\d+)", text)
+    assert sorted(pairs) == sorted((release, c["verified"]) for release, c in dnd5e.items())
+    manifest = json.loads((MODULE / "module.json").read_text(encoding="utf-8"))
+    assert manifest["compatibility"]["verified"] == str(max(foundry))
+
+
+def test_the_gms_steps_use_only_commands_and_options_woundlog_has() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    # a command line of a code block, or a command in backticks, with its variables before it
+    command = r"(?:^ {4,}|`)(?:[A-Z_]+=\S+ )*woundlog (\w+)((?: [^`\n]*)?)"
+    commands = re.findall(command, text, flags=re.MULTILINE)
+    assert {name for name, _ in commands} >= {"new", "share", "serve"}
+    for name, rest in commands:
+        helped = subprocess.run(
+            [sys.executable, "-c", "from woundlog.replays.cli import main; main()", name, "-h"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        assert helped.returncode == 0, (name, helped.stderr)
+        for option in re.findall(r"--[a-z][a-z-]*", rest):
+            assert option in helped.stdout, (name, option)
