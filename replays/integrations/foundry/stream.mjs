@@ -60,7 +60,8 @@ export class Reader {
     while (!over()) {
       this.abort = new AbortController();
       const fight = setting(this.env, "fight");
-      const url = endpoint(this.env, `/stream?from=${seenOf(this.env, fight) + 1}`);
+      const from = seenOf(this.env, fight) + 1;
+      const url = endpoint(this.env, `/stream?from=${from}`);
       try {
         const response = await this.env.fetch(url, {
           headers: { Authorization: authorization(this.env), Accept: "text/event-stream" },
