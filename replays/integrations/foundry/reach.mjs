@@ -11,6 +11,7 @@ import { setting } from "./reading.mjs";
 
 export const ORIGIN = "origin"; // the service answers, but refuses this page's origin
 export const OUTAGE = "outage"; // nothing answers at the address
+const PROBE_MS = 5000; // a /health that has not answered by then is out of reach
 
 export function baseOf(env) {
   return String(setting(env, "url")).replace(/\/+$/, "");
@@ -49,7 +50,8 @@ export class Reach {
 
   async answers(base) {
     try {
-      await this.env.fetch(`${base}/health`, { mode: "no-cors", cache: "no-store" });
+      const signal = globalThis.AbortSignal?.timeout?.(PROBE_MS); // never stall the sends on it
+      await this.env.fetch(`${base}/health`, { mode: "no-cors", cache: "no-store", signal });
       return true;
     } catch {
       return false;

@@ -658,7 +658,7 @@ export function browserFetch(origin, fetch = globalThis.fetch) {
     if (init.mode === "no-cors") {
       if (!["GET", "HEAD", "POST"].includes(method)) throw failed();
       try {
-        await fetch(url, { method, headers: { Origin: origin } }).then((r) => r.body?.cancel());
+        await fetch(url, { method, headers: { Origin: origin }, signal: init.signal }).then((r) => r.body?.cancel());
       } catch {
         throw failed();
       }
