@@ -34,6 +34,7 @@ export class Outbox {
     this.sending = null;
     this.running = false;
     this.held = null; // the status the envelopes are held for, told to the GM once
+    this.refusals = new Set(); // the causes (status and reason) of envelopes dropped, told once each
     this.wake = null; // ends a wait early (the GM changed a setting)
   }
 
@@ -103,12 +104,18 @@ export class Outbox {
           // Dropped: sent again it would be refused again. What it did to the token is not
           // lost: the token's next envelope carries its HP, and woundlog brings the fight in
           // line with it (a `:drift` event, whispered as such).
+          // Told once per cause: a fight of another ruleset refuses every envelope alike.
           const problem = await response.json().catch(() => ({}));
-          const who = envelope.token?.name ? ` for ${envelope.token.name}` : "";
-          await this.whisper(
-            `woundlog refused ${envelope.hook}${who} (${status}), dropped: ${problem.detail ?? ""} ` +
-              "(the token's next change brings woundlog's HP in line with Foundry's)",
-          );
+          const cause = `${status} ${problem.detail ?? ""}`;
+          if (!this.refusals.has(cause)) {
+            this.refusals.add(cause);
+            const who = envelope.token?.name ? ` for ${envelope.token.name}` : "";
+            await this.whisper(
+              `woundlog refused ${envelope.hook}${who} (${status}), dropped: ${problem.detail ?? ""} ` +
+                "(the token's next change brings woundlog's HP in line with Foundry's; later envelopes " +
+                "refused for this same reason are dropped without another word)",
+            );
+          }
         } else if (HELD.has(status)) {
           if (this.held !== status) {
             const problem = await response.json().catch(() => ({}));

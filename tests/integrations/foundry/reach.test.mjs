@@ -105,3 +105,22 @@ test("an envelope the service refuses is dropped, the GM told which token's chan
     t.stop();
   }
 });
+
+test("envelopes refused for one same reason are dropped with one whisper, not one each", async () => {
+  const { fight, gm } = await newFight("reach");
+  const t = table(fight);
+  const refusing = async (url, init = {}) => {
+    if (init.method !== "POST") return fetch(url, init);
+    const problem = { detail: "the fight's ruleset is mordheim: Foundry's dnd5e envelopes do not fit it" };
+    return new Response(JSON.stringify(problem), { status: 422 });
+  };
+  const c = t.join({ userId: "gm", isGM: true, settings: { url: URL_, fight, token: gm }, fetch: refusing });
+  try {
+    for (const damage of [1, 2, 3]) await blow(t, t.brakka, damage, c);
+    await until(t.idle, "all dealt with");
+    assert.equal(t.told(c, "(422), dropped").length, 1);
+    assert.equal(t.told(c, "woundlog").length, 1); // and nothing else said of them
+  } finally {
+    t.stop();
+  }
+});
