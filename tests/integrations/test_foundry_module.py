@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,10 @@ HERE = Path(__file__).parent
 NODE_TESTS = HERE / "foundry"
 NODE_TIMEOUT_S = 120
 MODULE = files("woundlog.replays") / "integrations" / "foundry"
+# The origin the service allows, as a GM starts it (`WOUNDLOG_CORS_ORIGINS`): Foundry's default
+# address. The stand-in's browsers at it pass the service's real CORS checks; one at
+# http://127.0.0.1:30000, the same Foundry by another name, is refused (reach.test.mjs).
+FOUNDRY_ORIGIN = "http://localhost:30000"
 
 
 def node() -> str:
@@ -41,13 +46,14 @@ def node() -> str:
 
 def test_the_module_works_against_a_real_server(tmp_path: Path) -> None:
     program = node()
-    with Server(tmp_path / "fights.db") as server:
+    with Server(tmp_path / "fights.db", env={"WOUNDLOG_CORS_ORIGINS": FOUNDRY_ORIGIN}) as server:
         installed = Path(str(MODULE / "woundlog.mjs")).as_uri()  # the package's, not the tree's
         env = {
             "WOUNDLOG_MODULE": installed,  # unless the environment names another build
             **os.environ,
             "WOUNDLOG_URL": server.url,
             "WOUNDLOG_ADMIN_TOKEN": ADMIN,
+            "WOUNDLOG_FOUNDRY_ORIGIN": FOUNDRY_ORIGIN,
         }
         done = subprocess.run(
             [program, "--test", str(NODE_TESTS)],
@@ -95,8 +101,8 @@ def test_the_manifest_names_itself_and_its_zip_by_the_address_asked(integrations
     manifest = httpx.get(f"{integrations_url}/integrations/foundry/module.json").json()
     assert manifest["manifest"] == f"{integrations_url}/integrations/foundry/module.json"
     assert manifest["download"] == f"{integrations_url}/integrations/foundry/woundlog.zip"
-    # v12 and v13 are what the node tests' port of Foundry covers
-    assert manifest["compatibility"] == {"minimum": "12", "verified": "13", "maximum": "13"}
+    # v12 to v14 are what the node tests' port of Foundry plays (releases.test.mjs)
+    assert manifest["compatibility"] == {"minimum": "12", "verified": "14", "maximum": "14"}
     assert manifest["esmodules"] == ["woundlog.mjs"]
     # a GM's browser that reaches the service by another name is told that name
     other = httpx.get(
@@ -119,7 +125,7 @@ def test_the_zip_holds_the_served_manifest_and_every_module_file(integrations_ur
     assert download.status_code == 200
     assert download.headers["content-type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(download.content))
-    modules = ["damage.mjs", "outbox.mjs", "reading.mjs", "stream.mjs", "woundlog.mjs"]
+    modules = ["damage.mjs", "outbox.mjs", "reach.mjs", "reading.mjs", "stream.mjs", "woundlog.mjs"]
     assert sorted(archive.namelist()) == sorted(["module.json", *modules])
     assert json.loads(archive.read("module.json")) == manifest
     for name in modules:
@@ -128,3 +134,48 @@ def test_the_zip_holds_the_served_manifest_and_every_module_file(integrations_ur
     entry = archive.read("woundlog.mjs").decode()
     for name in modules[:-1]:
         assert f'from "./{name}"' in entry
+
+
+def stand_in_releases() -> tuple[list[int], dict[str, dict[str, str]]]:
+    """The Foundry and dnd5e releases the node tests' stand-in ports (standin.mjs)."""
+    code = (
+        f"const m = await import({json.dumps((NODE_TESTS / 'standin.mjs').as_uri())}); "
+        "console.log(JSON.stringify([m.FOUNDRY_RELEASES, m.DND5E_RELEASES]));"
+    )
+    done = subprocess.run(
+        [node(), "--input-type=module", "-e", code], capture_output=True, text=True, check=True
+    )
+    foundry, dnd5e = json.loads(done.stdout)
+    return foundry, dnd5e
+
+
+GUIDE = MODULE / "README.md"  # the GM's steps, shipped with the module
+
+
+def test_every_release_the_gms_steps_name_is_one_the_node_tests_play() -> None:
+    foundry, dnd5e = stand_in_releases()
+    text = GUIDE.read_text(encoding="utf-8")
+    named = sorted({int(v) for v in re.findall(r"\bv(\d+)\b", text)})
+    assert named == sorted(foundry)
+    pairs = re.findall(r"(\d+\.\d+\.\d+) on\s+v(\d+)", text)
+    assert sorted(pairs) == sorted((release, c["verified"]) for release, c in dnd5e.items())
+    manifest = json.loads((MODULE / "module.json").read_text(encoding="utf-8"))
+    assert manifest["compatibility"]["verified"] == str(max(foundry))
+
+
+def test_the_gms_steps_use_only_commands_and_options_woundlog_has() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    # a command line of a code block, or a command in backticks, with its variables before it
+    command = r"(?:^ {4,}|`)(?:[A-Z_]+=\S+ )*woundlog (\w+)((?: [^`\n]*)?)"
+    commands = re.findall(command, text, flags=re.MULTILINE)
+    assert {name for name, _ in commands} >= {"new", "share", "serve"}
+    for name, rest in commands:
+        helped = subprocess.run(
+            [sys.executable, "-c", "from woundlog.replays.cli import main; main()", name, "-h"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        assert helped.returncode == 0, (name, helped.stderr)
+        for option in re.findall(r"--[a-z][a-z-]*", rest):
+            assert option in helped.stdout, (name, option)

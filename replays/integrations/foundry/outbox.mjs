@@ -1,7 +1,9 @@
 // Sending envelopes to woundlog, from the active GM's client: in order, one at a time, each
-// retried with its id until the server has it (woundlog skips what it already has).
+// retried with its id until the server has it (woundlog skips what it already has). Where the
+// envelopes are kept between sends, so another GM's browser can send them, is the bridge's
+// (woundlog.mjs `keep`); what stops a send is told to the GMs by reach.mjs.
 
-import { MODULE, setting } from "./reading.mjs";
+import { setting } from "./reading.mjs";
 
 export const RETRY_MS = [500, 1000, 2000, 5000, 10000, 30000]; // then every 30 s
 export const HELD_MS = 30000; // a wrong token or a fight not made yet: retried this slowly
@@ -21,23 +23,25 @@ export function authorization(env) {
 }
 
 export class Outbox {
-  constructor(env, whisper) {
+  // `keep(envelopes)`: keeps what is left to send where it outlives this page; `reach`: tells
+  // the GMs why nothing answers (reach.mjs).
+  constructor(env, whisper, { keep = async () => {}, reach } = {}) {
     this.env = env;
     this.whisper = whisper;
+    this.keep = keep;
+    this.reach = reach;
     this.envelopes = [];
     this.sending = null;
     this.running = false;
     this.held = null; // the status the envelopes are held for, told to the GM once
+    this.refusals = new Set(); // the causes (status and reason) of envelopes dropped, told once each
     this.wake = null; // ends a wait early (the GM changed a setting)
   }
 
-  // Takes over the envelopes this browser kept (a reload, a GM hand-over back) and sends.
+  // Sends (what was kept is handed in by the bridge, with `add`).
   start() {
     if (this.running) return;
     this.running = true;
-    const kept = setting(this.env, "outbox") ?? [];
-    const known = new Set(this.envelopes.map((e) => e.id));
-    this.envelopes.push(...kept.filter((e) => !known.has(e.id)));
     this.pump();
   }
 
@@ -58,7 +62,7 @@ export class Outbox {
   }
 
   save() {
-    return this.env.game.settings.set(MODULE, "outbox", [...this.envelopes]);
+    return this.keep([...this.envelopes]);
   }
 
   idle() {
@@ -82,21 +86,36 @@ export class Outbox {
     while (this.envelopes.length && this.running) {
       const envelope = this.envelopes[0];
       let wait;
+      const url = endpoint(this.env, "/import/foundry");
       try {
-        const response = await this.env.fetch(endpoint(this.env, "/import/foundry"), {
+        const response = await this.env.fetch(url, {
           method: "POST",
           headers: { Authorization: authorization(this.env), "Content-Type": "application/json" },
           body: JSON.stringify(envelope),
         });
         const status = response.status;
+        await this.reach?.answered();
         if (response.ok) {
           const answer = await response.json().catch(() => ({}));
           if (this.held !== null) await this.whisper(`woundlog takes the envelopes again: ${this.envelopes.length} to send`);
           this.held = null;
           for (const warning of answer.warnings ?? []) await this.whisper(`woundlog left out of ${envelope.hook}: ${warning}`);
         } else if (REFUSED.has(status)) {
+          // Dropped: sent again it would be refused again. What it did to the token is not
+          // lost: the token's next envelope carries its HP, and woundlog brings the fight in
+          // line with it (a `:drift` event, whispered as such).
+          // Told once per cause: a fight of another ruleset refuses every envelope alike.
           const problem = await response.json().catch(() => ({}));
-          await this.whisper(`woundlog refused ${envelope.hook} (${status}), dropped: ${problem.detail ?? ""}`);
+          const cause = `${status} ${problem.detail ?? ""}`;
+          if (!this.refusals.has(cause)) {
+            this.refusals.add(cause);
+            const who = envelope.token?.name ? ` for ${envelope.token.name}` : "";
+            await this.whisper(
+              `woundlog refused ${envelope.hook}${who} (${status}), dropped: ${problem.detail ?? ""} ` +
+                "(the token's next change brings woundlog's HP in line with Foundry's; later envelopes " +
+                "refused for this same reason are dropped without another word)",
+            );
+          }
         } else if (HELD.has(status)) {
           if (this.held !== status) {
             const problem = await response.json().catch(() => ({}));
@@ -114,6 +133,7 @@ export class Outbox {
       } catch (error) {
         // No answer: the server may have it or not; the same id again is safe either way.
         wait = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)];
+        await this.reach?.failed(url, error);
       }
       if (!this.running) return; // handed over meanwhile: what is kept is the new holder's
       if (wait !== undefined) {

@@ -23,9 +23,11 @@ export function seenOf(env, fight) {
 }
 
 export class Reader {
-  constructor(env, whisper) {
+  // `reach`: tells the GMs why nothing answers (reach.mjs), once, whoever met it first.
+  constructor(env, whisper, reach) {
     this.env = env;
     this.whisper = whisper;
+    this.reach = reach;
     this.caused = new Map(); // character uuid -> status ids this module put on
     this.running = null;
     this.abort = null;
@@ -58,12 +60,14 @@ export class Reader {
     while (!over()) {
       this.abort = new AbortController();
       const fight = setting(this.env, "fight");
+      const from = seenOf(this.env, fight) + 1;
+      const url = endpoint(this.env, `/stream?from=${from}`);
       try {
-        const from = seenOf(this.env, fight) + 1;
-        const response = await this.env.fetch(endpoint(this.env, `/stream?from=${from}`), {
+        const response = await this.env.fetch(url, {
           headers: { Authorization: authorization(this.env), Accept: "text/event-stream" },
           signal: this.abort.signal,
         });
+        await this.reach?.answered();
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         failures = 0;
         for await (const message of sse(response.body)) {
@@ -72,6 +76,7 @@ export class Reader {
         }
       } catch (error) {
         if (over()) return;
+        await this.reach?.failed(url, error);
       }
       if (over()) return;
       const wait = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)];

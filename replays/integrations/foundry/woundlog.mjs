@@ -1,9 +1,10 @@
-// woundlog for Foundry VTT (v12, v13): sends what happens to tokens in a fight to a woundlog
+// woundlog for Foundry VTT (v12, v13, v14): sends what happens to tokens in a fight to a woundlog
 // fight, and writes woundlog's answer back onto the tokens.
 //
 // ES modules, no build step: this one (module.json `esmodules`) wires the hooks;
 // reading.mjs reads Foundry's objects, damage.mjs pairs dnd5e's HP hooks with the updates
-// that fire them, outbox.mjs sends, stream.mjs writes back. Foundry
+// that fire them, outbox.mjs sends, stream.mjs writes back, reach.mjs tells the GMs what
+// keeps them from woundlog. Foundry
 // loads it with its globals (`Hooks`, `game`, `foundry`, `ChatMessage`, `fromUuidSync`); the
 // node tests load it inside a port of Foundry's and dnd5e's hook order and call
 // `woundlog(their globals)` themselves, so nothing here reaches for a global directly.
@@ -25,9 +26,21 @@
 // module's socket. Only the active GM's client sends, so a hit is sent once however many GMs
 // are connected, and when the active GM changes (one leaves, another joins) the sending and
 // the stream reading move with it.
+//
+// Where the envelopes not yet sent are kept: in a flag of each user's own User document
+// (`flags.woundlog.outbox`), which Foundry keeps in the world's database and shows every
+// client, so when a GM closes the tab with blows unsent, the GM who becomes the active one
+// finds them there, sends them and empties the flag. Not a world setting: an Assistant GM may
+// not write world settings (Foundry's `USER_ROLES.ASSISTANT`: no "modifying World-level
+// settings"), and every GM's client writing one shared value would overwrite the others'; a
+// user writes only its own document, and the active GM empties a departed user's. The same
+// envelopes are also kept in the browser (the client setting `outbox`), read only when the
+// user has no flag yet (a world that ran an older version of this module). A resend is safe:
+// woundlog knows an envelope by its id.
 
 import { Damage } from "./damage.mjs";
 import { Outbox } from "./outbox.mjs";
+import { Reach } from "./reach.mjs";
 import { changeOf, dicePart, hpOf, isActiveGM, MODULE, rollOf, setting, speakerOf, tokenPart } from "./reading.mjs";
 import { DEFAULT_STATUSES, Reader } from "./stream.mjs";
 
@@ -42,8 +55,13 @@ export function woundlog(env) {
   Hooks.once("init", () => registerSettings(env, bridge));
   Hooks.once("ready", () => bridge.ready());
   // Fires on every client when a user connects or leaves (client `Users#_handleUserActivity`),
-  // after `user.active` changed: the active GM may be another now.
+  // after `user.active` changed: the active GM may be another now, and a user who left may
+  // have left envelopes in its flag.
   Hooks.on("userConnected", () => bridge.role());
+  // A departed user's last flag update can land after its `userConnected`: taken then.
+  Hooks.on("updateUser", (user) => {
+    if (bridge.active && !user?.active) bridge.sweep();
+  });
 
   // dnd5e's `Actor5e#applyDamage` (3.0 to 5.3): `preApplyDamage(actor, amount, updates,
   // options)`, `await this.update(updates)`, `applyDamage(actor, amount, options)`.
@@ -148,9 +166,23 @@ function registerSettings(env, bridge) {
   // setting every player's client can read.
   register("token", { scope: "client", config: true, type: String, default: "", onChange: again,
     hint: "The fight's gm token (kept in this browser only)." }); // prettier-ignore
-  // Not shown: where each fight's stream was read to, and the envelopes not yet sent.
+  // Not shown: where each fight's stream was read to, and this browser's copy of the
+  // envelopes not yet sent (the shared copy is the user's flag: see the top of this file).
   register("seen", { scope: "client", config: false, type: Object, default: {} });
   register("outbox", { scope: "client", config: false, type: Array, default: [] });
+}
+
+// --- the envelopes kept where any GM's client finds them (a user's flag) ---------------------
+
+// The envelopes this user keeps: its flag, or, before it has one, this browser's copy.
+function keptOf(env) {
+  const flagged = env.game.user?.getFlag?.(MODULE, "outbox");
+  return Array.isArray(flagged) ? flagged : (setting(env, "outbox") ?? []);
+}
+
+// Every user known to this client (`game.users` is a Collection: iterable, its values).
+function usersOf(game) {
+  return game.users?.contents ?? [...(game.users ?? [])];
 }
 
 export class Bridge {
@@ -158,11 +190,44 @@ export class Bridge {
     this.env = env;
     this.damage = new Damage(env);
     this.whisper = (text) => whisper(env, text);
-    this.outbox = new Outbox(env, this.whisper);
-    this.reader = new Reader(env, this.whisper);
+    this.reach = new Reach(env, this.whisper, () => this.outbox.envelopes.length);
+    this.outbox = new Outbox(env, this.whisper, { keep: () => this.keep(), reach: this.reach });
+    this.reader = new Reader(env, this.whisper, this.reach);
     this.active = false;
     this.waiting = []; // envelopes handed to the active GM (or none yet) that it has not said it has
     this.saves = new WeakSet(); // death save rolls already sent
+  }
+
+  // What this client holds unsent (its outbox, or what waits for the active GM), kept in this
+  // user's flag and in this browser. Each write replaces the whole list: Foundry applies one
+  // user's updates in the order they were made.
+  keep() {
+    const held = [...this.outbox.envelopes];
+    const ids = new Set(held.map((e) => e.id));
+    held.push(...this.waiting.filter((e) => !ids.has(e.id)));
+    const { game } = this.env;
+    const writes = [game.settings.set(MODULE, "outbox", held)];
+    if (game.user?.setFlag) writes.push(game.user.setFlag(MODULE, "outbox", held).catch(() => {}));
+    return Promise.all(writes);
+  }
+
+  // The active GM takes the envelopes users who left kept in their flags (a GM who closed the
+  // tab mid-fight, a player who rolled a death save with no GM there), sends them, and empties
+  // those flags, so nobody sends them again. Emptied, not unset: an empty list needs no
+  // deletion key (`-=`, which Foundry v14 deprecates for its `_del` operator: dnd5e 5.3.3
+  // module/documents/item.mjs `deleteActivity` writes either by release).
+  sweep() {
+    if (!this.active) return;
+    const { game } = this.env;
+    for (const user of usersOf(game)) {
+      if (user.active || user.id === game.user.id) continue;
+      const left = user.getFlag?.(MODULE, "outbox");
+      if (!Array.isArray(left) || left.length === 0) continue;
+      for (const envelope of left) this.outbox.add(envelope);
+      // a full GM may write any user; refused (an Assistant GM and a GM's document), the
+      // envelopes are sent anyway and the next sweep finds them again: a resend is safe
+      user.setFlag(MODULE, "outbox", []).catch(() => {});
+    }
   }
 
   // The socket carries envelopes to the active GM, which answers with the ids it has; a
@@ -171,10 +236,15 @@ export class Bridge {
   // new active GM also asks (`want`) for what the others still keep.
   ready() {
     const { game } = this.env;
+    // what this user kept when its last page closed: sent if it is the active GM, else
+    // handed to the one who is
+    this.waiting.push(...keptOf(this.env));
     game.socket.on(SOCKET, (message) => {
       if (message?.have) {
         const had = new Set(message.have);
+        const before = this.waiting.length;
         this.waiting = this.waiting.filter((e) => !had.has(e.id));
+        if (this.waiting.length !== before) this.keep();
       } else if (message?.want) {
         if (!isActiveGM(game) && this.waiting.length) game.socket.emit(SOCKET, { envelopes: this.waiting });
       } else if (isActiveGM(game)) {
@@ -200,10 +270,11 @@ export class Bridge {
       this.active = false;
       this.reader.stop();
       this.waiting.push(...this.outbox.stop());
-      // kept in this browser too: if it closes before the next GM has them, a reload here
-      // sends them (resends make nothing new)
-      this.env.game.settings.set(MODULE, "outbox", [...this.waiting]);
+      // kept in this user's flag: if this page closes before the next GM has them, that GM
+      // takes them from there
+      this.keep();
     }
+    this.sweep();
     if (!active && this.waiting.length && game.users?.activeGM) {
       game.socket.emit(SOCKET, { envelopes: this.waiting });
     }
@@ -221,6 +292,7 @@ export class Bridge {
     const envelope = { id: this.env.foundry.utils.randomID(16), ...body };
     if (isActiveGM(game)) return this.outbox.add(envelope);
     this.waiting.push(envelope); // until the active GM says it has it
+    this.keep();
     if (game.users?.activeGM) game.socket.emit(SOCKET, { envelopes: [envelope] });
   }
 

@@ -114,8 +114,152 @@ function userView(world, user, client) {
   if (world.foundry >= 13) {
     Object.defineProperty(view, "isActiveGM", { get: () => client.env.game.users.activeGM?.id === user.id });
   }
-  return view;
+  return Object.assign(view, userFlags(world, user, client));
 }
+
+// --- Foundry's users: their flags, written by a round trip -----------------------------------
+// The module keeps its envelopes in a flag of each user's own User document, which every
+// client sees. Client `ClientDocumentMixin#setFlag(scope, key, value)` is
+// `this.update({flags: {[scope]: {[key]: value}}})` (v12, v13, v14): the server's round trip,
+// then the change on every connected client's copy and `updateUser` there. An update once
+// sent reaches the server even if its page closes right after (the socket has sent it).
+// Which users may update whom is the server's (`BaseUser`); here every GM may update any user
+// and a player itself, which is all the module asks of it.
+
+// The values of `game.users` (a Collection: a Map of the world's users, iterable).
+function usersCollection(world, c) {
+  return {
+    get contents() {
+      return world.users.map((u) => c.view(u));
+    },
+    filter: (test) => world.users.map((u) => c.view(u)).filter(test),
+    find: (test) => world.users.map((u) => c.view(u)).find(test),
+    [Symbol.iterator]: () => world.users.map((u) => c.view(u))[Symbol.iterator](),
+  };
+}
+
+function userFlags(world, user, client) {
+  return {
+    get flags() {
+      return structuredClone(user.flags ?? {});
+    },
+    getFlag: (scope, key) => structuredClone(user.flags?.[scope]?.[key]),
+    setFlag: (scope, key, value) => updateUser(world, user, { [scope]: { [key]: value } }, client),
+    unsetFlag: (scope, key) => updateUser(world, user, { [scope]: { [`-=${key}`]: null } }, client),
+  };
+}
+
+// v14 deprecates the `-=` deletion keys of an update for its `_del` operator (dnd5e 5.3.3
+// module/documents/item.mjs `deleteActivity`: `system.activities.-=id` before 14, `_del` on
+// 14); a `-=` key on v14 is noted in `world.deprecations`, the warning Foundry logs.
+async function updateUser(world, user, flags, by) {
+  const sent = structuredClone(flags);
+  await later();
+  for (const [scope, values] of Object.entries(sent)) {
+    const kept = ((user.flags ??= {})[scope] ??= {});
+    for (const [key, value] of Object.entries(values)) {
+      if (key.startsWith("-=")) {
+        if (world.foundry >= 14) (world.deprecations ??= []).push(`flags.${scope}.${key}`);
+        delete kept[key.slice(2)];
+      } else kept[key] = value;
+    }
+  }
+  for (const c of world.live()) c.env.Hooks.callAll("updateUser", c.view(user), { flags: sent }, {}, by.userId);
+  return by.view(user);
+}
+
+// --- the browser's fetch, with its CORS checks -------------------------------------------------
+// The module runs in a page at Foundry's origin; woundlog is another origin, so the browser
+// runs the Fetch Standard's CORS protocol (fetch.spec.whatwg.org, "CORS protocol", "CORS-
+// preflight fetch", "CORS check"), which node's fetch does not: a request that is not simple
+// (a method other than GET/HEAD/POST, or a header outside the CORS-safelisted ones: the module
+// sends `Authorization` and `Content-Type: application/json`) is preceded by an OPTIONS
+// preflight carrying `Origin`, `Access-Control-Request-Method` and `Access-Control-Request-
+// Headers`; the preflight and then the answer must name the origin (or `*`) in `Access-Control-
+// Allow-Origin`, the preflight the method and every header; else the fetch fails as a network
+// error, a TypeError ("Failed to fetch", Chromium's words), with nothing said of why. A `no-cors`
+// request is sent as is (simple ones only) and resolves to an opaque answer (status 0).
+
+export const FOUNDRY_ORIGIN = "http://localhost:30000"; // Foundry's default port (options.json `port`)
+const SAFELISTED = new Set(["accept", "accept-language", "content-language", "content-type", "range"]);
+const SIMPLE_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"]);
+
+function failed() {
+  return new TypeError("Failed to fetch");
+}
+
+function allows(response, origin) {
+  const allowed = response.headers.get("access-control-allow-origin");
+  return allowed === "*" || allowed === origin;
+}
+
+export function browserFetch(origin, fetch = globalThis.fetch) {
+  return async (url, init = {}) => {
+    const method = (init.method ?? "GET").toUpperCase();
+    const headers = new Headers(init.headers ?? {});
+    if (new URL(url).origin === origin) return fetch(url, init);
+    if (init.mode === "no-cors") {
+      if (!["GET", "HEAD", "POST"].includes(method)) throw failed();
+      try {
+        await fetch(url, { method, headers: { Origin: origin }, signal: init.signal }).then((r) => r.body?.cancel());
+      } catch {
+        throw failed();
+      }
+      return { type: "opaque", status: 0, ok: false, headers: new Headers(), body: null };
+    }
+    const unsafe = [...headers.keys()].filter((name) => {
+      if (!SAFELISTED.has(name)) return true;
+      return name === "content-type" && !SIMPLE_TYPES.has(headers.get(name).split(";")[0].trim().toLowerCase());
+    });
+    try {
+      if (unsafe.length || !["GET", "HEAD", "POST"].includes(method)) {
+        const preflight = await fetch(url, {
+          method: "OPTIONS",
+          headers: {
+            Origin: origin,
+            "Access-Control-Request-Method": method,
+            ...(unsafe.length ? { "Access-Control-Request-Headers": unsafe.sort().join(",") } : {}),
+          },
+        });
+        await preflight.body?.cancel();
+        if (!preflight.ok || !allows(preflight, origin)) throw failed();
+        const methods = (preflight.headers.get("access-control-allow-methods") ?? "").toUpperCase().split(/\s*,\s*/);
+        const names = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/\s*,\s*/);
+        if (!["GET", "HEAD", "POST"].includes(method) && !methods.includes(method) && !methods.includes("*")) throw failed();
+        if (unsafe.some((name) => !names.includes(name) && !(names.includes("*") && name !== "authorization"))) throw failed();
+      }
+      headers.set("Origin", origin);
+      const response = await fetch(url, { ...init, headers });
+      if (!allows(response, origin)) {
+        await response.body?.cancel();
+        throw failed();
+      }
+      return response;
+    } catch (error) {
+      if (error?.name === "AbortError") throw error;
+      throw error instanceof TypeError && error.message === "Failed to fetch" ? error : failed();
+    }
+  };
+}
+
+// --- the releases the stand-in ports, and what each dnd5e release says it runs on ----------------
+// Foundry's generations this port covers (v12: User without `isActiveGM`, Combat's `previous`
+// replaced; v13 and v14: `isActiveGM`, `previous` assigned into; v14: `-=` keys deprecated).
+// What v14 keeps that the module uses: `game.users.activeGM` (dnd5e 5.3.3, verified on 14,
+// compares it with `game.user`: module/data/chat-message/request-message-data.mjs), a User's
+// `flags` and a ChatMessage's `whisper` list (Foundry's v14 API documentation, UserData and
+// ChatMessageData), `updateUser`/`userConnected`, and dnd5e's own hooks, which dnd5e 5.3.3
+// fires alike on 13 and 14 (its `game.release.generation` branches are all in sheets, canvas,
+// regions, effects' phases and migrations, none in `applyDamage` or `rollDeathSave`). And the
+// dnd5e releases, each with the `compatibility` of its system.json at its tag (foundryvtt/dnd5e
+// release-3.3.1, release-4.4.4, release-5.3.3): the Foundry release each is verified on is the
+// one a table runs it on.
+export const FOUNDRY_RELEASES = [12, 13, 14];
+export const DND5E_RELEASES = {
+  "3.3.1": { minimum: "11.315", verified: "12" },
+  "4.4.4": { minimum: "12.331", verified: "13" },
+  "5.3.3": { minimum: "13.347", verified: "14" },
+};
 
 let counter = 0;
 
@@ -173,8 +317,8 @@ export class World {
 }
 
 // One browser of the world.
-export function client(world, { userId, isGM = false, role, settings, fetch, system = "dnd5e", delays = 1 }) {
-  if (!world.user(userId)) world.users.push({ id: userId, isGM, role: role ?? (isGM ? 4 : 1), active: false });
+export function client(world, { userId, isGM = false, role, settings, fetch, system = "dnd5e", delays = 1, origin = FOUNDRY_ORIGIN }) {
+  if (!world.user(userId)) world.users.push({ id: userId, isGM, role: role ?? (isGM ? 4 : 1), active: false, flags: {} });
   const values = new Map(Object.entries(settings ?? {}));
   const defaults = new Map();
   const chat = [];
@@ -195,6 +339,7 @@ export function client(world, { userId, isGM = false, role, settings, fetch, sys
           return gm ? c.view(gm) : null;
         },
         get: (id) => (world.user(id) ? c.view(world.user(id)) : undefined),
+        ...usersCollection(world, c),
       },
       system: { id: system },
       settings: {
@@ -219,6 +364,7 @@ export function client(world, { userId, isGM = false, role, settings, fetch, sys
       create: async (data) => void chat.push(data),
     },
     fromUuidSync: (uuid) => world.documents.get(uuid),
+    location: { origin }, // `window.location`: the page is Foundry's, at the address the GM opened
     fetch: fetch ?? globalThis.fetch,
     // the module's retry waits, shortened by `delays` so a test does not sit through 30 s
     setTimeout: (fn, ms) => setTimeout(fn, ms * delays),
