@@ -55,6 +55,10 @@ class Snapshot:
     active: str | None
     combatants: list[Sighting]
     untracked: list[tuple[str, str]]  # (combatant, why), reported once
+    removable: frozenset[str] = frozenset()
+    """Combatants the program removes by itself when their turn ends at 0 HP or below (Avrae's
+    monsters, when the combat's `deathdelete` is on): one of them gone when its turn has ended
+    is dead (see `Departed`)."""
 
     def entry(self, entry_id: str | None) -> Entry | None:
         return next((e for e in self.order if e.id == entry_id), None)
@@ -110,9 +114,17 @@ def late(before: Cursor | None, now: Snapshot, newer: bool) -> str | None:
     return None
 
 
-def step(batch: Batch, before: Cursor | None, now: Snapshot) -> Cursor:
-    """Take in one snapshot: joins, then HP, then the turn (damage is dealt during a turn, so a
-    snapshot showing both had the damage first)."""
+Departed = Callable[[Batch, Cursor | None, Snapshot], None]
+"""What a program makes of the combatants gone since the last snapshot (`take_in`'s
+`departed`): called with every snapshot taken in, after its HP and before its turns (a
+combatant dies on its turn, and is removed as the turn ends)."""
+
+
+def step(
+    batch: Batch, before: Cursor | None, now: Snapshot, departed: Departed | None = None
+) -> Cursor:
+    """Take in one snapshot: joins, then HP, then who is gone (`departed`), then the turn
+    (damage is dealt during a turn, so a snapshot showing both had the damage first)."""
     reported = set(before.untracked) if before else set()
     for cid, why in now.untracked:
         if cid not in reported:
@@ -135,6 +147,8 @@ def step(batch: Batch, before: Cursor | None, now: Snapshot) -> Cursor:
             "already in the fight, and this import has no earlier snapshot to compare with (no "
             f"cursor): their HP here is not compared with the fight's: {', '.join(uncompared)}"
         )
+    if departed is not None:
+        departed(batch, before, now)
     if before is not None:
         turns(batch, before, now)
     return cursor_after(before, now)
@@ -206,6 +220,7 @@ def take_in(
     snapshots: list[tuple[int, Snapshot]],
     newer: Callable[[Cursor, Snapshot], bool],
     label: Callable[[Snapshot], str],
+    departed: Departed | None = None,
 ) -> None:
     """Take in each (record index, snapshot) in turn against its stream's cursor; one that is
     late or seen before is skipped, with a warning naming it (`label`)."""
@@ -216,5 +231,5 @@ def take_in(
             batch.warn(f"{label(snapshot)} is {why}: skipped, it changes nothing")
             continue
         start = len(batch.events)
-        cursors[snapshot.stream] = step(batch, before, snapshot)
+        cursors[snapshot.stream] = step(batch, before, snapshot, departed)
         batch.check(start, index)

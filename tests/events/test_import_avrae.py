@@ -457,3 +457,101 @@ def test_a_negative_starting_thp_is_no_temporary_hp_and_the_blow_it_deepens_coun
     events = convert_records("avrae", combat.records, ruleset="dnd5e").events
     assert [e.damage for e in events if isinstance(e, Hit)] == [8]  # type: ignore[union-attr]
     assert not [e for e in events if isinstance(e, Heal) and e.means == "temporary"]
+
+
+# --- combatants gone between two records (cog.py init_next's deathdelete, init_remove) ----------
+
+MIRA2, ORC, GOB = (
+    "a1000000-0000-4000-8000-0000000000a1",
+    "b1000000-0000-4000-8000-0000000000b1",
+    "c1000000-0000-4000-8000-0000000000c1",
+)
+SHORT.update({MIRA2: "mira2", ORC: "orc", GOB: "gob"})
+
+
+def skirmish(**options: bool) -> tuple[Combat, Combatant, Combatant, Combatant]:
+    """Mira against an orc and a goblin, the goblin acting, its turn recorded."""
+    combat = Combat("1700400000-skirmish", 1700400000.0)
+    combat.options.update(options)
+    mira = Combatant(MIRA2, "Mira", "player", 16, None, sheet_max=10)
+    orc = Combatant(ORC, "OR1", "monster", 12, 15)
+    gob = Combatant(GOB, "GO1", "monster", 8, 7)
+    for c in (mira, orc, gob):
+        combat.add(c)
+    for _ in range(3):
+        combat.advance()
+    combat.commit()  # round 1, GO1's turn
+    return combat, mira, orc, gob
+
+
+def test_a_monster_killed_on_its_own_turn_and_removed_by_init_next_ends_dead() -> None:
+    """GO1 dies on its own turn (Mira's Hellish Rebuke) and `!init next` removes it
+    (deathdelete): the record of the blow is not among those given (a file cut, the recorder's
+    gap), so it is gone from a place whose turn ended while last seen at 7 HP. Avrae removes a
+    monster there only at 0 HP or below: it ends dead, the hit saying why."""
+    combat, _, _, gob = skirmish()
+    gob.modify_hp(-7)
+    combat.advance()  # round 2, Mira's turn: GO1 removed
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    converted = convert_records("avrae", records, ruleset="dnd5e")
+    hit = next(e for e in converted.events if isinstance(e, Hit))
+    assert (hit.target, hit.damage) == (GOB, 7)
+    assert hit.note is not None and "deathdelete" in hit.note
+    assert any("GO1" in w and "removed by !init next" in w for w in converted.warnings)
+    assert final(converted.events, "dnd5e")["gob"] == ("dead", 0)
+    ended = [e.character for e in converted.events if isinstance(e, TurnEnded)]
+    assert ended[0] == GOB  # its turn ends after the blow, as in Avrae
+    assert converted.events.index(hit) < [type(e) for e in converted.events].index(TurnEnded)
+
+
+def test_a_monster_removed_by_deathdelete_at_0_hp_is_named_and_stays_dead() -> None:
+    combat, _, _, gob = skirmish()
+    gob.modify_hp(-9)
+    combat.commit()  # the record of the blow: GO1 at -2
+    combat.advance()
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    converted = convert_records("avrae", records, ruleset="dnd5e")
+    assert [e.damage for e in converted.events if isinstance(e, Hit)] == [9]
+    assert any("GO1" in w and "at -2 HP already" in w for w in converted.warnings)
+    assert final(converted.events, "dnd5e")["gob"] == ("dead", 0)
+
+
+def test_a_combatant_the_gm_removes_is_named_and_kept_as_last_seen() -> None:
+    """`!init remove OR1` off its turn, and GO1 removed by hand where deathdelete is off: both
+    are named; neither is hurt by woundlog."""
+    combat, _, orc, gob = skirmish(deathdelete=False)
+    combat.remove(orc)
+    combat.commit()
+    combat.advance()  # deathdelete off: GO1 (alive) stays; the GM removes it
+    combat.remove(gob)
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    assert records[-1]["data"]["options"] == {"deathdelete": False}
+    converted = convert_records("avrae", records, ruleset="dnd5e")
+    assert not [e for e in converted.events if isinstance(e, Hit)]
+    gone = [w for w in converted.warnings if "is gone from Avrae's initiative" in w]
+    assert [w.split(" ", 1)[0] for w in gone] == ["OR1", "GO1"]
+    assert final(converted.events, "dnd5e") == {
+        "mira2": ("upright", 10), "orc": ("upright", 15), "gob": ("upright", 7)
+    }  # fmt: skip
+
+
+def test_a_death_seen_across_two_imports_is_the_same_one(tmp_path: Path) -> None:
+    """The cursor keeps where everyone stood: the record before the removal in one import, the
+    one after in the next, give the same dead goblin, and importing again adds nothing."""
+    combat, _, _, gob = skirmish()
+    gob.modify_hp(-7)
+    combat.advance()
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    whole = convert_records("avrae", records, ruleset="dnd5e")
+    first = convert_records("avrae", records[:1], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    rest = convert_records(
+        "avrae", records[1:], ruleset="dnd5e", joined=joined,
+        previous=json.loads(json.dumps(first.previous)),
+    )  # fmt: skip
+    assert first.events + rest.events == whole.events
+    assert [(e.target, e.damage) for e in rest.events if isinstance(e, Hit)] == [(GOB, 7)]
