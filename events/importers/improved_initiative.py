@@ -56,6 +56,11 @@ Mapping and decisions (each read from the 3.11.8 source):
   a blow on a creature already at 0 then changes nothing there and makes no event (in dnd5e,
   no death save failure: record it in woundlog by hand). It rolls no death saves: a dnd5e
   fight an import creates leaves them to the table (`Importer.options`).
+- Revival: with no death saves, a combatant at 0 HP is only dying there, until healed. A
+  combatant shown at 0 HP or below and then above 0 is healed what Improved Initiative shows;
+  if woundlog has them dead (the table's saves), that heal is written as a revival
+  (`revivify`, under its id plus `:revived`: saved_encounters.revived), which a dnd5e fight an
+  import makes allows (option `revival`): the fight ends as the tracker shows it.
 - Turns: `ActiveCombatantId` and `RoundCounter`, in the order of `Combatants` (initiative
   order). `ActiveCombatantId` null is no turn (before the encounter starts, or after it ends).
   `NextTurn` moves the round counter before the turn (`settled`): that autosave moves no turn.
@@ -464,6 +469,12 @@ def convert(
         batch.check(start, index)
     waiting(batch, last)
     if before is None:
-        return Converted(batch.events, previous, batch.warnings, batch.records)
+        return Converted(batch.events, previous, batch.warnings, batch.records, batch.alternatives)
     cursor = Kept(before, list(seen), joins)
-    return Converted(batch.events, msgspec.to_builtins(cursor), batch.warnings, batch.records)
+    return Converted(
+        batch.events,
+        msgspec.to_builtins(cursor),
+        batch.warnings,
+        batch.records,
+        batch.alternatives,
+    )

@@ -555,3 +555,68 @@ def test_a_death_seen_across_two_imports_is_the_same_one(tmp_path: Path) -> None
     )  # fmt: skip
     assert first.events + rest.events == whole.events
     assert [(e.target, e.damage) for e in rest.events if isinstance(e, Hit)] == [(GOB, 7)]
+
+
+# --- revival: a dead player the sheet shows alive again (Character.on_hp) -----------------------
+
+
+def test_a_player_dead_by_the_tables_saves_and_healed_in_avrae_is_revived(tmp_path: Path) -> None:
+    """Mira drops to 0; the table's death saves, recorded in woundlog (`woundlog check`: Avrae
+    records none), kill her; Avrae heals her (`!init hp Mira +5`). Avrae's sheet takes any HP
+    above 0 as alive: `Character.on_hp` resets the death saves, three failures included
+    (cogs5e/models/character.py, v4.2.70). The fight an import makes allows revivals, and the
+    heal is one: she ends upright at 5, as Avrae shows her."""
+    from woundlog.events import Check
+    from woundlog.events.importers import IMPORTERS, append_importing
+
+    split = next(n for n, r in enumerate(AID) if "Mira <0/" in r.get("human_readable", "")) + 1
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        options = IMPORTERS["avrae"].fight_options("dnd5e")
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", options=options))
+        first = convert_records("avrae", AID[:split], ruleset="dnd5e")
+        append_importing(first, fight.append)
+        saves = [
+            Check(id=f"save{n}", character=MIRA, check="death_save", rolls={"death_save": [d]})
+            for n, d in enumerate((1, 4))  # a 1 is two failures, a 4 the third
+        ]
+        fight.append(saves)
+        assert fight.state().characters[MIRA].state == "dead"
+        rest = convert_records(
+            "avrae",
+            AID[split:],
+            ruleset="dnd5e",
+            joined=list(fight.state().characters),
+            previous=first.previous,
+        )
+        _, refused = append_importing(rest, fight.append)
+        assert refused == []
+        mira = fight.state().characters[MIRA]
+        assert (mira.state, mira.hp) == ("upright", 5)  # type: ignore[attr-defined]
+        heal = next(e for e in rest.events if isinstance(e, Heal) and e.target == MIRA)
+        assert heal.means == ""  # Avrae's heal, a revival only where woundlog has her dead
+        revival = next(s.event for s in fight.events() if s.event.id == f"{heal.id}:revived")
+        assert isinstance(revival, Heal) and revival.means == "revivify"
+        assert "death saves" in (revival.note or "")
+        version = fight.state().seq
+        again = convert_records(
+            "avrae",
+            AID[split:],
+            ruleset="dnd5e",
+            joined=list(fight.state().characters),
+            previous=first.previous,
+        )
+        append_importing(again, fight.append, known=lambda ids: store.lookup("f", ids))
+        assert fight.state().seq == version  # the revival is not healed a second time
+        assert fight.state().characters[MIRA].hp == 5  # type: ignore[attr-defined]
+    finally:
+        store.close()
+
+
+def test_a_player_healed_from_0_while_dying_is_healed_as_any_heal() -> None:
+    """Without the saves that killed her, Avrae's heal wakes her as any heal does: the fight
+    ends as Avrae shows it either way."""
+    assert final(convert_records("avrae", AID, ruleset="dnd5e").events, "dnd5e")["mira"] == (
+        "upright",
+        5,
+    )

@@ -509,3 +509,55 @@ def test_a_name_improved_initiative_changes_mid_fight_changes_in_the_fight(
         assert fight.append(resent.events).changes == []
     finally:
         store.close()
+
+
+def test_a_player_dead_by_the_tables_saves_and_healed_in_improved_initiative_is_revived(
+    tmp_path: Path,
+) -> None:
+    """Improved Initiative has no death saves (Combatant.ts: HP, temporary HP, tags): Grim at 0
+    HP is dying there until healed. The table's saves, recorded in woundlog, kill him; the GM
+    heals him 5 in Improved Initiative (`ApplyHealing`). The fight an import makes allows
+    revivals, and the heal is written as one: he ends upright at 5, as the tracker shows."""
+    from woundlog.events import Check
+    from woundlog.events.importers import IMPORTERS, append_importing
+
+    port = fixtures()
+    table = port.Tracker()
+    grim = table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    table.add("k2gob", port.GOBLIN, initiative=14)
+    table.start()
+    table.damage(grim, 12)
+    at_zero = len(table.saves)
+    table.next_turn()
+    table.heal(grim, 5)
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        options = IMPORTERS[FMT].fight_options("dnd5e")
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", options=options))
+        first = convert_records(FMT, table.saves[:at_zero], ruleset="dnd5e")
+        append_importing(first, fight.append)
+        fight.append(
+            [
+                Check(
+                    id=f"save{n}",
+                    character="grim-pc",
+                    check="death_save",
+                    rolls={"death_save": [d]},
+                )
+                for n, d in enumerate((1, 2))
+            ]
+        )
+        assert fight.state().characters["grim-pc"].state == "dead"
+        rest = convert_records(
+            FMT,
+            table.saves[at_zero:],
+            ruleset="dnd5e",
+            joined=list(fight.state().characters),
+            previous=first.previous,
+        )
+        _, refused = append_importing(rest, fight.append)
+        assert refused == []
+        grim_now = fight.state().characters["grim-pc"]
+        assert (grim_now.state, grim_now.hp) == ("upright", 5)  # type: ignore[attr-defined]
+    finally:
+        store.close()
