@@ -561,3 +561,50 @@ def test_a_player_dead_by_the_tables_saves_and_healed_in_improved_initiative_is_
         assert (grim_now.state, grim_now.hp) == ("upright", 5)  # type: ignore[attr-defined]
     finally:
         store.close()
+
+
+# --- a combatant Improved Initiative never labels, and one being added at the end -------------
+
+
+def test_a_combatant_whose_index_label_stays_0_in_every_state_joins() -> None:
+    """A stat block taken with its `Name` null (an encounter imported as another program wrote
+    it): Combatant.ts `UpdateIndexLabel` returns at `name == oldName` (null == undefined), so
+    its `IndexLabel` stays 0 in every autosave. It is no combatant being added: it joins, is
+    hurt and takes its turns like anyone."""
+    port = fixtures()
+    table = port.Tracker()
+    table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    nameless = table.add("k9ghost", {**port.GOBLIN, "Name": None}, initiative=14)
+    table.start()
+    table.damage(nameless, 3)
+    table.next_turn()
+    labels = {c["IndexLabel"] for s in table.saves for c in s["Combatants"] if c["Id"] == "k9ghost"}
+    assert labels == {0}
+    converted = convert_records(FMT, table.saves, ruleset="dnd5e")
+    joined = {e.character: e.name for e in converted.events if isinstance(e, CharacterJoined)}
+    assert joined == {"grim-pc": "Grim", "k9ghost": "k9ghost"}  # no name: its id
+    assert states(converted.events, "dnd5e")["k9ghost"] == ("upright", 4)
+    assert ("turn_started", "k9ghost", "1") in rows(converted.events)
+
+
+def test_a_combatant_being_added_in_the_last_state_of_the_records_is_named() -> None:
+    """The records end with the autosave `AddCombatantFromState` writes before it labels the new
+    goblin: it is named in a warning, and joins with the next state imported."""
+    port = fixtures()
+    table = port.Tracker()
+    table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    table.add("k2gob", port.GOBLIN, initiative=14)
+    table.start()
+    table.add("k3gob", port.GOBLIN, initiative=12)
+    push = next(n for n, s in enumerate(table.saves) if len(s["Combatants"]) == 3)
+    assert table.saves[push]["Combatants"][-1]["IndexLabel"] == 0
+    first = convert_records(FMT, table.saves[: push + 1], ruleset="dnd5e")
+    assert not any(isinstance(e, CharacterJoined) and e.character == "k3gob" for e in first.events)
+    assert any(w.startswith("Goblin (k3gob) is being added") for w in first.warnings)
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    rest = convert_records(
+        FMT, table.saves[push + 1 :], ruleset="dnd5e", joined=joined, previous=first.previous
+    )
+    assert [e.name for e in rest.events if isinstance(e, CharacterJoined)] == ["Goblin 2"]
+    whole = convert_records(FMT, table.saves, ruleset="dnd5e")
+    assert first.events + rest.events == whole.events
