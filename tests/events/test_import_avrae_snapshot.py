@@ -301,3 +301,58 @@ def test_a_monster_killed_on_its_own_turn_then_init_next_ends_dead_with_the_reas
     log = [FightStarted(ruleset="dnd5e"), *converted.events]
     *_, (state, _) = replay(log, strict=True)
     assert state.characters[gob.id].state == "dead"
+
+
+def test_the_gm_steps_of_the_avrae_readme_run_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """replays/integrations/avrae/README.md, shipped in the wheel: its one-liner prints the
+    alias, and its commands (grep, import, state, check) run as written on Avrae's messages."""
+    import contextlib
+    import io
+    import shlex
+    from importlib.resources import files
+
+    from typer.testing import CliRunner
+
+    from woundlog.replays.cli import app
+
+    readme = (files("woundlog.replays") / "integrations" / "avrae" / "README.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+    one_liner = shlex.split(blocks[0].strip())
+    assert one_liner[:2] == ["python", "-c"]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(one_liner[2], {})
+    assert printed.getvalue().strip() == avrae.ALIAS.read_text().strip()
+
+    monkeypatch.setenv("WOUNDLOG_DB", str(tmp_path / "fights.db"))
+    monkeypatch.chdir(tmp_path)
+    dying = next(n for n, line in enumerate(LINES) if '"Mira", 0, ' in line)
+    (tmp_path / "messages.txt").write_text(
+        "Dana — Today at 21:05\n" + "\n".join(LINES[: dying + 1])
+    )
+
+    def run(line: str) -> str:
+        words = shlex.split(line.split("#", 1)[0])
+        assert words[0] == "woundlog"
+        result = CliRunner().invoke(app, words[1:])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    grep, *commands = [line.strip() for line in blocks[1].strip().splitlines()]
+    pattern, source, target = re.fullmatch(r"grep -o '(.*)' (\S+) > (\S+)", grep).groups()  # type: ignore[union-attr]
+    kept = [
+        m.group(0)
+        for line in (tmp_path / source).read_text().splitlines()
+        if (m := re.search(pattern, line))
+    ]
+    (tmp_path / target).write_text("".join(f"{line}\n" for line in kept))
+    assert "imported" in run(commands[0])
+    assert "Mira" in run(commands[1])
+    check = re.search(r"`(woundlog check [^`]+)`", readme.replace("\n   ", " "))
+    assert check is not None
+    mira = "a0000000-0000-4000-8000-00000000000a"
+    run(check.group(1).replace("COMBATANT_ID", mira))
+    state = json.loads(run("woundlog state table --json"))["characters"][mira]
+    assert (state["state"], state["successes"]) == ("downed", 1)
