@@ -35,6 +35,11 @@ TABLE_DEATH_SAVES: dict[str, Options] = {"dnd5e": {"death_saves": "table"}}
 """dnd5e death saves left to the table, recorded as `check` events: for a program whose records
 never carry a death save woundlog could take as the table's roll."""
 
+SHEET_REVIVALS: dict[str, Options] = {"dnd5e": {"death_saves": "table", "revival": True}}
+"""As `TABLE_DEATH_SAVES`, and dnd5e's revivals taken: for a program that keeps no death saves
+and shows a character healed from 0 HP alive, whatever the table's saves said (woundlog then
+records the heal as a revival: `ImportRules.revival`)."""
+
 DEFAULT_RULESET = "dnd5e"
 """The ruleset a fight created by an import plays when none is given: the programs that feed
 woundlog are used for Dungeons & Dragons 5th edition."""
@@ -96,7 +101,7 @@ IMPORTERS: dict[str, Importer] = {
             # Improved Initiative 3.11.8 has no death saves at all (client/Combatant/
             # Combatant.ts: HP, temporary HP, tags; client/Rules/Rules.ts rolls initiative and
             # ability checks only): the players roll them at the table
-            TABLE_DEATH_SAVES,
+            SHEET_REVIVALS,
         ),
         Importer(
             "avrae",
@@ -107,7 +112,7 @@ IMPORTERS: dict[str, Importer] = {
             # `game_deathsave`), but keeps it on the character sheet and commits no combat:
             # no `combat_state_update` carries it (the reply's embed is chat text), so the
             # GM records it with `woundlog check`, and woundlog rolls none of its own
-            TABLE_DEATH_SAVES,
+            SHEET_REVIVALS,
         ),
         Importer(
             "avrae-snapshot",
@@ -116,7 +121,7 @@ IMPORTERS: dict[str, Importer] = {
             "avrae_snapshot",
             # the alias reads `combat()`, which holds no death saves either (aliasing/api/
             # combat.py, SimpleCombatant): the same as the recorder's records
-            TABLE_DEATH_SAVES,
+            SHEET_REVIVALS,
         ),
     )
 }

@@ -38,6 +38,12 @@ the combat:
   carry no death-save die and this importer makes no `check`: a dnd5e fight imported from
   Avrae should let the table roll them (`death_saves: table`), and a player at 0 HP is
   reported saying so.
+- Revival: Avrae's sheet takes any HP above 0 as alive (cogs5e/models/character.py
+  `Character.on_hp` resets the death saves, three failures included). A combatant shown at 0
+  HP or below and then above 0 is healed what Avrae shows; if woundlog has them dead (by the
+  table's saves), that heal is written as a revival (`revivify`, under its id plus
+  `:revived`: saved_encounters.revived), which a dnd5e fight an import makes allows (option
+  `revival`), so the fight ends as Avrae shows it.
 - Other combatants (`monster`, and `common`, added by hand: NPCs): `hp` and `temp_hp` of
   `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
   and said so once.
@@ -56,11 +62,16 @@ the combat:
 - Turns: `current` is the index of the acting entry in `combatants` (None before the combat
   starts); a group's turn is each member's. Moving on ends and starts every turn crossed, a
   wrap of the order ends the round; moving back (`!init prev`) is no event.
+- Gone: a combatant in the last record taken in and in no place of the next (Avrae forgets a
+  combatant it removes) is reported by name, and keeps its state, except a monster gone from
+  a place whose turn ended in between while the combat's `deathdelete` is on (`options`, on
+  unless a GM turned it off): `!init next` removes one only at 0 HP or below, so it ends at 0
+  HP (dead, in dnd5e), by a hit noting why (`Departures`).
 - Ids: `avrae:<combat>:<timestamp>:<combatant>:hit` (and `:heal`, `:temp`),
   `avrae:<combat>:r<round>:<combatant>:turn_started`, `...:turn_ended`,
   `avrae:<combat>:r<round>:round_ended`; `avrae:<combatant>:joined`, `:hurt`, `:temp` for a
   first sight. The cursor (`previous`) is `{"combats": {combat_id: saved_encounters.Cursor},
-  "maxima": {character: the maximum it joined with}}`.
+  "maxima": {character: the maximum it joined with}, "seats": {combat_id: Seats}}`.
 
 Fixtures: tests/data/importers/avrae_fixtures.py, a port of Avrae's combat model.
 """
@@ -79,7 +90,7 @@ from .saved_encounters import Cursor, Entry, Snapshot, take_in
 
 SOURCE = "avrae"
 STATE_UPDATE = "combat_state_update"
-PLAYER, GROUP = "player", "group"
+PLAYER, GROUP, MONSTER = "player", "group", "monster"
 
 
 class Passive(msgspec.Struct, frozen=True):
@@ -118,10 +129,18 @@ class Combatant(msgspec.Struct, frozen=True):
         return (value or self.max_hp or 0) + bonus
 
 
+class Options(msgspec.Struct, frozen=True):
+    """`CombatOptions` (cogs5e/initiative/combat.py, v4.2.70), as `Combat.to_dict` writes them:
+    `options.dict(exclude_unset=True)`, so `deathdelete` is there only once a GM set it."""
+
+    deathdelete: bool = True
+
+
 class Combat(msgspec.Struct, frozen=True):
     combatants: list[Combatant]
     round: int = 0
     current: int | None = None
+    options: Options = Options()
 
 
 class Kind(msgspec.Struct, frozen=True):
@@ -135,9 +154,19 @@ class StateUpdate(msgspec.Struct, frozen=True):
     human_readable: str = ""
 
 
+class Seats(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Where the last snapshot of a combat taken in had everyone, for the next one to tell who
+    is gone and whether their turn ended since (`Departures`)."""
+
+    order: list[str]  # the places' ids, in initiative order
+    names: dict[str, str]  # each tracked combatant's name
+    removable: dict[str, int]  # each combatant deathdelete removes, and its place in `order`
+
+
 class Cursors(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     combats: dict[str, Cursor]
     maxima: dict[str, int] = {}  # each character's maximum as it joined (see `Ceiling`)
+    seats: dict[str, Seats] = {}  # per combat (see `Departures`)
 
 
 # --- players' HP, from the summary -------------------------------------------------------------
@@ -255,6 +284,82 @@ class Ceiling(Batch):
         super().hp_and_temporary(key, character, hp, temp)
 
 
+class Departures:
+    """Who is gone from a combat since its last snapshot taken in, said, and the dead among them.
+
+    Avrae forgets a combatant removed from the initiative (cog.py `init_remove`, and
+    `remove_combatant` in combat.py, v4.2.70): it is in no later record or snapshot. Each one
+    gone is reported by name. One of them ends as Avrae implies: `!init next` notes, before it
+    moves the turn on, each `MonsterCombatant` of the turn that is ending at 0 HP or below, and
+    removes them once the turn has moved (cog.py `init_next`, the `deathdelete` option, on by
+    default: combat.py `CombatOptions`; `!init skipround` removes every such monster but the
+    current one). So a monster gone from a place whose turn ended between the two snapshots was
+    at 0 HP or below when it went, though the last snapshot showed it alive (killed on its own
+    turn, and `!init next` run before `!woundlog`): a hit takes it to 0 HP, noted with the
+    reason, and in dnd5e a monster at 0 HP is dead. Anyone else gone (a player, a monster
+    removed by the GM mid-turn) keeps the state it was last seen in."""
+
+    def __init__(self, seats: dict[str, Seats]) -> None:
+        self.seats = dict(seats)
+
+    def __call__(self, batch: Batch, before: Cursor | None, now: Snapshot) -> None:
+        seats = self.seats.get(now.stream)
+        if before is not None and seats is not None:
+            present = {cid for entry in now.order for cid in entry.members}
+            ended = turns_ended(seats.order, before, now)
+            for cid, hp in before.hp.items():
+                if cid not in present:
+                    gone(batch, now.key, cid, seats, hp, before.temp_hp.get(cid, 0), ended)
+        self.seats[now.stream] = Seats(
+            [entry.id for entry in now.order],
+            {who.id: who.name for who in now.combatants},
+            {
+                cid: place
+                for place, entry in enumerate(now.order)
+                for cid in entry.members
+                if cid in now.removable
+            },
+        )
+
+
+def gone(
+    batch: Batch, key: str, cid: str, seats: Seats, hp: int, temp: int, ended: set[int]
+) -> None:
+    name = seats.names.get(cid, cid)
+    place = seats.removable.get(cid)
+    if place is None or place not in ended:
+        batch.warn(
+            f"{name} ({cid}) is gone from Avrae's initiative (removed by the GM): woundlog "
+            f"keeps {name} as last seen, at {hp} HP"
+        )
+        return
+    why = (
+        f"{name} ({cid}) was removed by !init next as its turn ended: Avrae removes a monster "
+        "there only at 0 HP or below (deathdelete, cog.py init_next)"
+    )
+    if hp <= 0:
+        batch.warn(f"{why}; it was at {hp} HP already")
+        return
+    start = len(batch.events)
+    batch.hp_and_temporary(key, cid, (hp, 0), (temp, 0))
+    batch.events[start:] = [msgspec.structs.replace(e, note=why) for e in batch.events[start:]]
+    batch.warn(f"{why}, so it died after the last snapshot, which showed {hp} HP: taken to 0 HP")
+
+
+def turns_ended(order: list[str], before: Cursor, now: Snapshot) -> set[int]:
+    """The places of `order` (the last snapshot's) whose turn ended on the way to `now`: from
+    the place acting then, on to the one acting now, wrapping once per round; none when the
+    turn stayed or went back (`!init prev`), or the combat had not started."""
+    if before.active not in order or before.round < 1 or now.round < before.round:
+        return set()
+    first = order.index(before.active)
+    if now.active in order:
+        steps = (now.round - before.round) * len(order) + order.index(now.active) - first
+    else:  # a place that is new: the turn that was acting ended, at least
+        steps = len(order) if now.round > before.round else 1
+    return {(first + step) % len(order) for step in range(min(max(steps, 0), len(order)))}
+
+
 def snapshot(record: object, index: int) -> Snapshot | None:
     """The snapshot a record gives (None: not a combat state, skipped)."""
     if decode(record, Kind, index).event_type != STATE_UPDATE:
@@ -269,6 +374,9 @@ def snapshot(record: object, index: int) -> Snapshot | None:
         combat.round,
         [(e.id, [(m.id, sighting(m, players)) for m in e.members()]) for e in combat.combatants],
         combat.current,
+        {m.id for e in combat.combatants for m in e.members() if m.type == MONSTER}
+        if combat.options.deathdelete
+        else set(),
     )
 
 
@@ -279,9 +387,11 @@ def combat_snapshot(
     round_: int,
     order: list[tuple[str, list[tuple[str, Sighting | str]]]],
     current: int | None,
+    removable: Collection[str],
 ) -> Snapshot:
     """A snapshot of one Avrae combat from its order: each place (an id, and its members as
-    each is seen or why it is not tracked) and the place whose turn it is."""
+    each is seen or why it is not tracked), the place whose turn it is, and the combatants
+    `deathdelete` removes (its monsters, when it is on)."""
     tracked = [seen for _, members in order for _, seen in members if isinstance(seen, Sighting)]
     untracked = [
         (cid, seen) for _, members in order for cid, seen in members if isinstance(seen, str)
@@ -298,6 +408,7 @@ def combat_snapshot(
         active=active,
         combatants=tracked,
         untracked=untracked,
+        removable=frozenset(removable),
     )
 
 
@@ -358,6 +469,11 @@ def take_in_combats(
     given = read_cursors(previous)
     batch = Ceiling(importing, joined, given.maxima, SOURCE)
     cursors = dict(given.combats)
-    take_in(batch, cursors, snapshots, newer, label)
-    cursor = msgspec.to_builtins(Cursors(cursors, batch.maxima)) if cursors else previous
-    return Converted(batch.events, cursor, batch.warnings, batch.records)
+    departures = Departures(given.seats)
+    take_in(batch, cursors, snapshots, newer, label, departures)
+    cursor = (
+        msgspec.to_builtins(Cursors(cursors, batch.maxima, departures.seats))
+        if cursors
+        else previous
+    )
+    return Converted(batch.events, cursor, batch.warnings, batch.records, batch.alternatives)

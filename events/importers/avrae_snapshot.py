@@ -15,16 +15,31 @@ messages) is skipped:
 - `fight`: the id the alias keeps in the combat's metadata, so each combat is its own stream
   (a channel's next combat gets a new one); `t` the alias's `time()` when it ran: the clock.
 - `o`: the initiative order, one entry per place: its group's name (null for a combatant alone)
-  and its members as `[id, name, hp, max_hp, temp_hp, player]`. `max_hp` is the effective
+  and its members as `[id, name, hp, max_hp, temp_hp, kind]`. `max_hp` is the effective
   maximum (`SimpleCombatant.max_hp` reads `Combatant.max_hp`, effects included); `hp` a
-  player's own, from the sheet. `cur` is the acting entry's place (null before the start).
-- A combat too big for one Discord message comes in pages (`page`: [k, of, first entry]);
-  consecutive pages 1..of of one fight, round and turn make one snapshot; a snapshot with a
-  page missing is refused, naming it.
+  player's own, from the sheet. `kind` is 1 for a player (`SimpleCombatant.race` is set for
+  players only), 2 for a monster (`monster_name`, set for a `MonsterCombatant` only), 0 for
+  anyone else (`!init add`); an alias of woundlog 0.x printed 0 for monsters too. `cur` is
+  the acting entry's place (null before the start).
+- Discord refuses a message over 2,000 characters (Avrae itself keeps its own messages under
+  it: cogs5e/initiative/combat.py `get_summary`, utils.py `get_turn_str_content`,
+  `max_len=2000`). A combat too big for one message comes in pages (`page`: [k, of, its first
+  place]): the alias fills a page row by row up to 1,700 characters of `o`, so a big group
+  (`!init madd kobold -n 32`) is cut between pages, and a place cut so is on both, under the
+  same index (a page's first place is then the last place of the page before). Consecutive
+  pages 1..of of one fight, round and turn make one snapshot, a cut group made whole; a
+  snapshot with a page missing is refused, naming it.
+- A combatant gone from the order since the last snapshot is reported by name; a monster
+  gone as its turn ended was removed at 0 HP or below by `!init next` and ends dead
+  (`avrae.Departures`). `combat()` shows no combat options: Avrae's default, `deathdelete`
+  on, is assumed.
 - As in avrae.py: a combatant whose maximum is unset (null or 0) is not tracked; HP follows
-  Avrae up to the maximum a combatant joined with (`avrae.Ceiling`); ids
-  `avrae:<fight>:<t>:<combatant>:hit`, `...:r<round>:<combatant>:turn_started`, and the
-  cursor is `{"combats": {fight: Cursor}, "maxima": {...}}`.
+  Avrae up to the maximum a combatant joined with (`avrae.Ceiling`); a player healed from 0 HP
+  is revived when the fight allows it; ids `avrae:<fight>:<t>:<combatant>:hit`,
+  `...:r<round>:<combatant>:turn_started`, and the cursor is
+  `{"combats": {fight: Cursor}, "maxima": {...}, "seats": {fight: Seats}}`.
+
+The GM's steps: replays/integrations/avrae/README.md.
 """
 
 from __future__ import annotations
@@ -47,13 +62,16 @@ Small = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
 Name = Annotated[str, Meta(max_length=200)]
 
 
+COMMON, PLAYER, MONSTER = 0, 1, 2
+
+
 class Row(msgspec.Struct, frozen=True, array_like=True):
     id: SourceId
     name: Name
     hp: Small | None
     max_hp: Small | None
     temp_hp: Small | None
-    player: Annotated[int, Meta(ge=0, le=1)]
+    kind: Annotated[int, Meta(ge=COMMON, le=MONSTER)]
 
 
 class Place(msgspec.Struct, frozen=True, array_like=True):
@@ -111,9 +129,13 @@ def joined_pages(found: list[tuple[int, object]]) -> list[tuple[int, Page, list[
                 page.cur,
                 page.n,
                 of,
-            ) or (number, first) != (taken + 1, len(order)):
+            ) or (number, first) not in ((taken + 1, len(order)), (taken + 1, len(order) - 1)):
                 raise missing(start, head, taken)
-            order.extend(page.o)
+            if first < len(order):  # the page goes on with the last place of the one before
+                order[-1] = continued(order[-1], page.o, index)
+                order.extend(page.o[1:])
+            else:
+                order.extend(page.o)
             taken += 1
         elif number != 1 or first != 0:
             raise StructuralError(
@@ -137,6 +159,19 @@ def joined_pages(found: list[tuple[int, object]]) -> list[tuple[int, Page, list[
     return out
 
 
+def continued(place: Place, more: list[Place], index: int) -> Place:
+    """A group's place cut between two pages (the alias fills a page row by row, so a big
+    group goes on in the next page, under the same place), made whole again."""
+    if not more or place.group is None or more[0].group != place.group:
+        raise StructuralError(
+            f"this page goes on with the place before it ({place.group or 'a combatant'}) and "
+            "does not start with the same group",
+            field="$.o[0]",
+            index=index,
+        )
+    return Place(place.group, [*place.members, *more[0].members])
+
+
 def missing(index: int, head: Page, taken: int) -> StructuralError:
     return StructuralError(
         f"page {taken + 1} of {head.page[1]} of the snapshot at {head.t!r} is missing: run "
@@ -151,7 +186,7 @@ def sighting(row: Row) -> Sighting | str:
     if row.max_hp is None or row.max_hp < 1 or row.hp is None:
         return f"{name} ({row.id}) has no maximum HP in Avrae: not tracked"
     return Sighting(
-        row.id, name, bool(row.player), row.max_hp, row.hp, temp_hp=max(row.temp_hp or 0, 0)
+        row.id, name, row.kind == PLAYER, row.max_hp, row.hp, temp_hp=max(row.temp_hp or 0, 0)
     )
 
 
@@ -171,6 +206,8 @@ def snapshot(head: Page, order: list[Place]) -> Snapshot:
             for p in order
         ],
         head.cur,
+        # `combat()` shows no options: Avrae's default, deathdelete on, is assumed
+        {row.id for p in order for row in p.members if row.kind == MONSTER},
     )
 
 

@@ -45,6 +45,11 @@ class Converted(msgspec.Struct, frozen=True):
     records: list[int] = []
     """Per event, the place in the records given of the record that made it, so that an event
     the rules refuse on append is reported by its record (see refusals.py)."""
+    alternatives: dict[str, Event] = {}
+    """By event id, the event to append in its place should the rules refuse it: what the other
+    program shows, worded for a state woundlog may be in and the importer cannot see (a heal of
+    a character woundlog has dead, which the program shows alive: the same heal as a revival,
+    under its id plus `:revived`; see refusals.py)."""
 
 
 # --- decoding records --------------------------------------------------------------------------
@@ -110,6 +115,7 @@ class Batch:
         self.warnings: list[str] = []
         self.warned: set[str] = set()  # the same, to look up: a long import warns often
         self.records: list[int] = []
+        self.alternatives: dict[str, Event] = {}
 
     def warn(self, message: str) -> None:
         if message not in self.warned:

@@ -39,9 +39,13 @@ Mapping and decisions (each read from the 3.11.8 source):
   then, since Improved Initiative renames "Goblin" to "Goblin 1" when a second one is added
   (`UpdateIndexLabel`); before that only a combatant already hurt joins. A combatant being
   added (`IndexLabel` 0: `AddCombatantFromState` autosaves before it labels it) joins with the
-  next state. A combatant added later joins when first seen. A name changed after the join
-  (an alias set, a lone "Goblin" shown "Goblin 1" once a second one comes) amends the join,
-  the only renaming woundlog has (`renamed`: id `ii:<state key>:<combatant>:renamed`).
+  next state; in the last state of the records it is named in a warning, and joins with the
+  next state imported. A stat block with no `Name` (null: taken as another program wrote it)
+  is never labelled (`UpdateIndexLabel` returns at `name == oldName`): its `IndexLabel` stays
+  0, and it joins like anyone, named by its id. A combatant added later joins when first seen.
+  A name changed after the join (an alias set, a lone "Goblin" shown "Goblin 1" once a second
+  one comes) amends the join, the only renaming woundlog has (`renamed`: id
+  `ii:<state key>:<combatant>:renamed`).
 - Maximum HP: `StatBlock.HP.Value` (there is no `MaxHP` on a combatant since 2018). A
   combatant whose maximum is below 1 (a lair action) is never tracked, and said so once.
 - A player character is `StatBlock.Player == "player"`: the ruleset's player kind (dnd5e and
@@ -56,6 +60,11 @@ Mapping and decisions (each read from the 3.11.8 source):
   a blow on a creature already at 0 then changes nothing there and makes no event (in dnd5e,
   no death save failure: record it in woundlog by hand). It rolls no death saves: a dnd5e
   fight an import creates leaves them to the table (`Importer.options`).
+- Revival: with no death saves, a combatant at 0 HP is only dying there, until healed. A
+  combatant shown at 0 HP or below and then above 0 is healed what Improved Initiative shows;
+  if woundlog has them dead (the table's saves), that heal is written as a revival
+  (`revivify`, under its id plus `:revived`: saved_encounters.revived), which a dnd5e fight an
+  import makes allows (option `revival`): the fight ends as the tracker shows it.
 - Turns: `ActiveCombatantId` and `RoundCounter`, in the order of `Combatants` (initiative
   order). `ActiveCombatantId` null is no turn (before the encounter starts, or after it ends).
   `NextTurn` moves the round counter before the turn (`settled`): that autosave moves no turn.
@@ -116,7 +125,12 @@ class ValueAndNotes(msgspec.Struct, frozen=True):
 
 class StatBlock(msgspec.Struct, frozen=True):
     hp: ValueAndNotes = msgspec.field(name="HP")
-    name: str = msgspec.field(default="", name="Name")
+    # null (or undefined, left out of the JSON) in a stat block taken as it came: `StatBlock.
+    # Default()` has "" (common/StatBlock.ts), which Encounter.ts `ImportEncounter` and
+    # `AddCombatantFromStatBlock` spread the given one over. Improved Initiative then never
+    # labels the combatant (Combatant.ts `UpdateIndexLabel` returns at `name == oldName`, and
+    # null == undefined): its `IndexLabel` stays 0 in every state
+    name: str | None = msgspec.field(default=None, name="Name")
     player: str = msgspec.field(default="", name="Player")
 
 
@@ -212,13 +226,17 @@ def display_name(combatant: CombatantState, counts: Counter[str], labelled: set[
     of the name)."""
     if combatant.alias:
         return combatant.alias
-    name = combatant.stat_block.name
+    name = combatant.stat_block.name or ""
     if combatant.index_label and (counts[name] > 1 or name in labelled):
         return f"{name} {combatant.index_label}"
     return name or combatant.id
 
 
-def snapshot(record: object, index: int) -> Snapshot:
+def snapshot(record: object, index: int, *, last: bool = False) -> Snapshot:
+    """The state a record holds. A combatant whose `IndexLabel` is 0 is being added, and left
+    for the next state, which labels it (in the `last` state of the records, it is named in a
+    warning: it joins with the next state imported); but one with no name is never labelled,
+    and is taken as it is."""
     raw = autosave_of(record, index)
     try:
         state = decode(raw, EncounterState, index)
@@ -226,18 +244,20 @@ def snapshot(record: object, index: int) -> Snapshot:
         if raw is not record and error.field is not None:  # inside the export file's text
             error.field = f'$["{AUTOSAVE}"]{error.field[1:]}'
         raise
-    counts = Counter(c.stat_block.name for c in state.combatants)
-    labelled = {c.stat_block.name for c in state.combatants if (c.index_label or 0) > 1}
+    counts = Counter(c.stat_block.name or "" for c in state.combatants)
+    labelled = {c.stat_block.name or "" for c in state.combatants if (c.index_label or 0) > 1}
     tracked, untracked = [], []
     active, turns_had = None, -1
     for c in state.combatants:
         if c.id == state.active_combatant_id:
             active, turns_had = c.character, c.round_counter
-        if c.index_label == 0:
+        name = display_name(c, counts, labelled)
+        if c.index_label == 0 and c.stat_block.name is not None:
             # being added: `AddCombatantFromState` pushes it (an autosave) before
             # `UpdateIndexLabel` labels it (the next one); it is there from that one on
+            if last:
+                untracked.append((c.character, adding(name, c.character)))
             continue
-        name = display_name(c, counts, labelled)
         maximum = c.stat_block.hp.value
         if maximum < 1:
             untracked.append(
@@ -322,6 +342,14 @@ def waiting(batch: Batch, last: Snapshot | None) -> None:
             "the encounter has not started in Improved Initiative: "
             f"{', '.join(names)} join when it starts, with the names it shows then"
         )
+
+
+def adding(name: str, character: str) -> str:
+    return (
+        f"{name} ({character}) is being added in the last state here (IndexLabel 0: Improved "
+        "Initiative labels it in the state after, Combatant.ts `UpdateIndexLabel`): it joins "
+        "with the next state imported, under the name it has then"
+    )
 
 
 def halfway(before: Cursor, now: Snapshot) -> Snapshot:
@@ -445,7 +473,7 @@ def convert(
     last: Snapshot | None = None
     joins = dict(kept.joins) if kept is not None else {}
     for index, record in enumerate(records):
-        now = snapshot(record, index)
+        now = snapshot(record, index, last=index == len(records) - 1)
         if now.digest in seen:
             again = before is not None and now.digest == before.digest
             why = "the same as the last one taken in" if again else "one taken in already"
@@ -464,6 +492,12 @@ def convert(
         batch.check(start, index)
     waiting(batch, last)
     if before is None:
-        return Converted(batch.events, previous, batch.warnings, batch.records)
+        return Converted(batch.events, previous, batch.warnings, batch.records, batch.alternatives)
     cursor = Kept(before, list(seen), joins)
-    return Converted(batch.events, msgspec.to_builtins(cursor), batch.warnings, batch.records)
+    return Converted(
+        batch.events,
+        msgspec.to_builtins(cursor),
+        batch.warnings,
+        batch.records,
+        batch.alternatives,
+    )

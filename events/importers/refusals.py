@@ -9,6 +9,10 @@ rules accept and reports the rest:
 - an event the rules refuse only for who made it (a blow struck, or a heal given, by a character
   woundlog's rules say cannot act) is kept without that `attacker` or `healer`, under its own
   id with `:unattributed` added, since its damage or healing was real; the answer says so;
+- an event the importer gave an alternative for (`Converted.alternatives`: a heal the other
+  program shows reviving a character, which woundlog's rules refuse because the table's death
+  saves killed them) is written as that alternative (the heal as a revival, under its id plus
+  `:revived`), which the rules check in turn; its note says why;
 - any other event the rules refuse is left out, and the answer names its record, its event and
   the rules' reason. The same records sent again are refused again, the same way: a no-op.
 
@@ -23,7 +27,7 @@ names each refusal with its place in the batch. This module only reads those ref
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -82,30 +86,44 @@ def append_importing(
     earlier import is then sent again in that form, a no-op, even if an undo since then would
     let the rules take it whole (its damage must not count twice)."""
     events = list(converted.events)
+    alternatives = converted.alternatives
     if known is not None:
-        events = kept_before(events, known)
+        events = kept_before(events, known, alternatives)
     records: list[int | None] = list(converted.records)
     records += [None] * (len(events) - len(records))  # an importer that names no records
     refusals: list[Refusal] = []
-    # each round leaves out an event, or drops its actor (at most once): a bound, not a guess
-    for _ in range(2 * len(events) + 1):
+    # each round leaves out an event, takes its alternative or drops its actor (each at most
+    # once): a bound, not a guess
+    for _ in range(3 * len(events) + 1):
         try:
             return append([*before, *events]), refusals
         except RefusedError as refused:
             errors = refused.errors if isinstance(refused, BatchRefused) else [refused]
             if not all(_ours(error, len(before), len(events)) for error in errors):
                 raise
-            events, records = _past(errors, events, records, len(before), refusals)
+            events, records = _past(errors, events, records, len(before), refusals, alternatives)
     raise AssertionError("unreachable: every round leaves out or changes an event")
 
 
-def kept_before(events: list[Event], known: Callable[[list[str]], Collection[str]]) -> list[Event]:
-    """The events, each one an earlier import kept without its actor in that same form."""
-    alone = {i: _alone(e) for i, e in enumerate(events)}
-    ids = [e.id for e in alone.values() if e is not None and e.id is not None]
+def kept_before(
+    events: list[Event],
+    known: Callable[[list[str]], Collection[str]],
+    alternatives: Mapping[str, Event] | None = None,
+) -> list[Event]:
+    """The events, each one an earlier import kept in another form (without its actor, or as
+    its alternative) in that same form."""
+    others = {
+        i: [
+            form
+            for form in (_alone(e), (alternatives or {}).get(e.id or ""))
+            if form is not None and form.id is not None
+        ]
+        for i, e in enumerate(events)
+    }
+    ids = [form.id for forms in others.values() for form in forms if form.id is not None]
     found = set(known(ids)) if ids else set()
     return [
-        shown if (shown := alone[i]) is not None and shown.id in found else event
+        next((form for form in others[i] if form.id in found), event)
         for i, event in enumerate(events)
     ]
 
@@ -133,8 +151,10 @@ def _past(
     records: list[int | None],
     first: int,
     refusals: list[Refusal],
+    alternatives: Mapping[str, Event],
 ) -> tuple[list[Event], list[int | None]]:
-    """The events with each refused one left out, or replaced by itself without its actor."""
+    """The events with each refused one left out, or replaced by its alternative, or by itself
+    without its actor."""
     at = {error.index - first: error for error in errors if error.index is not None}
     kept: list[Event] = []
     kept_records: list[int | None] = []
@@ -142,6 +162,11 @@ def _past(
         error = at.get(place)
         if error is None:
             kept.append(event)
+            kept_records.append(record)
+            continue
+        instead = alternatives.get(event.id or "")
+        if instead is not None:
+            kept.append(instead)
             kept_records.append(record)
             continue
         alone = _without_actor(event, error.field)

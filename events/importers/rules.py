@@ -36,3 +36,8 @@ class ImportRules(msgspec.Struct, frozen=True, kw_only=True):
     """The check a death save the source's table rolled is recorded as (dnd5e's
     `death_save`); None: the ruleset rolls none the source could give, and one is left out
     with a warning."""
+    revival: str | None = None
+    """The heal means that brings back the dead (dnd5e's `revivify`, under the fight's option
+    `revival`): a heal the source shows bringing a creature back from 0 HP or below is written
+    with it when the rules refuse it as it is, for the creature is dead in woundlog; None: the
+    ruleset has no revival, and such a heal is refused as any."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import msgspec
 
 from ..errors import StructuralError
-from ..model import TurnEnded, TurnStarted
+from ..model import Heal, TurnEnded, TurnStarted
 from .base import Batch, Sighting
 
 
@@ -55,6 +55,10 @@ class Snapshot:
     active: str | None
     combatants: list[Sighting]
     untracked: list[tuple[str, str]]  # (combatant, why), reported once
+    removable: frozenset[str] = frozenset()
+    """Combatants the program removes by itself when their turn ends at 0 HP or below (Avrae's
+    monsters, when the combat's `deathdelete` is on): one of them gone when its turn has ended
+    is dead (see `Departed`)."""
 
     def entry(self, entry_id: str | None) -> Entry | None:
         return next((e for e in self.order if e.id == entry_id), None)
@@ -110,9 +114,17 @@ def late(before: Cursor | None, now: Snapshot, newer: bool) -> str | None:
     return None
 
 
-def step(batch: Batch, before: Cursor | None, now: Snapshot) -> Cursor:
-    """Take in one snapshot: joins, then HP, then the turn (damage is dealt during a turn, so a
-    snapshot showing both had the damage first)."""
+Departed = Callable[[Batch, Cursor | None, Snapshot], None]
+"""What a program makes of the combatants gone since the last snapshot (`take_in`'s
+`departed`): called with every snapshot taken in, after its HP and before its turns (a
+combatant dies on its turn, and is removed as the turn ends)."""
+
+
+def step(
+    batch: Batch, before: Cursor | None, now: Snapshot, departed: Departed | None = None
+) -> Cursor:
+    """Take in one snapshot: joins, then HP, then who is gone (`departed`), then the turn
+    (damage is dealt during a turn, so a snapshot showing both had the damage first)."""
     reported = set(before.untracked) if before else set()
     for cid, why in now.untracked:
         if cid not in reported:
@@ -124,20 +136,46 @@ def step(batch: Batch, before: Cursor | None, now: Snapshot) -> Cursor:
         if before is None or who.id not in before.hp:
             uncompared.append(f"{who.name} {who.hp}/{who.max_hp} HP")
             continue
-        batch.hp_and_temporary(
-            now.key,
-            who.id,
-            (before.hp[who.id], who.hp),
-            (before.temp_hp.get(who.id, 0), who.temp_hp),
-        )
+        temp = (before.temp_hp.get(who.id, 0), who.temp_hp)
+        if before.hp[who.id] <= 0 < who.hp and batch.importing.revival is not None:
+            revived(batch, now.key, who, before.hp[who.id], temp)
+        else:
+            batch.hp_and_temporary(now.key, who.id, (before.hp[who.id], who.hp), temp)
     if before is None and uncompared:
         batch.warn(
             "already in the fight, and this import has no earlier snapshot to compare with (no "
             f"cursor): their HP here is not compared with the fight's: {', '.join(uncompared)}"
         )
+    if departed is not None:
+        departed(batch, before, now)
     if before is not None:
         turns(batch, before, now)
     return cursor_after(before, now)
+
+
+REVIVED = "revived"
+"""Added to the id of a heal appended as a revival in its own place (`revived`)."""
+
+
+def revived(batch: Batch, key: str, who: Sighting, was: int, temp: tuple[int, int]) -> None:
+    """A combatant the program showed at 0 HP or below (`was`) and shows alive again: healed
+    the HP it shows (woundlog's HP stop at 0). The program keeps no death saves of its own
+    (Avrae's sheet forgets them at any HP above 0, Improved Initiative has none): the table
+    rolls them, and woundlog may have the character dead by them. The heal is what the program
+    did; should the rules refuse it for the dead, the same heal by the ruleset's revival means
+    (`ImportRules.revival`, under its id plus `:revived`) takes its place, which a fight's
+    option `revival` lets the rules take (`Converted.alternatives`)."""
+    start = len(batch.events)
+    batch.hp_and_temporary(key, who.id, (0, who.hp), temp)
+    for heal in batch.events[start:]:
+        if isinstance(heal, Heal) and not heal.means and heal.id is not None:
+            batch.alternatives[heal.id] = msgspec.structs.replace(
+                heal,
+                id=f"{heal.id}:{REVIVED}",
+                means=batch.importing.revival,
+                note=f"{who.name} shown alive again at {who.hp} HP (from {was} HP) by "
+                f"{batch.source}, whose table's death saves had them dead: a revival",
+            )
 
 
 def turns(batch: Batch, before: Cursor, now: Snapshot) -> None:
@@ -206,6 +244,7 @@ def take_in(
     snapshots: list[tuple[int, Snapshot]],
     newer: Callable[[Cursor, Snapshot], bool],
     label: Callable[[Snapshot], str],
+    departed: Departed | None = None,
 ) -> None:
     """Take in each (record index, snapshot) in turn against its stream's cursor; one that is
     late or seen before is skipped, with a warning naming it (`label`)."""
@@ -216,5 +255,5 @@ def take_in(
             batch.warn(f"{label(snapshot)} is {why}: skipped, it changes nothing")
             continue
         start = len(batch.events)
-        cursors[snapshot.stream] = step(batch, before, snapshot)
+        cursors[snapshot.stream] = step(batch, before, snapshot, departed)
         batch.check(start, index)

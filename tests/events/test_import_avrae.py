@@ -457,3 +457,166 @@ def test_a_negative_starting_thp_is_no_temporary_hp_and_the_blow_it_deepens_coun
     events = convert_records("avrae", combat.records, ruleset="dnd5e").events
     assert [e.damage for e in events if isinstance(e, Hit)] == [8]  # type: ignore[union-attr]
     assert not [e for e in events if isinstance(e, Heal) and e.means == "temporary"]
+
+
+# --- combatants gone between two records (cog.py init_next's deathdelete, init_remove) ----------
+
+MIRA2, ORC, GOB = (
+    "a1000000-0000-4000-8000-0000000000a1",
+    "b1000000-0000-4000-8000-0000000000b1",
+    "c1000000-0000-4000-8000-0000000000c1",
+)
+SHORT.update({MIRA2: "mira2", ORC: "orc", GOB: "gob"})
+
+
+def skirmish(**options: bool) -> tuple[Combat, Combatant, Combatant, Combatant]:
+    """Mira against an orc and a goblin, the goblin acting, its turn recorded."""
+    combat = Combat("1700400000-skirmish", 1700400000.0)
+    combat.options.update(options)
+    mira = Combatant(MIRA2, "Mira", "player", 16, None, sheet_max=10)
+    orc = Combatant(ORC, "OR1", "monster", 12, 15)
+    gob = Combatant(GOB, "GO1", "monster", 8, 7)
+    for c in (mira, orc, gob):
+        combat.add(c)
+    for _ in range(3):
+        combat.advance()
+    combat.commit()  # round 1, GO1's turn
+    return combat, mira, orc, gob
+
+
+def test_a_monster_killed_on_its_own_turn_and_removed_by_init_next_ends_dead() -> None:
+    """GO1 dies on its own turn (Mira's Hellish Rebuke) and `!init next` removes it
+    (deathdelete): the record of the blow is not among those given (a file cut, the recorder's
+    gap), so it is gone from a place whose turn ended while last seen at 7 HP. Avrae removes a
+    monster there only at 0 HP or below: it ends dead, the hit saying why."""
+    combat, _, _, gob = skirmish()
+    gob.modify_hp(-7)
+    combat.advance()  # round 2, Mira's turn: GO1 removed
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    converted = convert_records("avrae", records, ruleset="dnd5e")
+    hit = next(e for e in converted.events if isinstance(e, Hit))
+    assert (hit.target, hit.damage) == (GOB, 7)
+    assert hit.note is not None and "deathdelete" in hit.note
+    assert any("GO1" in w and "removed by !init next" in w for w in converted.warnings)
+    assert final(converted.events, "dnd5e")["gob"] == ("dead", 0)
+    ended = [e.character for e in converted.events if isinstance(e, TurnEnded)]
+    assert ended[0] == GOB  # its turn ends after the blow, as in Avrae
+    assert converted.events.index(hit) < [type(e) for e in converted.events].index(TurnEnded)
+
+
+def test_a_monster_removed_by_deathdelete_at_0_hp_is_named_and_stays_dead() -> None:
+    combat, _, _, gob = skirmish()
+    gob.modify_hp(-9)
+    combat.commit()  # the record of the blow: GO1 at -2
+    combat.advance()
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    converted = convert_records("avrae", records, ruleset="dnd5e")
+    assert [e.damage for e in converted.events if isinstance(e, Hit)] == [9]
+    assert any("GO1" in w and "at -2 HP already" in w for w in converted.warnings)
+    assert final(converted.events, "dnd5e")["gob"] == ("dead", 0)
+
+
+def test_a_combatant_the_gm_removes_is_named_and_kept_as_last_seen() -> None:
+    """`!init remove OR1` off its turn, and GO1 removed by hand where deathdelete is off: both
+    are named; neither is hurt by woundlog."""
+    combat, _, orc, gob = skirmish(deathdelete=False)
+    combat.remove(orc)
+    combat.commit()
+    combat.advance()  # deathdelete off: GO1 (alive) stays; the GM removes it
+    combat.remove(gob)
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    assert records[-1]["data"]["options"] == {"deathdelete": False}
+    converted = convert_records("avrae", records, ruleset="dnd5e")
+    assert not [e for e in converted.events if isinstance(e, Hit)]
+    gone = [w for w in converted.warnings if "is gone from Avrae's initiative" in w]
+    assert [w.split(" ", 1)[0] for w in gone] == ["OR1", "GO1"]
+    assert final(converted.events, "dnd5e") == {
+        "mira2": ("upright", 10), "orc": ("upright", 15), "gob": ("upright", 7)
+    }  # fmt: skip
+
+
+def test_a_death_seen_across_two_imports_is_the_same_one(tmp_path: Path) -> None:
+    """The cursor keeps where everyone stood: the record before the removal in one import, the
+    one after in the next, give the same dead goblin, and importing again adds nothing."""
+    combat, _, _, gob = skirmish()
+    gob.modify_hp(-7)
+    combat.advance()
+    combat.commit()
+    records = [r for r in combat.records if r["event_type"] == "combat_state_update"]
+    whole = convert_records("avrae", records, ruleset="dnd5e")
+    first = convert_records("avrae", records[:1], ruleset="dnd5e")
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    rest = convert_records(
+        "avrae", records[1:], ruleset="dnd5e", joined=joined,
+        previous=json.loads(json.dumps(first.previous)),
+    )  # fmt: skip
+    assert first.events + rest.events == whole.events
+    assert [(e.target, e.damage) for e in rest.events if isinstance(e, Hit)] == [(GOB, 7)]
+
+
+# --- revival: a dead player the sheet shows alive again (Character.on_hp) -----------------------
+
+
+def test_a_player_dead_by_the_tables_saves_and_healed_in_avrae_is_revived(tmp_path: Path) -> None:
+    """Mira drops to 0; the table's death saves, recorded in woundlog (`woundlog check`: Avrae
+    records none), kill her; Avrae heals her (`!init hp Mira +5`). Avrae's sheet takes any HP
+    above 0 as alive: `Character.on_hp` resets the death saves, three failures included
+    (cogs5e/models/character.py, v4.2.70). The fight an import makes allows revivals, and the
+    heal is one: she ends upright at 5, as Avrae shows her."""
+    from woundlog.events import Check
+    from woundlog.events.importers import IMPORTERS, append_importing
+
+    split = next(n for n, r in enumerate(AID) if "Mira <0/" in r.get("human_readable", "")) + 1
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        options = IMPORTERS["avrae"].fight_options("dnd5e")
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", options=options))
+        first = convert_records("avrae", AID[:split], ruleset="dnd5e")
+        append_importing(first, fight.append)
+        saves = [
+            Check(id=f"save{n}", character=MIRA, check="death_save", rolls={"death_save": [d]})
+            for n, d in enumerate((1, 4))  # a 1 is two failures, a 4 the third
+        ]
+        fight.append(saves)
+        assert fight.state().characters[MIRA].state == "dead"
+        rest = convert_records(
+            "avrae",
+            AID[split:],
+            ruleset="dnd5e",
+            joined=list(fight.state().characters),
+            previous=first.previous,
+        )
+        _, refused = append_importing(rest, fight.append)
+        assert refused == []
+        mira = fight.state().characters[MIRA]
+        assert (mira.state, mira.hp) == ("upright", 5)  # type: ignore[attr-defined]
+        heal = next(e for e in rest.events if isinstance(e, Heal) and e.target == MIRA)
+        assert heal.means == ""  # Avrae's heal, a revival only where woundlog has her dead
+        revival = next(s.event for s in fight.events() if s.event.id == f"{heal.id}:revived")
+        assert isinstance(revival, Heal) and revival.means == "revivify"
+        assert "death saves" in (revival.note or "")
+        version = fight.state().seq
+        again = convert_records(
+            "avrae",
+            AID[split:],
+            ruleset="dnd5e",
+            joined=list(fight.state().characters),
+            previous=first.previous,
+        )
+        append_importing(again, fight.append, known=lambda ids: store.lookup("f", ids))
+        assert fight.state().seq == version  # the revival is not healed a second time
+        assert fight.state().characters[MIRA].hp == 5  # type: ignore[attr-defined]
+    finally:
+        store.close()
+
+
+def test_a_player_healed_from_0_while_dying_is_healed_as_any_heal() -> None:
+    """Without the saves that killed her, Avrae's heal wakes her as any heal does: the fight
+    ends as Avrae shows it either way."""
+    assert final(convert_records("avrae", AID, ruleset="dnd5e").events, "dnd5e")["mira"] == (
+        "upright",
+        5,
+    )

@@ -509,3 +509,102 @@ def test_a_name_improved_initiative_changes_mid_fight_changes_in_the_fight(
         assert fight.append(resent.events).changes == []
     finally:
         store.close()
+
+
+def test_a_player_dead_by_the_tables_saves_and_healed_in_improved_initiative_is_revived(
+    tmp_path: Path,
+) -> None:
+    """Improved Initiative has no death saves (Combatant.ts: HP, temporary HP, tags): Grim at 0
+    HP is dying there until healed. The table's saves, recorded in woundlog, kill him; the GM
+    heals him 5 in Improved Initiative (`ApplyHealing`). The fight an import makes allows
+    revivals, and the heal is written as one: he ends upright at 5, as the tracker shows."""
+    from woundlog.events import Check
+    from woundlog.events.importers import IMPORTERS, append_importing
+
+    port = fixtures()
+    table = port.Tracker()
+    grim = table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    table.add("k2gob", port.GOBLIN, initiative=14)
+    table.start()
+    table.damage(grim, 12)
+    at_zero = len(table.saves)
+    table.next_turn()
+    table.heal(grim, 5)
+    store = SQLiteStore(tmp_path / "fights.db")
+    try:
+        options = IMPORTERS[FMT].fight_options("dnd5e")
+        fight = Fight.create(store, "f", FightStarted(ruleset="dnd5e", options=options))
+        first = convert_records(FMT, table.saves[:at_zero], ruleset="dnd5e")
+        append_importing(first, fight.append)
+        fight.append(
+            [
+                Check(
+                    id=f"save{n}",
+                    character="grim-pc",
+                    check="death_save",
+                    rolls={"death_save": [d]},
+                )
+                for n, d in enumerate((1, 2))
+            ]
+        )
+        assert fight.state().characters["grim-pc"].state == "dead"
+        rest = convert_records(
+            FMT,
+            table.saves[at_zero:],
+            ruleset="dnd5e",
+            joined=list(fight.state().characters),
+            previous=first.previous,
+        )
+        _, refused = append_importing(rest, fight.append)
+        assert refused == []
+        grim_now = fight.state().characters["grim-pc"]
+        assert (grim_now.state, grim_now.hp) == ("upright", 5)  # type: ignore[attr-defined]
+    finally:
+        store.close()
+
+
+# --- a combatant Improved Initiative never labels, and one being added at the end -------------
+
+
+def test_a_combatant_whose_index_label_stays_0_in_every_state_joins() -> None:
+    """A stat block taken with its `Name` null (an encounter imported as another program wrote
+    it): Combatant.ts `UpdateIndexLabel` returns at `name == oldName` (null == undefined), so
+    its `IndexLabel` stays 0 in every autosave. It is no combatant being added: it joins, is
+    hurt and takes its turns like anyone."""
+    port = fixtures()
+    table = port.Tracker()
+    table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    nameless = table.add("k9ghost", {**port.GOBLIN, "Name": None}, initiative=14)
+    table.start()
+    table.damage(nameless, 3)
+    table.next_turn()
+    labels = {c["IndexLabel"] for s in table.saves for c in s["Combatants"] if c["Id"] == "k9ghost"}
+    assert labels == {0}
+    converted = convert_records(FMT, table.saves, ruleset="dnd5e")
+    joined = {e.character: e.name for e in converted.events if isinstance(e, CharacterJoined)}
+    assert joined == {"grim-pc": "Grim", "k9ghost": "k9ghost"}  # no name: its id
+    assert states(converted.events, "dnd5e")["k9ghost"] == ("upright", 4)
+    assert ("turn_started", "k9ghost", "1") in rows(converted.events)
+
+
+def test_a_combatant_being_added_in_the_last_state_of_the_records_is_named() -> None:
+    """The records end with the autosave `AddCombatantFromState` writes before it labels the new
+    goblin: it is named in a warning, and joins with the next state imported."""
+    port = fixtures()
+    table = port.Tracker()
+    table.add("k1grim", port.GRIM, initiative=17, persistent="grim-pc")
+    table.add("k2gob", port.GOBLIN, initiative=14)
+    table.start()
+    table.add("k3gob", port.GOBLIN, initiative=12)
+    push = next(n for n, s in enumerate(table.saves) if len(s["Combatants"]) == 3)
+    assert table.saves[push]["Combatants"][-1]["IndexLabel"] == 0
+    first = convert_records(FMT, table.saves[: push + 1], ruleset="dnd5e")
+    assert not any(isinstance(e, CharacterJoined) and e.character == "k3gob" for e in first.events)
+    assert any(w.startswith("Goblin (k3gob) is being added") for w in first.warnings)
+    joined = [e.character for e in first.events if isinstance(e, CharacterJoined)]
+    rest = convert_records(
+        FMT, table.saves[push + 1 :], ruleset="dnd5e", joined=joined, previous=first.previous
+    )
+    assert [e.name for e in rest.events if isinstance(e, CharacterJoined)] == ["Goblin 2"]
+    whole = convert_records(FMT, table.saves, ruleset="dnd5e")
+    assert first.events + rest.events == whole.events

@@ -101,21 +101,21 @@ def test_a_dnd5e_fight_made_for_improved_initiative_rolls_no_death_save(
     """Improved Initiative has no death saves: the table rolls them. A fight made with
     death_saves=turn rolls one at Grim's turn (a PC dead in woundlog, alive at the table)."""
     ok(run("import", "improved-initiative", dying(tmp_path), "--into", "table", "--seed", "7"))
-    assert fight_started(db, "table").options == {"death_saves": "table"}
+    assert fight_started(db, "table").options == {"death_saves": "table", "revival": True}
     assert brief("table", "hp", "successes", "failures")["grim-pc"] == ("downed", 0, 0, 0)
 
 
 def test_a_dnd5e_fight_made_for_avrae_leaves_death_saves_to_the_table(db: Path) -> None:
     ok(run("import", "avrae", AVRAE, "--into", "table", "--seed", "7"))
-    assert fight_started(db, "table").options == {"death_saves": "table"}
+    assert fight_started(db, "table").options == {"death_saves": "table", "revival": True}
 
 
 def test_every_format_declares_the_options_of_the_fight_an_import_makes(db: Path) -> None:
     assert {name: i.fight_options("dnd5e") for name, i in IMPORTERS.items()} == {
         "foundry": {"death_saves": "table"},
-        "improved-initiative": {"death_saves": "table"},
-        "avrae": {"death_saves": "table"},
-        "avrae-snapshot": {"death_saves": "table"},
+        "improved-initiative": {"death_saves": "table", "revival": True},
+        "avrae": {"death_saves": "table", "revival": True},
+        "avrae-snapshot": {"death_saves": "table", "revival": True},
     }
     assert all(i.fight_options("d26") == {} for i in IMPORTERS.values())
     ok(run("import", "foundry", FOUNDRY, "--into", "ambush", "--ruleset", "d26"))

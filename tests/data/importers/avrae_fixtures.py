@@ -221,6 +221,9 @@ class Combat:
         self.records: list[dict[str, Any]] = [other(combat_id, start, "combat_start")]
         self.snapshots: list[str] = []  # what the alias prints after each command
         self.metadata: dict[str, str] = {}  # SimpleCombat.set_metadata (combat.metadata)
+        # combat.py `CombatOptions`, written `options.dict(exclude_unset=True)`: only what a GM
+        # set (`!init opt deathdelete` toggles it: cog.py `init_opt`)
+        self.options: dict[str, bool] = {}
 
     def add(self, entry: Entry) -> None:
         """`add_combatant`, then `sort_combatants`: by init, highest first (ties keep their
@@ -229,16 +232,23 @@ class Combat:
         self.sort()
 
     def sort(self) -> None:
-        current = self.entries[self.current] if self.current is not None else None
+        """`sort_combatants`: the current one found by its index before the sort (an entry
+        just removed is not found: no current one), then followed."""
+        current = None
+        if self.current is not None:
+            current = next((e for e in self.entries if e.index == self.current), None)
         self.entries.sort(key=lambda e: e.init, reverse=True)
         for n, e in enumerate(self.entries):
             e.index = n
         if current is not None:
             self.current, self.turn = current.index, current.init
+        elif self.current is not None:
+            self.current = None
 
     def remove(self, combatant: Combatant) -> None:
         """`remove_combatant`: `on_remove` ends every effect; out of its group, or out of the
-        order (re-sorted)."""
+        order (re-sorted). (`!init remove`, cog.py `remove_combatant`, refuses the combatant
+        whose turn it is: the callers here never remove it.)"""
         combatant.effects.clear()
         if combatant.group is not None:
             combatant.group.members.remove(combatant)
@@ -257,9 +267,12 @@ class Combat:
         group.members.append(combatant)
         combatant.group = group
 
-    def advance(self, *, deathdelete: bool = True) -> None:
-        """cog.py `init_next`: the monsters of the ending turn at 0 HP or less are noted, the
+    def advance(self, *, deathdelete: bool | None = None) -> None:
+        """cog.py `init_next`: the monsters of the ending turn at 0 HP or less are noted (when
+        the combat's `deathdelete` is on: `CombatOptions.deathdelete`, True unless set), the
         turn advances (`Combat.advance_turn`), then they are removed."""
+        if deathdelete is None:
+            deathdelete = self.options.get("deathdelete", True)
         gone: list[Combatant] = []
         if deathdelete and self.current is not None:
             ending = self.entries[self.current]
@@ -286,7 +299,8 @@ class Combat:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "channel": str(CHANNEL), "summary": 900000000000000001, "dm": GM, "options": {},
+            "channel": str(CHANNEL), "summary": 900000000000000001, "dm": GM,
+            "options": dict(self.options),
             "combatants": [e.to_dict() for e in self.entries], "turn": self.turn,
             "round": self.round, "current": self.current, "metadata": {},
             "nlp_record_session_id": self.id,
@@ -331,6 +345,9 @@ def other(combat_id: str, timestamp: float, event_type: str, **fields: Any) -> d
 ALIAS = Path(str(files("woundlog.replays") / "integrations" / "avrae" / "woundlog.alias"))
 AUTHOR = "Dana"  # !echo (cogs5e/pbpUtils.py) sends f"{ctx.author.display_name}: {msg}"
 PAGE = 1700  # the alias's budget for one page's entries, below Discord's 2000 characters
+KINDS = {"player": 1, "monster": 2, "common": 0}
+"""A row's last field: `race` is set for a player only, `monster_name` for a
+`MonsterCombatant` only (aliasing/api/combat.py `SimpleCombatant.__init__`, v4.2.70)."""
 
 
 def alias_output(combat: Combat, page: int = 1) -> str:
@@ -343,17 +360,24 @@ def alias_output(combat: Combat, page: int = 1) -> str:
     order: list[list[Any]] = []
     for entry in combat.entries:
         members = entry.members if isinstance(entry, Group) else [entry]
-        rows = [[c.id, c.name, c.hp, c.max_hp, c.temp_hp, int(c.kind == "player")] for c in members]
+        rows = [[c.id, c.name, c.hp, c.max_hp, c.temp_hp, KINDS[c.kind]] for c in members]
         order.append([entry.name if isinstance(entry, Group) else None, rows])
-    pages: list[list[Any]] = [[]]
-    for item in order:
-        if pages[-1] and len(json.dumps([*pages[-1], item])) > PAGE:
-            pages.append([])
-        pages[-1].append(item)
+    # a page is [its first place, its places]: a page ends where the next row would pass the
+    # budget, inside a group too, and a place split so is on both pages, under the same index
+    pages: list[tuple[int, list[Any]]] = [(0, [])]
+    for n, (group, rows) in enumerate(order):
+        for row in rows:
+            first, places = pages[-1]
+            if places and len(json.dumps([*places, [group, [row]]])) > PAGE:
+                first, places = n, []
+                pages.append((first, places))
+            if first + len(places) <= n:
+                places.append([group, []])
+            places[-1][1].append(row)
     fight = combat.metadata.setdefault("woundlog", f"{CHANNEL}-{int(combat.clock)}")
     head = {"v": 1, "fight": fight, "t": combat.clock, "r": combat.round, "cur": combat.current,
-            "n": len(order), "page": [page, len(pages), sum(len(p) for p in pages[: page - 1])],
-            "o": pages[page - 1]}  # fmt: skip
+            "n": len(order), "page": [page, len(pages), pages[page - 1][0]],
+            "o": pages[page - 1][1]}  # fmt: skip
     more = f" (page {page} of {len(pages)}: now !woundlog {page + 1})" if page < len(pages) else ""
     return f"{AUTHOR}: `woundlog {json.dumps(head)}`{more}"
 
@@ -518,6 +542,8 @@ class SimpleCombatant:
         self.hp, self.max_hp, self.temp_hp = c.hp, c.max_hp, c.temp_hp
         self.group = c.group.name if c.group else None  # the group's name
         self.race = "Elf" if c.kind == "player" else None  # set for players only
+        # `_monster_name = combatant.monster_name` for a MonsterCombatant only
+        self.monster_name = c.monster[0] if c.kind == "monster" and c.monster else None
 
 
 class SimpleGroup:

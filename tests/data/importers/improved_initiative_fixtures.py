@@ -197,7 +197,9 @@ class Tracker:
     def update_index_label(self, c: Combatant) -> None:
         """Combatant.ts `UpdateIndexLabel()`: count the name, and take the count as the label
         when there is none, it is lower, or the display name is taken."""
-        name = c.block["Name"]
+        name = c.block.get("Name")
+        if name is None:  # `if (name == oldName) return;` with no old name: null == undefined
+            return
         self.counts[name] = self.counts.get(name, 0) + 1
         taken = any(
             self.display_name(o) == self.display_name(c) for o in self.combatants if o is not c
