@@ -85,8 +85,10 @@ IMPORTERS: dict[str, Importer] = {
             "envelope, dice from Roll.toJSON()",
             "foundry",
             # dnd5e's own sheet rolls the save (Actor5e.rollDeathSave); the bridge sends its
-            # roll as a `check` (foundry.py), so woundlog must not roll it at a turn
-            TABLE_DEATH_SAVES,
+            # roll as a `check` (foundry.py), so woundlog must not roll it at a turn. And dnd5e
+            # brings back whoever a heal takes above 0 HP (preUpdateHP clears the death saves),
+            # so a heal of one woundlog holds dead is a revival (foundry.py, `revivals`)
+            {"dnd5e": {**TABLE_DEATH_SAVES["dnd5e"], "revival": True}},
         ),
         Importer(
             "improved-initiative",

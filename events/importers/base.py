@@ -45,6 +45,10 @@ class Converted(msgspec.Struct, frozen=True):
     records: list[int] = []
     """Per event, the place in the records given of the record that made it, so that an event
     the rules refuse on append is reported by its record (see refusals.py)."""
+    instead: dict[str, Event] = {}
+    """By event id, the event appended in its place if the rules refuse it, under an id of its
+    own (a heal of a character the source shows alive again, as a revival where the rules hold
+    the character dead); refused too, it is left out and reported as any refusal."""
 
 
 # --- decoding records --------------------------------------------------------------------------

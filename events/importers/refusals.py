@@ -9,6 +9,9 @@ rules accept and reports the rest:
 - an event the rules refuse only for who made it (a blow struck, or a heal given, by a character
   woundlog's rules say cannot act) is kept without that `attacker` or `healer`, under its own
   id with `:unattributed` added, since its damage or healing was real; the answer says so;
+- an event the importer gave another to try in its place (`Converted.instead`: a heal of a
+  character the other program shows alive again, as a revival) is replaced by that one, under
+  its own id; the answer says so;
 - any other event the rules refuse is left out, and the answer names its record, its event and
   the rules' reason. The same records sent again are refused again, the same way: a no-op.
 
@@ -23,7 +26,7 @@ names each refusal with its place in the batch. This module only reads those ref
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -50,10 +53,14 @@ class Refusal(msgspec.Struct, frozen=True):
     reason: str
     field: str | None = None
     kept: bool = False
+    instead: str | None = None
+    """The id of the event appended in its place (`Converted.instead`), if any."""
 
     def said(self) -> str:
         record = "a record" if self.record is None else f"record {self.record}"
         made = f"{record} (event `{self.event}`)"
+        if self.instead is not None:
+            return f"{made} refused by the rules ({self.reason}): `{self.instead}` appended instead"
         if self.kept:
             role = ACTORS.get(self.field or "", "actor")
             return (
@@ -82,32 +89,47 @@ def append_importing(
     earlier import is then sent again in that form, a no-op, even if an undo since then would
     let the rules take it whole (its damage must not count twice)."""
     events = list(converted.events)
+    instead = converted.instead
     if known is not None:
-        events = kept_before(events, known)
+        events = kept_before(events, known, instead)
     records: list[int | None] = list(converted.records)
     records += [None] * (len(events) - len(records))  # an importer that names no records
     refusals: list[Refusal] = []
-    # each round leaves out an event, or drops its actor (at most once): a bound, not a guess
-    for _ in range(2 * len(events) + 1):
+    # each round leaves out an event, replaces it (at most once) or drops its actor (at most
+    # once): a bound, not a guess
+    for _ in range(3 * len(events) + 1):
         try:
             return append([*before, *events]), refusals
         except RefusedError as refused:
             errors = refused.errors if isinstance(refused, BatchRefused) else [refused]
             if not all(_ours(error, len(before), len(events)) for error in errors):
                 raise
-            events, records = _past(errors, events, records, len(before), refusals)
+            events, records = _past(errors, events, records, len(before), refusals, instead)
     raise AssertionError("unreachable: every round leaves out or changes an event")
 
 
-def kept_before(events: list[Event], known: Callable[[list[str]], Collection[str]]) -> list[Event]:
-    """The events, each one an earlier import kept without its actor in that same form."""
-    alone = {i: _alone(e) for i, e in enumerate(events)}
-    ids = [e.id for e in alone.values() if e is not None and e.id is not None]
+def kept_before(
+    events: list[Event],
+    known: Callable[[list[str]], Collection[str]],
+    instead: Mapping[str, Event] | None = None,
+) -> list[Event]:
+    """The events, each one an earlier import kept in another form (without its actor, or the
+    event given `instead` of it, or that one without its actor) in that same form."""
+    forms = {i: _forms(e, instead or {}) for i, e in enumerate(events)}
+    ids = [form.id for each in forms.values() for form in each if form.id is not None]
     found = set(known(ids)) if ids else set()
-    return [
-        shown if (shown := alone[i]) is not None and shown.id in found else event
-        for i, event in enumerate(events)
-    ]
+    kept = []
+    for i, event in enumerate(events):
+        shown = next((form for form in forms[i] if form.id in found), None)
+        kept.append(event if shown is None else shown)
+    return kept
+
+
+def _forms(event: Event, instead: Mapping[str, Event]) -> list[Event]:
+    """The other forms an import may have kept the event in."""
+    other = instead.get(event.id) if event.id is not None else None
+    forms = [_alone(event), other, _alone(other) if other is not None else None]
+    return [form for form in forms if form is not None]
 
 
 def _alone(event: Event) -> Event | None:
@@ -133,8 +155,10 @@ def _past(
     records: list[int | None],
     first: int,
     refusals: list[Refusal],
+    instead: Mapping[str, Event],
 ) -> tuple[list[Event], list[int | None]]:
-    """The events with each refused one left out, or replaced by itself without its actor."""
+    """The events with each refused one left out, or replaced by the event given `instead` of
+    it, or by itself without its actor."""
     at = {error.index - first: error for error in errors if error.index is not None}
     kept: list[Event] = []
     kept_records: list[int | None] = []
@@ -142,6 +166,12 @@ def _past(
         error = at.get(place)
         if error is None:
             kept.append(event)
+            kept_records.append(record)
+            continue
+        other = instead.get(event.id) if event.id is not None else None
+        if other is not None:
+            refusals.append(Refusal(record, event.id, error.message, error.field, instead=other.id))
+            kept.append(other)
             kept_records.append(record)
             continue
         alone = _without_actor(event, error.field)
