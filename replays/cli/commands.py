@@ -29,7 +29,7 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("order", "turns", "order"),
     ("choose", "fight", "choose"),
     ("check", "fight", "check"),
-    ("stat", "fight", "stat"),
+    ("set", "fight", "set_stat"),
     ("end", "fight", "end"),
     ("undo", "undo", "undo"),
     ("amend", "undo", "amend"),

@@ -282,7 +282,7 @@ def check(
     by_character(db, fight, "check", character, fields, roll, event_id, as_json)
 
 
-def stat(
+def set_stat(
     fight: FightId,
     character: Annotated[str, typer.Argument(metavar="CHARACTER", help="Whose stat it is.")],
     name: Annotated[
