@@ -214,12 +214,13 @@ IMPORTING = ImportRules(
     temporary=TEMPORARY,
     critical=True,
     death_save=DEATH_SAVE,
+    maximum="hp",
     revival=REVIVAL[0],
 )
 """The programs that feed woundlog play this game: hit points are hit points, temporary ones
-are granted by the `temporary` heal, a critical hit stays one, a death save is a check, and a
-creature a program shows alive again after 0 HP was revived (`revivify`, the revival of a
-fight: the others take an hour or more)."""
+are granted by the `temporary` heal, a critical hit stays one, a death save is a check, a
+maximum that moves is a `stat_changed` of `hp`, and a heal that brings the dead back is a
+`revivify` (any revival means brings the dead back the same way)."""
 
 
 class Creature(Character, frozen=True, kw_only=True):

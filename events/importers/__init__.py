@@ -36,9 +36,9 @@ TABLE_DEATH_SAVES: dict[str, Options] = {"dnd5e": {"death_saves": "table"}}
 never carry a death save woundlog could take as the table's roll."""
 
 SHEET_REVIVALS: dict[str, Options] = {"dnd5e": {"death_saves": "table", "revival": True}}
-"""As `TABLE_DEATH_SAVES`, and dnd5e's revivals taken: for a program that keeps no death saves
-and shows a character healed from 0 HP alive, whatever the table's saves said (woundlog then
-records the heal as a revival: `ImportRules.revival`)."""
+"""As `TABLE_DEATH_SAVES`, and dnd5e's revivals taken: for a program that shows a character
+healed from 0 HP alive, whatever the table's saves said (woundlog then records the heal as a
+revival: `ImportRules.revival`, `Converted.instead`)."""
 
 DEFAULT_RULESET = "dnd5e"
 """The ruleset a fight created by an import plays when none is given: the programs that feed
@@ -90,8 +90,10 @@ IMPORTERS: dict[str, Importer] = {
             "envelope, dice from Roll.toJSON()",
             "foundry",
             # dnd5e's own sheet rolls the save (Actor5e.rollDeathSave); the bridge sends its
-            # roll as a `check` (foundry.py), so woundlog must not roll it at a turn
-            TABLE_DEATH_SAVES,
+            # roll as a `check` (foundry.py), so woundlog must not roll it at a turn. And dnd5e
+            # brings back whoever a heal takes above 0 HP (preUpdateHP clears the death saves),
+            # so a heal of one woundlog holds dead is a revival (foundry.py, `revivals`)
+            SHEET_REVIVALS,
         ),
         Importer(
             "improved-initiative",

@@ -42,7 +42,7 @@ the combat:
   `Character.on_hp` resets the death saves, three failures included). A combatant shown at 0
   HP or below and then above 0 is healed what Avrae shows; if woundlog has them dead (by the
   table's saves), that heal is written as a revival (`revivify`, under its id plus
-  `:revived`: saved_encounters.revived), which a dnd5e fight an import makes allows (option
+  `:revival`: saved_encounters.revived), which a dnd5e fight an import makes allows (option
   `revival`), so the fight ends as Avrae shows it.
 - Other combatants (`monster`, and `common`, added by hand: NPCs): `hp` and `temp_hp` of
   `data`. A combatant whose `max_hp` is unset (Avrae allows it) or below 1 is never tracked,
@@ -476,4 +476,4 @@ def take_in_combats(
         if cursors
         else previous
     )
-    return Converted(batch.events, cursor, batch.warnings, batch.records, batch.alternatives)
+    return Converted(batch.events, cursor, batch.warnings, batch.records, batch.instead)

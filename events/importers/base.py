@@ -45,11 +45,10 @@ class Converted(msgspec.Struct, frozen=True):
     records: list[int] = []
     """Per event, the place in the records given of the record that made it, so that an event
     the rules refuse on append is reported by its record (see refusals.py)."""
-    alternatives: dict[str, Event] = {}
-    """By event id, the event to append in its place should the rules refuse it: what the other
-    program shows, worded for a state woundlog may be in and the importer cannot see (a heal of
-    a character woundlog has dead, which the program shows alive: the same heal as a revival,
-    under its id plus `:revived`; see refusals.py)."""
+    instead: dict[str, Event] = {}
+    """By event id, the event appended in its place if the rules refuse it, under an id of its
+    own (a heal of a character the source shows alive again, as a revival where the rules hold
+    the character dead); refused too, it is left out and reported as any refusal."""
 
 
 # --- decoding records --------------------------------------------------------------------------
@@ -115,7 +114,23 @@ class Batch:
         self.warnings: list[str] = []
         self.warned: set[str] = set()  # the same, to look up: a long import warns often
         self.records: list[int] = []
-        self.alternatives: dict[str, Event] = {}
+        self.instead: dict[str, Event] = {}  # `Converted.instead`: see `revivals`
+
+    def revivals(self, start: int, who: str, note: str) -> None:
+        """The plain heals of `who` made since `start`, each given the same heal by the
+        ruleset's revival means (`ImportRules.revival`, dnd5e's `revivify`) to take its place
+        under its id plus `:revival` should the rules refuse it (`Converted.instead`): the
+        source shows `who` alive after it, and woundlog may hold them dead (the table's death
+        saves). A fight without the ruleset's option for it refuses that too, and says so.
+        `note` says what the source showed."""
+        means = self.importing.revival
+        if means is None:
+            return
+        for heal in self.events[start:]:
+            if isinstance(heal, Heal) and heal.target == who and not heal.means and heal.id:
+                self.instead[heal.id] = msgspec.structs.replace(
+                    heal, id=f"{heal.id}:revival", means=means, note=note
+                )
 
     def warn(self, message: str) -> None:
         if message not in self.warned:

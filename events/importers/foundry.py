@@ -15,7 +15,9 @@ document's uuid (`Scene.<scene>.Token.<token>`) and name ("Goblin (2)"), since u
 share their base actor's `id`; a linked actor (a player character) by its world actor's uuid
 (`Actor.<id>`) and name, the same with any token of it, or none, on any scene. `actor` gives
 `type` and `hp` (`value`, `max`, `temp`, `tempmax`), read by the module at the HP path its
-setting names (`system.attributes.hp` in dnd5e), as after the change.
+setting names (`system.attributes.hp` in dnd5e), as after the change and as dnd5e PREPARES
+them (effects applied: Aid's +5 is in the prepared `tempmax`, never in the stored one an
+update holds; `value` never above `max + tempmax`).
 
     {"hook": "dnd5e.applyDamage", "id": "h7Qk2aZ0", "amount": 12,
      "token": {"uuid": "Scene.s1.Token.t1", "name": "Goblin (2)", "player": false},
@@ -58,16 +60,43 @@ Hooks and mapping:
   deleted: Foundry hands its turn index to the next) ends one turn and starts the other;
   moving back, or staying, makes nothing; round 0 is no round. Every combatant in `turns`
   with HP joins at its first sight.
+- `maximum` (the module's own envelope, `cause` the Foundry hook it saw): the prepared maximum
+  moved and no HP hook follows: an ActiveEffect applied, changed or ended (`createActiveEffect`,
+  `updateActiveEffect`, `deleteActiveEffect`, with `effect.name`), or the sheet's `max` or
+  `tempmax` edited (`updateActor`) without moving the prepared HP. Its `actor.hp` is prepared
+  after it: an effect's end lowers `hp.value` with the maximum, and dnd5e fires no HP hook.
 - First sight of a character: it joins with dnd5e's effective maximum (`hp.max + hp.tempmax`,
-  Aid's +5 included) as the ruleset's stat, as the player kind on the players' side when
+  Aid's +5 included; the HP before the change, where a change lowered the maximum below them)
+  as the ruleset's stat, as the player kind on the players' side when
   `token.player` (the module sends `actor.hasPlayerOwner`; without it, `actor.type ==
   "character"`), else the other kind; `token.side` overrides the side. Below its maximum before
   the change, it also takes a hit for the difference; holding temporary HP before it (`hp.temp`
   less `changes.temp`), it is granted them, so a first blow they absorb is absorbed once, by
-  the rules. A character with an effective maximum
-  below 1 is never tracked. woundlog keeps the maximum it joined with: a `tempmax` granted
-  later is taken in (HP up to `max + tempmax` is valid) as the heal Foundry reports, which
-  woundlog's rules cap at that maximum.
+  the rules. A character with an effective maximum below 1 is never tracked.
+
+A maximum that moves. The cursor keeps each character's effective maximum as woundlog holds
+it; whenever an envelope shows another (any hook: an effect, dnd5e 5.3's `maximum` damage or
+healing type, a sheet edit, a turn change's order), it is a `stat_changed` of the ruleset's
+stat (`ImportRules.maximum`: dnd5e's `hp`), `reason` naming the old and new maximum and the
+cause, BEFORE the HP change: so a heal above the old maximum is not capped at it, and a
+lowered one brings woundlog's HP down as dnd5e's prepared HP come down (`min(value,
+effectiveMax)`), the HP change then counted from there. One exception: a blow whose HP before
+it were above the maximum it leaves (Life Drain as dnd5e 5.3 applies it: the `maximum` part
+lowers `tempmax`, `amount` is the rest, and the HP lost is clamped to the new maximum) is hit
+first and the maximum set after, lest the cap and the hit take the same HP twice. The HP
+before a change are checked against 0 and the maximum before it (the cursor's, or the one
+after, the higher). A ruleset with a fixed maximum gets a warning instead; a character the
+cursor knows no maximum of (a fight imported before this) takes the envelope's, without event.
+
+Revival. dnd5e has no dead state of its own: the sheet shows a player character dead at 0 HP
+with three failed death saves, and any heal above 0 HP clears them (`preUpdateHP`), so the
+sheet shows it alive (Revivify is a `healing` part of 1). A player character's heal from 0 HP
+is sent with a revival to try in its place (`Converted.instead`: the heal with means
+`ImportRules.revival`, dnd5e's `revivify`, id `...:heal:revival`), appended only if woundlog's
+rules hold the character dead; a new fight made for these records has option `revival`
+(events/importers/__init__.py), an existing one without it refuses the revival and says so.
+A monster healed from 0 HP woundlog holds dead (woundlog's dnd5e kills monsters at 0 HP,
+Foundry only shows 0 HP) is left out and reported, as before.
 - Dice: `roll` is a roll as `Roll#dice` gives its dice (parenthetical and pool terms already
   flattened), `purpose` the woundlog dice purpose they are given for; `rolls` gives several:
   `{purpose: [roll, ...]}`. A die counts when its result is `active` and not `discarded` (kept
@@ -81,7 +110,8 @@ and both values) and the fight is brought to Foundry's HP first by an event of i
 (`foundry:<id>:<token>:drift`, noted as such), so a GM sees it and can undo it. An envelope
 that contradicts itself (an `applyDamage` that says more HP was lost than it dealt) is refused.
 
-Ids: `foundry:<id>:<token>:hit` / `:heal` / `:temp` / `:death_save` / `:drift`,
+Ids: `foundry:<id>:<token>:hit` / `:heal` / `:temp` / `:death_save` / `:drift` / `:max`
+(a `stat_changed`) / `:heal:revival`,
 `foundry:<combat>:<round>:<turn>:<combatant>:<token>:turn_started` / `turn_ended`,
 `foundry:<combat>:<round>:round_ended`, `foundry:<token>:joined` / `:hurt`. The cursor also
 keeps the last envelope ids seen (looked up in a set: a batch is one pass), so a resend is
@@ -92,13 +122,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterator, Sequence
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
 from ..errors import StructuralError
-from ..model import CHECK_BONUS, MAGNITUDE, Check, Heal, Hit, Magnitude, TurnEnded, TurnStarted
+from ..model import (
+    CHECK_BONUS,
+    MAGNITUDE,
+    NAME_LENGTH,
+    Check,
+    Heal,
+    Hit,
+    Magnitude,
+    StatChanged,
+    TurnEnded,
+    TurnStarted,
+)
 from .base import (
     Batch,
     Converted,
@@ -117,6 +158,7 @@ HOOKS = (
     "dnd5e.healActor",
     "dnd5e.rollDeathSave",
     "combatTurnChange",
+    "maximum",
 )
 DEATH_SAVE = "death_save"  # in an id: the death save of its envelope
 SEEN_KEPT = 500  # envelope ids the cursor remembers, for resends (the module resends its queue)
@@ -265,6 +307,38 @@ class HealActor(OnToken, tag="dnd5e.healActor", frozen=True, kw_only=True):
     attacker: SourceId | None = None
 
 
+class Effect(msgspec.Struct, frozen=True):
+    """An ActiveEffect, by its name (dnd5e's Aid: `Level 2: +5 Max HP`)."""
+
+    name: Annotated[str, Meta(max_length=NAME_LENGTH)] = ""
+
+
+CAUSES = {
+    "updateActor": "the sheet's maximum edited",
+    "createActiveEffect": "applied",
+    "updateActiveEffect": "changed",
+    "deleteActiveEffect": "ended",
+}
+"""The Foundry hooks a `maximum` envelope may come from, and what each did to the maximum."""
+
+
+class MaximumMoved(OnToken, tag="maximum", frozen=True, kw_only=True):
+    """A Foundry hook (`cause`) that changed an actor's prepared maximum, with no HP hook to
+    follow: its `actor.hp` as prepared after it; `effect` the ActiveEffect it applied, changed
+    or ended."""
+
+    cause: Literal["updateActor", "createActiveEffect", "updateActiveEffect", "deleteActiveEffect"]
+    effect: Effect | None = None
+
+    def said(self) -> str:
+        if self.cause == "updateActor":
+            return CAUSES[self.cause]
+        name = "".join(c for c in self.effect.name if c.isprintable()) if self.effect else ""
+        return (
+            f"effect `{name}` {CAUSES[self.cause]}" if name else f"an effect {CAUSES[self.cause]}"
+        )
+
+
 class RollDeathSave(OnToken, tag="dnd5e.rollDeathSave", frozen=True, kw_only=True):
     def given_rolls(self, index: int) -> dict[str, list[int]]:
         return {}  # its roll is the check's own die, whatever `purpose` says
@@ -294,7 +368,7 @@ class CombatTurnChange(Envelope, tag="combatTurnChange", frozen=True, kw_only=Tr
     turns: list[InOrder] = []
 
 
-Hook = ApplyDamage | DamageActor | HealActor | RollDeathSave | CombatTurnChange
+Hook = ApplyDamage | DamageActor | HealActor | RollDeathSave | CombatTurnChange | MaximumMoved
 
 
 class _HookName(msgspec.Struct, frozen=True):
@@ -328,6 +402,7 @@ class Cursor(msgspec.Struct, frozen=True):
     combat's place after its last turn change."""
 
     hp: dict[str, int] = {}
+    max: dict[str, int] = {}  # each token's maximum as woundlog holds it (see `Conversion.maximum`)
     seen: list[str] = []
     combats: dict[str, Place] = {}
     unhooked: dict[str, list[tuple[int, int]]] = {}  # see `Conversion.unreported`
@@ -348,6 +423,7 @@ class Conversion:
     def __init__(self, importing: ImportRules, joined: Collection[str], cursor: Cursor) -> None:
         self.batch = Batch(SOURCE, importing, joined)
         self.hp = dict(cursor.hp)
+        self.max = dict(cursor.max)
         # Envelope ids in the order seen (the cursor keeps the last ones) and as a set, so a
         # resend is recognised in one look-up, not a scan of every id before it.
         self.seen = list(cursor.seen)
@@ -360,7 +436,9 @@ class Conversion:
     ) -> bool:
         """Join a token seen for the first time, with its HP and temporary HP as they were before
         the hook's change (`temp_change`: its change of temporary HP); False if it is never
-        tracked (no HP)."""
+        tracked (no HP). It joins with its effective maximum, or with the HP before the change
+        where they were above it (the change lowered the maximum: the one before is not in the
+        envelope, and it was at least those HP); `maximum` then moves it."""
         top = actor.hp.effective_max
         if top < 1:
             return False
@@ -369,13 +447,17 @@ class Conversion:
         temp = (actor.hp.temp or 0) - temp_change
         player = token.player if token.player is not None else actor.type == "character"
         name = token.name or actor.name or token.uuid
-        if self.batch.sight(Sighting(token.uuid, name, player, top, hp, token.side, temp)):
+        joined_with = max(top, hp)
+        if self.batch.sight(Sighting(token.uuid, name, player, joined_with, hp, token.side, temp)):
             self.hp.setdefault(token.uuid, hp)
+            self.max[token.uuid] = joined_with
         return True
 
-    def before(self, hook: OnToken, lost: int, index: int) -> int | None:
-        """HP before the hook's change, from `hp.value` and the change; a difference from the
-        HP the last envelope left is drift: reported, and brought in line by its own event."""
+    def before(self, hook: OnToken, change: int, index: int) -> int | None:
+        """HP before the hook's change (`change`, of `hp.value`), checked against what dnd5e
+        allows: `hp.value` within 0 and the effective maximum after the change, the HP before
+        it within 0 and the maximum before it (the one the cursor holds, or the one after, the
+        higher: a maximum that moved unseen is taken in, not refused)."""
         token, value, hp = hook.token.uuid, hook.actor.hp.value, hook.actor.hp
         if value is None:
             return self.hp.get(token)
@@ -386,30 +468,92 @@ class Conversion:
                 field="$.actor.hp.value",
                 index=index,
             )
-        before = value - lost
-        if not 0 <= before <= top:
+        before = value - change
+        known = self.max.get(token)
+        upper = max(top, known) if known is not None else None
+        if before < 0 or (upper is not None and before > upper):
             raise StructuralError(
-                f"a change of {-lost:+d} to {value} HP means {before} HP before it, outside 0 "
-                f"to {top}: the envelope contradicts the HP it carries",
+                f"a change of {change:+d} to {value} HP means {before} HP before it, outside 0 "
+                f"to {upper if upper is not None else top}: the envelope contradicts the HP it "
+                "carries",
                 field="$.changes.hp",
                 index=index,
             )
-        known = self.hp.get(token)
-        if known is not None and known != before:
-            self.batch.warn(
-                f"record {index} ({hook_name(hook)} `{hook.id}`): {hook.token.name or token} "
-                f"was at {known} HP after the last record and Foundry says {before} before "
-                f"this one: {before - known:+d} HP changed unseen (a rest, a lost send, an edit "
-                "with the module off); woundlog follows Foundry"
-            )
-            start = len(self.batch.events)
-            self.batch.hp_change(self.batch.id(hook.id, token, "drift"), token, before - known)
-            for at in range(start, len(self.batch.events)):
-                self.batch.events[at] = msgspec.structs.replace(
-                    self.batch.events[at],
-                    note=f"drift: Foundry had {before} HP where woundlog had {known}",
-                )
         return before
+
+    def drift(self, hook: OnToken, before: int | None, index: int) -> None:
+        """A difference between the HP before the hook's change and the HP the last envelope
+        left (after any move of the maximum) is drift: reported, and brought in line by its
+        own event."""
+        token = hook.token.uuid
+        known = self.hp.get(token)
+        if before is None or known is None or known == before:
+            return
+        self.batch.warn(
+            f"record {index} ({hook_name(hook)} `{hook.id}`): {hook.token.name or token} "
+            f"was at {known} HP after the last record and Foundry says {before} before "
+            f"this one: {before - known:+d} HP changed unseen (a rest, a lost send, an edit "
+            "with the module off); woundlog follows Foundry"
+        )
+        start = len(self.batch.events)
+        self.batch.hp_change(self.batch.id(hook.id, token, "drift"), token, before - known)
+        for at in range(start, len(self.batch.events)):
+            self.batch.events[at] = msgspec.structs.replace(
+                self.batch.events[at],
+                note=f"drift: Foundry had {before} HP where woundlog had {known}",
+            )
+        self.hp[token] = before
+
+    def maximum(self, hook: Envelope, token: Token, actor: Actor, cause: str) -> None:
+        """dnd5e's effective maximum (`max + tempmax`, effects applied) as this envelope shows
+        it, where it is not the one woundlog holds: a `stat_changed` of the ruleset's stat
+        (`ImportRules.maximum`), whose cap brings the HP woundlog holds down with a lowered
+        one, as dnd5e's `prepareHitPoints` does (`hp.value = min(value, effectiveMax)`).
+        Id `foundry:<id>:<token>:max`. A ruleset that keeps the maximum a character joined
+        with is warned of it instead."""
+        who, top = token.uuid, actor.hp.effective_max
+        known = self.max.get(who)
+        if who not in self.batch.joined or known == top:
+            return
+        self.max[who] = top
+        if known is None:  # joined before the cursor kept maximums: nothing to compare with
+            return
+        stat = self.batch.importing.maximum
+        name = token.name or actor.name or who
+        if stat is None:
+            self.batch.warn(
+                f"{name}'s maximum moved to {top} in Foundry ({cause}): this fight's ruleset "
+                "keeps the maximum a character joined with"
+            )
+            return
+        self.batch.add(
+            StatChanged(
+                id=self.batch.id(hook.id, who, "max"),
+                by=SOURCE,
+                character=who,
+                stat=stat,
+                value=top,
+                reason=f"Foundry: {known} -> {top}, {cause}",
+            )
+        )
+        if who in self.hp:
+            self.hp[who] = min(self.hp[who], top)
+
+    def revivals(self, start: int, hook: OnToken, hp_before: int | None) -> None:
+        """A player character's heal from 0 HP among the events made since `start`: dnd5e
+        shows the character alive after it (the sheet's dead is three failed death saves at 0
+        HP, and `preUpdateHP` clears them when a heal takes HP above 0: release-5.3.3
+        module/data/actor/templates/attributes.mjs; Revivify is a heal of 1 HP), so where
+        woundlog's rules hold the character dead the heal is appended as a revival instead
+        (`ImportRules.revival`, dnd5e's `revivify`), under its id plus `:revival`; a fight
+        without the ruleset's option for it refuses that too, and says so. A monster is not
+        revived so: woundlog's dnd5e kills it at 0 HP where Foundry only shows 0 HP, and a
+        heal of it stays a refusal the GM is told of."""
+        token = hook.token
+        player = token.player if token.player is not None else hook.actor.type == "character"
+        if hp_before == 0 and player:
+            note = "Foundry shows them alive after this heal from 0 HP: a revival"
+            self.batch.revivals(start, token.uuid, note)
 
     def unreported(self, hook: ApplyDamage) -> HpChanges:
         """The change of an `applyDamage` that carries none (the module of manifest 1.0.0 took
@@ -435,6 +579,11 @@ class Conversion:
         return True
 
     def apply_damage(self, hook: ApplyDamage, rolls: dict[str, list[int]], index: int) -> None:
+        """A blow or a heal. A maximum that moved with it (dnd5e 5.3's `maximum` damage and
+        healing type, `applyDamage`'s `tempmax` update) is set before it, except one lowered
+        below the HP the blow started from: that blow's damage counts from the HP before it
+        (dnd5e clamps the HP lost to keep them within the new maximum), so the maximum is set
+        after the hit, lest its cap and the hit both take the same HP."""
         changes = hook.changes if hook.changes is not None else self.unreported(hook)
         if hook.amount > 0 and -changes.total > hook.amount:
             raise StructuralError(
@@ -446,7 +595,14 @@ class Conversion:
         before = self.before(hook, changes.hp, index)
         if not self.sight(hook.token, hook.actor, before, changes.temp):
             return
-        who, batch = hook.token.uuid, self.batch
+        who, batch, top = hook.token.uuid, self.batch, hook.actor.hp.effective_max
+        drained = hook.amount > 0 and before is not None and before > top
+        cause = f"`maximum` {'damage' if top < self.max.get(who, top) else 'healing'}"
+        if not drained:
+            self.maximum(hook, hook.token, hook.actor, cause)
+            before = None if before is None else min(before, top)
+        self.drift(hook, before, index)
+        start = len(batch.events)
         if hook.amount > 0:
             # dnd5e's `applyDamage` takes min(temporary HP, amount) off them, then may set them
             # higher (a `temphp` part of the same damage): the change alone can hide what they
@@ -464,15 +620,24 @@ class Conversion:
                     critical=True if hook.critical and batch.importing.critical else None,
                 )
             )
-        elif changes.hp > 0:
-            batch.hp_change(
-                batch.id(hook.id, who, "heal"), who, changes.hp, by=hook.attacker, rolls=rolls
-            )
+        else:
+            value = hook.actor.hp.value
+            gained = changes.hp if value is None or before is None else value - before
+            if gained > 0:
+                batch.hp_change(
+                    batch.id(hook.id, who, "heal"), who, gained, by=hook.attacker, rolls=rolls
+                )
+                self.revivals(start, hook, before)
         if changes.temp > 0 and hook.actor.hp.temp:
             batch.grant_temporary(batch.id(hook.id, who, "temp"), who, hook.actor.hp.temp)
+        if drained:
+            self.maximum(hook, hook.token, hook.actor, cause)
         self.left(hook)
 
     def hp_hook(self, hook: DamageActor | HealActor, index: int) -> None:
+        """An HP change by any other means. A maximum that moved with it (a sheet's `tempmax`
+        lowered, which lowers the prepared HP with it) is set first, and the change is counted
+        from the HP that maximum leaves."""
         if self.hooked_before(hook):
             self.left(hook)
             return
@@ -480,14 +645,17 @@ class Conversion:
         before = self.before(hook, changes.hp, index)
         if not self.sight(hook.token, hook.actor, before, changes.temp):
             return
-        if hook.actor.hp.value is None:
+        self.maximum(hook, hook.token, hook.actor, "a sheet edit with this HP change")
+        if hook.actor.hp.value is None or before is None:
             return
+        before = min(before, hook.actor.hp.effective_max)
+        self.drift(hook, before, index)
         temp = hook.actor.hp.temp or 0
         start = len(self.batch.events)
         self.batch.hp_and_temporary(
             hook.id,
             hook.token.uuid,
-            (hook.actor.hp.value - changes.hp, hook.actor.hp.value),
+            (before, hook.actor.hp.value),
             (temp - changes.temp, temp),
         )
         for at in range(start, len(self.batch.events)):  # who did it, on the hit or heal
@@ -497,6 +665,18 @@ class Conversion:
             elif isinstance(event, Heal) and not event.means:  # a heal of HP, not a grant
                 event = msgspec.structs.replace(event, healer=hook.attacker)
             self.batch.events[at] = event
+        self.revivals(start, hook, before)
+        self.left(hook)
+
+    def maximum_moved(self, hook: MaximumMoved, index: int) -> None:
+        """An effect applied, changed or ended, or the sheet's maximum edited, with no HP hook
+        to come: the maximum, and the HP it leaves (dnd5e's prepared `hp.value`, never above
+        it), taken in."""
+        before = self.before(hook, 0, index)
+        if not self.sight(hook.token, hook.actor, before):
+            return
+        self.maximum(hook, hook.token, hook.actor, hook.said())
+        self.drift(hook, before, index)
         self.left(hook)
 
     def death_save(self, hook: RollDeathSave, index: int) -> None:
@@ -507,8 +687,11 @@ class Conversion:
                 "dnd5e rule; this fight's ruleset rolls its own"
             )
             return
-        if not self.sight(hook.token, hook.actor, self.before(hook, 0, index)):
+        before = self.before(hook, 0, index)
+        if not self.sight(hook.token, hook.actor, before):
             return
+        self.maximum(hook, hook.token, hook.actor, "as the death save showed it")
+        self.drift(hook, before, index)
         natural, bonus, note = death_save(hook.roll)
         who = hook.token.uuid
         self.batch.add(
@@ -537,8 +720,10 @@ class Conversion:
         `Combat#_onUpdate` and `#recordPreviousState`, `Object.assign(this.previous, ...)`), so
         two quick Next Turn clicks give a first hook whose `prior` is its own `current`."""
         for entry in hook.turns:
-            if entry.token is not None and entry.actor is not None:
-                self.sight(entry.token, entry.actor)
+            if entry.token is None or entry.actor is None:
+                continue
+            if self.sight(entry.token, entry.actor):
+                self.maximum(hook, entry.token, entry.actor, "as the combat's turns show it")
         order = [e.combatant_id for e in hook.turns]
         tokens = {e.combatant_id: e.token.uuid for e in hook.turns if e.token is not None}
         prior, known = hook.prior, self.combats.get(hook.combat)
@@ -585,7 +770,11 @@ class Conversion:
 
     def cursor(self) -> object:
         kept = Cursor(
-            hp=self.hp, seen=self.seen[-SEEN_KEPT:], combats=self.combats, unhooked=self.unhooked
+            hp=self.hp,
+            max=self.max,
+            seen=self.seen[-SEEN_KEPT:],
+            combats=self.combats,
+            unhooked=self.unhooked,
         )
         return msgspec.to_builtins(kept)
 
@@ -664,8 +853,12 @@ def convert(
             conversion.hp_hook(hook, index)
         elif isinstance(hook, RollDeathSave):
             conversion.death_save(hook, index)
+        elif isinstance(hook, MaximumMoved):
+            conversion.maximum_moved(hook, index)
         else:
             conversion.turn_change(hook)
             batch.give_rolls(start, rolls)
         batch.check(start, index)
-    return Converted(batch.events, conversion.cursor(), batch.warnings, batch.records)
+    return Converted(
+        batch.events, conversion.cursor(), batch.warnings, batch.records, batch.instead
+    )

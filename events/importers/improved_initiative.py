@@ -63,7 +63,7 @@ Mapping and decisions (each read from the 3.11.8 source):
 - Revival: with no death saves, a combatant at 0 HP is only dying there, until healed. A
   combatant shown at 0 HP or below and then above 0 is healed what Improved Initiative shows;
   if woundlog has them dead (the table's saves), that heal is written as a revival
-  (`revivify`, under its id plus `:revived`: saved_encounters.revived), which a dnd5e fight an
+  (`revivify`, under its id plus `:revival`: saved_encounters.revived), which a dnd5e fight an
   import makes allows (option `revival`): the fight ends as the tracker shows it.
 - Turns: `ActiveCombatantId` and `RoundCounter`, in the order of `Combatants` (initiative
   order). `ActiveCombatantId` null is no turn (before the encounter starts, or after it ends).
@@ -492,12 +492,12 @@ def convert(
         batch.check(start, index)
     waiting(batch, last)
     if before is None:
-        return Converted(batch.events, previous, batch.warnings, batch.records, batch.alternatives)
+        return Converted(batch.events, previous, batch.warnings, batch.records, batch.instead)
     cursor = Kept(before, list(seen), joins)
     return Converted(
         batch.events,
         msgspec.to_builtins(cursor),
         batch.warnings,
         batch.records,
-        batch.alternatives,
+        batch.instead,
     )

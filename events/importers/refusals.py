@@ -9,10 +9,9 @@ rules accept and reports the rest:
 - an event the rules refuse only for who made it (a blow struck, or a heal given, by a character
   woundlog's rules say cannot act) is kept without that `attacker` or `healer`, under its own
   id with `:unattributed` added, since its damage or healing was real; the answer says so;
-- an event the importer gave an alternative for (`Converted.alternatives`: a heal the other
-  program shows reviving a character, which woundlog's rules refuse because the table's death
-  saves killed them) is written as that alternative (the heal as a revival, under its id plus
-  `:revived`), which the rules check in turn; its note says why;
+- an event the importer gave another to try in its place (`Converted.instead`: a heal of a
+  character the other program shows alive again, as a revival) is replaced by that one, under
+  its own id; the answer says so;
 - any other event the rules refuse is left out, and the answer names its record, its event and
   the rules' reason. The same records sent again are refused again, the same way: a no-op.
 
@@ -54,10 +53,14 @@ class Refusal(msgspec.Struct, frozen=True):
     reason: str
     field: str | None = None
     kept: bool = False
+    instead: str | None = None
+    """The id of the event appended in its place (`Converted.instead`), if any."""
 
     def said(self) -> str:
         record = "a record" if self.record is None else f"record {self.record}"
         made = f"{record} (event `{self.event}`)"
+        if self.instead is not None:
+            return f"{made} refused by the rules ({self.reason}): `{self.instead}` appended instead"
         if self.kept:
             role = ACTORS.get(self.field or "", "actor")
             return (
@@ -86,13 +89,13 @@ def append_importing(
     earlier import is then sent again in that form, a no-op, even if an undo since then would
     let the rules take it whole (its damage must not count twice)."""
     events = list(converted.events)
-    alternatives = converted.alternatives
+    instead = converted.instead
     if known is not None:
-        events = kept_before(events, known, alternatives)
+        events = kept_before(events, known, instead)
     records: list[int | None] = list(converted.records)
     records += [None] * (len(events) - len(records))  # an importer that names no records
     refusals: list[Refusal] = []
-    # each round leaves out an event, takes its alternative or drops its actor (each at most
+    # each round leaves out an event, replaces it (at most once) or drops its actor (at most
     # once): a bound, not a guess
     for _ in range(3 * len(events) + 1):
         try:
@@ -101,31 +104,32 @@ def append_importing(
             errors = refused.errors if isinstance(refused, BatchRefused) else [refused]
             if not all(_ours(error, len(before), len(events)) for error in errors):
                 raise
-            events, records = _past(errors, events, records, len(before), refusals, alternatives)
+            events, records = _past(errors, events, records, len(before), refusals, instead)
     raise AssertionError("unreachable: every round leaves out or changes an event")
 
 
 def kept_before(
     events: list[Event],
     known: Callable[[list[str]], Collection[str]],
-    alternatives: Mapping[str, Event] | None = None,
+    instead: Mapping[str, Event] | None = None,
 ) -> list[Event]:
-    """The events, each one an earlier import kept in another form (without its actor, or as
-    its alternative) in that same form."""
-    others = {
-        i: [
-            form
-            for form in (_alone(e), (alternatives or {}).get(e.id or ""))
-            if form is not None and form.id is not None
-        ]
-        for i, e in enumerate(events)
-    }
-    ids = [form.id for forms in others.values() for form in forms if form.id is not None]
+    """The events, each one an earlier import kept in another form (without its actor, or the
+    event given `instead` of it, or that one without its actor) in that same form."""
+    forms = {i: _forms(e, instead or {}) for i, e in enumerate(events)}
+    ids = [form.id for each in forms.values() for form in each if form.id is not None]
     found = set(known(ids)) if ids else set()
-    return [
-        next((form for form in others[i] if form.id in found), event)
-        for i, event in enumerate(events)
-    ]
+    kept = []
+    for i, event in enumerate(events):
+        shown = next((form for form in forms[i] if form.id in found), None)
+        kept.append(event if shown is None else shown)
+    return kept
+
+
+def _forms(event: Event, instead: Mapping[str, Event]) -> list[Event]:
+    """The other forms an import may have kept the event in."""
+    other = instead.get(event.id) if event.id is not None else None
+    forms = [_alone(event), other, _alone(other) if other is not None else None]
+    return [form for form in forms if form is not None]
 
 
 def _alone(event: Event) -> Event | None:
@@ -151,10 +155,10 @@ def _past(
     records: list[int | None],
     first: int,
     refusals: list[Refusal],
-    alternatives: Mapping[str, Event],
+    instead: Mapping[str, Event],
 ) -> tuple[list[Event], list[int | None]]:
-    """The events with each refused one left out, or replaced by its alternative, or by itself
-    without its actor."""
+    """The events with each refused one left out, or replaced by the event given `instead` of
+    it, or by itself without its actor."""
     at = {error.index - first: error for error in errors if error.index is not None}
     kept: list[Event] = []
     kept_records: list[int | None] = []
@@ -164,9 +168,10 @@ def _past(
             kept.append(event)
             kept_records.append(record)
             continue
-        instead = alternatives.get(event.id or "")
-        if instead is not None:
-            kept.append(instead)
+        other = instead.get(event.id) if event.id is not None else None
+        if other is not None:
+            refusals.append(Refusal(record, event.id, error.message, error.field, instead=other.id))
+            kept.append(other)
             kept_records.append(record)
             continue
         alone = _without_actor(event, error.field)

@@ -36,8 +36,11 @@ class ImportRules(msgspec.Struct, frozen=True, kw_only=True):
     """The check a death save the source's table rolled is recorded as (dnd5e's
     `death_save`); None: the ruleset rolls none the source could give, and one is left out
     with a warning."""
+    maximum: str | None = None
+    """The stat a `stat_changed` sets when the source's maximum moves (an effect, a sheet edit,
+    dnd5e's `maximum` damage): dnd5e's `hp`. None: the ruleset keeps the maximum a character
+    joined with, and a move of the source's is warned of."""
     revival: str | None = None
-    """The heal means that brings back the dead (dnd5e's `revivify`, under the fight's option
-    `revival`): a heal the source shows bringing a creature back from 0 HP or below is written
-    with it when the rules refuse it as it is, for the creature is dead in woundlog; None: the
-    ruleset has no revival, and such a heal is refused as any."""
+    """The heal means of a revival (dnd5e's `revivify`): a heal the source shows bringing a
+    character back from 0 HP is appended with it when the rules hold that character dead (see
+    `Converted.instead`). None: no heal is ever a revival."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import msgspec
 
 from ..errors import StructuralError
-from ..model import Heal, TurnEnded, TurnStarted
+from ..model import TurnEnded, TurnStarted
 from .base import Batch, Sighting
 
 
@@ -153,29 +153,21 @@ def step(
     return cursor_after(before, now)
 
 
-REVIVED = "revived"
-"""Added to the id of a heal appended as a revival in its own place (`revived`)."""
-
-
 def revived(batch: Batch, key: str, who: Sighting, was: int, temp: tuple[int, int]) -> None:
     """A combatant the program showed at 0 HP or below (`was`) and shows alive again: healed
     the HP it shows (woundlog's HP stop at 0). The program keeps no death saves of its own
     (Avrae's sheet forgets them at any HP above 0, Improved Initiative has none): the table
     rolls them, and woundlog may have the character dead by them. The heal is what the program
     did; should the rules refuse it for the dead, the same heal by the ruleset's revival means
-    (`ImportRules.revival`, under its id plus `:revived`) takes its place, which a fight's
-    option `revival` lets the rules take (`Converted.alternatives`)."""
+    (`ImportRules.revival`, under its id plus `:revival`: `Batch.revivals`) takes its place,
+    which a fight's option `revival` lets the rules take."""
     start = len(batch.events)
     batch.hp_and_temporary(key, who.id, (0, who.hp), temp)
-    for heal in batch.events[start:]:
-        if isinstance(heal, Heal) and not heal.means and heal.id is not None:
-            batch.alternatives[heal.id] = msgspec.structs.replace(
-                heal,
-                id=f"{heal.id}:{REVIVED}",
-                means=batch.importing.revival,
-                note=f"{who.name} shown alive again at {who.hp} HP (from {was} HP) by "
-                f"{batch.source}, whose table's death saves had them dead: a revival",
-            )
+    note = (
+        f"{who.name} shown alive again at {who.hp} HP (from {was} HP) by {batch.source}, whose "
+        "table's death saves had them dead: a revival"
+    )
+    batch.revivals(start, who.id, note)
 
 
 def turns(batch: Batch, before: Cursor, now: Snapshot) -> None:

@@ -41,6 +41,7 @@ CHARACTER_FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {
     "heal": (("target", True), ("healer", False)),
     "choice": (("character", True),),
     "check": (("character", True),),
+    "stat_changed": (("character", True),),
     "turn_started": (("character", True),),
     "turn_ended": (("character", True),),
 }

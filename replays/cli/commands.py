@@ -29,6 +29,7 @@ COMMANDS: list[tuple[str, str, str]] = [  # (command, module of its group, funct
     ("order", "turns", "order"),
     ("choose", "fight", "choose"),
     ("check", "fight", "check"),
+    ("set", "fight", "set_stat"),
     ("end", "fight", "end"),
     ("undo", "undo", "undo"),
     ("amend", "undo", "amend"),

@@ -282,6 +282,29 @@ def check(
     by_character(db, fight, "check", character, fields, roll, event_id, as_json)
 
 
+def set_stat(
+    fight: FightId,
+    character: Annotated[str, typer.Argument(metavar="CHARACTER", help="Whose stat it is.")],
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="STAT", help="A stat the rules let one set (dnd5e: hp, the hit point maximum)."
+        ),
+    ],
+    value: Annotated[int, typer.Argument(metavar="VALUE", help="Its new value, not a difference.")],
+    reason: Annotated[
+        str | None, typer.Option(help="Why: Aid, Life Drain, the sheet edited...")
+    ] = None,
+    event_id: EventId = None,
+    note: Note = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """A stat the rules do not derive changes: a maximum raised by Aid, lowered by Life Drain."""
+    fields = {"type": "stat_changed", "character": character, "stat": name, "value": value}
+    record(db, fight, {**fields, "reason": reason, "id": event_id, "note": note}, as_json)
+
+
 def by_character(
     db: str | None,
     fight: str,

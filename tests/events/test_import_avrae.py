@@ -590,12 +590,12 @@ def test_a_player_dead_by_the_tables_saves_and_healed_in_avrae_is_revived(tmp_pa
             previous=first.previous,
         )
         _, refused = append_importing(rest, fight.append)
-        assert refused == []
         mira = fight.state().characters[MIRA]
         assert (mira.state, mira.hp) == ("upright", 5)  # type: ignore[attr-defined]
         heal = next(e for e in rest.events if isinstance(e, Heal) and e.target == MIRA)
+        assert [(r.event, r.instead) for r in refused] == [(heal.id, f"{heal.id}:revival")]
         assert heal.means == ""  # Avrae's heal, a revival only where woundlog has her dead
-        revival = next(s.event for s in fight.events() if s.event.id == f"{heal.id}:revived")
+        revival = next(s.event for s in fight.events() if s.event.id == f"{heal.id}:revival")
         assert isinstance(revival, Heal) and revival.means == "revivify"
         assert "death saves" in (revival.note or "")
         version = fight.state().seq

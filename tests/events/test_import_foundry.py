@@ -384,7 +384,8 @@ def test_a_death_saves_outcome_is_its_total_against_10_with_natural_20_and_1_asi
 
 
 def test_a_fight_made_from_foundry_in_dnd5e_takes_death_saves_from_the_table() -> None:
-    assert FOUNDRY_OPTIONS == {"death_saves": "table"}
+    # and follows dnd5e's revivals (a heal above 0 HP clears the death saves): issue 41
+    assert FOUNDRY_OPTIONS == {"death_saves": "table", "revival": True}
     assert IMPORTERS["foundry"].fight_options("d26") == {}
 
 

@@ -556,7 +556,7 @@ def test_a_player_dead_by_the_tables_saves_and_healed_in_improved_initiative_is_
             previous=first.previous,
         )
         _, refused = append_importing(rest, fight.append)
-        assert refused == []
+        assert [r.instead for r in refused] == [f"{r.event}:revival" for r in refused] != []
         grim_now = fight.state().characters["grim-pc"]
         assert (grim_now.state, grim_now.hp) == ("upright", 5)  # type: ignore[attr-defined]
     finally:

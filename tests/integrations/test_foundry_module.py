@@ -125,7 +125,15 @@ def test_the_zip_holds_the_served_manifest_and_every_module_file(integrations_ur
     assert download.status_code == 200
     assert download.headers["content-type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(download.content))
-    modules = ["damage.mjs", "outbox.mjs", "reach.mjs", "reading.mjs", "stream.mjs", "woundlog.mjs"]
+    modules = [
+        "damage.mjs",
+        "maximum.mjs",
+        "outbox.mjs",
+        "reach.mjs",
+        "reading.mjs",
+        "stream.mjs",
+        "woundlog.mjs",
+    ]
     assert sorted(archive.namelist()) == sorted(["module.json", *modules])
     assert json.loads(archive.read("module.json")) == manifest
     for name in modules:

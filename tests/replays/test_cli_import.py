@@ -112,7 +112,7 @@ def test_a_dnd5e_fight_made_for_avrae_leaves_death_saves_to_the_table(db: Path) 
 
 def test_every_format_declares_the_options_of_the_fight_an_import_makes(db: Path) -> None:
     assert {name: i.fight_options("dnd5e") for name, i in IMPORTERS.items()} == {
-        "foundry": {"death_saves": "table"},
+        "foundry": {"death_saves": "table", "revival": True},  # the sheets' revivals (issue 41)
         "improved-initiative": {"death_saves": "table", "revival": True},
         "avrae": {"death_saves": "table", "revival": True},
         "avrae-snapshot": {"death_saves": "table", "revival": True},

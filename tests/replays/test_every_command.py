@@ -121,6 +121,8 @@ def shapes(folder: Path) -> dict[str, list[tuple[list[str], str | None]]]:
                   (["order", "big", *[LONG[:200]] * 1000], None)],
         "choose": [(["choose", "big", "a", LONG], None)],
         "check": [(["check", "big", "a", LONG], None)],
+        "set": [(["set", "big", "a", "hp", str(SAFE_INT), "--reason", LONG], None),
+                (["set", "big", LONG, LONG[:200], "-1"], None)],
         "end": [(["end", "n1"], None)],
         "undo": [(["undo", "big", f"#{SAFE_INT}"], None), (["undo", "big", "#5"], None)],
         "amend": [(["amend", "big", "#4", "--with", '{"type": "turn_started", "round": 9}'], None)],

@@ -1,7 +1,7 @@
 // The HP updates a client makes through dnd5e's `applyDamage` (and a death save's revival),
 // paired with the `dnd5e.damageActor`/`healActor` each fires, whenever that comes.
 
-import { changeOf, hpOf, setting } from "./reading.mjs";
+import { changeOf, hpOf, maximumAfter, setting } from "./reading.mjs";
 
 const APPLYING_MS = 10000; // an HP update lands well within this; older marks are dropped
 
@@ -38,15 +38,17 @@ export class Damage {
     return mark;
   }
 
-  after(mark) {
+  // The HP the marked update leaves, as dnd5e prepares them: `value` and `temp` from the
+  // update (a later update may already be in the actor), the maximum from the actor's
+  // PREPARED data (`maximumAfter`).
+  after(mark, actor) {
     const path = setting(this.env, "hpPath");
     const read = (key) => mark.values[`${path}.${key}`];
     const { before } = mark;
     return {
       value: read("value") ?? before.value,
-      max: before.max,
       temp: read("temp") ?? before.temp,
-      tempmax: read("tempmax") ?? before.tempmax,
+      ...(actor ? maximumAfter(this.env, actor, read("tempmax")) : { max: before.max, tempmax: before.tempmax }),
     };
   }
 
@@ -55,7 +57,7 @@ export class Damage {
     const mark = options ? this.byOptions.get(options) : undefined;
     if (!mark) return undefined;
     mark.applied = true;
-    const after = this.after(mark);
+    const after = this.after(mark, actor);
     const changes = changeOf(mark.before, after);
     // no HP hook comes for no change (onUpdateHP returns at `changes.total === 0`)
     if (mark.hooked || changes.total === 0) this.forget(actor.uuid, mark);
@@ -76,6 +78,14 @@ export class Damage {
     mark.hooked = true;
     if (mark.applied) this.forget(actor.uuid, mark);
     return true;
+  }
+
+  // Is `changed` (an `updateActor` diff) the update of an `applyDamage` not yet applied? Its
+  // `dnd5e.applyDamage` envelope carries the maximum it moved (5.3's `maximum` type).
+  applying(actor, changed) {
+    const path = setting(this.env, "hpPath");
+    const tempmax = this.env.foundry.utils.getProperty(changed ?? {}, `${path}.tempmax`);
+    return this.prune(actor.uuid).some((m) => !m.applied && m.values[`${path}.tempmax`] === tempmax);
   }
 
   forget(uuid, mark) {

@@ -64,6 +64,20 @@ export function hpOf(env, actor) {
   return { value: hp.value, max: hp.max, temp: hp.temp ?? 0, tempmax: hp.tempmax ?? 0 };
 }
 
+// The maximum after an update whose stored `tempmax` is `stored` (undefined: it changed
+// none), as dnd5e prepares it. An update holds STORED values: under Aid's ActiveEffect the
+// stored `tempmax` is 0 and the prepared one 5 (the effect adds 5 when the actor is prepared:
+// dnd5e 5.3.3 packs aid.yml, `system.attributes.hp.tempmax` ADD 5), and dnd5e 5.3.3's
+// `applyDamage` puts the stored one in every update (`hpSource.tempmax - tempMax`). So the
+// prepared maximum is the actor's now, with the effects' part of `tempmax` (prepared less
+// stored, `actor._source`) added to the update's stored one.
+export function maximumAfter(env, actor, stored) {
+  const now = hpOf(env, actor);
+  const source = env.foundry.utils.getProperty(actor._source ?? {}, setting(env, "hpPath"))?.tempmax;
+  if (stored === undefined || source === undefined) return { max: now.max, tempmax: now.tempmax };
+  return { max: now.max, tempmax: stored + (now.tempmax - source) };
+}
+
 // `token` and `actor` as the envelope carries them; `hp` as after the change.
 export function tokenPart(actor, hp) {
   const who = characterOf(actor);

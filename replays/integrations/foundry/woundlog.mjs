@@ -20,7 +20,9 @@
 //   in another system, every HP change at the `hpPath` setting, in the same envelope;
 // - a death save (`dnd5e.rollDeathSave` in either of its signatures, `rollDeathSaveV2`), with
 //   its total and target, as the dnd5e ruleset's `check`;
-// - `combatTurnChange`: the combat's place after the change, with its turn order.
+// - `combatTurnChange`: the combat's place after the change, with its turn order;
+// - `maximum`: a maximum moved with no HP hook (an effect like Aid, the sheet): maximum.mjs.
+// Every envelope carries dnd5e's PREPARED HP and maximum (effects applied), never an update's.
 // Hooks fire in the client that made the change (a player's, for a death save they roll):
 // that client builds the envelope and, unless it is the active GM's, hands it over the
 // module's socket. Only the active GM's client sends, so a hit is sent once however many GMs
@@ -39,6 +41,7 @@
 // woundlog knows an envelope by its id.
 
 import { Damage } from "./damage.mjs";
+import { followMaximum } from "./maximum.mjs";
 import { Outbox } from "./outbox.mjs";
 import { Reach } from "./reach.mjs";
 import { changeOf, dicePart, hpOf, isActiveGM, MODULE, rollOf, setting, speakerOf, tokenPart } from "./reading.mjs";
@@ -90,6 +93,7 @@ export function woundlog(env) {
       bridge.emit({ hook: name, ...tokenPart(actor, hpOf(env, actor)), changes: { ...changes } });
     });
   }
+  followMaximum(env, bridge);
   // Other systems fire no dnd5e hook: Foundry's own update hooks, at the `hpPath` setting,
   // give the same change (the HP before is kept in the update's options, which Foundry hands
   // from preUpdateActor to updateActor).

@@ -184,8 +184,9 @@ test("Aid's tempmax: HP above the maximum is taken in, and the character's blows
   const { fight, gm } = await newFight();
   const t = table(fight, gm);
   try {
-    t.brakka.hp.tempmax = 5; // Aid: +5 to the maximum and to HP
-    t.brakka.hp.value = 25;
+    // +5 to the maximum and to HP, typed on the sheet: the stored data (an update writes it;
+    // Aid's own effect is in maximum.test.mjs)
+    Object.assign(t.brakka._source.system.attributes.hp, { tempmax: 5, value: 25 });
     t.brakka.prepare();
     await t.brakka.applyDamage(3, from(t, t.tokens.gob1), t.gm); // 25 -> 22
     await t.brakka.applyDamage(4, from(t, t.tokens.gob1), t.gm); // 22 -> 18

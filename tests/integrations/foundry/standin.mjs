@@ -383,9 +383,11 @@ export class Actor5e {
     this.hasPlayerOwner = player;
     this.uuid = `Actor.${id}`;
     this.token = null; // a world actor; a synthetic one knows its token
-    this.system = { attributes: { hp: { value: hp, max: hp, temp: 0, tempmax }, death: { success: 0, failure: 0 } } };
-    this.prepare();
+    // `_source` is what the database stores and an update writes; `system` is prepared from
+    // it (see `prepareActor` below)
+    this._source = { system: { attributes: { hp: { value: hp, max: hp, temp: 0, tempmax }, death: { success: 0, failure: 0 } } } };
     this.effects = new Map();
+    this.prepare();
     this.statuses = new Set();
     this.flags = {};
     this.toggled = [];
@@ -395,13 +397,9 @@ export class Actor5e {
     return this.system.attributes.hp;
   }
 
-  // dnd5e `AttributesFields.prepareHitPoints` (3.3.1, 4.4.4, 5.3.3): effectiveMax is max plus
-  // tempmax (5.3.3 never below 0), value never above it, damage what is missing.
+  // The prepared data, from the stored data and the effects (see `prepareActor` below).
   prepare() {
-    const hp = this.hp;
-    hp.effectiveMax = Math.max(hp.max + (hp.tempmax ?? 0), 0);
-    hp.value = Math.min(hp.value, hp.effectiveMax);
-    hp.damage = hp.effectiveMax - hp.value;
+    prepareActor(this);
   }
 
   getFlag(scope, key) {
@@ -425,13 +423,10 @@ export class Actor5e {
   // promise resolves on `by` after that.
   async update(flat, options = {}, by) {
     const changed = expand(flat);
-    options.dnd5e = { hp: { ...this.hp } };
+    preUpdateHP(this, changed, options);
     by.env.Hooks.callAll("preUpdateActor", this, changed, options, by.userId);
     await later();
-    for (const [path, value] of Object.entries(flat)) {
-      const keys = path.split(".");
-      keys.slice(0, -1).reduce((o, key) => o[key], this)[keys.at(-1)] = value;
-    }
+    writeSource(this, changed);
     this.prepare();
     for (const c of this.world.live()) {
       this.onUpdate(c, changed, options, by.userId);
@@ -495,12 +490,18 @@ export class Actor5e {
   // `tempmax` in the updates; 4.4.4 and 3.3.1 without tempMax), `preApplyDamage(actor,
   // amount, updates, options)`, `await this.update(updates)`, `applyDamage(actor, amount,
   // options)` with the same `options`.
-  async applyDamage(amount, options, by) {
+  // A list of damages (`[{value, type}]`) is dnd5e's `calculateDamage` (see `damageOf` below):
+  // 5.3's `maximum` type lowers `tempmax` (the stored one, `hpSource`: 5.3.1 and later) and
+  // moves the clamp of the HP lost with it: `Math.clamp(amount - deltaTemp, -hp.damage +
+  // tempMax, hp.value - tempMax)`; a `temphp` part sets temporary HP if higher.
+  async applyDamage(damages, options, by) {
     const hp = this.hp;
+    const { amount, temp, tempMax } = damageOf(this, damages, options);
     const deltaTemp = amount > 0 ? Math.min(hp.temp, amount) : 0;
-    const deltaHP = Math.min(Math.max(amount - deltaTemp, -hp.damage), hp.value);
+    const deltaHP = Math.min(Math.max(amount - deltaTemp, -hp.damage + tempMax), hp.value - tempMax);
     const updates = { [`${HP}.temp`]: hp.temp - deltaTemp, [`${HP}.value`]: hp.value - deltaHP };
-    if (this.world.dnd5e === "5.3.3") updates[`${HP}.tempmax`] = hp.tempmax;
+    if (this.world.dnd5e === "5.3.3") updates[`${HP}.tempmax`] = this._source.system.attributes.hp.tempmax - tempMax;
+    if (temp > updates[`${HP}.temp`]) updates[`${HP}.temp`] = temp;
     if (by.env.Hooks.call("dnd5e.preApplyDamage", this, amount, updates, options) === false) return this;
     if (by.env.Hooks.call("modifyTokenAttribute", { attribute: "attributes.hp", value: amount }, updates) === false) return this;
     await this.update(updates, {}, by);
@@ -716,4 +717,120 @@ export async function updateOther(world, by, actor, path, value) {
   const keys = path.split(".");
   keys.slice(0, -1).reduce((o, key) => o[key], actor)[keys.at(-1)] = value;
   for (const c of world.live()) c.env.Hooks.callAll("updateActor", actor, changed, structuredClone(options), by.userId);
+}
+
+// --- dnd5e's prepared hit points, ActiveEffects and the `maximum` damage type (issue 41) -------
+//
+// dnd5e keeps two copies of an actor's data: the stored one (`_source`, what an update holds
+// and writes) and the prepared one (`system`, what the sheet shows and `applyDamage` reads),
+// made again from the stored one whenever it or an embedded document changes: Foundry's
+// `Document#updateSource` re-initialises the document, and ClientDatabaseBackend's
+// `#handleCreateDocuments` / `#handleUpdateDocuments` / `#handleDeleteDocuments` call the
+// parent's `reset()` before running each embedded document's `_onCreate`/`_onUpdate`/
+// `_onDelete` and its `createActiveEffect`/`updateActiveEffect`/`deleteActiveEffect` hook,
+// on every client (Foundry v12/v13 client/data/client-backend.mjs, from a copy of it found
+// with the search tool). So an effect's hook already sees the prepared data it changed.
+
+const ADD = 2; // CONST.ACTIVE_EFFECT_MODES.ADD
+
+// Prepared data: the stored data, each enabled ActiveEffect's changes applied (Foundry's
+// `Actor#applyActiveEffects`, between base and derived data: ADD adds the number), then dnd5e
+// 5.3.3 `AttributesFields.prepareHitPoints` (module/data/actor/templates/attributes.mjs; 3.3.1
+// and 4.4.4 the same without the floor at 0): `effectiveMax = max(max + tempmax, 0)`, `value`
+// never above it (in the prepared data only: the stored `value` is kept), `damage` what is
+// missing. Aid under its effect: stored `tempmax` 0, prepared 5.
+export function prepareActor(actor) {
+  actor.system = structuredClone(actor._source.system);
+  for (const effect of actor.effects.values()) {
+    if (effect.disabled) continue;
+    for (const change of effect.changes ?? []) {
+      if (change.mode !== ADD) continue;
+      const keys = change.key.split(".");
+      const owner = keys.slice(0, -1).reduce((o, key) => o?.[key], actor);
+      if (owner) owner[keys.at(-1)] = (owner[keys.at(-1)] ?? 0) + Number(change.value);
+    }
+  }
+  const hp = actor.system.attributes.hp;
+  hp.effectiveMax = Math.max(hp.max + (hp.tempmax ?? 0), 0);
+  hp.value = Math.min(hp.value, hp.effectiveMax);
+  hp.damage = hp.effectiveMax - hp.value;
+}
+
+// `updateSource`: the update's values written into the stored data.
+function writeSource(actor, changed) {
+  const write = (target, values) => {
+    for (const [key, value] of Object.entries(values)) {
+      if (value && typeof value === "object" && !Array.isArray(value)) write((target[key] ??= {}), value);
+      else target[key] = value;
+    }
+  };
+  write(actor._source, changed);
+}
+
+// dnd5e 5.3.3 `AttributesFields.preUpdateHP` (attributes.mjs; 4.4.4 and 3.3.1 `Actor5e#_preUpdate`
+// the same), on the updating client: a creature at 0 HP or less whose update takes `hp.value`
+// above 0 has its death saves cleared (the sheet's dead is three failures at 0 HP: so a heal
+// revives it), and the prepared HP before the update go into `options.dnd5e.hp`.
+function preUpdateHP(actor, changed, options) {
+  const value = changed.system?.attributes?.hp?.value;
+  if (actor.hp.value <= 0 && value > 0) {
+    const death = ((changed.system.attributes.death ??= {}));
+    death.success = 0;
+    death.failure = 0;
+  }
+  options.dnd5e = { hp: { ...actor.hp } };
+}
+
+// dnd5e 5.3.3 `Actor5e#calculateDamage` (module/documents/actor/actor.mjs) for what the
+// stand-in deals: a number is `[{ value }]` of no type; `healing` is negated; `temphp` goes to
+// `temp`; `maximum` (5.3.0, "Maximum Hit Points damage & healing type") goes to `tempMax`,
+// negated when the damage is treated as healing (`options.only === "healing"`, or a healing
+// roll's message), and a negative `tempMax` (maximum healing) is added to the healing too.
+// Resistances, thresholds and modifications: none in these tests. Before 5.3 there is no
+// `maximum` type.
+function damageOf(actor, damages, options = {}) {
+  const list = typeof damages === "number" ? [{ value: damages }] : damages;
+  const treatAs = options.originatingMessage?.flags?.dnd5e?.roll?.type === "healing" || options.only === "healing" ? "healing" : "damage";
+  const summary = { amount: 0, temp: 0, tempMax: 0 };
+  for (const d of list) {
+    let value = d.value;
+    if (d.type === "healing" || (d.type === "maximum" && treatAs === "healing")) value = -value;
+    if (d.type === "temphp") summary.temp += value;
+    else if (d.type === "maximum" && actor.world.dnd5e === "5.3.3") summary.tempMax += value;
+    else summary.amount += value;
+  }
+  if (summary.tempMax < 0) summary.amount += summary.tempMax;
+  summary.amount = Math.trunc(summary.amount);
+  return summary;
+}
+
+// dnd5e's Aid (packs/_source/spells24/2nd-level/aid.yml, release-5.3.3): an ActiveEffect whose
+// one change adds 5 to `system.attributes.hp.tempmax` (mode 2, ADD), and a heal activity of 5.
+export function aidEffect(id = "aidEffect0000001") {
+  return { id, name: "Level 2: +5 Max HP", disabled: false,
+    changes: [{ key: "system.attributes.hp.tempmax", mode: ADD, value: "5" }] }; // prettier-ignore
+}
+
+// `actor.createEmbeddedDocuments("ActiveEffect", [data])` from client `by`: the server's round
+// trip, then on every client the actor's `reset()` (prepared again) and the
+// `createActiveEffect(effect, options, userId)` hook (client-backend.mjs
+// `#handleCreateDocuments`). No HP hook fires: no actor update was made.
+export async function createEffect(actor, data, by) {
+  await later();
+  const effect = { ...structuredClone(data), parent: actor };
+  actor.effects.set(effect.id, effect);
+  actor.prepare();
+  for (const c of actor.world.live()) c.env.Hooks.callAll("createActiveEffect", effect, {}, by.userId);
+  return effect;
+}
+
+// `effect.delete()` from client `by`: the same, with `deleteActiveEffect(effect, options,
+// userId)` (`#handleDeleteDocuments`). The prepared HP fall with the maximum (Aid ending at
+// 25/25: 20/20), the stored `value` stays 25, and still no HP hook.
+export async function deleteEffect(actor, id, by) {
+  await later();
+  const effect = actor.effects.get(id);
+  actor.effects.delete(id);
+  actor.prepare();
+  for (const c of actor.world.live()) c.env.Hooks.callAll("deleteActiveEffect", effect, {}, by.userId);
 }
