@@ -10,16 +10,20 @@ that looks like an option, a bad FIGHT or DAMAGE, `--`, shell completion, a word
 expand on Windows) is left to typer, whose messages are the ones to see: this reads only what
 typer would read the same way.
 
-`woundlog [--db URL] play FIGHT` is read here too and run by the function play.py's command
-calls (`played`, lines.py): a session's first answer then costs what the same line costs run
-alone, typer made only for a line that needs it (issue 42).
+`woundlog [--db URL] play FIGHT` is read here too, and run by start.py through `guarded` with
+the function play.py's command calls (`played`, lines.py): a session's first answer then costs
+what the same line costs run alone, typer made only for a line that needs it (issue 42).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import Any
+
+from .guard import failure
 
 VALUED = {
     "hit": {"--attacker": "attacker"},
@@ -39,27 +43,29 @@ have): a line holding any of them is typer's to read."""
 
 
 def quick(args: list[str]) -> int | None:
-    """Run `woundlog ARGS...` if it is a hit, a heal or a session this module reads, and give
-    its exit status; None when typer is to read it."""
+    """Run `woundlog ARGS...` if it is a hit or a heal this module reads, and give its exit
+    status; None when it is not (a session, `play FIGHT`, is start.py's to run)."""
     found = read(args)
-    if found is None:
+    if found is None or found[0] == PLAY:
         return None
     command, parameters = found
     from .application import record_heal, record_hit
-    from .guard import failure
 
+    recorded = record_hit if command == "hit" else record_heal
+    return guarded(partial(recorded, **parameters), command, parameters["db"])
+
+
+def guarded(run: Callable[[], int | None], command: str, db: str | None) -> int:
+    """`run()`, a command read here, and its exit status (its own, else 0), its failure said
+    and its status given as typer's command and `_main` give them."""
     try:
-        if command == PLAY:
-            from .lines import played
-
-            return played(**parameters)
-        (record_hit if command == "hit" else record_heal)(**parameters)
+        code = run()
     except KeyboardInterrupt:  # typer's own answer to ^C: 128 + SIGINT, nothing said
         return 130
     except Exception as error:
-        code = failure(error, parameters["db"], f"woundlog {command}")
-        if code is not None:
-            return code
+        failed = failure(error, db, f"woundlog {command}")
+        if failed is not None:
+            return failed
         if isinstance(error, EOFError):  # what typer (core.py `_main`) and group.py make of it
             from .output import print_error
 
@@ -67,7 +73,7 @@ def quick(args: list[str]) -> int | None:
             print_error("aborted")
             return 1
         raise
-    return 0
+    return code or 0
 
 
 def read(args: list[str]) -> tuple[str, dict[str, Any]] | None:
