@@ -25,7 +25,7 @@ from woundlog.replays.cli.quick import PLAY, VALUED, read
 from woundlog.replays.cli.run import every_command
 
 from .test_cli_quick import rows
-from .test_cli_startup import RICH, top_level
+from .test_cli_startup import RICH, loaded_by, top_level
 from .test_play_terminal import LIMIT, Terminal
 
 LIST_AFTER_THE_FIRST_LINE = """
@@ -60,10 +60,17 @@ OTHER_COMMANDS = {  # modules of commands a session whose first line is a hit ha
     "woundlog.replays.whatif": "the odds load only for `odds` and `branch`",
     "woundlog.events.importers.base": "importers load only for `import`",
 }
-NOT_BEFORE_A_HIT = {
-    "typer": "a plain hit is read without typer, in a session as on the command line",
-    RICH: "a hit's answer and the status line are plain lines",
-} | OTHER_COMMANDS
+NOT_FOR_ONE_HIT = {  # what a hit, one-shot or a session's, does without (issue 42's cheap wins)
+    "difflib": "the nearest names are looked for only when a name or a stat names no one (2.3 M)",
+}
+NOT_BEFORE_A_HIT = (
+    NOT_FOR_ONE_HIT
+    | {
+        "typer": "a plain hit is read without typer, in a session as on the command line",
+        RICH: "a hit's answer and the status line are plain lines",
+    }
+    | OTHER_COMMANDS
+)
 
 
 def first_answer(tmp_path: Path, db: Path, typed: str, *, terminal: bool = False) -> set[str]:
@@ -197,3 +204,8 @@ def test_help_in_a_session_still_lists_every_command(db: Path, skirmish: str) ->
     done = CliRunner().invoke(app, ["play", skirmish], input="help\n")
     listed = {line.split()[0] for line in done.output.splitlines() if line.startswith("  ")}
     assert {"hit", "odds", "timeline", "campaign", "share", "quit"} <= listed
+
+
+def test_a_one_shot_hit_does_not_load_difflib(tmp_path: Path, skirmish: str) -> None:
+    modules = loaded_by(tmp_path, "hit", "skirmish", "snitch", "1", "--attacker", "grim")
+    assert loaded(modules, NOT_FOR_ONE_HIT) == {}
