@@ -8,7 +8,6 @@ A handler the game has no rule for refuses the event with a RuleError that says 
 
 from __future__ import annotations
 
-import difflib
 import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
@@ -277,6 +276,8 @@ class Ruleset:
         for stat in event.stats:  # a misspelt stat first: it explains the missing one
             if stat not in self.stats and stat not in optional:
                 known = [*self.stats, *optional]
+                import difflib  # here, not at the top: only a misspelt stat needs it
+
                 near = difflib.get_close_matches(stat.lower(), known, n=1)
                 raise ctx.refuse(
                     f"{self.name} has no stat `{stat}` (it has: {', '.join(known)})"

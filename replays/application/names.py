@@ -23,7 +23,6 @@ Decisions where nothing says:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,6 +73,8 @@ def nearest(characters: Mapping[str, Character], given: str, n: int = 3) -> list
         by_word.setdefault(cid.casefold(), cid)
         if character.name:
             by_word.setdefault(character.name.casefold(), cid)
+    import difflib  # here, not at the top: only a name that names no one needs it
+
     close = difflib.get_close_matches(given.casefold(), list(by_word), n=n * 2)
     return list(dict.fromkeys(by_word[word] for word in close))[:n]
 

@@ -1,32 +1,12 @@
-"""`woundlog play FIGHT`: the fight at the table, one command a line (session.py), read by
-prompt_toolkit at a terminal, else line by line from standard input.
-
-prompt_toolkit is the line editor: maintained, pure Python, the same on a plain terminal (no
-readline needed) and in the Windows console; it gives history (a file under the user's state
-directory), Tab completion (`Completer`, from the session's `candidates`), Ctrl-C (the line is
-cancelled) and Ctrl-D (the session ends). It loads only for a session at a terminal.
-"""
+"""`woundlog play FIGHT`, the command: its help and its arguments. The session it runs is
+lines.py's (where its lines come from: a terminal, else standard input) and session.py's (what
+each line does). The console script reads `woundlog [--db URL] play FIGHT` without typer
+(quick.py), as a plain hit: this is the command typer builds for any other way of writing it."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, BinaryIO
-
-from woundlog.events.bounded import MAX_DOCUMENT, TooLong
-
-from .application import application, kept_open
+from .lines import played
 from .options import Db, FightId
-from .output import print_error, say
-from .session import MAX_LINE, Session, split_typed, status_line
-
-SKIP_CHUNK = 1024 * 1024
-MAX_SKIPPED = MAX_DOCUMENT
-"""Bytes of one line skipped before the session ends: the most the CLI reads of any file."""
-
-HISTORY = "play_history"
-"""The history file's name, in the user's state directory (`platformdirs.user_state_path`)."""
 
 
 def play(fight: FightId, db: Db = None) -> None:
@@ -37,142 +17,8 @@ def play(fight: FightId, db: Db = None) -> None:
     Tab completes commands, options, character ids and names; Ctrl-C cancels a line, Ctrl-D (or
     `quit`) leaves. Lines piped in (not a terminal) run one by one; the exit status is then
     that of the last refused line, 0 if none was."""
-    from .run import every_command  # the whole app, once: each line runs one of its commands
-
-    with kept_open(db) as app:
-        with application(db, create=False) as same:
-            same.fight(fight)  # a fight not there is said as every command says it
-        session = Session(every_command(), app, fight, db)
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            greet(session)
-            interactive(session, history_path())
-            return  # at the table, a refusal was seen: leaving is no failure
-        for line in piped_stdin():
-            if line is None:
-                session.too_long()
-            elif not session.handle(line):
-                break
-    if session.code:  # a script of lines: it failed if one of them did
+    code = played(fight, db)
+    if code:  # a script of lines: it failed if one of them did
         import typer
 
-        raise typer.Exit(session.code)
-
-
-def greet(session: Session) -> None:
-    state = session.app.state(session.fight)
-    say(
-        f"fight `{session.fight}` ({state.ruleset}, {session.seen} events): a command as after "
-        "`woundlog`, without the fight; `help` lists them, Tab completes, Ctrl-D leaves"
-    )
-    say(status_line(state.characters))
-
-
-def piped_stdin() -> Iterator[str | None]:
-    """`piped` lines of standard input (a text stream in its place, a StringIO, line by line)."""
-    binary = getattr(sys.stdin, "buffer", None)
-    if binary is None:
-        return (line.rstrip("\r\n") for line in sys.stdin)
-    return piped(binary, sys.stdin.encoding, sys.stdin.errors)
-
-
-def piped(
-    stream: BinaryIO, encoding: str | None = None, errors: str | None = None
-) -> Iterator[str | None]:
-    """Lines from a pipe or a file, each without its line break, read at most MAX_LINE bytes
-    at a time: a longer line is None (refused, the session goes on), its rest skipped unkept.
-    Skipping more than MAX_SKIPPED bytes of one line (`play < /dev/zero`) ends the session."""
-    while raw := stream.readline(MAX_LINE + 1):
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            _skip_line(stream)
-            yield None
-            continue
-        yield raw.decode(encoding or "utf-8", errors or "strict").rstrip("\r\n")
-
-
-def _skip_line(stream: BinaryIO) -> None:
-    """Read to the end of the line under way, keeping none of it; TooLong past MAX_SKIPPED."""
-    skipped = MAX_LINE
-    while (chunk := stream.readline(SKIP_CHUNK)) and not chunk.endswith(b"\n"):
-        skipped += len(chunk)
-        if skipped > MAX_SKIPPED:
-            raise TooLong(
-                f"standard input: a line of more than {MAX_SKIPPED // (1024 * 1024)} MiB, "
-                "not a session's commands: the session ends"
-            )
-
-
-def history_path() -> Path | None:
-    """Where the session's history is kept; None when the directory cannot be made (the
-    history is then the session's only)."""
-    import platformdirs
-
-    folder = platformdirs.user_state_path("woundlog")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        print_error(f"history not kept: {error}")
-        return None
-    return folder / HISTORY
-
-
-def interactive(
-    session: Session, history: Path | None, *, input: Any = None, output: Any = None
-) -> None:
-    """Read lines with prompt_toolkit until `quit` or Ctrl-D; `input` and `output` (a pipe
-    input and a DummyOutput in tests), else the terminal."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-    prompt: PromptSession[str] = PromptSession(
-        history=FileHistory(str(history)) if history is not None else InMemoryHistory(),
-        completer=completer(session),
-        complete_while_typing=False,  # Tab asks; a list popping up at every key hides the table
-        input=input,
-        output=output,
-    )
-    # prompt_toolkit runs its own event loop; where one already runs in this thread (a notebook,
-    # a sync Playwright in a test run) it must read in a thread of its own.
-    in_thread = loop_running()
-    while True:
-        try:
-            line = prompt.prompt(f"{session.fight}> ", in_thread=in_thread)
-        except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the session goes on
-            continue
-        except EOFError:  # Ctrl-D
-            break
-        try:
-            if not session.handle(line):
-                break
-        except KeyboardInterrupt:  # Ctrl-C while a command runs: that command is dropped
-            print_error("interrupted")
-
-
-def loop_running() -> bool:
-    """Whether an asyncio event loop is running in this thread."""
-    import asyncio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-def completer(session: Session) -> Any:
-    """A prompt_toolkit Completer offering the session's `candidates` for the word typed."""
-    from prompt_toolkit.completion import Completer, Completion
-
-    class Candidates(Completer):
-        def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
-            done, typing, raw = split_typed(document.text_before_cursor)
-            for word in session.candidates(done, typing):
-                yield Completion(quoted(word), start_position=-len(raw), display=word)
-
-    return Candidates()
-
-
-def quoted(word: str) -> str:
-    """A word as the line must hold it: a display name of several words in quotes."""
-    import shlex
-
-    return shlex.quote(word)
+        raise typer.Exit(code)

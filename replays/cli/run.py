@@ -18,9 +18,22 @@ EVERYTHING = list(app.registered_commands), list(app.registered_groups)
 
 def every_command() -> Any:
     """The `woundlog` group (click's) with every command built, for a caller that runs many
-    command lines in one process (a `woundlog play` session), whatever `main` narrowed."""
+    command lines in one process (a `woundlog play` session: help and completion), whatever
+    `main` narrowed."""
+    return built(*EVERYTHING)
+
+
+def reaching(args: list[str]) -> Any:
+    """The `woundlog` group (click's) with only the commands `woundlog ARGS...` can reach
+    built, as `run` builds it for that command line (`reachable`): it answers the line as the
+    whole group would. None when the line may reach every command."""
+    needed = reachable(*EVERYTHING, args)
+    return None if needed is None else built(*needed)
+
+
+def built(commands: list[Any], groups: list[Any]) -> Any:
+    """The `woundlog` group (click's) with these commands and groups, whatever `main` narrowed."""
     narrowed = app.registered_commands, app.registered_groups
-    commands, groups = EVERYTHING
     app.registered_commands, app.registered_groups = list(commands), list(groups)
     try:
         return typer.main.get_command(app)

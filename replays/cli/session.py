@@ -2,9 +2,11 @@
 fight, run by the CLI's own command definitions with the fight bound, on one application kept
 open for the session.
 
-A line is dispatched to the very click group `woundlog` runs (`main.every_command`), as
-`woundlog [--db URL] COMMAND FIGHT ARGS...`: parsing, messages, refusals and exit codes are the
-CLI's, from the same code; nothing here parses a command's options. What the session adds:
+A line is answered as the console script answers `woundlog [--db URL] COMMAND FIGHT ARGS...`
+(ondemand.py: a plain hit or heal read without typer, else the very click group `woundlog`
+runs, each command made when a line first needs it): parsing, messages, refusals and exit codes
+are the CLI's, from the same code; nothing here parses a command's options. What the session
+adds:
 
 - the commands that make no sense on the fight being played are refused, each with its reason
   (`OUT_OF_SESSION`), and so are the words of the shell (`woundlog`, the fight) typed by habit;
@@ -36,6 +38,7 @@ from woundlog.core import Character, FightState
 from woundlog.events import WoundlogError
 
 from ..application import Application
+from .ondemand import OnDemand, takes_fight
 from .output import event_line, print_error, say
 from .words import split
 
@@ -96,12 +99,6 @@ def status_line(characters: Mapping[str, Character]) -> str:
     return "  " + ("; ".join(said) if said else "nobody is down, dying or out")
 
 
-def takes_fight(command: Any) -> bool:
-    """Whether a command's first argument is a fight (`FIGHT`, or `odds`' `FIGHT|FILE.jsonl`)."""
-    arguments = [param for param in command.params if param.param_type_name == "argument"]
-    return bool(arguments) and (arguments[0].metavar or "").startswith("FIGHT")
-
-
 def split_typed(text: str) -> tuple[list[str], str, str]:
     """A line being typed: the words before the one under the cursor, that word as it reads,
     and as it is written (its quote included), for completion. An open quote is closed."""
@@ -132,7 +129,8 @@ class Session:
         *,
         say: Callable[[str], None] = say,
     ) -> None:
-        self.group = group  # click's `woundlog` group, every command built
+        # the CLI's commands: an OnDemand, or click's `woundlog` group with every one built
+        self.cli = group if isinstance(group, OnDemand) else OnDemand(group)
         self.app = app
         self.fight = fight
         self.db = db
@@ -171,11 +169,10 @@ class Session:
         meanwhile = self.catch_up()
         if meanwhile is None:
             return False
-        command = self.group.commands.get(word)
-        bound = [self.fight] if command is not None and takes_fight(command) else []
+        bound = [self.fight] if self.cli.takes_fight(word) else []
         store = ["--db", self.db] if self.db is not None else []
         try:
-            code = self.group.answer([*store, word, *bound, *rest], prog_name="woundlog")
+            code = self.cli.answer([*store, word, *bound, *rest])
         except SystemExit as exit_:  # nothing a line does ends the session but `quit`
             code = exit_.code if isinstance(exit_.code, int) else 1
         now = self.version()
@@ -201,13 +198,11 @@ class Session:
                 "inside a session, a command goes without `woundlog` and the fight: "
                 f"`hit grim 1`, not `woundlog hit {self.fight} grim 1`"
             )
-        command = self.group.commands.get(word)
         # the fight typed by habit; but `diff FIGHT` compares with a fight, and a character may
         # share the fight's id
         if (
-            command is not None
-            and takes_fight(command)
-            and rest[:1] == [self.fight]
+            rest[:1] == [self.fight]
+            and self.cli.takes_fight(word)
             and word != "diff"
             and self.fight not in self.characters()
         ):
@@ -258,7 +253,7 @@ class Session:
 
     def commands(self) -> list[str]:
         """The commands a session runs, in the order `woundlog -h` lists them."""
-        names = self.group.list_commands(None)
+        names = self.cli.everything().list_commands(None)
         return [name for name in names if name not in OUT_OF_SESSION]
 
     def help(self, words: Sequence[str]) -> None:
@@ -270,9 +265,8 @@ class Session:
                 self.run(words[0], ["-h"])
             return
         self.say(f"commands on fight `{self.fight}`, as after `woundlog` without the fight:")
-        rows = [
-            (name, self.group.commands[name].get_short_help_str(70)) for name in self.commands()
-        ]
+        every = self.cli.everything().commands
+        rows = [(name, every[name].get_short_help_str(70)) for name in self.commands()]
         rows += list(SESSION_WORDS.items())
         width = max(len(name) for name, _ in rows)
         for name, text in rows:
@@ -288,7 +282,7 @@ class Session:
         elif done[0] == "help" and len(done) == 1:
             words = self.commands()
         else:
-            command = self.group.commands.get(done[0])
+            command = self.cli.command(done[0])
             words = [] if command is None else self.next_words(command, done[1:], typing)
         folded = typing.casefold()
         return [word for word in dict.fromkeys(words) if word.casefold().startswith(folded)]

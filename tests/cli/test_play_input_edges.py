@@ -19,7 +19,7 @@ import pytest
 
 from tests.replays.conftest import Run
 from woundlog.events.bounded import TooLong
-from woundlog.replays.cli.play import (
+from woundlog.replays.cli.lines import (
     HISTORY,
     MAX_SKIPPED,
     history_path,

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from woundlog.replays.cli import app
 from woundlog.replays.cli.application import kept_open
-from woundlog.replays.cli.play import completer, interactive
+from woundlog.replays.cli.lines import completer, interactive
 from woundlog.replays.cli.run import every_command
 from woundlog.replays.cli.session import OUT_OF_SESSION, Session, status_line
 

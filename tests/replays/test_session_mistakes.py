@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from woundlog.replays.cli.application import kept_open
-from woundlog.replays.cli.play import piped
+from woundlog.replays.cli.lines import piped
 from woundlog.replays.cli.run import every_command
 from woundlog.replays.cli.session import MAX_LINE, Session
 from woundlog.replays.cli.words import split
