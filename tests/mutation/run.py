@@ -155,7 +155,7 @@ MODULES: dict[str, list[str]] = {
         "tests/replays/test_play_edges.py",
         "tests/cli/test_play_input_bounded.py",
     ],
-    "replays/cli/play.py": [
+    "replays/cli/lines.py": [
         "tests/cli/test_play_input_bounded.py",
         "tests/cli/test_play_input_edges.py",
         "tests/replays/test_play.py",
