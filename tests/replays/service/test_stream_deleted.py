@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -23,8 +24,15 @@ from woundlog.replays.service.fights import Fights
 from woundlog.replays.service.stream import Notifier, changes_stream
 
 
-async def _all(stream: AsyncIterator[ServerSentEventMessage]) -> list[ServerSentEventMessage]:
-    return [message async for message in stream]
+def _all(stream: AsyncIterator[ServerSentEventMessage]) -> list[ServerSentEventMessage]:
+    """Every message of `stream`, on an event loop of its own in a thread of its own: a test
+    run beside others may find one running in this thread."""
+
+    async def read() -> list[ServerSentEventMessage]:
+        return [message async for message in stream]
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, read()).result(timeout=60)
 
 
 def test_a_fight_deleted_while_a_viewers_stream_redacts_it_ends_the_stream_as_deleted(
@@ -52,7 +60,7 @@ def test_a_fight_deleted_while_a_viewers_stream_redacts_it_ends_the_stream_as_de
     stream = changes_stream(
         app, Notifier(), "doomed", 3, shown=partial(app.seen_by_viewer, "doomed")
     )
-    messages = asyncio.run(_all(stream))
+    messages = _all(stream)
     assert [message.event for message in messages] == ["deleted"]
     assert messages[0].data == '{"fight":"doomed"}'
 
