@@ -118,6 +118,14 @@ IMPORTERS: dict[str, Importer] = {
             # combat.py, SimpleCombatant): the same as the recorder's records
             TABLE_DEATH_SAVES,
         ),
+        Importer(
+            "owlbear",
+            "Owlbear Rodeo scenes as the woundlog extension sends them: Stat Bubbles hit "
+            "points and Initiative Tracker turns, each snapshot compared with the last one",
+            "owlbear",
+            # neither extension rolls or keeps a death save (owlbear.py): the table rolls them
+            TABLE_DEATH_SAVES,
+        ),
     )
 }
 
