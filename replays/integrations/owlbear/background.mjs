@@ -1,0 +1,18 @@
+// The extension's background page (the manifest's `background_url`): Owlbear Rodeo keeps it
+// loaded, hidden, for as long as the room is open, in every player's browser. It starts the
+// bridge with the Owlbear Rodeo SDK (vendored: obr-sdk-3.1.0.mjs) and this browser's globals;
+// bridge.mjs decides whether this browser is the one that sends.
+
+import OBR from "./obr-sdk-3.1.0.mjs";
+import { start } from "./bridge.mjs";
+
+OBR.onReady(() =>
+  start(OBR, {
+    base: globalThis.location.origin, // the service that served this page: same origin, no CORS
+    fetch: (...args) => globalThis.fetch(...args),
+    localStorage: globalThis.localStorage,
+    setTimeout: (...args) => globalThis.setTimeout(...args),
+    now: () => Date.now(),
+    addEventListener: (...args) => globalThis.addEventListener(...args),
+  }),
+);
