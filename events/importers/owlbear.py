@@ -81,10 +81,13 @@ IMAGE = "IMAGE"
 MAX_ITEMS = 1000
 
 Name = Annotated[str, Meta(max_length=200)]
+LongText = Annotated[str, Meta(max_length=10_000)]
+"""A name or text as Owlbear Rodeo allows it (a token's label can be long): cut to 200
+characters where it names a character, never refused for its length."""
 
 
 class Text(msgspec.Struct, frozen=True):
-    plain_text: Name = msgspec.field(default="", name="plainText")
+    plain_text: LongText = msgspec.field(default="", name="plainText")
 
 
 class Item(msgspec.Struct, frozen=True):
@@ -92,7 +95,7 @@ class Item(msgspec.Struct, frozen=True):
     is read; `metadata` holds the two extensions' keys."""
 
     id: SourceId
-    name: Name = ""
+    name: LongText = ""
     type: Name = ""
     layer: Name = ""
     text: Text | None = None
@@ -139,7 +142,7 @@ def name_of(item: Item) -> str:
     own = item.metadata.get(BUBBLES_NAME)
     if isinstance(own, str) and own:
         return own[:200]
-    return (item.text.plain_text if item.text else "") or item.name or item.id
+    return ((item.text.plain_text if item.text else "") or item.name or item.id)[:200]
 
 
 def sighting(item: Item) -> Sighting | str | None:
@@ -233,14 +236,13 @@ class Scene(Batch):
         self.maxima = dict(maxima)
         self.key = ""
         self.lowered: list[StatChanged] = []
+        self.names: dict[str, tuple[str, bool]] = {}  # each token's name, and if a player's
 
     def sight(self, who: Sighting) -> bool:
         joins = super().sight(who)
-        if who.player and who.hp <= 0 and self.importing.death_save is not None:
-            self.warn(
-                f"{who.name} ({who.id}) is at {who.hp} HP: Owlbear Rodeo rolls no death saves; "
-                "the players roll them at the table, recorded with `woundlog check`"
-            )
+        self.names[who.id] = (who.name, who.player)
+        if joins and who.hp <= 0:
+            self.dying(who.id)
         kept = self.maxima.setdefault(who.id, who.max_hp)
         if kept != who.max_hp:
             change = StatChanged(
@@ -257,6 +259,22 @@ class Scene(Batch):
                 self.lowered.append(change)
             self.maxima[who.id] = who.max_hp
         return joins
+
+    def hp_and_temporary(
+        self, key: str, character: str, hp: tuple[int, int], temp: tuple[int, int]
+    ) -> None:
+        super().hp_and_temporary(key, character, hp, temp)
+        if hp[0] > 0 >= hp[1]:
+            self.dying(character)
+
+    def dying(self, character: str) -> None:
+        """Told once, when a player character drops to 0 HP."""
+        name, player = self.names.get(character, (character, False))
+        if player and self.importing.death_save is not None:
+            self.warn(
+                f"{name} ({character}) is at 0 HP: Owlbear Rodeo rolls no death saves; the "
+                "players roll them at the table, recorded with `woundlog check`"
+            )
 
     def settle(self) -> None:
         """Lowered maxima, after the HP events of their snapshot."""

@@ -223,11 +223,35 @@ def test_a_token_gone_from_the_scene_is_reported() -> None:
     assert then.warnings == ["token t-gob2 is no longer in the scene: woundlog keeps it as it was"]
 
 
-def test_a_player_character_at_0_hp_is_told_to_roll_death_saves_at_the_table() -> None:
-    converted = convert_records(
+def test_a_player_character_dropping_to_0_hp_is_told_once_to_roll_death_saves_at_the_table() -> (
+    None
+):
+    first = convert_records(
+        "owlbear", [scene(1, token("t-hero", "Tordek", 3, 12))], ruleset="dnd5e"
+    )
+    down = convert_records(
+        "owlbear",
+        [scene(2, token("t-hero", "Tordek", 0, 12))],
+        ruleset="dnd5e",
+        joined=["t-hero"],
+        previous=first.previous,
+    )
+    assert down.warnings == [
+        "Tordek (t-hero) is at 0 HP: Owlbear Rodeo rolls no death saves; the players roll them "
+        "at the table, recorded with `woundlog check`"
+    ]
+    later = convert_records(  # still at 0, a goblin moved: nothing said again
+        "owlbear",
+        [scene(3, token("t-hero", "Tordek", 0, 12), token("t-gob", "Goblin", 0, 7, hide=True))],
+        ruleset="dnd5e",
+        joined=["t-hero"],
+        previous=down.previous,
+    )
+    assert later.warnings == []  # a monster at 0 HP is dead, with no save to roll
+    joined_down = convert_records(
         "owlbear", [scene(1, token("t-hero", "Tordek", 0, 12))], ruleset="dnd5e"
     )
-    assert any("roll them at the table" in w for w in converted.warnings)
+    assert len(joined_down.warnings) == 1
 
 
 @pytest.mark.parametrize(
@@ -256,6 +280,16 @@ def test_the_order_is_by_count_highest_first_ties_in_scene_order() -> None:
         ("turn_ended", 1, None),
         ("turn_started", 2, "b"),
     ]
+
+
+def test_a_long_token_name_is_cut_to_a_characters_name_never_refused() -> None:
+    long = token("t-hero", "T" * 5000, 12, 12)
+    long["metadata"]["com.owlbear-rodeo-bubbles-extension/name"] = "N" * 300
+    events = convert_records("owlbear", [scene(1, long)], ruleset="dnd5e").events
+    assert events[0].name == "N" * 200
+    del long["metadata"]["com.owlbear-rodeo-bubbles-extension/name"]
+    events = convert_records("owlbear", [scene(1, long)], ruleset="dnd5e").events
+    assert events[0].name == "T" * 200
 
 
 def test_a_malformed_snapshot_is_refused_naming_its_field() -> None:

@@ -11,7 +11,8 @@
 //   the test; a write by another page of the origin (the popover) reaches this page as a
 //   `storage` event, as a browser dispatches it;
 // - fetch, the browser's, each request's method and URL reported to the test (a browser's
-//   network panel), so a test can see which browser sent what.
+//   network panel), so a test can see which browser sent what; with the network off (the
+//   service stopped, a cable pulled) it rejects with a TypeError, as a browser's does.
 import { parentPort, workerData } from "node:worker_threads";
 
 const { entry, page, obrref, origin, storage } = workerData;
@@ -46,8 +47,10 @@ globalThis.window = {
 };
 
 const browserFetch = globalThis.fetch;
+let online = true; // off: the service is unreachable, and fetch rejects as a browser's does
 globalThis.fetch = (url, init = {}) => {
   parentPort.postMessage({ request: { method: init.method ?? "GET", url: String(url), headers: init.headers ?? {} } });
+  if (!online) return Promise.reject(new TypeError("Failed to fetch"));
   return browserFetch(url, init);
 };
 
@@ -55,6 +58,7 @@ parentPort.on("message", (message) => {
   if (message.fromHost) {
     for (const listener of [...messageListeners]) listener({ data: message.fromHost, origin });
   }
+  if (message.online !== undefined) online = message.online;
   if (message.storage) {
     const [key, value] = message.storage; // written by another page of this browser
     if (value === null) kept.delete(key);

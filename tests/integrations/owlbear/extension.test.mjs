@@ -188,6 +188,29 @@ test("a wrong token is told to the GM once, and a token entered in the popover s
   assert.deepEqual([state.gob1.hp, state.gob2.hp], [4, 6]);
 });
 
+test("an unreachable service is told to the GM once; what waited is sent when it answers", async () => {
+  const { fight, gm } = await newFight();
+  const room = scene();
+  const table = await open(room, "dm", "GM", { [STORED.fight]: fight, [STORED.token]: gm });
+  await until(async () => Object.keys((await get(fight, gm, "/state")).characters).length === 3, "joined");
+  table.network(false);
+  changeHealth(room, "gob1", -3);
+  next(room);
+  changeHealth(room, "gob2", -6);
+  await until(() => room.notifications.length > 0, "the GM is told");
+  await until(() => JSON.parse(table.storage[STORED.outbox] ?? "[]").length === 3, "three snapshots kept");
+  const told = room.notifications.filter(([, message]) => message.includes("cannot reach woundlog"));
+  assert.equal(told.length, 1, JSON.stringify(room.notifications));
+  assert.ok(told[0][1].includes(`${BASE}/fights/${fight}/import/owlbear`), told[0][1]);
+  assert.equal(told[0][2], "ERROR");
+  table.network(true); // retried after the first waits (0.5 s, 1 s, ...)
+  await caughtUp(room, table, fight, gm);
+  const state = (await get(fight, gm, "/state")).characters;
+  assert.deepEqual([state.gob1.hp, state.gob2.hp], [4, 1]);
+  const starts = (await get(fight, gm, "/events")).events.filter((e) => e.event.type === "turn_started");
+  assert.equal(starts.length, 1); // Next, once, kept through the outage
+});
+
 test("a maximum a GM raises in Stat Bubbles (Aid at full HP) is followed, not refused", async () => {
   const { fight, gm } = await newFight();
   const room = scene();

@@ -176,6 +176,11 @@ class Client {
     if (this.subscribed.has(topic)) this.post(id, data);
   }
 
+  // The service reachable from this browser, or not.
+  network(online) {
+    this.worker.postMessage({ online });
+  }
+
   // The popover, another page of this browser, writes localStorage.
   write(key, value) {
     this.storage[key] = value;
