@@ -121,14 +121,18 @@ export class Bridge {
     const key = JSON.stringify(kept);
     if (key === this.last) return; // a token moved, a drawing: nothing woundlog reads
     this.last = key;
-    this.outbox.add({ v: 1, room: this.room, seq: this.nextSeq(), items: kept });
+    // Owlbear Rodeo stamps each item it changes (`lastModified`): the newest stamp is a floor
+    // for this snapshot's place that every GM's browser reads alike, whatever its own clock
+    const stamped = Math.max(0, ...(items ?? []).map((item) => Date.parse(item.lastModified) || 0));
+    this.outbox.add({ v: 1, room: this.room, seq: this.nextSeq(stamped), items: kept });
   }
 
   // Never below the last one this browser sent: the importer skips a snapshot not newer than
-  // the last it took in. The clock keeps two GMs' browsers in step across a hand-over.
-  nextSeq() {
+  // the last it took in. The clocks (this browser's, Owlbear Rodeo's stamps) keep two GMs'
+  // browsers in step across a hand-over.
+  nextSeq(stamped = 0) {
     const { localStorage, now } = this.env;
-    const seq = Math.max(Number(localStorage.getItem(STORED.seq) ?? 0) + 1, now());
+    const seq = Math.max(Number(localStorage.getItem(STORED.seq) ?? 0) + 1, now(), stamped);
     localStorage.setItem(STORED.seq, String(seq));
     return seq;
   }

@@ -7,6 +7,7 @@
 //   the SDK's only channel to Owlbear Rodeo (src/messages/MessageBus.ts), carried here over the
 //   worker's port to the stand-in of Owlbear Rodeo (owlbear.mjs); a message event carries the
 //   sender's `origin`, which the SDK checks against the one `obrref` named;
+// - a clock of its own (`Date.now`), set off the true time by `skewMs`;
 // - localStorage, kept per browser (a second GM's browser has its own), its writes mirrored to
 //   the test; a write by another page of the origin (the popover) reaches this page as a
 //   `storage` event, as a browser dispatches it;
@@ -15,7 +16,11 @@
 //   service stopped, a cable pulled) it rejects with a TypeError, as a browser's does.
 import { parentPort, workerData } from "node:worker_threads";
 
-const { entry, page, obrref, origin, storage } = workerData;
+const { entry, page, obrref, origin, storage, skewMs = 0 } = workerData;
+
+// this computer's clock, which may be off Owlbear Rodeo's servers' by `skewMs`
+const trueNow = Date.now;
+Date.now = () => trueNow() + skewMs;
 
 const kept = new Map(Object.entries(storage ?? {}));
 const storageListeners = [];

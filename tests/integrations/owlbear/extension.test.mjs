@@ -170,6 +170,21 @@ test("of two GMs only the one with the lowest connection id sends, and the other
   assert.equal(hits.length, 3, "each blow once");
 });
 
+test("a GM whose computer's clock is behind takes over without a blow skipped as old", async () => {
+  const { fight, gm } = await newFight();
+  const room = scene();
+  const storage = { [STORED.fight]: fight, [STORED.token]: gm };
+  const first = await open(room, "dm", "GM", storage);
+  const late = await room.connect({ name: "co-dm", role: "GM", entry: installed.entry, page: installed.page, storage, connectionId: "zzz", skewMs: -60000 });
+  changeHealth(room, "gob1", -2);
+  await caughtUp(room, first, fight, gm);
+  await room.leave(first);
+  changeHealth(room, "gob2", -4); // the late clock's snapshot, a minute "before" the last one
+  await caughtUp(room, late, fight, gm);
+  const state = (await get(fight, gm, "/state")).characters;
+  assert.deepEqual([state.gob1.hp, state.gob2.hp], [5, 3]);
+});
+
 test("a wrong token is told to the GM once, and a token entered in the popover sends what waited", async () => {
   const { fight, gm } = await newFight();
   const room = scene();

@@ -28,7 +28,6 @@
 import { Worker } from "node:worker_threads";
 
 export const ORIGIN = "https://www.owlbear.rodeo";
-const START = Date.parse("2026-12-07T20:00:00.000Z");
 
 const copy = (value) => JSON.parse(JSON.stringify(value));
 
@@ -38,7 +37,6 @@ export class Room {
     this.items = [];
     this.clients = [];
     this.notifications = []; // [client name, message, variant]
-    this.ticks = 0;
     this.connections = 0;
   }
 
@@ -69,8 +67,10 @@ export class Room {
     return item;
   }
 
+  // Owlbear Rodeo's servers' clock, the same for every browser of the room
   stamp() {
-    return new Date(START + ++this.ticks * 1000).toISOString();
+    this.last = Math.max(Date.now(), (this.last ?? 0) + 1);
+    return new Date(this.last).toISOString();
   }
 
   // One `OBR_SCENE_ITEMS_UPDATE_ITEMS` of some client (another extension's frame): `change`
@@ -98,8 +98,8 @@ export class Room {
   }
 
   // A browser opens the room: the extension's background page loads in it.
-  async connect({ name, role, entry, page, storage = {}, connectionId }) {
-    const client = new Client(this, { name, role, entry, page, storage, connectionId: connectionId ?? `conn${++this.connections}` });
+  async connect({ name, role, entry, page, storage = {}, connectionId, skewMs = 0 }) {
+    const client = new Client(this, { name, role, entry, page, storage, skewMs, connectionId: connectionId ?? `conn${++this.connections}` });
     this.clients.push(client);
     await client.loaded;
     this.partyChanged();
@@ -118,7 +118,7 @@ export class Room {
 }
 
 class Client {
-  constructor(room, { name, role, entry, page, storage, connectionId }) {
+  constructor(room, { name, role, entry, page, storage, connectionId, skewMs }) {
     this.room = room;
     this.name = name;
     this.role = role;
@@ -131,7 +131,7 @@ class Client {
     this.subscribed = new Set();
     const obrref = Buffer.from(`${ORIGIN} ${room.id}`).toString("base64");
     this.worker = new Worker(new URL("./client.mjs", import.meta.url), {
-      workerData: { entry, page, obrref, origin: ORIGIN, storage },
+      workerData: { entry, page, obrref, origin: ORIGIN, storage, skewMs },
     });
     this.loaded = new Promise((resolve, reject) => {
       this.worker.on("error", (error) => {
