@@ -4,13 +4,16 @@
 // bridge.mjs decides whether this browser is the one that sends.
 
 import OBR from "./obr-sdk-3.1.0.mjs";
-import { start } from "./bridge.mjs";
+import { start, storageOf } from "./bridge.mjs";
+
+const { storage, kept } = storageOf(globalThis);
 
 OBR.onReady(() =>
   start(OBR, {
     base: globalThis.location.origin, // the service that served this page: same origin, no CORS
     fetch: (...args) => globalThis.fetch(...args),
-    localStorage: globalThis.localStorage,
+    localStorage: storage,
+    kept,
     setTimeout: (...args) => globalThis.setTimeout(...args),
     now: () => Date.now(),
     addEventListener: (...args) => globalThis.addEventListener(...args),

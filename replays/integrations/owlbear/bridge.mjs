@@ -32,6 +32,29 @@ export const STORED = {
   status: "woundlog.owlbear.status",
 };
 
+// The popover hands the fight and token to this page over Owlbear Rodeo's broadcast, to this
+// browser's frames alone (`destination: "LOCAL"`, sdk src/api/BroadcastApi.ts): a browser that
+// keeps no storage for a frame of another site (third-party storage blocked) has no other way.
+export const CHANNEL = "woundlog.owlbear/settings";
+
+// The browser's localStorage, or, where it refuses the frame one (a SecurityError), one kept
+// in memory until the tab closes; `kept` says which.
+export function storageOf(global) {
+  try {
+    const storage = global.localStorage;
+    storage.getItem(STORED.fight);
+    return { storage, kept: true };
+  } catch {
+    const values = new Map();
+    const storage = {
+      getItem: (key) => (values.has(key) ? values.get(key) : null),
+      setItem: (key, value) => values.set(key, String(value)),
+      removeItem: (key) => values.delete(key),
+    };
+    return { storage, kept: false };
+  }
+}
+
 export const RETRY_MS = [500, 1000, 2000, 5000, 10000, 30000]; // then every 30 s
 export const HELD_MS = 30000; // a wrong token or fight: retried this slowly, or when changed
 const REFUSED = new Set([400, 409, 413, 422]); // for what the snapshot is: sent again, the same
@@ -97,6 +120,7 @@ export class Bridge {
       this.decide();
     });
     OBR.scene.items.onChange((items) => this.seen(items));
+    OBR.broadcast.onMessage(CHANNEL, ({ data }) => this.settings(data));
     this.players = await OBR.party.getPlayers();
     await this.decide();
     // the popover saved a fight or token (a `storage` event reaches the other pages of the
@@ -104,11 +128,27 @@ export class Bridge {
     this.env.addEventListener?.("storage", () => this.outbox.retry());
   }
 
+  // The popover's fight and token, kept where the popover keeps them (or in memory).
+  settings(data) {
+    if (typeof data?.fight !== "string" || typeof data?.token !== "string") return;
+    this.env.localStorage.setItem(STORED.fight, data.fight);
+    this.env.localStorage.setItem(STORED.token, data.token);
+    this.outbox.retry();
+  }
+
   async decide() {
     const now = sends(this.me, this.players);
     if (now === this.sending) return;
     this.sending = now;
     if (!now) return this.outbox.stop();
+    if (this.env.kept === false) {
+      await this.tell(
+        "this browser keeps no storage for the extension's page (third-party storage blocked): " +
+          "the fight and token last until the tab closes, and unsent snapshots are lost with it; " +
+          "allow site data for owlbear.rodeo to keep them",
+        "WARNING",
+      );
+    }
     this.outbox.start();
     this.last = null;
     // the scene as it is when this client starts sending (a hand-over, a reload)
