@@ -298,3 +298,16 @@ def test_a_malformed_snapshot_is_refused_naming_its_field() -> None:
             "owlbear", [{"v": 1, "room": ROOM, "seq": -1, "items": []}], ruleset="dnd5e"
         )
     assert refused.value.field == "$.seq"
+
+
+def test_a_ruleset_that_sets_no_maximum_leaves_the_change_out_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """d26 takes no `stat_changed`: the heal of the same snapshot still arrives."""
+    with Application.opened(str(tmp_path / "d26.db")) as app:
+        app.create("d26", app.started(NewFight(fight="d26", ruleset="d26")))
+        app.import_records("d26", "owlbear", [scene(1, token("t-hero", "Tordek", 8, 12))])
+        raised = app.import_records("d26", "owlbear", [scene(2, token("t-hero", "Tordek", 14, 14))])
+        assert [c.type for c in raised.changes] == ["heal"]
+        assert any("t-hero:max" in w for w in raised.warnings), raised.warnings
+        assert app.state("d26").characters["t-hero"].hp == 12  # d26 heals up to its maximum
