@@ -17,8 +17,10 @@ either extension marks and to their keys, as one snapshot:
                   "rodeo.owlbear.initiative-tracker/metadata": {"count": "12", "active": true}}}]}
 
 - `room` is `OBR.room.id`: each room is its own stream. `seq` orders the snapshots (the
-  extension's: the sender's clock in milliseconds, never below the last it sent plus one), so
-  a resend, or a snapshot a GM who handed over sent late, changes nothing and is reported.
+  extension's: the sender's clock in milliseconds, never below the last it sent plus one nor
+  Owlbear Rodeo's newest `lastModified`), so a resend changes nothing (said by nobody: the
+  extension resends what got no answer, and a GM taking over starts with the scene as it
+  is), and a snapshot a GM who handed over sent late changes nothing and is reported.
 - Hit points: Stat Bubbles for D&D (SeamusFinlayson/Bubbles-for-Owlbear-Rodeo 1.9.13), metadata
   key `com.owlbear-rodeo-bubbles-extension/metadata` (src/getPluginId.ts), fields `health`,
   `max health`, `temporary health`, `hide` (src/metadataHelpers/itemMetadataIds.ts), each read
@@ -310,7 +312,8 @@ def convert(
         newer = before is None or now.clock > tuple(before.clock)
         why = late(before, now, newer)
         if why is not None:
-            batch.warn(f"the Owlbear Rodeo snapshot {envelope.seq} is {why}: skipped")
+            if now.digest != (before.digest if before else None):  # a resend is routine
+                batch.warn(f"the Owlbear Rodeo snapshot {envelope.seq} is {why}: skipped")
             continue
         start = len(batch.events)
         batch.key = now.key

@@ -144,6 +144,11 @@ test("a GM's browser follows a three-round fight: hits, a heal, a death, turns",
   assert.ok(imports(table).length > 0);
   for (const request of table.requests) assert.ok(!request.url.includes(gm), request.url);
   assert.deepEqual([...table.errors, ...player.errors], []);
+  // the GM hears of Tordek's fall alone, once
+  assert.deepEqual(room.notifications.map(([who, message]) => [who, message.replace(/ \(.*/, "")]), [
+    ["dm", "woundlog: Tordek"],
+  ]);
+  assert.match(room.notifications[0][1], /is at 0 HP: Owlbear Rodeo rolls no death saves/);
 });
 
 test("of two GMs only the one with the lowest connection id sends, and the other takes over", async () => {
@@ -168,6 +173,7 @@ test("of two GMs only the one with the lowest connection id sends, and the other
   assert.deepEqual([state.tordek.hp, state.gob1.hp, state.gob2.hp], [7, 4, 5]);
   const hits = (await get(fight, gm, "/events?limit=500")).events.filter((e) => e.event.type === "hit");
   assert.equal(hits.length, 3, "each blow once");
+  assert.deepEqual(room.notifications, []); // a hand-over is nothing to tell
 });
 
 test("a GM whose computer's clock is behind takes over without a blow skipped as old", async () => {
