@@ -22,6 +22,7 @@ from litestar import Controller, Request, Response, get
 from litestar.exceptions import NotFoundException
 
 from ...release import RELEASE
+from ..openapi import problems
 
 OWLBEAR = "/integrations/owlbear"
 MANIFEST = "manifest.json"
@@ -83,7 +84,7 @@ class OwlbearController(Controller):
         """The Owlbear Rodeo extension's manifest, for Owlbear Rodeo's "Add Extension"."""
         return owlbear_manifest(str(request.base_url))
 
-    @get("/{name:str}", response_headers=HEADERS)
+    @get("/{name:str}", response_headers=HEADERS, responses=problems(404))
     async def owlbear_file(self, name: str) -> Response[bytes]:
         """A file of the Owlbear Rodeo extension: its pages, their scripts (the Owlbear Rodeo
         SDK among them), its icon."""
