@@ -125,6 +125,15 @@ IMPORTERS: dict[str, Importer] = {
             # combat.py, SimpleCombatant): the same as the recorder's records
             SHEET_REVIVALS,
         ),
+        Importer(
+            "owlbear",
+            "Owlbear Rodeo scenes as the woundlog extension sends them: Stat Bubbles hit "
+            "points and Initiative Tracker turns, each snapshot compared with the last one",
+            "owlbear",
+            # neither extension rolls or keeps a death save (owlbear.py): the table rolls them,
+            # and a token healed above 0 health shows alive, whatever they said
+            SHEET_REVIVALS,
+        ),
     )
 }
 

@@ -43,6 +43,7 @@ from .routes.dice import DiceController
 from .routes.events import EventsController
 from .routes.fights import FightsController, delete_fight
 from .routes.integrations import IntegrationsController
+from .routes.owlbear import OwlbearController
 from .routes.pages import page_routes
 from .routes.players_view import PlayersViewController
 from .routes.reports import ReportsController
@@ -108,6 +109,7 @@ def routes() -> list[ControllerRouterHandler]:
         ReportsController,
         CampaignsController,
         IntegrationsController,
+        OwlbearController,
         RulesetsController,
         *page_routes(),
         assets_router(),

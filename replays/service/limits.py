@@ -184,6 +184,8 @@ def _budgets() -> dict[str, WorkBudget]:
         "POST /campaigns/{campaign}/tokens/{name}": read,
         "GET /integrations/foundry/module.json": read,
         "GET /integrations/foundry/woundlog.zip": read,
+        "GET /integrations/owlbear/manifest.json": read,
+        "GET /integrations/owlbear/{name}": read,
         "GET /rulesets": read,
         "GET /rulesets/{name}": read,
     }

@@ -24,6 +24,8 @@ from .connections import fd_budget, protocol_class, quiet_accept_errors
 from .hosts import HeadBound
 from .openapi import DOCS_PATH
 from .routes.integrations import FOUNDRY, MANIFEST
+from .routes.owlbear import MANIFEST as OWLBEAR_MANIFEST
+from .routes.owlbear import OWLBEAR
 from .routes.pages import HOME
 
 ADMIN_MIN_CHARS = 16  # a token a person chose: long enough not to be guessed over HTTP
@@ -165,6 +167,11 @@ def served_urls(bound: tuple[Any, ...]) -> list[tuple[str, str, str]]:
         ("front page", f"{base}{HOME}", "what woundlog is, how to open a fight's pages"),
         ("API docs", f"{base}{DOCS_PATH}", "Swagger UI, served from this package"),
         ("Foundry module", f"{base}{FOUNDRY}/{MANIFEST}", "for Foundry VTT's Install Module"),
+        (
+            "Owlbear extension",
+            f"{base}{OWLBEAR}/{OWLBEAR_MANIFEST}",
+            "for Owlbear Rodeo's Add Extension",
+        ),
     ]
 
 

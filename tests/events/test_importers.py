@@ -37,12 +37,18 @@ FOUNDRY = jsonl("foundry_dnd5e.jsonl")
 
 
 def test_importers_are_named_by_format() -> None:
-    assert list(IMPORTERS) == ["foundry", "improved-initiative", "avrae", "avrae-snapshot"]
+    assert list(IMPORTERS) == [
+        "foundry",
+        "improved-initiative",
+        "avrae",
+        "avrae-snapshot",
+        "owlbear",
+    ]
 
 
 def test_unknown_format_is_a_usage_error_naming_the_known_ones() -> None:
     with pytest.raises(
-        UsageError, match="known: foundry, improved-initiative, avrae, avrae-snapshot"
+        UsageError, match="known: foundry, improved-initiative, avrae, avrae-snapshot, owlbear"
     ):
         convert_records("roll20", [], ruleset="d26")
 

@@ -116,6 +116,7 @@ def test_every_format_declares_the_options_of_the_fight_an_import_makes(db: Path
         "improved-initiative": {"death_saves": "table", "revival": True},
         "avrae": {"death_saves": "table", "revival": True},
         "avrae-snapshot": {"death_saves": "table", "revival": True},
+        "owlbear": {"death_saves": "table", "revival": True},
     }
     assert all(i.fight_options("d26") == {} for i in IMPORTERS.values())
     ok(run("import", "foundry", FOUNDRY, "--into", "ambush", "--ruleset", "d26"))

@@ -1,6 +1,6 @@
-"""`woundlog serve` says where it is (issue 26): the front page, the API docs and the Foundry
-module's manifest, each under the address and port it is bound to, once it answers there; a
-real `woundlog serve` on loopback."""
+"""`woundlog serve` says where it is (issue 26): the front page, the API docs, the Foundry
+module's manifest and the Owlbear Rodeo extension's, each under the address and port it is
+bound to, once it answers there; a real `woundlog serve` on loopback."""
 
 from __future__ import annotations
 
@@ -18,16 +18,18 @@ from woundlog.replays.service.serve import served_urls
 from .service.server import ADMIN
 
 CLI = [sys.executable, "-c", "from woundlog.replays.cli import main; main()"]
-URL = re.compile(r"^(front page|API docs|Foundry module) +(http://\S+)", re.MULTILINE)
+URL = re.compile(
+    r"^(front page|API docs|Foundry module|Owlbear extension) +(http://\S+)", re.MULTILINE
+)
 WAIT_S = 20.0
 
 
 def said_urls(log: Path, process: subprocess.Popen[bytes]) -> dict[str, str]:
-    """The URLs the server said, once it has said all three (or exited)."""
+    """The URLs the server said, once it has said all four (or exited)."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         found = dict(URL.findall(log.read_text()))
-        if len(found) == 3:
+        if len(found) == 4:
             return found
         if process.poll() is not None:
             raise AssertionError(f"serve exited: {log.read_text()}")
@@ -52,7 +54,10 @@ def test_serve_on_port_0_says_the_urls_it_serves_with_the_port_it_got(tmp_path: 
         assert docs.status_code == 200 and "swagger" in docs.text.lower()
         manifest = httpx.get(urls["Foundry module"])
         assert manifest.status_code == 200 and manifest.json()["manifest"] == urls["Foundry module"]
-        assert len(URL.findall(log.read_text())) == 3  # said once
+        extension = httpx.get(urls["Owlbear extension"])
+        assert extension.status_code == 200
+        assert extension.json()["background_url"].startswith(urls["front page"])
+        assert len(URL.findall(log.read_text())) == 4  # said once
     finally:
         process.terminate()
         process.wait(timeout=10)

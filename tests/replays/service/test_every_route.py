@@ -311,6 +311,14 @@ SHAPES: dict[str, Callable[[], list[Call]]] = {
     "GET /integrations/foundry/woundlog.zip": lambda: [
         ("GET", "/integrations/foundry/woundlog.zip", {})
     ],
+    "GET /integrations/owlbear/manifest.json": lambda: [
+        ("GET", "/integrations/owlbear/manifest.json", {})
+    ],
+    "GET /integrations/owlbear/{name}": lambda: [
+        ("GET", "/integrations/owlbear/obr-sdk-3.1.0.mjs", {}),  # the largest file
+        ("GET", f"/integrations/owlbear/{LONG[:1000]}", {}),
+        ("GET", "/integrations/owlbear/..%2F..%2Fpyproject.toml", {}),
+    ],
     "GET /rulesets": lambda: [("GET", "/rulesets", {})],
     "GET /rulesets/{name}": lambda: [
         ("GET", "/rulesets/mordheim", {}),

@@ -64,6 +64,8 @@ def test_no_request_the_schema_allows_gets_a_server_error(server: Server) -> Non
         "/campaigns/{campaign}/report",
         "/integrations/foundry/module.json",
         "/integrations/foundry/woundlog.zip",
+        "/integrations/owlbear/manifest.json",
+        "/integrations/owlbear/{name}",
         "/rulesets",
         "/rulesets/{name}",
     }
