@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, islice, takewhile
-from typing import Any, NoReturn, Protocol
+from typing import Any, NamedTuple, NoReturn, Protocol
 
 import msgspec
 
@@ -60,6 +60,16 @@ class Appended(msgspec.Struct, frozen=True):
     warnings: list[str] = []  # what an importer left out or corrected (drift, late records)
     # the campaign an import recorded the fight in, this time; left out of the answer otherwise
     recorded_in: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class Applied(NamedTuple):
+    """One event as it was appended: what it did, and the fight just before and just after it
+    (before: None for the fight's first event). What a page following the fight is sent."""
+
+    stored: Stored[Event]
+    changes: Changes
+    before: FightState[Any] | None
+    after: FightState[Any]
 
 
 class FoldCache(Protocol):
@@ -151,6 +161,11 @@ class Fight:
         """The changes of events `first` to `last` (default: the newest) as each was appended:
         what `append` returned for them, later undos not marked. Starts from the state at
         `first - 1` (a snapshot plus its tail), so a live feed need not refold the whole log."""
+        for applied in self.applied_from(first, last):
+            yield applied.changes
+
+    def applied_from(self, first: int, last: int | None = None) -> Iterator[Applied]:
+        """`changes_from`, each event's changes with the fight before and after it."""
         end = self._end(last)
         if first > end:
             return
@@ -159,7 +174,10 @@ class Fight:
         undo = self.undo_resolution(first - 1) if first > 1 else Undo()
         timeline = Timeline(start, undo, self._refold, self._find)
         for stored in self.events(first, end):
-            yield timeline.push(stored, strict=False)
+            before = timeline.state
+            changes = timeline.push(stored, strict=False)
+            assert timeline.state is not None  # a fight's first event starts it
+            yield Applied(stored, changes, before, timeline.state)
 
     def undo_targets(self, resolution: Undo) -> tuple[int | None, int | None]:
         """The seqs Undo and Redo take back by default under `resolution` (`Undo.undo_default`,
