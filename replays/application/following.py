@@ -11,6 +11,8 @@ without an id (so a client that reconnects after it and before its `changes` is 
 again), holds what a page needs besides:
 
 - `seq`, the event's;
+- `view`: what the reader is shown: `whole`, or the players' view that redacted it (`bands`,
+  `hidden`); a page whose view changes (the GM changed the setting) reads the state again;
 - `recorded`: the event as `GET /events` shows it to the reader;
 - `characters`: every character whose state differs from before the event, as `GET /state`
   shows it to the reader (null: no longer in the fight);
@@ -45,11 +47,15 @@ from woundlog.events.stores import Stored
 from ..fight import Applied
 from .redaction import MonsterHp, PlayersViewCases, Redaction
 
+WHOLE = "whole"
+"""A `now` message's view where nothing of it is hidden from its reader."""
+
 
 class Now(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What an event made of the fight, as `GET /state` shows it (the module says how)."""
 
     seq: int
+    view: str
     recorded: Any
     characters: dict[str, Any]
     fight: dict[str, Any]
@@ -144,6 +150,7 @@ def followed(applied: Applied, redaction: Redaction | None = None) -> tuple[byte
         recorded = redaction.event(event)
     now = Now(
         seq=applied.stored.seq,
+        view=WHOLE if redaction is None else redaction.rule.value,
         recorded=recorded,
         characters=characters,
         fight=_fight(applied.before, applied.after),
