@@ -136,6 +136,7 @@ function paint() {
   );
   drawSides(state, presentation, changed);
   $("just").textContent = newest ? justHappened(newest, state, presentation) : "";
+  document.body.dataset.seq = String(state.seq); // the event shown: what a test waits for
 }
 
 /** One event from the stream: applied to what the page holds when it is the next one, else
