@@ -29,6 +29,7 @@ from litestar.response import ServerSentEventMessage
 from ..application import Application
 from ..application.following import followed, hiding
 from ..application.redaction import MonsterHp
+from ..fight import Applied
 
 KEEP = 200
 """How many of a fight's newest events are kept, with the messages made of them."""
@@ -66,7 +67,7 @@ class Feed:
     messages made of them by view."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
-    steps: dict[int, Any] = field(default_factory=dict)  # seq -> Applied
+    steps: dict[int, Applied] = field(default_factory=dict)
     monsters: dict[int, MonsterHp] = field(default_factory=dict)
     made: dict[tuple[int, str], Shared] = field(default_factory=dict)
     origin: Any = None  # the fight's first event as stored, which tells its log from another
@@ -92,7 +93,7 @@ class Feed:
         self.made[(seq, view)] = made
         return made
 
-    def keep(self, steps: list[Any], monsters: MonsterHp) -> None:
+    def keep(self, steps: list[Applied], monsters: MonsterHp) -> None:
         for applied in steps:
             self.steps[applied.stored.seq] = applied
             self.monsters[applied.stored.seq] = monsters
@@ -195,9 +196,9 @@ class Fanout:
             if feed.steps and first < min(feed.steps):  # before what is kept: not kept
                 apart = Feed(origin=feed.origin)
                 apart.keep(following.steps, following.monsters)
-                out = [apart.message(a.stored.seq, view) for a in following.steps]
+                sent = [apart.message(a.stored.seq, view) for a in following.steps]
                 self.made += apart.encoded
-                return out
+                return sent
             if feed.steps and first > newest + 1:  # what is kept is old: start again here
                 feed.steps.clear()
                 feed.monsters.clear()
