@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from litestar.response import ServerSentEventMessage
 
@@ -59,6 +59,17 @@ def shared(seq: int, now: bytes, changes: bytes) -> Shared:
         changes,
     )
     return Shared(data=None, id=seq, event="changes", block=block)
+
+
+class Batch(NamedTuple):
+    """A stream's next messages, and whether there may be more right behind them (else the
+    stream waits till it is woken)."""
+
+    messages: list[Shared]
+    more: bool
+
+
+NOTHING = Batch([], more=False)
 
 
 @dataclass
@@ -151,12 +162,13 @@ class Fanout:
         heard: int,
         opening: bool = False,
         poll: bool = False,
-    ) -> list[Shared]:
+    ) -> Batch:
         """In a worker thread: the messages of events `first` on (at most `limit`) as `view`
-        (GM, or VIEWER: each event's players' view) is shown them; none when there are none
-        yet. `heard` is how many appends to the fight the caller's notifier had heard of when
-        the caller began to wait (`Notifier.heard`): the store is read only if it was not read
-        since, or if the caller `poll`s (appends by processes not heard of) or is `opening`
+        (GM, or VIEWER: each event's players' view) is shown them, none when there are none
+        yet, and whether there may be more. `heard` is how many appends to the fight the
+        caller's notifier had heard of when the caller began to wait (`Notifier.heard`): the
+        store is read only if it was not read since, or if the caller `poll`s (appends by
+        processes not heard of) or is `opening`
         (then what is kept is first checked to be of the fight's log). FightNotFound for a
         fight not there."""
         feed = self._feed(fight)
@@ -178,7 +190,7 @@ class Fanout:
         heard: int,
         opening: bool,
         poll: bool,
-    ) -> list[Shared]:
+    ) -> Batch:
         if opening:
             origin = app.origin(fight)
             if origin != feed.origin:
@@ -186,19 +198,19 @@ class Fanout:
                 feed.origin = origin
         if first not in feed.steps:
             if first > feed.version and feed.heard >= heard and not (opening or poll):
-                return []  # the store was read since the caller last heard of an append
+                return NOTHING  # the store was read since the caller last heard of an append
             following = app.following(fight, first, limit)
             feed.heard = max(feed.heard, heard)
             feed.version = max(feed.version, following.version)
             if not following.steps:
-                return []
+                return NOTHING
             newest = max(feed.steps, default=0)
             if feed.steps and first < min(feed.steps):  # before what is kept: not kept
                 apart = Feed(origin=feed.origin)
                 apart.keep(following.steps, following.monsters)
                 sent = [apart.message(a.stored.seq, view) for a in following.steps]
                 self.made += apart.encoded
-                return sent
+                return Batch(sent, more=True)
             if feed.steps and first > newest + 1:  # what is kept is old: start again here
                 feed.steps.clear()
                 feed.monsters.clear()
@@ -209,4 +221,6 @@ class Fanout:
         while seq in feed.steps and len(out) < limit:
             out.append(feed.message(seq, view))
             seq += 1
-        return out
+        # the store was read since the caller began to wait, and it had no more: nothing to
+        # read again before the caller is woken
+        return Batch(out, more=seq <= feed.version or feed.heard < heard)

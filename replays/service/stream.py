@@ -28,7 +28,7 @@ from woundlog.events.stores import Hearing, HearingLost
 from woundlog.events.stores.reach import OutOfReach
 
 from ..application import Application, FightNotFound
-from .fanout import GM, VIEWER, Fanout, Shared
+from .fanout import GM, NOTHING, VIEWER, Batch, Fanout
 
 log = logging.getLogger("woundlog.service")
 
@@ -155,7 +155,7 @@ def _look(
     view: str,
     read: Read,
     heard: int,
-) -> list[Shared] | None:
+) -> Batch | None:
     """In a worker thread: None if what opened the stream no longer allows it; else the next
     messages as the stream's `view` shows them (none unless the stream `read`s). The check
     comes first, so nothing is delivered after a revocation the check could see.
@@ -165,7 +165,7 @@ def _look(
             raise FightNotFound(fight)
         return None
     if not read.read:
-        return []
+        return NOTHING
     return fanout.read(
         app, fight, first, CHUNK, view, heard=heard, opening=read.opening, poll=read.poll
     )
@@ -233,11 +233,12 @@ async def changes_stream(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="revoked"
             )
             return
-        for message in batch:
+        for message in batch.messages:
             yield message
             first = int(message.id or 0) + 1
-        if batch:
+        if batch.messages:
             quiet = unread = 0.0
+        if batch.more:
             read = Read(True)  # there may be more right behind
             continue
         if read.read:
