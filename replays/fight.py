@@ -70,6 +70,7 @@ class Applied(NamedTuple):
     changes: Changes
     before: FightState[Any] | None
     after: FightState[Any]
+    targets: tuple[int | None, int | None] | None = None  # with `targets`: see `undo_targets`
 
 
 class FoldCache(Protocol):
@@ -164,8 +165,11 @@ class Fight:
         for applied in self.applied_from(first, last):
             yield applied.changes
 
-    def applied_from(self, first: int, last: int | None = None) -> Iterator[Applied]:
-        """`changes_from`, each event's changes with the fight before and after it."""
+    def applied_from(
+        self, first: int, last: int | None = None, *, targets: bool = False
+    ) -> Iterator[Applied]:
+        """`changes_from`, each event's changes with the fight before and after it; with
+        `targets`, also the seqs Undo and Redo would take back right after it."""
         end = self._end(last)
         if first > end:
             return
@@ -173,11 +177,27 @@ class Fight:
         start = self.state(first - 1) if first > 1 else None
         undo = self.undo_resolution(first - 1) if first > 1 else Undo()
         timeline = Timeline(start, undo, self._refold, self._find)
+        read: list[Stored[Event]] = []
         for stored in self.events(first, end):
             before = timeline.state
             changes = timeline.push(stored, strict=False)
             assert timeline.state is not None  # a fight's first event starts it
-            yield Applied(stored, changes, before, timeline.state)
+            found = None
+            if targets:  # the log newest first from this event: what is read, then the store
+                read.append(stored)
+                found = self._targets_at(timeline.undo, read, first - 1)
+            yield Applied(stored, changes, before, timeline.state, found)
+
+    def _targets_at(
+        self, resolution: Undo, read: list[Stored[Event]], before: int
+    ) -> tuple[int | None, int | None]:
+        def newest_first() -> Iterator[Stored[Event]]:
+            yield from reversed(read)
+            yield from self._newest_first(before)
+
+        undo = resolution.undo_default(newest_first())
+        redo = resolution.redo_default(newest_first())
+        return (None if undo is None else undo.seq, None if redo is None else redo.seq)
 
     def undo_targets(self, resolution: Undo) -> tuple[int | None, int | None]:
         """The seqs Undo and Redo take back by default under `resolution` (`Undo.undo_default`,
@@ -484,8 +504,9 @@ class Fight:
             found = self.store.lookup(self.id, missing)
             self._targets.update((name, target_of(stored)) for name, stored in found.items())
 
-    def _newest_first(self) -> Iterator[Stored[Event]]:
-        version = self.version
+    def _newest_first(self, version: int | None = None) -> Iterator[Stored[Event]]:
+        """The log newest first, from event `version` (default: the newest)."""
+        version = self.version if version is None else version
         step = 64
         while version > 0:
             chunk = list(self.events(max(1, version - step + 1), version))

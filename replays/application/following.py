@@ -18,7 +18,9 @@ again), holds what a page needs besides:
   shows it to the reader (null: no longer in the fight);
 - `order`: the character ids in join order, given when who is in the fight changed;
 - `fight`: every other field of the state that differs (`seq` always), null where it went back
-  to its default (which `GET /state` leaves out).
+  to its default (which `GET /state` leaves out);
+- `undo`, `redo`: the seqs Undo and Redo take back right after the event, as `GET /timeline`
+  names them (left out: none), so a GM's page offers them without a rule of its own.
 
 So a page that holds the state at seq N - 1 and applies `now` N holds what `GET /state` would
 answer at N: values the server computed, no rule in the page. An undo (retract, amend) is
@@ -60,6 +62,8 @@ class Now(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     characters: dict[str, Any]
     fight: dict[str, Any]
     order: list[str] | None = None
+    undo: int | None = None
+    redo: int | None = None
 
 
 class Following(msgspec.Struct, frozen=True):
@@ -155,6 +159,8 @@ def followed(applied: Applied, redaction: Redaction | None = None) -> tuple[byte
         characters=characters,
         fight=_fight(applied.before, applied.after),
         order=list(after) if joined_or_left else None,
+        undo=applied.targets[0] if applied.targets else None,
+        redo=applied.targets[1] if applied.targets else None,
     )
     return msgspec.json.encode(now), msgspec.json.encode(changes)
 
@@ -168,7 +174,7 @@ class FollowingCases(PlayersViewCases):
         opened = self.fight(fight)
         version = opened.version
         last = min(version, first + limit - 1)
-        steps = list(opened.applied_from(first, last)) if first <= last else []
+        steps = list(opened.applied_from(first, last, targets=True)) if first <= last else []
         return Following(steps, version, self.players_view(fight).monsters)
 
     def origin(self, fight: str) -> Stored[Event] | None:

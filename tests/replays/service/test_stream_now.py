@@ -133,3 +133,34 @@ def test_a_viewers_now_tells_the_event_as_the_viewer_reads_it(server: Server) ->
         events = client.get("/fights/told/events", params={"from": 2}, headers=viewer).json()
         assert [now["recorded"] for now, _ in got] == [e["event"] for e in events["events"]]
         assert "59" not in json.dumps(got) and "20" not in json.dumps(got[1][0]["recorded"])
+
+
+def test_each_events_now_names_what_undo_and_redo_take_back_as_the_timeline_did_then(
+    server: Server,
+) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        fight = client.post("/fights", json={"fight": "targets", "ruleset": "mordheim"},
+                            headers=bearer(ADMIN)).json()  # fmt: skip
+        gm = bearer(fight["gm_token"])
+        steps: list[dict[str, Any]] = [
+            {"type": "character_joined", "character": "grim", "side": "a"},
+            {"type": "hit", "id": "h1", "target": "grim", "damage": 0},
+            {"type": "hit", "id": "h2", "target": "grim", "damage": 0},
+            {"type": "retract", "id": "r2", "event": "h2"},
+            {"type": "retract", "id": "r1", "event": "h1"},
+            {"type": "retract", "event": "r1"},
+            {"type": "amend", "event": "h1", "replacement": {
+                "type": "hit", "target": "grim", "damage": 0, "note": "again"}},
+        ]  # fmt: skip
+        said: list[tuple[int | None, int | None]] = []
+        for step in steps:
+            assert client.post("/fights/targets/events", json=step, headers=gm).is_success
+            page = client.get("/fights/targets/timeline", params={"from": 1}, headers=gm).json()
+            said.append((page["undo"], page["redo"]))
+        with httpx.stream(
+            "GET", f"{server.url}/fights/targets/stream", params={"from": 2}, headers=gm,
+            timeout=httpx.Timeout(30, read=15),
+        ) as response:  # fmt: skip
+            got = both(response, 1 + len(steps))
+        assert [(now.get("undo"), now.get("redo")) for now, _ in got] == said
+        assert said[3] == (3, 5) and said[4] == (2, 6)  # after an undo: the next, and a redo
