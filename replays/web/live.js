@@ -34,3 +34,9 @@ export function applied(state, now) {
 export function moment(changes, now) {
   return { seq: now.seq, event: now.recorded, changes };
 }
+
+/** Whether the event of `now` is an undo (a retract, an amend): it rewrites what earlier
+ * events did (their `undone` marks), so a page that lists past events reads them again. */
+export function rewrites(now) {
+  return now.recorded.type === "retract" || now.recorded.type === "amend";
+}
