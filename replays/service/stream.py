@@ -1,14 +1,17 @@
 """`GET /fights/{fight}/stream`: every event's changes, in seq order, as server-sent events.
 
-The stream reads the log, not a queue of messages: each SSE message is one event's changes,
-its `id` the event's seq, recomputed from the store (`Fight.changes_from`). So the order is the
-log's order whatever order concurrent appends finish in, a client that reconnects with
-`Last-Event-ID` (or `?from=N`) misses nothing, and appends made by another process (the CLI) show
-up too. An append through this server wakes the fight's streams at once. On a PostgreSQL store
-so does every append committed by any process (the store's NOTIFY, heard by one LISTEN
-connection per server: `Listener`), and the streams only look again every `HEARTBEAT_S` in case a
-notification was lost with a connection; on other stores, appends by other processes are seen by
-polling every `POLL_S` seconds.
+The stream reads the log, not a queue of messages: each event is sent as two SSE messages, `now`
+(what the event made of the fight, for a page to apply: application/following.py) and `changes`
+(its changes, as the append answered them; its `id` the event's seq), made from the store. So
+the order is the log's order whatever order concurrent appends finish in, a client that
+reconnects with `Last-Event-ID` (or `?from=N`) misses nothing, and appends made by another
+process (the CLI) show up too. Each event's messages are made once per view for every stream of
+the fight in this process (`Notifier.fanout`, fanout.py): a stream's own work per event is the
+check that its token still holds and the write. An append through this server wakes the fight's
+streams at once. On a PostgreSQL store so does every append committed by any process (the
+store's NOTIFY, heard by one LISTEN connection per server: `Listener`), and the streams only
+look again every `HEARTBEAT_S` in case a notification was lost with a connection; on other
+stores, appends by other processes are seen by polling every `POLL_S` seconds.
 """
 
 from __future__ import annotations
