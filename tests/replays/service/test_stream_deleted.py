@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,8 @@ def test_a_fight_deleted_while_a_viewers_stream_redacts_it_ends_the_stream_as_de
     monkeypatch.setattr(app, "players_view", setting_read)
     monkeypatch.setattr(app, "fight", opened_then_deleted)
     stream = changes_stream(app, Notifier(), "doomed", 3, viewer=True)
-    messages = asyncio.run(_all(stream))
+    with ThreadPoolExecutor(1) as thread:  # a sync Playwright before may leave a loop running
+        messages = thread.submit(asyncio.run, _all(stream)).result()  # in this thread
     assert [message.event for message in messages] == ["deleted"]
     assert messages[0].data == '{"fight":"doomed"}'
 
