@@ -43,7 +43,8 @@ VIEWER = "viewer"
 
 @dataclass
 class Shared(ServerSentEventMessage):
-    """A `changes` message whose bytes are made once and written to every stream."""
+    """An event's `now` and `changes` messages, their bytes made once and written to every
+    stream that is sent them."""
 
     block: bytes = b""
 
