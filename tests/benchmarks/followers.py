@@ -38,6 +38,8 @@ sys.path.insert(0, str(ROOT))
 from tests.replays.service.server import ADMIN, Server, bearer  # noqa: E402
 
 FOLLOWERS = (0, 1, 10, 100)
+ASKING = 8
+"""Connections the followers' GETs share (before): the server's CPU is what is measured."""
 TICKS = os.sysconf("SC_CLK_TCK")
 MONSTER = {"type": "character_joined", "side": "foes", "kind": "monster"}
 CAST = [
@@ -74,8 +76,18 @@ class Follower:
         self.seen = first - 1
         self.ready = asyncio.Event()
         self.moved = asyncio.Condition()
+        self.failed: BaseException | None = None
 
-    async def run(self, client: httpx.AsyncClient) -> None:
+    async def run(self, client: httpx.AsyncClient, asking: httpx.AsyncClient) -> None:
+        try:
+            await self._read(client, asking)
+        except Exception as error:  # said, not left to hang the batch
+            async with self.moved:
+                self.failed = error
+                self.moved.notify_all()
+            raise
+
+    async def _read(self, client: httpx.AsyncClient, asking: httpx.AsyncClient) -> None:
         headers = bearer(self.token)
         async with client.stream(
             "GET", f"/fights/{self.fight}/stream", params={"from": self.first}, headers=headers
@@ -90,8 +102,8 @@ class Follower:
                 if fields.get("event") == "changes":
                     seq = int(fields["id"])
                     if self.refetch:  # what table.js did on each message
-                        await client.get(f"/fights/{self.fight}/state", headers=headers)
-                        await client.get(
+                        await asking.get(f"/fights/{self.fight}/state", headers=headers)
+                        await asking.get(
                             f"/fights/{self.fight}/timeline",
                             params={"from": seq, "limit": 1},
                             headers=headers,
@@ -103,15 +115,22 @@ class Follower:
 
     async def reached(self, seq: int) -> None:
         async with self.moved:
-            await self.moved.wait_for(lambda: self.seen >= seq)
+            await self.moved.wait_for(lambda: self.seen >= seq or self.failed is not None)
+        if self.failed is not None:
+            raise RuntimeError(f"a follower failed: {self.failed!r}") from self.failed
 
 
 async def measure(
     server: Server, followers: int, events: int, batches: int, history: int, refetch: bool
 ) -> float:
     fight = f"f{followers}"
-    limits = httpx.Limits(max_connections=2 * followers + 10)
-    async with httpx.AsyncClient(base_url=server.url, timeout=120, limits=limits) as client:
+    limits = httpx.Limits(max_connections=followers + 5)
+    timeout = httpx.Timeout(300, pool=None)  # a loaded machine: slow, never dropped
+    few = httpx.Limits(max_connections=ASKING)  # the GETs queue on a few connections
+    async with (
+        httpx.AsyncClient(base_url=server.url, timeout=timeout, limits=limits) as client,
+        httpx.AsyncClient(base_url=server.url, timeout=timeout, limits=few) as asking,
+    ):
         made = await client.post(
             "/fights", json={"fight": fight, "ruleset": "dnd5e"}, headers=bearer(ADMIN)
         )
@@ -125,7 +144,7 @@ async def measure(
         pages = [
             Follower(server.url, fight, viewer, version + 1, refetch) for _ in range(followers)
         ]
-        tasks = [asyncio.create_task(page.run(client)) for page in pages]
+        tasks = [asyncio.create_task(page.run(client, asking)) for page in pages]
         await asyncio.gather(*(page.ready.wait() for page in pages))
         await asyncio.sleep(0.5)
         per_event = []
@@ -149,7 +168,7 @@ async def measure(
 def side(label: str, env: dict[str, str], args: argparse.Namespace) -> dict[int, float]:
     figures: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as folder, Server(Path(folder) / "f.db", env=env) as server:
-        for followers in FOLLOWERS:
+        for followers in args.followers:
             figures[followers] = asyncio.run(
                 measure(
                     server, followers, args.events, args.batches, args.history,
@@ -167,6 +186,9 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10)
     parser.add_argument("--batches", type=int, default=3)
     parser.add_argument("--history", type=int, default=0)
+    parser.add_argument(
+        "--followers", type=lambda text: [int(n) for n in text.split(",")], default=FOLLOWERS
+    )
     args = parser.parse_args()
     rows = {"after": side("after", {}, args)}
     if args.before is not None:
@@ -175,7 +197,7 @@ def main() -> None:
           f"{args.batches} batches of {args.events})\n")  # fmt: skip
     print("| followers | " + " | ".join(rows) + " |")
     print("|---|" + "---|" * len(rows))
-    for followers in FOLLOWERS:
+    for followers in args.followers:
         cells = " | ".join(f"{rows[label][followers] * 1000:.2f}" for label in rows)
         print(f"| {followers} | {cells} |")
 
