@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, islice, takewhile
-from typing import Any, NoReturn, Protocol
+from typing import Any, NamedTuple, NoReturn, Protocol
 
 import msgspec
 
@@ -60,6 +60,17 @@ class Appended(msgspec.Struct, frozen=True):
     warnings: list[str] = []  # what an importer left out or corrected (drift, late records)
     # the campaign an import recorded the fight in, this time; left out of the answer otherwise
     recorded_in: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class Applied(NamedTuple):
+    """One event as it was appended: what it did, and the fight just before and just after it
+    (before: None for the fight's first event). What a page following the fight is sent."""
+
+    stored: Stored[Event]
+    changes: Changes
+    before: FightState[Any] | None
+    after: FightState[Any]
+    targets: tuple[int | None, int | None] | None = None  # with `targets`: see `undo_targets`
 
 
 class FoldCache(Protocol):
@@ -151,6 +162,14 @@ class Fight:
         """The changes of events `first` to `last` (default: the newest) as each was appended:
         what `append` returned for them, later undos not marked. Starts from the state at
         `first - 1` (a snapshot plus its tail), so a live feed need not refold the whole log."""
+        for applied in self.applied_from(first, last):
+            yield applied.changes
+
+    def applied_from(
+        self, first: int, last: int | None = None, *, targets: bool = False
+    ) -> Iterator[Applied]:
+        """`changes_from`, each event's changes with the fight before and after it; with
+        `targets`, also the seqs Undo and Redo would take back right after it."""
         end = self._end(last)
         if first > end:
             return
@@ -158,8 +177,27 @@ class Fight:
         start = self.state(first - 1) if first > 1 else None
         undo = self.undo_resolution(first - 1) if first > 1 else Undo()
         timeline = Timeline(start, undo, self._refold, self._find)
+        read: list[Stored[Event]] = []
         for stored in self.events(first, end):
-            yield timeline.push(stored, strict=False)
+            before = timeline.state
+            changes = timeline.push(stored, strict=False)
+            assert timeline.state is not None  # a fight's first event starts it
+            found = None
+            if targets:  # the log newest first from this event: what is read, then the store
+                read.append(stored)
+                found = self._targets_at(timeline.undo, read, first - 1)
+            yield Applied(stored, changes, before, timeline.state, found)
+
+    def _targets_at(
+        self, resolution: Undo, read: list[Stored[Event]], before: int
+    ) -> tuple[int | None, int | None]:
+        def newest_first() -> Iterator[Stored[Event]]:
+            yield from reversed(read)
+            yield from self._newest_first(before)
+
+        undo = resolution.undo_default(newest_first())
+        redo = resolution.redo_default(newest_first())
+        return (None if undo is None else undo.seq, None if redo is None else redo.seq)
 
     def undo_targets(self, resolution: Undo) -> tuple[int | None, int | None]:
         """The seqs Undo and Redo take back by default under `resolution` (`Undo.undo_default`,
@@ -466,8 +504,9 @@ class Fight:
             found = self.store.lookup(self.id, missing)
             self._targets.update((name, target_of(stored)) for name, stored in found.items())
 
-    def _newest_first(self) -> Iterator[Stored[Event]]:
-        version = self.version
+    def _newest_first(self, version: int | None = None) -> Iterator[Stored[Event]]:
+        """The log newest first, from event `version` (default: the newest)."""
+        version = self.version if version is None else version
         step = 64
         while version > 0:
             chunk = list(self.events(max(1, version - step + 1), version))

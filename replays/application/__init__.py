@@ -27,6 +27,7 @@ drawing through replays/render/; tokens, idempotency, streams and threads).
     dice.py       dice_asked (the next die the rules need for an event, for a table's dice)
     redaction.py  players_view, set_players_view, redaction, seen_by_viewer, viewer_report,
                   may_viewer_ask_odds: what a viewer token is shown
+    following.py  following (each event with the fight before and after it, for a live page)
 
 A use case that reads a fight takes a stored fight (its id) or a `.jsonl` file (its `Path`)
 alike (`FightOrFile`, base.py). A group that calls another's use cases inherits that group, so
@@ -48,8 +49,8 @@ from .campaign_views import CampaignViews
 from .campaigns import CampaignCases
 from .dice import DiceCases
 from .fights import FightCases
+from .following import FollowingCases
 from .imports import CursorLost, Cursors, ImportCases, cursor_not_kept, cursors_of_store
-from .redaction import PlayersViewCases
 from .reports import TIMELINE_MAX, ReportCases
 from .sharing import SharingCases
 from .turns import TurnCases
@@ -96,7 +97,7 @@ __all__ = [
 
 
 class Application(
-    PlayersViewCases,
+    FollowingCases,
     ImportCases,
     CampaignCases,
     CampaignViews,

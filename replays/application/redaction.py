@@ -212,6 +212,15 @@ class Redaction:
                 self._character(character)
         return shown
 
+    def character(self, cid: str, character: Any) -> Any:
+        """One character of a fight's state (a Struct) as `state` shows it: JSON values where
+        it is a GM's character, else the same Struct."""
+        if cid not in self.hidden and character.kind not in self.gm_kinds:
+            return character
+        shown: dict[str, Any] = msgspec.to_builtins(character)
+        self._character(shown)
+        return shown
+
     def _character(self, character: dict[str, Any]) -> None:
         """A character of a fight's state, or a member of a campaign's record (its pools at
         the top level its maximums, its current values `current_POOL`): its band (under

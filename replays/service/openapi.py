@@ -88,9 +88,12 @@ CREATED_AGAIN = ResponseSpec(
 )
 STREAM = ResponseSpec(
     data_container=str,
-    description="Server-sent events: `event: changes`, `id:` the event's seq, `data:` the "
-    "event's changes as JSON (the `changes` of an append's answer); a comment now and then "
-    "to keep the line alive; `event: deleted` when the fight is deleted, then the end.",
+    description="Server-sent events, two per event: `event: now` (no id), `data:` what the "
+    "event made of the fight as `GET /state` shows it (`seq`, `view`, `recorded`: the event, "
+    "`characters` that changed, `order`, `fight`: other fields that changed, `undo`, `redo`), "
+    "then `event: changes`, `id:` the event's seq, `data:` the event's changes as JSON (the "
+    "`changes` of an append's answer); a comment now and then to keep the line alive; "
+    "`event: deleted` when the fight is deleted, then the end.",
     media_type="text/event-stream",
     generate_examples=False,
 )

@@ -1,14 +1,17 @@
 """`GET /fights/{fight}/stream`: every event's changes, in seq order, as server-sent events.
 
-The stream reads the log, not a queue of messages: each SSE message is one event's changes,
-its `id` the event's seq, recomputed from the store (`Fight.changes_from`). So the order is the
-log's order whatever order concurrent appends finish in, a client that reconnects with
-`Last-Event-ID` (or `?from=N`) misses nothing, and appends made by another process (the CLI) show
-up too. An append through this server wakes the fight's streams at once. On a PostgreSQL store
-so does every append committed by any process (the store's NOTIFY, heard by one LISTEN
-connection per server: `Listener`), and the streams only look again every `HEARTBEAT_S` in case a
-notification was lost with a connection; on other stores, appends by other processes are seen by
-polling every `POLL_S` seconds.
+The stream reads the log, not a queue of messages: each event is sent as two SSE messages, `now`
+(what the event made of the fight, for a page to apply: application/following.py) and `changes`
+(its changes, as the append answered them; its `id` the event's seq), made from the store. So
+the order is the log's order whatever order concurrent appends finish in, a client that
+reconnects with `Last-Event-ID` (or `?from=N`) misses nothing, and appends made by another
+process (the CLI) show up too. Each event's messages are made once per view for every stream of
+the fight in this process (`Notifier.fanout`, fanout.py): a stream's own work per event is the
+check that its token still holds and the write. An append through this server wakes the fight's
+streams at once. On a PostgreSQL store so does every append committed by any process (the
+store's NOTIFY, heard by one LISTEN connection per server: `Listener`), and the streams only
+look again every `HEARTBEAT_S` in case a notification was lost with a connection; on other
+stores, appends by other processes are seen by polling every `POLL_S` seconds.
 """
 
 from __future__ import annotations
@@ -17,17 +20,18 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import NamedTuple
 
 import msgspec
 from anyio import to_thread
 from litestar.response import ServerSentEventMessage
 
-from woundlog.core import Changes
 from woundlog.events import UsageError
 from woundlog.events.stores import Hearing, HearingLost
 from woundlog.events.stores.reach import OutOfReach
 
 from ..application import Application, FightNotFound
+from .fanout import GM, NOTHING, VIEWER, Batch, Fanout
 
 log = logging.getLogger("woundlog.service")
 
@@ -44,14 +48,17 @@ wakes them at once (`Notifier.notify`)."""
 
 
 class Notifier:
-    """Wakes the streams of a fight when an append through this server has been written.
+    """Wakes the streams of a fight when an append through this server has been written, and
+    keeps what was made of the fight's events for all of them (`fanout`: fanout.py).
 
-    Lives on the event loop: `notify` and `waiter` are called from it only.
+    Lives on the event loop: `notify`, `waiter` and `heard` are called from it only.
     """
 
     def __init__(self) -> None:
         self._events: dict[str, asyncio.Event] = {}
+        self._heard: dict[str, int] = {}
         self.hears_every_process = False  # set while a Listener is connected
+        self.fanout = Fanout()
 
     @property
     def poll_s(self) -> float:
@@ -62,7 +69,13 @@ class Notifier:
         """Take this before reading: it is set by any append notified after that."""
         return self._events.setdefault(fight, asyncio.Event())
 
+    def heard(self, fight: str) -> int:
+        """How many times the fight's streams were woken so far (`Fanout.read` reads the store
+        again only for a stream woken since it last did)."""
+        return self._heard.get(fight, 0)
+
     def notify(self, fight: str) -> None:
+        self._heard[fight] = self._heard.get(fight, 0) + 1
         event = self._events.pop(fight, None)
         if event is not None:
             event.set()
@@ -70,6 +83,12 @@ class Notifier:
     def notify_all(self) -> None:
         for fight in list(self._events):
             self.notify(fight)
+
+    def seen_otherwise(self, fight: str) -> None:
+        """The fight was deleted or renamed, or what its viewers see changed: what was made of
+        its events is forgotten, and its streams look again now."""
+        self.fanout.forget(fight)
+        self.notify(fight)
 
 
 class Listener:
@@ -130,27 +149,37 @@ def _always() -> bool:
     return True
 
 
-def _whole(changes: list[Changes]) -> list[Changes]:
-    return changes
-
-
 def _look(
     app: Application,
+    fanout: Fanout,
     fight: str,
     first: int,
     allowed: Callable[[], bool],
-    read: bool,
-    shown: Callable[[list[Changes]], list[Changes]] = _whole,
-) -> list[Changes] | None:
+    view: str,
+    read: Read,
+    heard: int,
+) -> Batch | None:
     """In a worker thread: None if what opened the stream no longer allows it; else the next
-    changes (none unless `read`), as the stream's reader is `shown` them. The check comes first,
-    so nothing is delivered after a revocation the check could see. FightNotFound for a fight
-    deleted."""
+    messages as the stream's `view` shows them (none unless the stream `read`s). The check
+    comes first, so nothing is delivered after a revocation the check could see.
+    FightNotFound for a fight deleted."""
     if not allowed():
         if not app.exists(fight):
             raise FightNotFound(fight)
         return None
-    return shown(app.changes_from(fight, first, CHUNK)) if read else []
+    if not read.read:
+        return NOTHING
+    return fanout.read(
+        app, fight, first, CHUNK, view, heard=heard, opening=read.opening, poll=read.poll
+    )
+
+
+class Read(NamedTuple):
+    """Whether a stream reads this time (else only the check), and how (`Fanout.read`)."""
+
+    read: bool
+    opening: bool = False
+    poll: bool = False
 
 
 async def changes_stream(
@@ -159,7 +188,8 @@ async def changes_stream(
     fight: str,
     first: int,
     allowed: Callable[[], bool] = _always,
-    shown: Callable[[list[Changes]], list[Changes]] = _whole,
+    *,
+    viewer: bool = False,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """SSE messages from seq `first` on, until the client goes away, or the fight is deleted:
     then a `deleted` message ends the stream (a client must not reconnect to a fight that is no
@@ -167,16 +197,22 @@ async def changes_stream(
     `allowed` (its token revoked, in this process or another): then a `revoked` message ends it,
     asked before every delivery and every `REVOKED_WITHIN_S` while the stream waits; or until
     the database is lost (a PostgreSQL restart): then the stream ends whole, for the client to
-    reconnect. Each batch of changes is sent as its reader is `shown` it (a viewer's redacted:
-    application/redaction.py)."""
+    reconnect. Each event's message is made once for every stream of the fight in this process
+    (`notifier.fanout`), as a `viewer` is shown it (redacted: application/following.py) or
+    whole."""
+    view = VIEWER if viewer else GM
     quiet = 0.0  # since the last message or comment
     unread = 0.0  # since the store was last read
-    read = True
+    read = Read(True, opening=True)
     while True:
         wake = notifier.waiter(fight)
+        heard = notifier.heard(fight)  # after the waiter: any append after this sets it
         try:
-            batch = await to_thread.run_sync(_look, app, fight, first, allowed, read, shown)
+            batch = await to_thread.run_sync(
+                _look, app, notifier.fanout, fight, first, allowed, view, read, heard
+            )
         except FightNotFound:
+            notifier.fanout.forget(fight)
             yield ServerSentEventMessage(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="deleted"
             )
@@ -200,23 +236,24 @@ async def changes_stream(
                 data=msgspec.json.encode({"fight": fight}).decode(), event="revoked"
             )
             return
-        for changes in batch:
-            yield ServerSentEventMessage(
-                data=msgspec.json.encode(changes).decode(), event="changes", id=changes.seq
-            )
-            first = changes.seq + 1
-        if batch:
+        for message in batch.messages:
+            yield message
+            first = int(message.id or 0) + 1
+        if batch.messages:
             quiet = unread = 0.0
-            continue  # there may be more right behind
-        if read:
+        if batch.more:
+            read = Read(True)  # there may be more right behind
+            continue
+        if read.read:
             unread = 0.0
         try:
             await asyncio.wait_for(wake.wait(), timeout=REVOKED_WITHIN_S)
-            read = True
+            read = Read(True)
         except TimeoutError:
             quiet += REVOKED_WITHIN_S
             unread += REVOKED_WITHIN_S
-            read = unread >= notifier.poll_s  # else only the check, the store's log unread
+            # else only the check, the store's log unread
+            read = Read(unread >= notifier.poll_s, poll=True)
             if quiet >= HEARTBEAT_S:
                 quiet = 0.0
                 yield ServerSentEventMessage(comment="still here", data=None)

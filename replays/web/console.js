@@ -12,6 +12,7 @@ import { TABLE, diceMode, setDiceMode, withTableDice } from "./console-dice.js";
 import { fillForm, formTitle, otherKinds, readForm } from "./console-form.js";
 import { nextDiceAsked, nextTurn, setInitiative, turnOrder } from "./console-turns.js";
 import { dieLabel, eventTitle, summary } from "./describe.js";
+import { applied, follows, moment, rewrites } from "./live.js";
 import { label } from "./states.js";
 import { follow } from "./stream.js";
 import { turnLine, turnNow } from "./turn.js";
@@ -29,7 +30,10 @@ const page = {
   recent: [], // the newest moments of the timeline
   undoing: null, // the seq Undo takes back (the timeline's `undo`), null: nothing
   busy: false, // an action is on its way: a second key press must not send it twice
+  view: null, // what the server shows this token of the `now` messages applied (live.js)
+  waiting: [], // actions waiting for the stream to bring the fight to their version
 };
+const CATCH_UP_MS = 3000;
 
 const gm = () => tokens(fight).gm;
 const nameOf = (id) => page.state?.characters[id]?.name || id;
@@ -164,18 +168,27 @@ function drawInitiative() {
   $("initiative-fields").replaceChildren(...fields);
 }
 
+/** Read the whole fight: on opening, after an undo (it rewrites what earlier events did), and
+ * when the page fell behind the stream (live.js). */
 async function draw() {
   const state = await getState(fight, gm());
   const rules = (await getRulesets()).get(state.ruleset) ?? {};
   page.state = state;
   page.rules = rules;
   page.presentation = await getPresentation(state.ruleset);
-  page.order = turnOrder(state);
-  if (!page.order.includes(page.picked)) page.picked = null;
   const from = Math.max(1, state.seq - RECENT + 1);
   const window = await getTimeline(fight, gm(), from, RECENT);
   page.recent = window.moments;
   page.undoing = window.undo;
+  page.view = null;
+  paint();
+  return state.seq;
+}
+
+function paint() {
+  const { state, rules } = page;
+  page.order = turnOrder(state);
+  if (!page.order.includes(page.picked)) page.picked = null;
   document.title = `${state.name || fight} · GM console · woundlog`;
   $("title").textContent = state.name || `Fight ${fight}`;
   $("turn").textContent = turnLine(state);
@@ -183,15 +196,47 @@ async function draw() {
   drawRoster();
   drawRecent();
   if (!$("settings").open || !$("initiative-fields").children.length) drawInitiative();
-  return state.seq;
+  document.body.dataset.seq = String(state.seq); // the event shown: what a test waits for
+  for (const waiting of page.waiting.filter((w) => w.version <= state.seq)) waiting.done();
+}
+
+/** One event from the stream: applied to what the page holds when it is the next one and no
+ * undo, else the whole fight read again. */
+function heard(changes, now) {
+  if (follows(page.state, page.view, now) && !rewrites(now)) {
+    page.state = applied(page.state, now);
+    page.recent = [...page.recent, moment(changes, now)].slice(-RECENT);
+    page.undoing = now.undo ?? null;
+    page.view = now.view;
+    paint();
+    return Promise.resolve(page.state.seq);
+  }
+  return draw();
 }
 
 let drawing = Promise.resolve();
 /** Redraw after the stream's news or an action, one at a time, so an older answer never
  * paints over a newer one. */
-function redraw() {
-  drawing = drawing.then(draw).catch(failed);
+function redraw(work = draw) {
+  drawing = drawing.then(work).catch(failed);
   return drawing;
+}
+
+/** Once the page shows the fight at `version` (an action's answer): the stream brings it, or
+ * after `CATCH_UP_MS` without it, the fight is read again. */
+function caughtUp(version) {
+  if (page.state && page.state.seq >= version) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => redraw().then(resolve), CATCH_UP_MS);
+    page.waiting.push({
+      version,
+      done() {
+        clearTimeout(timer);
+        page.waiting = page.waiting.filter((w) => w !== this);
+        resolve();
+      },
+    });
+  });
 }
 
 // --- picking and the actions -----------------------------------------------------------------
@@ -256,7 +301,7 @@ $("act-form").addEventListener("submit", async (submitted) => {
     if (!ready) return; // the GM cancelled a die: nothing recorded, the form still open
     const appended = await record(fight, gm(), ready);
     $("act-dialog").close();
-    await redraw(); // the roster first, then what happened: what the GM reads is current
+    await caughtUp(appended.version); // the roster first, then what happened: it is current
     say(told(appended));
   } catch (failure) {
     if (failure instanceof ApiError && failure.status === 422) refused(failure, $("act-error"));
@@ -277,7 +322,7 @@ async function next() {
       rolls = asked.rolls;
     }
     const appended = await nextTurn(fight, gm(), rolls);
-    await redraw(); // the roster first, then what happened: what the GM reads is current
+    await caughtUp(appended.version); // the roster first, then what happened: it is current
     say(told(appended));
   } catch (failure) {
     failed(failure);
@@ -311,7 +356,7 @@ async function takeBack(moment) {
   try {
     const done = await undo(fight, gm(), `#${moment.seq}`, reason, null);
     const lines = done.changes.flatMap((c) => c.consequences.map(summary));
-    await redraw();
+    await caughtUp(done.version);
     say(`Undid ${title}: ${lines.length ? lines.join("; ") : "no state changed"}`);
   } catch (failure) {
     failed(failure);
@@ -360,7 +405,7 @@ $("initiative-form").addEventListener("submit", async (submitted) => {
   }
   try {
     const appended = await setInitiative(fight, gm(), given);
-    await redraw(); // the roster first, then what happened: what the GM reads is current
+    await caughtUp(appended.version); // the roster first, then what happened: it is current
     say(told(appended));
   } catch (failure) {
     failed(failure);
@@ -399,7 +444,7 @@ async function start() {
   try {
     const seq = await draw();
     say("");
-    follow(fight, gm(), seq + 1, () => redraw(), new AbortController().signal);
+    follow(fight, gm(), seq + 1, (changes, now) => redraw(() => heard(changes, now)), new AbortController().signal);
   } catch (error) {
     failed(error);
   }

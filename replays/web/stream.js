@@ -4,10 +4,15 @@
 // would end up in logs; fetch can send the header and read the body as it arrives, so the SSE
 // lines are parsed here (only `id`, `event` and `data` are needed). On a dropped connection it
 // resumes after the last seq seen, which the service supports with `?from=`.
+//
+// Each event comes as two messages: `now` (what the event made of the fight, as GET /state
+// shows it: application/following.py), then `changes` (what it did, its id the event's seq).
+// `now` has no id, so a connection dropped between the two resumes with both again.
 
 const RETRY_MS = 1000;
 
-/** Call `onChanges(changes)` for each event from seq `first` on, until `signal` aborts. */
+/** Call `onChanges(changes, now)` for each event from seq `first` on, until `signal` aborts:
+ * `now` is the event's `now` message, or null if none came with it. */
 export async function follow(fight, token, first, onChanges, signal) {
   let next = first;
   while (!signal.aborted) {
@@ -17,10 +22,13 @@ export async function follow(fight, token, first, onChanges, signal) {
         signal,
       });
       if (!response.ok) throw new Error(`stream: HTTP ${response.status}`);
+      let now = null;
       for await (const message of messages(response.body, signal)) {
+        if (message.event === "now") now = JSON.parse(message.data);
         if (message.event !== "changes") continue;
         next = Number(message.id) + 1;
-        onChanges(JSON.parse(message.data));
+        onChanges(JSON.parse(message.data), now?.seq === next - 1 ? now : null);
+        now = null;
       }
     } catch (error) {
       if (signal.aborted) return;

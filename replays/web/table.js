@@ -8,6 +8,7 @@ import { ApiError, getPresentation, getState, getTimeline } from "./api.js";
 import { askForTokens, forget, takeFromFragment, tokens } from "./auth.js";
 import { counters, injuries } from "./character.js";
 import { healthWord, numbersShown } from "./health.js";
+import { applied, follows, moment as streamed } from "./live.js";
 import { label } from "./states.js";
 import { follow } from "./stream.js";
 import { turnLine, turnNow } from "./turn.js";
@@ -108,10 +109,26 @@ async function moment(seq) {
   return answer.moments[0] ?? null;
 }
 
-async function draw() {
+const page = {
+  state: null, // the fight as it stands, as GET /state shows it to the viewer token
+  presentation: null,
+  newest: null, // the newest event and what it did (a moment of the timeline)
+  view: null, // what the server shows this token of the `now` messages applied (live.js)
+};
+
+/** Read the whole fight: on opening, and when the page fell behind the stream. */
+async function load() {
   const state = await getState(fight, tokens(fight).read);
-  const presentation = await getPresentation(state.ruleset);
-  const newest = state.seq ? await moment(state.seq) : null;
+  page.presentation = await getPresentation(state.ruleset);
+  page.newest = state.seq ? await moment(state.seq) : null;
+  page.state = state;
+  page.view = null;
+  paint();
+  return state.seq;
+}
+
+function paint() {
+  const { state, presentation, newest } = page;
   $("title").textContent = state.name || `Fight ${fight}`;
   $("turn").textContent = turnLine(state);
   const changed = new Set(
@@ -119,17 +136,30 @@ async function draw() {
   );
   drawSides(state, presentation, changed);
   $("just").textContent = newest ? justHappened(newest, state, presentation) : "";
-  return state.seq;
+  document.body.dataset.seq = String(state.seq); // the event shown: what a test waits for
+}
+
+/** One event from the stream: applied to what the page holds when it is the next one, else
+ * the whole fight read again. */
+function heard(changes, now) {
+  if (follows(page.state, page.view, now)) {
+    page.state = applied(page.state, now);
+    page.newest = streamed(changes, now);
+    page.view = now.view;
+    paint();
+    return Promise.resolve();
+  }
+  return load();
 }
 
 let drawing = Promise.resolve();
 async function start() {
   try {
-    const seq = await draw();
+    const seq = await load();
     $("status").textContent = "";
-    follow(fight, tokens(fight).read, seq + 1, () => {
-      // redraws in turn, so a burst of events cannot paint an older state over a newer one
-      drawing = drawing.then(() => draw()).catch(failed);
+    follow(fight, tokens(fight).read, seq + 1, (changes, now) => {
+      // in turn, so a burst of events cannot paint an older state over a newer one
+      drawing = drawing.then(() => heard(changes, now)).catch(failed);
     }, new AbortController().signal);
   } catch (error) {
     failed(error);

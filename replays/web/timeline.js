@@ -19,6 +19,7 @@ import { drawGrid, drawLegend } from "./grid.js";
 import { setUpOdds, showState } from "./odds.js";
 import { characters } from "./states.js";
 import { follow } from "./stream.js";
+import { applied, follows, moment as streamed, rewrites } from "./live.js";
 
 const fight = decodeURIComponent(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
@@ -32,6 +33,9 @@ const page = {
   character: null, // the row of the focused cell, to keep focus in it while stepping
   stateAsked: 0, // the newest state request: older answers arriving late are dropped
   stream: null,
+  now: null, // the fight at the newest event, as GET /state shows it (kept up by the stream)
+  view: null, // what the server shows this token of the `now` messages applied (live.js)
+  then: null, // the state shown last, `{seq, state}`: a state at a seq never changes
   undoing: null, // the moment Undo takes back, as the timeline's answer names it; null: none
   redoing: null, // the undo Redo takes back; null: the newest event in effect is no undo
 };
@@ -72,6 +76,7 @@ async function timeline() {
 
 async function load() {
   const answer = await timeline();
+  page.now = page.then = page.view = null;
   page.moments = answer.moments;
   // what Undo and Redo take back, as the server's rule says (DESIGN.md section 6): the page
   // names the event and sends that very event, so what the person confirmed is what is undone
@@ -87,7 +92,30 @@ async function load() {
   // a position beyond the log (a shared link to a fight since cut short) shows the newest
   if (page.at !== null && page.at > latest()) page.at = null;
   await go(shown(), { focus: false });
+  // shown at an earlier event: the newest one's state too, for the stream to keep up
+  if (page.now?.seq !== latest()) page.now = await getState(fight, tokens(fight).read, latest());
+  document.body.dataset.seq = String(latest()); // the newest event held: what a test waits for
   return answer.version;
+}
+
+/** One event from the stream: added to what the page holds when it is the next one and no
+ * undo (an undo rewrites what earlier events did: their marks, the grid's columns), else the
+ * whole timeline read again. */
+function heard(changes, now) {
+  if (reloading || !follows(page.now, page.view, now) || rewrites(now) || now.seq !== latest() + 1) {
+    reloadSoon();
+    return;
+  }
+  page.moments.push(streamed(changes, now));
+  page.now = applied(page.now, now);
+  page.view = now.view;
+  page.undoing = now.undo == null ? null : moment(now.undo);
+  page.redoing = now.redo == null ? null : moment(now.redo);
+  page.names = new Map(characters(page.moments).map(({ id, name }) => [id, name || id]));
+  drawGrid(grid, page.moments);
+  slider.max = String(latest());
+  document.body.dataset.seq = String(latest());
+  go(shown(), { focus: false }).catch(failed);
 }
 
 let reloading = null;
@@ -113,7 +141,7 @@ function live(after) {
   page.stream?.abort();
   page.stream = new AbortController();
   // the whole timeline is refetched on each event: an undo rewrites what earlier columns mean
-  follow(fight, tokens(fight).read, after + 1, reloadSoon, page.stream.signal);
+  follow(fight, tokens(fight).read, after + 1, heard, page.stream.signal);
 }
 
 // --- time travel ----------------------------------------------------------------------------
@@ -149,7 +177,10 @@ async function go(seq, { focus = true, follow = false } = {}) {
   showGmActions(seq);
 
   const asked = ++page.stateAsked;
-  const state = await getState(fight, tokens(fight).read, seq);
+  const kept = [page.now, page.then?.state].find((state) => state?.seq === seq);
+  const state = kept ?? (await getState(fight, tokens(fight).read, seq));
+  page.then = { seq, state };
+  if (seq === latest() && page.now?.seq !== seq) page.now = state; // the newest: kept up live
   const presentation = await getPresentation(state.ruleset); // which counters are its pools
   if (asked === page.stateAsked) {
     fillStateTable($("then"), state, presentation);

@@ -46,5 +46,5 @@ class PlayersViewController(Controller):
         Setting it again to the same is harmless."""
         data = strictly(await request.body(), PlayersViewRequest)
         shown = await run(app.set_players_view, fight, data.monsters)
-        service.notifier.notify(fight)  # its streams look again now
+        service.notifier.seen_otherwise(fight)  # its streams' next messages by the new one
         return shown

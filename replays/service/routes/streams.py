@@ -89,7 +89,6 @@ class StreamsController(Controller):
             opened_by = digest(bearer(request))
         allowed = partial(service.fights.tokens.still_valid, opened_by, fight)
         viewer = await run(service.fights.tokens.role_kept, opened_by) is Role.VIEWER
-        stream = partial(changes_stream, app, service.notifier, fight, first, allowed)
-        if viewer:
-            stream = partial(stream, shown=partial(app.seen_by_viewer, fight))
-        return ServerSentEvent(stream())
+        return ServerSentEvent(
+            changes_stream(app, service.notifier, fight, first, allowed, viewer=viewer)
+        )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -57,10 +56,7 @@ def test_a_fight_deleted_while_a_viewers_stream_redacts_it_ends_the_stream_as_de
 
     monkeypatch.setattr(app, "players_view", setting_read)
     monkeypatch.setattr(app, "fight", opened_then_deleted)
-    stream = changes_stream(
-        app, Notifier(), "doomed", 3, shown=partial(app.seen_by_viewer, "doomed")
-    )
-    messages = _all(stream)
+    messages = _all(changes_stream(app, Notifier(), "doomed", 3, viewer=True))
     assert [message.event for message in messages] == ["deleted"]
     assert messages[0].data == '{"fight":"doomed"}'
 
