@@ -137,7 +137,7 @@ def step(
             uncompared.append(f"{who.name} {who.hp}/{who.max_hp} HP")
             continue
         temp = (before.temp_hp.get(who.id, 0), who.temp_hp)
-        if before.hp[who.id] <= 0 < who.hp and batch.importing.revival is not None:
+        if before.hp[who.id] <= 0 < who.hp and who.player and batch.importing.revival:
             revived(batch, now.key, who, before.hp[who.id], temp)
         else:
             batch.hp_and_temporary(now.key, who.id, (before.hp[who.id], who.hp), temp)
@@ -154,8 +154,10 @@ def step(
 
 
 def revived(batch: Batch, key: str, who: Sighting, was: int, temp: tuple[int, int]) -> None:
-    """A combatant the program showed at 0 HP or below (`was`) and shows alive again: healed
-    the HP it shows (woundlog's HP stop at 0). The program keeps no death saves of its own
+    """A player character the program showed at 0 HP or below (`was`) and shows alive again:
+    healed the HP it shows (woundlog's HP stop at 0). A monster is not revived so: dnd5e's die
+    at 0 HP, where these programs only show 0 HP, and a heal of one stays a refusal the GM is
+    told of (as from Foundry). The program keeps no death saves of its own
     (Avrae's sheet forgets them at any HP above 0, Improved Initiative has none): the table
     rolls them, and woundlog may have the character dead by them. The heal is what the program
     did; should the rules refuse it for the dead, the same heal by the ruleset's revival means
