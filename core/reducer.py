@@ -294,11 +294,11 @@ class Fold:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
         steps = self._steps
         assert steps is not None  # the first event, fight_started, is never skipped
-        steps.state = msgspec.structs.replace(steps.state, seq=steps.state.seq + 1)
+        steps.seq += 1
 
     @property
     def seq(self) -> int:
-        return 0 if self._steps is None else self._steps.state.seq
+        return 0 if self._steps is None else self._steps.seq
 
 
 class _Steps:
@@ -310,7 +310,15 @@ class _Steps:
     def __init__(self, rules: Ruleset, characters: Roster[Any], state: FightState[Any]) -> None:
         self.rules = rules
         self.characters = characters
-        self.state = state  # the fight as folded so far, on `characters`
+        # the fight as folded so far, on `characters`: where it stands in its log (`seq`,
+        # `rounds`, `turn`) kept apart and written into a FightState only when one is read
+        # (`state`), not once an event; a quick step hands its handler `base`, whose position
+        # may lag, unless its ruleset reads it (`Ruleset.reads_position`)
+        self.base = state
+        self.seq = state.seq
+        self.rounds = state.rounds
+        self.turn = state.turn
+        self.stale_base = not rules.reads_position
         # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
         self.ctx = Context("", _no_dice, rules.graph, state.options, explains=False)
         self.dice = dice_of(state, rules, records=False)("", {})  # each event's in turn
@@ -326,6 +334,21 @@ class _Steps:
             TurnEnded: functools.partial(self._tick, rules.on_turn_ended),
         }
 
+    @property
+    def state(self) -> FightState[Any]:
+        """The fight as folded so far, its position written in."""
+        base = self.base
+        if base.seq != self.seq or base.rounds is not self.rounds or base.turn is not self.turn:
+            base = self.base = msgspec.structs.replace(
+                base, seq=self.seq, rounds=self.rounds, turn=self.turn
+            )
+        return base
+
+    @state.setter
+    def state(self, state: FightState[Any]) -> None:
+        self.base = state
+        self.seq, self.rounds, self.turn = state.seq, state.rounds, state.turn
+
     def _dice(self) -> Dice:
         event = self.event
         assert event is not None
@@ -338,15 +361,16 @@ class _Steps:
         event: Any,
     ) -> bool:
         """A hit or a heal on its target, if it passes the checks `apply` makes (`Checks`)."""
-        state = self.state
+        state = self.base if self.stale_base else self.state
         target = clears(state, event)
         if target is None:
             return False
-        seq = state.seq + 1
-        # the reused Context made the event's: its id, and its Dice (made now if dice are
-        # given, which are checked whether rolled or not; else when a rule first rolls)
+        seq = self.seq + 1
+        # the reused Context made the event's: its name (`Context.event_id`, put into words
+        # only when read), and its Dice (made now if dice are given, which are checked whether
+        # rolled or not; else when a rule first rolls)
         ctx = self.ctx  # its options are the fight's, set once; its character stays None
-        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        ctx.named, ctx.seq = event.id, seq
         self.event = event
         ctx.pulse = None
         try:
@@ -358,7 +382,7 @@ class _Steps:
                 self.characters.put(event.target, now)
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
-        self.state = msgspec.structs.replace(state, seq=seq)
+        self.seq = seq
         return True
 
     def _ticked(self, updated: Mapping[str, Character]) -> None:
@@ -378,24 +402,33 @@ class _Steps:
         handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
         event: Any,
     ) -> bool:
-        """A turn's start or end, on the characters of its scope."""
-        state = self.state
-        if not self.checks.in_scope(state, event):
+        """A turn's start or end, on the characters of its scope (`Checks.in_scope`, asked
+        here of the working map in a step or two)."""
+        state = self.base if self.stale_base else self.state
+        if event.character is not None:
+            if event.character not in self.characters:
+                return False
+        elif event.side is not None and not self.characters.has_side(event.side):
             return False
-        seq = state.seq + 1
+        seq = self.seq + 1
         ctx = self.ctx  # made the event's, as `_treat` makes it
-        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        ctx.named, ctx.seq = event.id, seq
         self.event = event
         try:
             ctx._dice = self._dice() if event.rolls else self.make_dice
-            ctx.pulse, rounds = pulse(state.rounds, event, state.version)
+            said, rounds = pulse(self.rounds, event, state.version)
+            ctx.pulse = said
             updated = handler(state, event, ctx)
             if updated:  # most ticks change nobody: no call to write nothing
                 self._ticked(updated)
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
-        turn = ticked(state.turn, event, ctx.pulse, state.characters)
-        self.state = msgspec.structs.replace(state, seq=seq, rounds=rounds, turn=turn)
+        turn = self.turn
+        # whose turn it is moves only with a tick of one character, someone's turn under way,
+        # or a new round (`core.initiative.ticked`, which says so)
+        if event.character is not None or turn.current is not None or said.round != turn.round:
+            self.turn = ticked(turn, event, said, state.characters)
+        self.seq, self.rounds = seq, rounds
         return True
 
 

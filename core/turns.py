@@ -153,4 +153,9 @@ def whole(turn: TurnStarted | TurnEnded) -> bool:
 def starts_the_round_only(turn: TurnStarted | TurnEnded, pulse: Pulse | None) -> bool:
     """Whether the tick is a whole round's `turn_started` that starts no turn (before version
     3, the round's start alone)."""
-    return whole(turn) and isinstance(turn, TurnStarted) and (pulse is None or not pulse.everyone)
+    return (
+        turn.side is None
+        and turn.character is None  # the whole round's (`whole`, asked on every tick: inline)
+        and isinstance(turn, TurnStarted)
+        and (pulse is None or not pulse.everyone)
+    )

@@ -169,7 +169,8 @@ def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]
     return fighter, None
 
 
-RECOVERY_PHASE = TickConcern(states=frozenset({KNOCKED_DOWN, STUNNED}), counters=("half_rate",))
+RECOVERING = frozenset({KNOCKED_DOWN, STUNNED})
+RECOVERY_PHASE = TickConcern(states=RECOVERING, counters=("half_rate",))
 """A recovery phase raises the knocked down and the stunned, and ends the half rate of one who
 stood up last time; it does nothing to anyone else."""
 END_OF_TURN = TickConcern(counters=("half_rate",))
@@ -300,6 +301,8 @@ class Mordheim(Ruleset):
         updated: dict[str, Warrior] = {}
         moves: list[str] = []
         for cid, fighter in self.turns(fight, "turn_started", turn, ctx).items():
+            if fighter.state not in RECOVERING and not fighter.half_rate:
+                continue  # upright at full rate: nothing to recover (RECOVERY_PHASE)
             after, said = recovery_phase(fighter, ctx)
             if after is not fighter:
                 updated[cid] = after

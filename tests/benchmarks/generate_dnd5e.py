@@ -70,9 +70,10 @@ def generate(out: Path, n: int, seed: int) -> dict[str, Any]:
     def record(event: dict[str, Any]) -> Any:
         """Write `event`, fold it in, and return the fight as it stood before it."""
         nonlocal state
-        line = encode(event)
+        decoded = decode(encode(event))
+        line = encode(decoded)  # as woundlog writes it (its fields in their order)
         before = state
-        state = advance(state, decode(line))
+        state = advance(state, decoded)
         if event["type"] == "retract":  # the blow it names (the one just before) never was
             state = msgspec.structs.replace(record.before, seq=state.seq)  # type: ignore[attr-defined]
         lines.append(line)
