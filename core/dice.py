@@ -179,15 +179,31 @@ class Dice:
         as `purpose@character`, else the next unscoped given one, else drawn for that
         character. In an event about one character (the `owner`: a hit's target), his dice
         may be given scoped to him too."""
-        if self._plain:  # nothing given, nothing to ask: the same draw, in fewer steps
+        if self._plain:  # nothing given, nothing to ask: the same draw, in one call
             sides = self._sides[purpose]
             position = self._position.get(purpose, 0)
             self._position[purpose] = position + 1
             if character is not None and self._scoped:
-                own = self._take(f"{purpose}{SCOPE}{character}")
-                value = draw(self._seed, self._event_id, purpose, own, sides, character)
-            else:
-                value = draw(self._seed, self._event_id, purpose, position, sides)
+                value = draw(
+                    self._seed,
+                    self._event_id,
+                    purpose,
+                    self._take(f"{purpose}{SCOPE}{character}"),
+                    sides,
+                    character,
+                )
+            else:  # `draw`, written in: the key, its hash, rejection sampling
+                limit = _SPACE - _SPACE % sides
+                attempt = 0
+                while True:
+                    key = (
+                        f"{self._seed}\x1f{self._event_id}\x1f{purpose}\x1f{position}\x1f{attempt}"
+                    )
+                    drawn = int.from_bytes(blake2b(key.encode(), digest_size=8).digest(), "big")
+                    if drawn < limit:
+                        value = drawn % sides + 1
+                        break
+                    attempt += 1
             if self._records:
                 self.used.append(DieRoll(purpose, sides, value, "drawn", character))
             return value

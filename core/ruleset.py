@@ -411,7 +411,16 @@ class Ruleset:
         """Those of the tick's scope (as `ticked` finds them) whose turn it starts or ends now:
         each character's turn starts and ends at most once a round, whichever scope says so
         first (`core.turns`). A whole round's `turn_started` before version 3 starts nobody's."""
-        scope = self.ticked(fight, kind, turn)
+        characters = fight.characters
+        if (  # a side's tick in a fold's own map without its index: that side, in C
+            turn.side is not None
+            and turn.character is None
+            and type(characters) is Roster
+            and not characters.indexes(kind)
+        ):
+            scope: Mapping[str, Any] = characters.on_side(turn.side)
+        else:
+            scope = self.ticked(fight, kind, turn)
         pulse = ctx.pulse
         if pulse is None:
             return scope

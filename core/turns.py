@@ -65,13 +65,17 @@ class Scopes(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.everyone
 
     def plus(self, turn: TurnStarted | TurnEnded) -> Scopes:
-        if self.names(turn):
-            return self
-        if turn.character is not None:
-            return msgspec.structs.replace(self, characters=(*self.characters, turn.character))
-        if turn.side is not None:
-            return msgspec.structs.replace(self, sides=(*self.sides, turn.side))
-        return msgspec.structs.replace(self, everyone=True)
+        """These and the tick's scope (`names`, asked here in the same steps: every tick asks)."""
+        character, side = turn.character, turn.side
+        if character is not None:
+            if character in self.characters:
+                return self
+            return msgspec.structs.replace(self, characters=(*self.characters, character))
+        if side is not None:
+            if side in self.sides:
+                return self
+            return msgspec.structs.replace(self, sides=(*self.sides, side))
+        return self if self.everyone else msgspec.structs.replace(self, everyone=True)
 
 
 NOBODY = Scopes()

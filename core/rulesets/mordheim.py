@@ -256,7 +256,8 @@ class Mordheim(Ruleset):
         if target.state == OUT_OF_ACTION:
             raise ctx.refuse(f"{target.name} is out of action and takes no further part")
         if hit.damage == 0:
-            ctx.say("{target.name}: no wound", target=target)
+            if ctx.explains:
+                ctx.say("{target.name}: no wound", target=target)
             return target
         wounds, results = take_wounds(target, hit.damage, ctx)
         worst = target.state
