@@ -120,6 +120,8 @@ class Roster(dict[str, C]):
         self._sides: dict[str, dict[str, C]] = {}
         # whether anyone is on a side: asked of every side's tick, so a call made in C
         self.has_side: Callable[[str], bool] = self._sides.__contains__
+        # everyone on a side, the map itself, not a copy: `get` of the map of sides, in C
+        self.side: Callable[..., Any] = self._sides.get
         self._all_concerns: Mapping[str, TickConcern] = concerns or {}
         self._index_from = index_from if concerns else None
         # set when the index starts (`_start_index`); until then nothing is indexed

@@ -325,6 +325,7 @@ class _Steps:
         self.event: Event | None = None
         self.checks = checks_of(rules)
         self.allows = rules.graph.allows  # `_declared` of one who has joined, one call fewer
+        self.edges = rules.graph.edges  # what `allows` reads of a move to another state
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
         self.make_treatment_dice = self._treatment_dice
         # each step its handler bound in, made in C: one Python call fewer per event
@@ -383,7 +384,8 @@ class _Steps:
             ctx._dice = self._treatment_dice() if event.rolls else self.make_treatment_dice
             now = handler(state, target, event, ctx)
             if now is not target:
-                if target.state != now.state and not self.allows(target.state, now.state):
+                moved = (target.state, now.state)  # `allows`, for a move: asked in C
+                if moved[0] != moved[1] and moved not in self.edges:
                     _check_moves(self.rules, self.characters, {event.target: now})  # raises
                 self.characters.put(event.target, now)
         except WoundlogError as exc:
@@ -396,7 +398,7 @@ class _Steps:
         characters, rules = self.characters, self.rules
         for cid, now in updated.items():
             was = characters.get(cid)
-            if was is None or (was.state != now.state and not self.allows(was.state, now.state)):
+            if was is None or (was.state != now.state and (was.state, now.state) not in self.edges):
                 _check_moves(rules, characters, updated)  # raises, or clears a joining
                 characters.update(updated)
                 return

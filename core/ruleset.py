@@ -55,6 +55,9 @@ class Acting(msgspec.Struct, frozen=True):
 ACTS = Acting(attack=True, heal=True)
 """A character who may attack and heal: the default for a state a ruleset does not list."""
 
+EMPTY: Mapping[str, Any] = {}
+"""The side of nobody (a fold's side map has none of that name)."""
+
 COMMON_OPTIONS: Options = {"strict_dice": False}
 """Options every ruleset has: `strict_dice` makes a missing die an error instead of a draw."""
 
@@ -418,7 +421,7 @@ class Ruleset:
             and type(characters) is Roster
             and not characters.indexes(kind)
         ):
-            scope: Mapping[str, Any] = characters.on_side(turn.side)
+            scope: Mapping[str, Any] = characters.side(turn.side, EMPTY).copy()
         else:
             scope = self.ticked(fight, kind, turn)
         pulse = ctx.pulse

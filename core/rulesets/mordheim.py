@@ -68,6 +68,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec.structs import replace
 
 from woundlog.events import CharacterJoined, Heal, Hit, RuleError, TurnEnded, TurnStarted
 from woundlog.events.campaign import Treatment
@@ -159,10 +160,10 @@ def take_wounds(fighter: Warrior, damage: int, ctx: Context) -> tuple[int, list[
 def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]:
     """Stunned fighters turn face up; knocked-down fighters stand, at half rate this turn."""
     if fighter.state == KNOCKED_DOWN:
-        stood = msgspec.structs.replace(ctx.move(fighter, "stand_up"), half_rate=True)
+        stood = replace(fighter, state=ctx.graph.fire(KNOCKED_DOWN, "stand_up"), half_rate=True)
         return stood, f"{fighter.name} stands up (half rate this turn)"
     if fighter.state == STUNNED:
-        face_up = msgspec.structs.replace(ctx.move(fighter, "turn_face_up"), half_rate=False)
+        face_up = replace(fighter, state=ctx.graph.fire(STUNNED, "turn_face_up"), half_rate=False)
         return face_up, f"{fighter.name} turns face up (knocked down)"
     if fighter.half_rate:
         return msgspec.structs.replace(fighter, half_rate=False), None
