@@ -42,7 +42,7 @@ from woundlog.events import (
 )
 
 from .changes import Changes, CharacterChange
-from .dice import SCOPED_DRAW, Dice, check_owners, split_scope, unknown_character
+from .dice import SCOPED_DRAW, Dice, Draws, check_owners, split_scope, unknown_character
 from .fight_state import INDEX_FROM, Character, FightState, Roster, setup_of
 from .initiative import Turn, joined, reordered, ticked
 from .machine import IllegalTransition
@@ -322,6 +322,10 @@ class _Steps:
         # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
         self.ctx = Context("", _no_dice, rules.graph, state.options, explains=False)
         self.dice = dice_of(state, rules, records=False)("", {})  # each event's in turn
+        # the dice of each event that gives none, drawn in one call (none: `strict_dice`)
+        self.draws: Draws | None = None
+        if not state.options["strict_dice"]:
+            self.draws = Draws(state.seed, rules.dice, version=state.version)
         self.event: Event | None = None
         self.checks = checks_of(rules)
         self.allows = rules.graph.allows  # `_declared` of one who has joined, one call fewer
@@ -381,7 +385,14 @@ class _Steps:
         self.event = event
         ctx.pulse = None
         try:
-            ctx._dice = self._treatment_dice() if event.rolls else self.make_treatment_dice
+            draws = self.draws
+            if event.rolls:
+                ctx._dice = self._treatment_dice()
+            elif draws is not None:
+                draws.named, draws.seq, draws.drawn = event.id, seq, None
+                ctx._dice = draws
+            else:
+                ctx._dice = self.make_treatment_dice
             now = handler(state, target, event, ctx)
             if now is not target:
                 moved = (target.state, now.state)  # `allows`, for a move: asked in C
@@ -423,12 +434,29 @@ class _Steps:
         ctx.named, ctx.seq = event.id, seq
         self.event = event
         try:
-            ctx._dice = self._dice() if event.rolls else self.make_dice
+            draws = self.draws
+            if event.rolls:
+                ctx._dice = self._dice()
+            elif draws is not None:
+                draws.named, draws.seq, draws.drawn = event.id, seq, None
+                ctx._dice = draws
+            else:
+                ctx._dice = self.make_dice
             said, rounds = pulse(self.rounds, event, state.version)
             ctx.pulse = said
             updated = handler(state, event, ctx)
-            if updated:  # most ticks change nobody: no call to write nothing
-                self._ticked(updated)
+            if updated:  # `_ticked`, written in: each move declared, then each written
+                characters, edges = self.characters, self.edges
+                for cid, now in updated.items():
+                    was = characters.get(cid)
+                    if was is None or (
+                        was.state != now.state and (was.state, now.state) not in edges
+                    ):
+                        self._ticked(updated)
+                        break
+                else:
+                    for cid, now in updated.items():
+                        characters.put(cid, now)
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
         turn = self.turn

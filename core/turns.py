@@ -25,6 +25,7 @@ counted twice, which no log meant.
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
 
 from woundlog.events import TurnEnded, TurnStarted
 
@@ -116,18 +117,20 @@ def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[
             rounds = Rounds(round=turn.round)
     elif rounds.round == 0 or _repeats(rounds, turn, starts):
         rounds = Rounds(round=rounds.round + 1)
-    round_scope = turn.side is None and turn.character is None  # `whole`, asked once a tick
+    side = turn.side
+    round_scope = side is None and turn.character is None  # `whole`, asked once a tick
     everyone = round_scope and (not starts or version >= PULSE_VERSION)
+    done = rounds.started if starts else rounds.ended
+    if side is not None and turn.character is None:  # a side's tick, most are: `plus` inline
+        grown = done if side in done.sides else replace(done, sides=(*done.sides, side))
+    else:
+        grown = done.plus(turn)
     if starts:
-        done = rounds.started
         # before version 3, the whole round's start starts no turn
         counts = everyone or not round_scope
-        after = msgspec.structs.replace(rounds, started=done.plus(turn)) if counts else rounds
+        after = replace(rounds, started=grown) if counts else rounds
     else:
-        done = rounds.ended
-        after = msgspec.structs.replace(
-            rounds, ended=done.plus(turn), closed=rounds.closed or round_scope
-        )
+        after = replace(rounds, ended=grown, closed=rounds.closed or round_scope)
     round_ends = round_scope and not starts and not rounds.closed
     said = Pulse(
         done=done,

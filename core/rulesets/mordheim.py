@@ -298,7 +298,7 @@ class Mordheim(Ruleset):
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context
     ) -> dict[str, Warrior]:
-        if starts_the_round_only(turn, ctx.pulse):
+        if turn.side is None and starts_the_round_only(turn, ctx.pulse):
             return {}
         updated: dict[str, Warrior] = {}
         moves: list[str] = []
