@@ -132,6 +132,9 @@ class Roster(dict[str, C]):
         self._concerned: tuple[dict[str, None], ...] = ()
         # what the concerns read of a character, as one value, compared on every `put`
         self._read: Callable[[Any], Any] | None = None
+        self.indexing = False
+        """Whether it keeps the index (then a character is replaced through `put` alone; else
+        his side's map and this one may be written straight, as `put` writes them)."""
         self._says: dict[Any, tuple[bool, ...]] = {}  # key -> per kind: whether it concerns
         self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
@@ -191,6 +194,7 @@ class Roster(dict[str, C]):
         self._concerned = tuple({} for _ in concerns)
         read = dict.fromkeys(c for concern in self._concerns for c in concern.counters)
         self._read = attrgetter("state", *read)
+        self.indexing = True
         for cid, character in self.items():
             self._index(cid, character, self._read(character))
 

@@ -398,7 +398,11 @@ class _Steps:
                 moved = (target.state, now.state)  # `allows`, for a move: asked in C
                 if moved[0] != moved[1] and moved not in self.edges:
                     _check_moves(self.rules, self.characters, {event.target: now})  # raises
-                self.characters.put(event.target, now)
+                characters = self.characters
+                if characters.indexing:
+                    characters.put(event.target, now)
+                else:  # `put`, written in: his side's map and the whole one
+                    characters.side(now.side)[event.target] = characters[event.target] = now
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
         self.seq = seq
@@ -455,8 +459,13 @@ class _Steps:
                         self._ticked(updated)
                         break
                 else:
-                    for cid, now in updated.items():
-                        characters.put(cid, now)
+                    if characters.indexing:
+                        for cid, now in updated.items():
+                            characters.put(cid, now)
+                    else:  # `put`, written in
+                        side = characters.side
+                        for cid, now in updated.items():
+                            side(now.side)[cid] = characters[cid] = now
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
         turn = self.turn

@@ -262,8 +262,9 @@ class Mordheim(Ruleset):
             return target
         wounds, results = take_wounds(target, hit.damage, ctx)
         worst = target.state
-        for _, result in results:
-            worst = worse(worst, result)
+        for _, result in results:  # `worse`, written in: the worst result stands
+            if SEVERITY[result] > SEVERITY[worst]:
+                worst = result
         if worst != target.state:  # one copy of him, wounds and state at once
             moved = ctx.graph.fire(target.state, INJURY_TRIGGER[worst])
             fighter = msgspec.structs.replace(target, wounds=wounds, state=moved)
