@@ -126,7 +126,9 @@ class Roster(dict[str, C]):
         self._index_from = index_from if concerns else None
         # set when the index starts (`_start_index`); until then nothing is indexed
         self._kinds: tuple[str, ...] = ()
-        self.indexes = frozenset[str]().__contains__  # type: ignore[method-assign]
+        # whether this map keeps whom a tick of a kind concerns (from `index_from` on): asked
+        # of every tick, so a call made in C (set again when the index starts)
+        self.indexes: Callable[[str], bool] = frozenset[str]().__contains__
         self._concerns: tuple[TickConcern, ...] = ()
         # per kind of tick, the ids it concerns (a dict as an ordered set), whatever their side
         self._concerned: tuple[dict[str, None], ...] = ()
@@ -143,11 +145,6 @@ class Roster(dict[str, C]):
         """Everyone on `side`, by id in join order: a copy, made in C."""
         members = self._sides.get(side)
         return {} if members is None else members.copy()
-
-    def indexes(self, kind: str) -> bool:
-        """Whether this map keeps whom a tick of `kind` concerns (from `index_from` on): asked
-        of every tick, so once the index starts, a call made in C (`_start_index`)."""
-        return kind in self._kinds
 
     def concerned(self, kind: str, side: str | None = None) -> dict[str, C]:
         """Those a tick of `kind` concerns, on `side` (None: on any side), by id in join order."""
@@ -189,7 +186,7 @@ class Roster(dict[str, C]):
         """Index everyone: the fight has just reached `index_from` characters."""
         concerns = self._all_concerns
         self._kinds = tuple(concerns)
-        self.indexes = frozenset(self._kinds).__contains__  # type: ignore[method-assign]
+        self.indexes = frozenset(self._kinds).__contains__
         self._concerns = tuple(concerns.values())
         self._concerned = tuple({} for _ in concerns)
         read = dict.fromkeys(c for concern in self._concerns for c in concern.counters)
