@@ -250,6 +250,46 @@ class Dice:
         return left
 
 
+class Draws(Dice):
+    """The dice of a fold's events that give none (and of a fight without `strict_dice`):
+    every die drawn from the seed, in one call. One Draws serves a fold's every such event in
+    turn: the fold names the event it serves (`named`, its id, else `seq`: `#N`, put into words
+    only when a die is drawn) and empties `drawn`; it keeps no record (`used` stays empty)."""
+
+    __slots__ = ("drawn", "named", "seq")
+
+    def __init__(self, seed: int, sides: Mapping[str, int], *, version: int) -> None:
+        super().__init__(seed, "", {}, sides, version=version, records=False)
+        self.named: str | None = None
+        self.seq = 0
+        self.drawn: dict[str, int] | None = None
+        """Per purpose (and per `purpose@character`), the dice of it drawn for this event."""
+
+    def roll(self, purpose: str, character: str | None = None) -> int:
+        """`Dice.roll` of an event that gives no dice: the same draw."""
+        sides = self._sides[purpose]
+        drawn = self.drawn
+        if drawn is None:
+            drawn = self.drawn = {}
+        position = drawn.get(purpose, 0)
+        drawn[purpose] = position + 1
+        named = self.named
+        event_id = named if named is not None else f"#{self.seq}"
+        if character is not None and self._scoped:
+            key = f"{purpose}{SCOPE}{character}"
+            own = drawn.get(key, 0)
+            drawn[key] = own + 1
+            return draw(self._seed, event_id, purpose, own, sides, character)
+        limit = _SPACE - _SPACE % sides  # `draw`, written in: the key, its hash, rejection
+        attempt = 0
+        while True:
+            key = f"{self._seed}\x1f{event_id}\x1f{purpose}\x1f{position}\x1f{attempt}"
+            value = int.from_bytes(blake2b(key.encode(), digest_size=8).digest(), "big")
+            if value < limit:
+                return value % sides + 1
+            attempt += 1
+
+
 def check_owners(given: Mapping[str, list[int]], characters: Collection[str]) -> str | None:
     """The first key of `given` scoped to someone not among `characters` (`injury@gim`), or
     None. Such a die would be left unused and the die drawn instead: a typo, refused on append

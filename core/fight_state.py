@@ -120,15 +120,23 @@ class Roster(dict[str, C]):
         self._sides: dict[str, dict[str, C]] = {}
         # whether anyone is on a side: asked of every side's tick, so a call made in C
         self.has_side: Callable[[str], bool] = self._sides.__contains__
+        # everyone on a side, the map itself, not a copy: `get` of the map of sides, in C
+        self.side: Callable[..., Any] = self._sides.get
         self._all_concerns: Mapping[str, TickConcern] = concerns or {}
         self._index_from = index_from if concerns else None
         # set when the index starts (`_start_index`); until then nothing is indexed
         self._kinds: tuple[str, ...] = ()
+        # whether this map keeps whom a tick of a kind concerns (from `index_from` on): asked
+        # of every tick, so a call made in C (set again when the index starts)
+        self.indexes: Callable[[str], bool] = frozenset[str]().__contains__
         self._concerns: tuple[TickConcern, ...] = ()
         # per kind of tick, the ids it concerns (a dict as an ordered set), whatever their side
         self._concerned: tuple[dict[str, None], ...] = ()
         # what the concerns read of a character, as one value, compared on every `put`
         self._read: Callable[[Any], Any] | None = None
+        self.indexing = False
+        """Whether it keeps the index (then a character is replaced through `put` alone; else
+        his side's map and this one may be written straight, as `put` writes them)."""
         self._says: dict[Any, tuple[bool, ...]] = {}  # key -> per kind: whether it concerns
         self._joined: dict[str, int] = {}  # id -> place in join order, to hand ticks that order
         self.update(characters)
@@ -137,10 +145,6 @@ class Roster(dict[str, C]):
         """Everyone on `side`, by id in join order: a copy, made in C."""
         members = self._sides.get(side)
         return {} if members is None else members.copy()
-
-    def indexes(self, kind: str) -> bool:
-        """Whether this map keeps whom a tick of `kind` concerns (from `index_from` on)."""
-        return kind in self._kinds
 
     def concerned(self, kind: str, side: str | None = None) -> dict[str, C]:
         """Those a tick of `kind` concerns, on `side` (None: on any side), by id in join order."""
@@ -182,10 +186,12 @@ class Roster(dict[str, C]):
         """Index everyone: the fight has just reached `index_from` characters."""
         concerns = self._all_concerns
         self._kinds = tuple(concerns)
+        self.indexes = frozenset(self._kinds).__contains__
         self._concerns = tuple(concerns.values())
         self._concerned = tuple({} for _ in concerns)
         read = dict.fromkeys(c for concern in self._concerns for c in concern.counters)
         self._read = attrgetter("state", *read)
+        self.indexing = True
         for cid, character in self.items():
             self._index(cid, character, self._read(character))
 

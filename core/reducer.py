@@ -42,7 +42,7 @@ from woundlog.events import (
 )
 
 from .changes import Changes, CharacterChange
-from .dice import SCOPED_DRAW, Dice, check_owners, split_scope, unknown_character
+from .dice import SCOPED_DRAW, Dice, Draws, check_owners, split_scope, unknown_character
 from .fight_state import INDEX_FROM, Character, FightState, Roster, setup_of
 from .initiative import Turn, joined, reordered, ticked
 from .machine import IllegalTransition
@@ -294,11 +294,11 @@ class Fold:
         """Pass over an event without effect (voided, or retracted by a later undo)."""
         steps = self._steps
         assert steps is not None  # the first event, fight_started, is never skipped
-        steps.state = msgspec.structs.replace(steps.state, seq=steps.state.seq + 1)
+        steps.seq += 1
 
     @property
     def seq(self) -> int:
-        return 0 if self._steps is None else self._steps.state.seq
+        return 0 if self._steps is None else self._steps.seq
 
 
 class _Steps:
@@ -310,14 +310,28 @@ class _Steps:
     def __init__(self, rules: Ruleset, characters: Roster[Any], state: FightState[Any]) -> None:
         self.rules = rules
         self.characters = characters
-        self.state = state  # the fight as folded so far, on `characters`
+        # the fight as folded so far, on `characters`: where it stands in its log (`seq`,
+        # `rounds`, `turn`) kept apart and written into a FightState only when one is read
+        # (`state`), not once an event; a quick step hands its handler `base`, whose position
+        # may lag, unless its ruleset reads it (`Ruleset.reads_position`)
+        self.base = state
+        self.seq = state.seq
+        self.rounds = state.rounds
+        self.turn = state.turn
+        self.stale_base = not rules.reads_position
         # what every Dice of the fight shares: set up once (a fold's fight keeps its options)
         self.ctx = Context("", _no_dice, rules.graph, state.options, explains=False)
         self.dice = dice_of(state, rules, records=False)("", {})  # each event's in turn
+        # the dice of each event that gives none, drawn in one call (none: `strict_dice`)
+        self.draws: Draws | None = None
+        if not state.options["strict_dice"]:
+            self.draws = Draws(state.seed, rules.dice, version=state.version)
         self.event: Event | None = None
         self.checks = checks_of(rules)
         self.allows = rules.graph.allows  # `_declared` of one who has joined, one call fewer
+        self.edges = rules.graph.edges  # what `allows` reads of a move to another state
         self.make_dice = self._dice  # bound once: a Context takes it as the maker of its Dice
+        self.make_treatment_dice = self._treatment_dice
         # each step its handler bound in, made in C: one Python call fewer per event
         self.quick: dict[type, Callable[[Any], bool]] = {
             Hit: functools.partial(self._treat, rules.on_hit, self.checks.clear[Hit]),
@@ -326,10 +340,30 @@ class _Steps:
             TurnEnded: functools.partial(self._tick, rules.on_turn_ended),
         }
 
+    @property
+    def state(self) -> FightState[Any]:
+        """The fight as folded so far, its position written in."""
+        base = self.base
+        if base.seq != self.seq or base.rounds is not self.rounds or base.turn is not self.turn:
+            base = self.base = msgspec.structs.replace(
+                base, seq=self.seq, rounds=self.rounds, turn=self.turn
+            )
+        return base
+
+    @state.setter
+    def state(self, state: FightState[Any]) -> None:
+        self.base = state
+        self.seq, self.rounds, self.turn = state.seq, state.rounds, state.turn
+
     def _dice(self) -> Dice:
         event = self.event
         assert event is not None
         return self.dice.anew(self.ctx.event_id, event.rolls, _concerns(event))
+
+    def _treatment_dice(self) -> Dice:
+        """`_dice` of a hit or a heal: they concern their target (`_concerns`, known here)."""
+        event: Any = self.event
+        return self.dice.anew(self.ctx.event_id, event.rolls, event.target)
 
     def _treat(
         self,
@@ -338,27 +372,40 @@ class _Steps:
         event: Any,
     ) -> bool:
         """A hit or a heal on its target, if it passes the checks `apply` makes (`Checks`)."""
-        state = self.state
+        state = self.base if self.stale_base else self.state
         target = clears(state, event)
         if target is None:
             return False
-        seq = state.seq + 1
-        # the reused Context made the event's: its id, and its Dice (made now if dice are
-        # given, which are checked whether rolled or not; else when a rule first rolls)
+        seq = self.seq + 1
+        # the reused Context made the event's: its name (`Context.event_id`, put into words
+        # only when read), and its Dice (made now if dice are given, which are checked whether
+        # rolled or not; else when a rule first rolls)
         ctx = self.ctx  # its options are the fight's, set once; its character stays None
-        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        ctx.named, ctx.seq = event.id, seq
         self.event = event
         ctx.pulse = None
         try:
-            ctx._dice = self._dice() if event.rolls else self.make_dice
+            draws = self.draws
+            if event.rolls:
+                ctx._dice = self._treatment_dice()
+            elif draws is not None:
+                draws.named, draws.seq, draws.drawn = event.id, seq, None
+                ctx._dice = draws
+            else:
+                ctx._dice = self.make_treatment_dice
             now = handler(state, target, event, ctx)
             if now is not target:
-                if target.state != now.state and not self.allows(target.state, now.state):
+                moved = (target.state, now.state)  # `allows`, for a move: asked in C
+                if moved[0] != moved[1] and moved not in self.edges:
                     _check_moves(self.rules, self.characters, {event.target: now})  # raises
-                self.characters.put(event.target, now)
+                characters = self.characters
+                if characters.indexing:
+                    characters.put(event.target, now)
+                else:  # `put`, written in: his side's map and the whole one
+                    characters.side(now.side)[event.target] = characters[event.target] = now
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
-        self.state = msgspec.structs.replace(state, seq=seq)
+        self.seq = seq
         return True
 
     def _ticked(self, updated: Mapping[str, Character]) -> None:
@@ -366,7 +413,7 @@ class _Steps:
         characters, rules = self.characters, self.rules
         for cid, now in updated.items():
             was = characters.get(cid)
-            if was is None or (was.state != now.state and not self.allows(was.state, now.state)):
+            if was is None or (was.state != now.state and (was.state, now.state) not in self.edges):
                 _check_moves(rules, characters, updated)  # raises, or clears a joining
                 characters.update(updated)
                 return
@@ -378,24 +425,55 @@ class _Steps:
         handler: Callable[[FightState[Any], Any, Context], Mapping[str, Character]],
         event: Any,
     ) -> bool:
-        """A turn's start or end, on the characters of its scope."""
-        state = self.state
-        if not self.checks.in_scope(state, event):
+        """A turn's start or end, on the characters of its scope (`Checks.in_scope`, asked
+        here of the working map in a step or two)."""
+        state = self.base if self.stale_base else self.state
+        if event.character is not None:
+            if event.character not in self.characters:
+                return False
+        elif event.side is not None and not self.characters.has_side(event.side):
             return False
-        seq = state.seq + 1
+        seq = self.seq + 1
         ctx = self.ctx  # made the event's, as `_treat` makes it
-        ctx.event_id = event.id if event.id is not None else f"#{seq}"
+        ctx.named, ctx.seq = event.id, seq
         self.event = event
         try:
-            ctx._dice = self._dice() if event.rolls else self.make_dice
-            ctx.pulse, rounds = pulse(state.rounds, event, state.version)
+            draws = self.draws
+            if event.rolls:
+                ctx._dice = self._dice()
+            elif draws is not None:
+                draws.named, draws.seq, draws.drawn = event.id, seq, None
+                ctx._dice = draws
+            else:
+                ctx._dice = self.make_dice
+            said, rounds = pulse(self.rounds, event, state.version)
+            ctx.pulse = said
             updated = handler(state, event, ctx)
-            if updated:  # most ticks change nobody: no call to write nothing
-                self._ticked(updated)
+            if updated:  # `_ticked`, written in: each move declared, then each written
+                characters, edges = self.characters, self.edges
+                for cid, now in updated.items():
+                    was = characters.get(cid)
+                    if was is None or (
+                        was.state != now.state and (was.state, now.state) not in edges
+                    ):
+                        self._ticked(updated)
+                        break
+                else:
+                    if characters.indexing:
+                        for cid, now in updated.items():
+                            characters.put(cid, now)
+                    else:  # `put`, written in
+                        side = characters.side
+                        for cid, now in updated.items():
+                            side(now.side)[cid] = characters[cid] = now
         except WoundlogError as exc:
             raise exc.located(event=event_ref(event, seq)) from None
-        turn = ticked(state.turn, event, ctx.pulse, state.characters)
-        self.state = msgspec.structs.replace(state, seq=seq, rounds=rounds, turn=turn)
+        turn = self.turn
+        # whose turn it is moves only with a tick of one character, someone's turn under way,
+        # or a new round (`core.initiative.ticked`, which says so)
+        if event.character is not None or turn.current is not None or said.round != turn.round:
+            self.turn = ticked(turn, event, said, state.characters)
+        self.seq, self.rounds = seq, rounds
         return True
 
 
@@ -477,7 +555,25 @@ class Checks:
                 return None
             return target
 
-        return from_the_table
+        used = self.rules.hit_facts if attack else self.rules.heal_facts
+        run = _unread_run(kind, used, treatment.kind)
+        if run is None:
+            return from_the_table
+        first, last, nones = run
+
+        def from_the_table_in_one_slice(fight: FightState[Any], event: Any) -> Any | None:
+            # `from_the_table`, its facts' test (`_unstated`: one slice of the event's fields)
+            # written in: one call an event fewer
+            characters = fight.characters
+            target = characters.get(event.target)
+            if target is None or astuple(event)[first:last] != nones:
+                return None
+            actor = characters.get(actor_of(event))  # None: no actor, or one from outside
+            if actor is not None and actor.state in unable:
+                return None
+            return target
+
+        return from_the_table_in_one_slice
 
     def may_act(self, fight: FightState[Any], event: Any, actor_id: str, attack: bool) -> bool:
         """Whether `actor_id` may strike this hit (`attack`) or give this heal: one from
@@ -533,19 +629,33 @@ def dice_of(
     )
 
 
+def _unread_run(
+    kind: type[Hit | Heal], used: frozenset[str], name: str
+) -> tuple[int, int, tuple[None, ...]] | None:
+    """Where the facts of `kind` its ruleset does not read (`used`: those it reads) lie among
+    the event's fields, when they are one run of them (most often: the facts are the last
+    fields but the common ones): the run's first place, its end, and as many Nones. None if
+    there are none, or they are not one run."""
+    unread, _ = _unread_facts(used, name)
+    fields = kind.__struct_fields__
+    places = [fields.index(fact) for fact in unread]
+    if not places or places != list(range(places[0], places[-1] + 1)):
+        return None
+    return places[0], places[-1] + 1, (None,) * len(places)
+
+
 def _unstated(kind: type[Hit | Heal], used: frozenset[str], name: str) -> Callable[[Any], bool]:
     """A test that an event states none of the facts its ruleset does not read. The facts are
     the last fields but the common ones, so the unread ones are most often a run of fields:
     one slice of the event's fields as a tuple, made in C."""
     unread, values = _unread_facts(used, name)
-    fields = kind.__struct_fields__
-    places = [fields.index(fact) for fact in unread]
-    if not places:
+    if not unread:
         return lambda event: True
-    first, last = places[0], places[-1] + 1
-    nones = (None,) * len(places)
-    if places == list(range(first, last)):
+    run = _unread_run(kind, used, name)
+    if run is not None:
+        first, last, nones = run
         return lambda event: astuple(event)[first:last] == nones
+    nones = (None,) * len(unread)
     return lambda event: values(event) == nones
 
 

@@ -54,6 +54,9 @@ class Acting(msgspec.Struct, frozen=True):
 ACTS = Acting(attack=True, heal=True)
 """A character who may attack and heal: the default for a state a ruleset does not list."""
 
+EMPTY: Mapping[str, Any] = {}
+"""The side of nobody (a fold's side map has none of that name)."""
+
 COMMON_OPTIONS: Options = {"strict_dice": False}
 """Options every ruleset has: `strict_dice` makes a missing die an error instead of a draw."""
 
@@ -74,12 +77,13 @@ class Context:
     __slots__ = (
         "_dice",
         "character",
-        "event_id",
         "explains",
         "graph",
+        "named",
         "options",
         "pulse",
         "said",
+        "seq",
     )
 
     def __init__(
@@ -93,7 +97,9 @@ class Context:
         said: list[str] | None = None,
         explains: bool = True,
     ) -> None:
-        self.event_id = event_id
+        self.named: str | None = event_id
+        """The event's own id, if it has one; else it is named by its position, `seq`."""
+        self.seq = 0
         self._dice = dice
         self.graph = graph
         self.options = options
@@ -102,6 +108,17 @@ class Context:
         self.explains = explains
         self.pulse: Pulse | None = None
         """Of a tick: whose turn it starts or ends, and whether a round ends (`core.turns`)."""
+
+    @property
+    def event_id(self) -> str:
+        """The event's name: its id, or `#N` for the N-th event of the fight with none (put
+        into words only when read: a die drawn, a refusal; a fold of plain events reads none)."""
+        named = self.named
+        return named if named is not None else f"#{self.seq}"
+
+    @event_id.setter
+    def event_id(self, event_id: str) -> None:
+        self.named = event_id
 
     def for_character(self, character: str) -> Context:
         """This event as it concerns `character` alone: dice rolled through it are that
@@ -206,6 +223,12 @@ class Ruleset:
     die for him or names him. A fold keeps an index of them (`Roster`), so a tick that asks for
     its characters through `ticked` visits them alone, not the whole fight. A kind not listed
     concerns everyone."""
+    reads_position: ClassVar[bool] = False
+    """Whether a handler reads where the fight stands in its log (`fight.seq`, `fight.rounds`,
+    `fight.turn`: d26's Last Stand counts the event it was taken at). A fold writes them into
+    the fight it hands a handler only for a ruleset that does; the others' handlers see the
+    characters, options and tables as they stand, and a position that may lag
+    (`tests/core/test_reads_position.py` checks each ruleset's source against it)."""
     tables: ClassVar[Mapping[str, Any]] = {}
     """Tables a fight may replace (`fight_started.tables`), each with its default: a msgspec
     Struct (or other msgspec-typed value) whose type a replacement must decode as."""
@@ -392,7 +415,16 @@ class Ruleset:
         """Those of the tick's scope (as `ticked` finds them) whose turn it starts or ends now:
         each character's turn starts and ends at most once a round, whichever scope says so
         first (`core.turns`). A whole round's `turn_started` before version 3 starts nobody's."""
-        scope = self.ticked(fight, kind, turn)
+        characters = fight.characters
+        if (  # a side's tick in a fold's own map without its index: that side, in C
+            turn.side is not None
+            and turn.character is None
+            and type(characters) is Roster
+            and not characters.indexes(kind)
+        ):
+            scope: Mapping[str, Any] = characters.side(turn.side, EMPTY).copy()
+        else:
+            scope = self.ticked(fight, kind, turn)
         pulse = ctx.pulse
         if pulse is None:
             return scope

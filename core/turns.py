@@ -25,6 +25,7 @@ counted twice, which no log meant.
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
 
 from woundlog.events import TurnEnded, TurnStarted
 
@@ -65,13 +66,17 @@ class Scopes(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.everyone
 
     def plus(self, turn: TurnStarted | TurnEnded) -> Scopes:
-        if self.names(turn):
-            return self
-        if turn.character is not None:
-            return msgspec.structs.replace(self, characters=(*self.characters, turn.character))
-        if turn.side is not None:
-            return msgspec.structs.replace(self, sides=(*self.sides, turn.side))
-        return msgspec.structs.replace(self, everyone=True)
+        """These and the tick's scope (`names`, asked here in the same steps: every tick asks)."""
+        character, side = turn.character, turn.side
+        if character is not None:
+            if character in self.characters:
+                return self
+            return msgspec.structs.replace(self, characters=(*self.characters, character))
+        if side is not None:
+            if side in self.sides:
+                return self
+            return msgspec.structs.replace(self, sides=(*self.sides, side))
+        return self if self.everyone else msgspec.structs.replace(self, everyone=True)
 
 
 NOBODY = Scopes()
@@ -112,18 +117,20 @@ def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[
             rounds = Rounds(round=turn.round)
     elif rounds.round == 0 or _repeats(rounds, turn, starts):
         rounds = Rounds(round=rounds.round + 1)
-    round_scope = turn.side is None and turn.character is None  # `whole`, asked once a tick
+    side = turn.side
+    round_scope = side is None and turn.character is None  # `whole`, asked once a tick
     everyone = round_scope and (not starts or version >= PULSE_VERSION)
+    done = rounds.started if starts else rounds.ended
+    if side is not None and turn.character is None:  # a side's tick, most are: `plus` inline
+        grown = done if side in done.sides else replace(done, sides=(*done.sides, side))
+    else:
+        grown = done.plus(turn)
     if starts:
-        done = rounds.started
         # before version 3, the whole round's start starts no turn
         counts = everyone or not round_scope
-        after = msgspec.structs.replace(rounds, started=done.plus(turn)) if counts else rounds
+        after = replace(rounds, started=grown) if counts else rounds
     else:
-        done = rounds.ended
-        after = msgspec.structs.replace(
-            rounds, ended=done.plus(turn), closed=rounds.closed or round_scope
-        )
+        after = replace(rounds, ended=grown, closed=rounds.closed or round_scope)
     round_ends = round_scope and not starts and not rounds.closed
     said = Pulse(
         done=done,
@@ -153,4 +160,9 @@ def whole(turn: TurnStarted | TurnEnded) -> bool:
 def starts_the_round_only(turn: TurnStarted | TurnEnded, pulse: Pulse | None) -> bool:
     """Whether the tick is a whole round's `turn_started` that starts no turn (before version
     3, the round's start alone)."""
-    return whole(turn) and isinstance(turn, TurnStarted) and (pulse is None or not pulse.everyone)
+    return (
+        turn.side is None
+        and turn.character is None  # the whole round's (`whole`, asked on every tick: inline)
+        and isinstance(turn, TurnStarted)
+        and (pulse is None or not pulse.everyone)
+    )

@@ -704,7 +704,21 @@ def _seen_test(fields: tuple[tuple[str, _Pattern], ...]) -> Callable[[Any], bool
         return lambda event: clear_id(event.id)
     (_, _), (name, pattern) = fields
     value, clear = operator.attrgetter(name), pattern.clear
-    return lambda event: clear_id(event.id) and clear(value(event))
+    if clear is not _clear_character:
+        return lambda event: clear_id(event.id) and clear(value(event))
+
+    def cleared(event: Any) -> bool:
+        # `_clear_id` of its id and `_clear_character` of the other, written in: one call an
+        # event (every event of a log is asked), not three
+        given = event.id
+        if given is not None and not (
+            given.isprintable() and " " not in given and given[:1] not in ("#", "")
+        ):
+            return False
+        other = value(event)
+        return other is None or (other.isprintable() and " " not in other and other != "")
+
+    return cleared
 
 
 KNOWN_IDS: dict[type[EventBase], Callable[[Any], bool]] = {

@@ -620,6 +620,7 @@ class D26(Ruleset):
     who_may_act = WHO_MAY_ACT
     presentation = PRESENTATION
     importing = IMPORTING
+    reads_position = True  # the Last Stand counts the event it was taken at (`fight.seq`)
     # the lapsed choice, the hold_on die and agony are the dying's: nobody else's turn ends
     tick_concerns: ClassVar[dict[str, TickConcern]] = {
         "turn_started": TickConcern(states=frozenset({DOWNED})),  # a round ended before it

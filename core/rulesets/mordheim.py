@@ -68,6 +68,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec.structs import replace
 
 from woundlog.events import CharacterJoined, Heal, Hit, RuleError, TurnEnded, TurnStarted
 from woundlog.events.campaign import Treatment
@@ -159,17 +160,18 @@ def take_wounds(fighter: Warrior, damage: int, ctx: Context) -> tuple[int, list[
 def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]:
     """Stunned fighters turn face up; knocked-down fighters stand, at half rate this turn."""
     if fighter.state == KNOCKED_DOWN:
-        stood = msgspec.structs.replace(ctx.move(fighter, "stand_up"), half_rate=True)
+        stood = replace(fighter, state=ctx.graph.fire(KNOCKED_DOWN, "stand_up"), half_rate=True)
         return stood, f"{fighter.name} stands up (half rate this turn)"
     if fighter.state == STUNNED:
-        face_up = msgspec.structs.replace(ctx.move(fighter, "turn_face_up"), half_rate=False)
+        face_up = replace(fighter, state=ctx.graph.fire(STUNNED, "turn_face_up"), half_rate=False)
         return face_up, f"{fighter.name} turns face up (knocked down)"
     if fighter.half_rate:
         return msgspec.structs.replace(fighter, half_rate=False), None
     return fighter, None
 
 
-RECOVERY_PHASE = TickConcern(states=frozenset({KNOCKED_DOWN, STUNNED}), counters=("half_rate",))
+RECOVERING = frozenset({KNOCKED_DOWN, STUNNED})
+RECOVERY_PHASE = TickConcern(states=RECOVERING, counters=("half_rate",))
 """A recovery phase raises the knocked down and the stunned, and ends the half rate of one who
 stood up last time; it does nothing to anyone else."""
 END_OF_TURN = TickConcern(counters=("half_rate",))
@@ -255,12 +257,14 @@ class Mordheim(Ruleset):
         if target.state == OUT_OF_ACTION:
             raise ctx.refuse(f"{target.name} is out of action and takes no further part")
         if hit.damage == 0:
-            ctx.say("{target.name}: no wound", target=target)
+            if ctx.explains:
+                ctx.say("{target.name}: no wound", target=target)
             return target
         wounds, results = take_wounds(target, hit.damage, ctx)
         worst = target.state
-        for _, result in results:
-            worst = worse(worst, result)
+        for _, result in results:  # `worse`, written in: the worst result stands
+            if SEVERITY[result] > SEVERITY[worst]:
+                worst = result
         if worst != target.state:  # one copy of him, wounds and state at once
             moved = ctx.graph.fire(target.state, INJURY_TRIGGER[worst])
             fighter = msgspec.structs.replace(target, wounds=wounds, state=moved)
@@ -295,11 +299,13 @@ class Mordheim(Ruleset):
     def on_turn_started(
         self, fight: FightState[Any], turn: TurnStarted, ctx: Context
     ) -> dict[str, Warrior]:
-        if starts_the_round_only(turn, ctx.pulse):
+        if turn.side is None and starts_the_round_only(turn, ctx.pulse):
             return {}
         updated: dict[str, Warrior] = {}
         moves: list[str] = []
         for cid, fighter in self.turns(fight, "turn_started", turn, ctx).items():
+            if fighter.state not in RECOVERING and not fighter.half_rate:
+                continue  # upright at full rate: nothing to recover (RECOVERY_PHASE)
             after, said = recovery_phase(fighter, ctx)
             if after is not fighter:
                 updated[cid] = after

@@ -8,6 +8,11 @@ whole processes side by side, one right after the other on the same machine:
 
   replay / minimal fold        `replay_file_state` of the N-event fight (generate.py) against
                                minimal_fold.py, the hand-written fold of the same fight
+  replay per event             the same, per event: each counted at N/2 and N events, the
+                               difference divided by N/2, so start-up (Python, imports) cancels
+                               out; for the Mordheim fight beside the minimal fold's, and for a
+                               dnd5e fight of heals and death saves (generate_dnd5e.py, N/2 and
+                               N events), against issue 42's aim of 40,000 instructions
   eventsourcing / woundlog     eventsourcing 9.5 reading the fight back from its SQLite store
                                and folding it with its own hand-written fold (es_own_fold.py)
                                against `Fight.state()` on a woundlog SQLite store without
@@ -27,6 +32,13 @@ slower, so at 1,000,000 events the eventsourcing row takes the better part of an
 `--counter cpu` takes the median CPU seconds (user + system) of `--runs` runs instead. The
 table says which it used. Memory and the suite's time are what they are, whatever the counter.
 Every state a process answers is checked against the one the generator played to.
+`--rows replay` runs the per-event rows alone (minutes, not hours, at 100,000 events).
+
+Each counted process runs with PYTHONHASHSEED=0 (a string's hash moves dict and set layouts,
+so instruction counts) and with its modules' bytecode cached: PYTHONDONTWRITEBYTECODE in the
+environment would make every process compile every module it imports (483 M instructions to
+import woundlog against 113 M cached), so it is taken out of the children's environment, and
+each process runs once uncounted first, which writes the cache.
 
 Files go to tests/benchmarks/out/ (gitignored) and are reused while the fight, the loaders, the
 rules and es_own_fold.py are unchanged. Writes FILE (default tests/benchmarks/aims-now.md).
@@ -60,6 +72,21 @@ import run  # noqa: E402
 import startup  # noqa: E402
 
 FIGHT = "bench"
+DND5E_SEED = 5
+"""The dnd5e fight's seed (generate_dnd5e.py)."""
+REPLAY_AIM = 40_000
+"""Issue 42: instructions an event of a replay of the benchmark fight, at most."""
+
+
+def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a counted process: `env` (default: this one) with its hash seed
+    fixed and bytecode written (see the module's docstring)."""
+    fixed = dict(os.environ if env is None else env)
+    fixed.pop("PYTHONDONTWRITEBYTECODE", None)
+    fixed["PYTHONHASHSEED"] = "0"
+    return fixed
+
+
 BATCH = 10_000
 """Aggregate events saved by one `Application.save` while the eventsourcing store is written."""
 
@@ -109,6 +136,7 @@ class Counter:
         """The process's figure, and its stdout (of its last run), after one run not counted:
         a module edited since its last run compiles its bytecode then, which no user's run does
         (it cost a snapshot read of 307 M instructions 47 M more)."""
+        env = child_env(env)
         if before:
             before()
         cpu_of(argv, env)
@@ -159,7 +187,7 @@ def prepare(out: Path, n: int, fresh: bool) -> dict[str, Any]:
     from woundlog.replays.snapshots import rules_fingerprint
 
     small = n // 10
-    files = run.prepare_files(out, n, [small, n], fresh)
+    files = run.prepare_files(out, n, [small, n // 2, n], fresh)
     path = Path(files["files"][str(n)])
     stamp_path = out / f"aims-{n}.stamp.json"
     digest = hashlib.sha256(run.fingerprint(n).encode() + rules_fingerprint())
@@ -214,6 +242,123 @@ def fold_eventsourcing(db: str, aggregate: str) -> dict[str, Any]:
 # --- the rows ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PerEvent:
+    """A replay's cost per event: the difference of two sizes of one fight over their
+    difference in events (start-up cancels out), beside the aim when counted in instructions."""
+
+    figure: str
+    now: float
+    counter: Counter
+    detail: str
+
+    def cells(self) -> str:
+        if self.counter.kind == "instructions":
+            verdict = "met" if self.now <= REPLAY_AIM else "not met"
+            aim = f"<= {REPLAY_AIM:,}"
+            return f"| {self.figure} | {self.now:,.0f} | {aim} | {verdict} | {self.detail} |"
+        return f"| {self.figure} | {self.now * 1e6:.1f} us | | | {self.detail} |"
+
+
+def per_event(
+    counter: Counter, task: str, files: dict[int, str], check: Callable[[int, str], None]
+) -> float:
+    """What `measure.py TASK` costs per event between the two sizes of `files` (events: file)."""
+    py = [sys.executable, str(HERE / "measure.py")]
+    (small, small_file), (large, large_file) = sorted(files.items())
+    figures = []
+    for size, file in ((small, small_file), (large, large_file)):
+        figure, text = counter.count([*py, task, file])
+        check(size, text)
+        figures.append(figure)
+    return (figures[1] - figures[0]) / (large - small)
+
+
+def replay_per_event(counter: Counter, kept: dict[str, Any], n: int, out: Path) -> list[PerEvent]:
+    """Replay per event of the Mordheim fight (beside the minimal fold's) and of the dnd5e
+    fight, each from its N/2 and N events."""
+    half = n // 2
+    summary = kept["summary"]
+    files = {half: kept["files"][str(half)], n: kept["files"][str(n)]}
+
+    def mordheim(size: int, text: str) -> None:
+        expected = summary["final"] if size == n else summary["at"][str(size)]
+        checked(text, expected, size, f"replay of {size:,} events")
+
+    replay = per_event(counter, "replay-state", files, mordheim)
+    minimal = per_event(counter, "minimal-fold", files, mordheim)
+    dnd5e = prepare_dnd5e(out, [half, n])
+    finals = {size: made["final"] for size, made in dnd5e.items()}
+
+    def of_dnd5e(size: int, text: str) -> None:
+        checked(text, finals[size]["characters"], finals[size]["seq"], f"dnd5e, {size:,}")
+
+    dnd5e_files = {size: made["file"] for size, made in dnd5e.items()}
+    dnd5e_replay = per_event(counter, "replay-state", dnd5e_files, of_dnd5e)
+    unit = "instructions" if counter.kind == "instructions" else "CPU"
+    return [
+        PerEvent(
+            f"replay per event, the Mordheim fight ({half:,} -> {n:,} events)",
+            replay,
+            counter,
+            f"{unit}; the minimal fold {minimal:,.0f} ({replay / minimal:.2f}x)"
+            if counter.kind == "instructions"
+            else f"{unit}; the minimal fold {minimal * 1e6:.1f} us ({replay / minimal:.2f}x)",
+        ),
+        PerEvent(
+            f"replay per event, the dnd5e fight ({half:,} -> {n:,} events)",
+            dnd5e_replay,
+            counter,
+            unit,
+        ),
+    ]
+
+
+def prepare_dnd5e(out: Path, sizes: list[int]) -> dict[int, dict[str, Any]]:
+    """The dnd5e fight at each of `sizes` (generate_dnd5e.py, seed DND5E_SEED), each with the
+    state its generator played to; kept in `out` while the generator and the rules are the
+    same."""
+    import generate_dnd5e
+
+    from woundlog.replays.snapshots import rules_fingerprint
+
+    made: dict[int, dict[str, Any]] = {}
+    digest = hashlib.sha256((HERE / "generate_dnd5e.py").read_bytes() + rules_fingerprint())
+    stamp = f"{DND5E_SEED} {digest.hexdigest()[:16]}"
+    for size in sizes:
+        path = out / f"dnd5e-{size}.jsonl"
+        kept_path = out / f"dnd5e-{size}.summary.json"
+        kept = json.loads(kept_path.read_text()) if kept_path.exists() else {}
+        if kept.get("stamp") != stamp or not path.exists():
+            out.mkdir(parents=True, exist_ok=True)
+            summary = generate_dnd5e.generate(path, size, DND5E_SEED)
+            path.write_bytes(b"\n".join(summary.pop("lines")) + b"\n")
+            kept = {"stamp": stamp, **summary}
+            kept_path.write_text(json.dumps(kept))
+        made[size] = {"file": str(path), **kept}
+    return made
+
+
+def the_fights(kept: dict[str, Any], n: int, out: Path) -> str:
+    """Which fights the rows fold, in a sentence."""
+    summary = kept["summary"]
+    counts = ", ".join(f"{count:,} {kind}" for kind, count in summary.get("counts", {}).items())
+    cast, sides = summary.get("cast", "?"), len(summary.get("sides", []))
+    said = (
+        f"The Mordheim fight: generate.py, seed {run.SEED}, {n:,} events"
+        f" ({counts}; {cast} fighters on {sides} sides)."
+    )
+    dnd5e_summary = out / f"dnd5e-{n}.summary.json"
+    if dnd5e_summary.exists():
+        made = json.loads(dnd5e_summary.read_text())
+        counts = ", ".join(f"{count:,} {kind}" for kind, count in made["counts"].items())
+        said += (
+            f" The dnd5e fight: generate_dnd5e.py, seed {DND5E_SEED}, {made['events']:,} events"
+            f" ({counts}; 8 adventurers and 32 monsters, options monster_death_saves and revival)."
+        )
+    return said
+
+
 def folds(counter: Counter, kept: dict[str, Any], n: int) -> list[Aim]:
     final = kept["summary"]["final"]
     py = [sys.executable, str(HERE / "measure.py")]
@@ -221,7 +366,7 @@ def folds(counter: Counter, kept: dict[str, Any], n: int) -> list[Aim]:
     figures = {}
     for task in ("minimal-fold", "replay-state"):
         figures[task], text = counter.count([*py, task, file])
-        checked(text, final, n, task)
+        checked(text, final, n, task)  # (the per-event rows put start-up aside)
     child = [sys.executable, str(Path(__file__).resolve()), "--es-child"]
     figures["eventsourcing"], text = counter.count([*child, kept["es_db"], kept["aggregate"]])
     checked(text, final, n, "eventsourcing")
@@ -328,7 +473,7 @@ def suite(log: Path | None, run_it: bool) -> Aim | str:
     return Aim("the whole test suite on this machine", took / 60, 12.0, False, source, " min")
 
 
-def table(aims: list[Aim], suite_row: Aim | str, counter: Counter) -> list[str]:
+def table(aims: list[Aim | PerEvent], suite_row: Aim | str | None, counter: Counter) -> list[str]:
     lines = [
         "| figure | now | aim | | measured |",
         "|---|---|---|---|---|",
@@ -336,7 +481,7 @@ def table(aims: list[Aim], suite_row: Aim | str, counter: Counter) -> list[str]:
     ]
     if isinstance(suite_row, Aim):
         lines.append(suite_row.cells())
-    else:
+    elif suite_row is not None:
         lines.append(f"| the whole test suite | | <= 12 min | | {suite_row} |")
     lines += [
         "",
@@ -357,6 +502,9 @@ def main() -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--suite", action="store_true", help="run the whole test suite too")
     which.add_argument("--pytest-log", type=Path, help="read the suite's time from this log")
+    parser.add_argument(
+        "--rows", choices=("all", "replay"), default="all", help="replay: the per-event rows alone"
+    )
     args = parser.parse_args()
     n: int = args.events
     counter = Counter(args.counter, args.runs)
@@ -365,24 +513,42 @@ def main() -> None:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True
     ).stdout.strip()
-    kept = prepare(args.out, n, args.fresh)
-    print("folds ...", file=sys.stderr)
-    aims = folds(counter, kept, n)
-    print("import memory ...", file=sys.stderr)
-    aims.append(import_memory(kept, n))
-    print("start-up ...", file=sys.stderr)
-    aims += start_up(counter)
-    suite_row = suite(args.pytest_log, args.suite)
+    if "PYTHONDONTWRITEBYTECODE" in os.environ:
+        print(
+            "PYTHONDONTWRITEBYTECODE is set: taken out of each counted process's", file=sys.stderr
+        )
+    aims: list[Aim | PerEvent] = []
+    suite_row: Aim | str | None = None
+    if args.rows == "replay":
+        kept = {
+            "files": run.prepare_files(args.out, n, [n // 2, n], args.fresh)["files"],
+            "summary": run.prepare_files(args.out, n, [n // 2, n], False)["summary"],
+        }
+        print("replay per event ...", file=sys.stderr)
+        aims += replay_per_event(counter, kept, n, args.out)
+    else:
+        kept = prepare(args.out, n, args.fresh)
+        print("replay per event ...", file=sys.stderr)
+        aims += replay_per_event(counter, kept, n, args.out)
+        print("folds ...", file=sys.stderr)
+        aims += folds(counter, kept, n)
+        print("import memory ...", file=sys.stderr)
+        aims.append(import_memory(kept, n))
+        print("start-up ...", file=sys.stderr)
+        aims += start_up(counter)
+        suite_row = suite(args.pytest_log, args.suite)
     command = " ".join(["tests/benchmarks/aims.py", *sys.argv[1:]])
     text = "\n".join(
         [
-            "# Issue 28's aims, measured in one run",
+            "# Issues 28 and 42's aims, measured in one run",
             "",
             f"`.venv/bin/python {command}`, {when}, commit {commit}; {run.cpu()}, "
             f"{os.cpu_count()} CPUs, {platform.python_implementation()} "
             f"{platform.python_version()}; load average at the start {load_avg}.",
             "",
             *table(aims, suite_row, counter),
+            "",
+            the_fights(kept, n, args.out),
             "",
         ]
     )

@@ -25,9 +25,14 @@ from typing import Any
 
 
 def summary(state: Any) -> dict[str, Any]:
+    """The seq reached and each character's state and what he lives by: a Mordheim fighter's
+    wounds, a dnd5e creature's hit points."""
     return {
         "seq": state.seq,
-        "characters": {cid: [c.state, c.wounds] for cid, c in state.characters.items()},
+        "characters": {
+            cid: [c.state, c.wounds if hasattr(c, "wounds") else c.hp]
+            for cid, c in state.characters.items()
+        },
     }
 
 
