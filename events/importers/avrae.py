@@ -83,8 +83,7 @@ from collections.abc import Collection, Sequence
 
 import msgspec
 
-from ..errors import StructuralError
-from .base import Batch, Converted, Sighting, SourceId, content_key, decode
+from .base import Batch, Converted, Sighting, SourceId, content_key, decode, kept
 from .rules import ImportRules
 from .saved_encounters import Cursor, Entry, Snapshot, take_in
 
@@ -435,12 +434,7 @@ def label(snapshot: Snapshot) -> str:
 
 
 def read_cursors(previous: object | None) -> Cursors:
-    if previous is None:
-        return Cursors({})
-    try:
-        return msgspec.convert(previous, Cursors)
-    except msgspec.ValidationError as exc:
-        raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
+    return Cursors({}) if previous is None else kept(previous, Cursors)
 
 
 def convert(

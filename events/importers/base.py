@@ -57,6 +57,15 @@ _AT_PATH = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTA
 _NAMED_FIELD = re.compile(r"missing required field `(?P<name>[^`]+)`")
 
 
+def kept(previous: object, shape: type[T]) -> T:
+    """The cursor an importer gave with its last conversion (`previous`), read back as its
+    `shape`; refused, naming `previous`, when it is not one."""
+    try:
+        return msgspec.convert(previous, shape)
+    except msgspec.ValidationError as exc:
+        raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
+
+
 def decode(record: object, shape: type[T], index: int) -> T:
     """Validate one record of another program into its Struct; errors name the record and field."""
     try:

@@ -146,6 +146,7 @@ from .base import (
     Sighting,
     SourceId,
     decode,
+    kept,
     merge_rolls,
     scoped,
 )
@@ -409,9 +410,7 @@ class Cursor(msgspec.Struct, frozen=True):
 
 
 def cursor_of(previous: object | None) -> Cursor:
-    if previous is None:
-        return Cursor()
-    return msgspec.convert(previous, Cursor)
+    return Cursor() if previous is None else kept(previous, Cursor)
 
 
 # --- what each hook makes ------------------------------------------------------------------------

@@ -103,7 +103,7 @@ from msgspec import Meta
 
 from ..errors import StructuralError
 from ..model import Amend, CharacterJoined, TurnEnded, TurnStarted
-from .base import Batch, Converted, Sighting, SourceId, content_key, decode
+from .base import Batch, Converted, Sighting, SourceId, content_key, decode, kept
 from .rules import ImportRules
 from .saved_encounters import Cursor, Entry, Snapshot, read_cursor, step
 
@@ -448,12 +448,7 @@ def read_kept(previous: object | None) -> Kept | None:
     if previous is None:
         return None
     if isinstance(previous, dict) and "last" in previous:
-        try:
-            return msgspec.convert(previous, Kept)
-        except msgspec.ValidationError as exc:
-            raise StructuralError(
-                f"not a cursor this importer gave: {exc}", field="previous"
-            ) from None
+        return kept(previous, Kept)
     last = read_cursor(previous)  # kept by woundlog before the states seen were
     return Kept(last, [last.digest])
 

@@ -70,9 +70,8 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from ..errors import StructuralError
 from ..model import StatChanged
-from .base import Batch, Converted, Sighting, SourceId, content_key, decode
+from .base import Batch, Converted, Sighting, SourceId, content_key, decode, kept
 from .rules import ImportRules
 from .saved_encounters import Cursor, Entry, Snapshot, late, step
 
@@ -288,12 +287,7 @@ class Scene(Batch):
 
 
 def read_cursors(previous: object | None) -> Cursors:
-    if previous is None:
-        return Cursors({})
-    try:
-        return msgspec.convert(previous, Cursors)
-    except msgspec.ValidationError as exc:
-        raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
+    return Cursors({}) if previous is None else kept(previous, Cursors)
 
 
 def convert(

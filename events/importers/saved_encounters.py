@@ -27,9 +27,8 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ..errors import StructuralError
 from ..model import TurnEnded, TurnStarted
-from .base import Batch, Sighting
+from .base import Batch, Sighting, kept
 
 
 @dataclass(frozen=True)
@@ -80,10 +79,7 @@ class Cursor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def read_cursor(previous: object) -> Cursor:
-    try:
-        return msgspec.convert(previous, Cursor)
-    except msgspec.ValidationError as exc:
-        raise StructuralError(f"not a cursor this importer gave: {exc}", field="previous") from None
+    return kept(previous, Cursor)
 
 
 def cursor_after(before: Cursor | None, now: Snapshot) -> Cursor:

@@ -13,7 +13,7 @@ import pytest
 
 from woundlog.core.importing import IMPORT_RULES as PROFILES
 from woundlog.core.importing import convert_records
-from woundlog.events import UsageError
+from woundlog.events import StructuralError, UsageError
 from woundlog.events.importers import IMPORTERS
 from woundlog.events.importers.base import (
     Batch,
@@ -174,3 +174,13 @@ def test_a_content_key_is_the_eight_byte_blake2b_chain_the_stored_ids_were_made_
     digest.update(b'{"a":1,"b":2}')
     assert content_key({"b": 2, "a": 1}, "prev") == digest.hexdigest()
     assert len(content_key({"b": 2, "a": 1}, "prev")) == 16
+
+
+@pytest.mark.parametrize("fmt", sorted(IMPORTERS))
+def test_a_cursor_no_import_gave_is_refused_naming_previous(fmt: str) -> None:
+    """Every importer reads its cursor back the one way (`base.kept`): a cursor that is not one
+    it gave is a structural refusal naming `previous`, never an error the service cannot name."""
+    with pytest.raises(StructuralError) as refused:
+        convert_records(fmt, [], ruleset="dnd5e", previous={"rooms": 7, "hp": 7, "last": 7})
+    assert refused.value.field == "previous"
+    assert "not a cursor this importer gave" in refused.value.message
