@@ -4,11 +4,20 @@ SVG, the tables and the chronicle the Markdown's own words."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from html import escape
 
-from ..report.values import Report
+from ..report.values import Line, Report
 from .charts import damage_chart, health_chart, luck_chart
-from .markdown import STATE_WORDS, length_line, luck_row, moment_line, names, withheld_line
+from .markdown import (
+    STATE_WORDS,
+    chapters_of,
+    length_line,
+    luck_row,
+    moment_line,
+    names,
+    withheld_line,
+)
 
 STYLE = """
 body { font-family: sans-serif; max-width: 62rem; margin: 1rem auto; padding: 0 1rem; color: #111; }
@@ -26,18 +35,44 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 def report_html(report: Report) -> str:
     """The whole page, self-contained (`woundlog report -o report.html`)."""
+    parts: list[str] = []
+    write_report_html(report, chapters_of(report), parts.append)
+    return "".join(parts)
+
+
+def write_report_html(
+    report: Report, chapters: Iterable[tuple[int, Iterable[Line]]], write: Callable[[str], object]
+) -> None:
+    """`report_html`, handed to `write` piece by piece, the chronicle's `chapters` as they are
+    read (`markdown.write_report_markdown`)."""
     title = report.name or report.fight
-    return (
+    write(
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}: report</title><style>{STYLE}</style></head>"
-        f"<body><main>{report_fragment(report)}</main></body></html>\n"
+        "<body><main>"
     )
+    write_report_fragment(report, chapters, write)
+    write("</main></body></html>\n")
 
 
 def report_fragment(report: Report, *, timeline: str | None = None) -> str:
     """The report's content, for a page to hold; `timeline`, when given, is the address of
     the fight's timeline to link to."""
+    parts: list[str] = []
+    write_report_fragment(report, chapters_of(report), parts.append, timeline=timeline)
+    return "".join(parts)
+
+
+def write_report_fragment(
+    report: Report,
+    chapters: Iterable[tuple[int, Iterable[Line]]],
+    write: Callable[[str], object],
+    *,
+    timeline: str | None = None,
+) -> None:
+    """`report_fragment`, handed to `write` piece by piece, the chronicle's `chapters` as they
+    are read (`markdown.write_report_markdown`)."""
     title = report.name or report.fight
     named = names(report)
     parts = [f"<h1>{escape(title)}</h1>", f"<p>{escape(length_line(report))}</p>"]
@@ -121,8 +156,9 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
     if report.luck.why_sampled:
         parts.append(f"<p>({escape(report.luck.why_sampled)}.)</p>")
     parts.append("<h2>Chronicle</h2>")
-    for chapter in report.chronicle:
-        heading = f"Round {chapter.round}" if chapter.round else "Before the first round"
-        text = " ".join(line.text for line in chapter.lines)
-        parts.append(f"<h3>{heading}</h3><p>{escape(text)}</p>")
-    return "".join(parts)
+    write("".join(parts))
+    for round_, lines in chapters:
+        write(f"<h3>{f'Round {round_}' if round_ else 'Before the first round'}</h3><p>")
+        for index, line in enumerate(lines):
+            write(escape(line.text) if index == 0 else " " + escape(line.text))
+        write("</p>")

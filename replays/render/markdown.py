@@ -4,6 +4,7 @@ character of the fight (a trap, a troll): then as the log wrote it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..report.values import (
@@ -12,6 +13,7 @@ from ..report.values import (
     Chapter,
     CharacterLuck,
     Length,
+    Line,
     Moment,
     Report,
     Tally,
@@ -112,6 +114,40 @@ def tally_cells(t: Tally) -> str:
 
 
 def report_markdown(report: Report) -> str:
+    """The report whole, its chronicle the report's own."""
+    parts: list[str] = []
+    write_report_markdown(report, chapters_of(report), parts.append)
+    return "".join(parts)
+
+
+def chapters_of(report: Report) -> Iterator[tuple[int, Iterable[Line]]]:
+    """The chapters a report holds, as a renderer reads a spooled chronicle's."""
+    return ((chapter.round, chapter.lines) for chapter in report.chronicle)
+
+
+class Trimmed:
+    """Writes on what it is given but the whitespace at its end, held back until more comes:
+    what `str.rstrip` of the whole would leave, written as it comes."""
+
+    def __init__(self, write: Callable[[str], object]) -> None:
+        self.write = write
+        self.held = ""
+
+    def __call__(self, text: str) -> None:
+        kept = text.rstrip()
+        if kept:
+            self.write(self.held + kept)
+            self.held = text[len(kept) :]
+        else:
+            self.held += text
+
+
+def write_report_markdown(
+    report: Report, chapters: Iterable[tuple[int, Iterable[Line]]], write: Callable[[str], object]
+) -> None:
+    """The report as Markdown, handed to `write` piece by piece: its numbers and luck, then
+    the chronicle's `chapters` (each a round and its lines) as they are read, so a chronicle
+    spooled aside (`report.ChronicleSpool`) is written without being held."""
     named = names(report)
     out = [f"# {report.name or report.fight}", "", length_line(report), "", "## Characters", ""]
     out += [
@@ -152,8 +188,16 @@ def report_markdown(report: Report) -> str:
         ]
     if luck.why_sampled:
         out += ["", f"({luck.why_sampled}.)"]
-    out += ["", chronicle_markdown(report.name, report.chronicle).rstrip()]
-    return "\n".join(out) + "\n"
+    write("\n".join(out) + "\n\n")
+    # the chronicle as `chronicle_markdown` writes it, less its trailing whitespace
+    trimmed = Trimmed(write)
+    trimmed(f"## {report.name}" if report.name else "## The fight")
+    for round_, lines in chapters:
+        trimmed("\n\n" + (f"### Round {round_}" if round_ else "### Before the first round"))
+        trimmed("\n\n")
+        for index, line in enumerate(lines):
+            trimmed(line.text if index == 0 else " " + line.text)
+    write("\n")
 
 
 def campaign_markdown(report: CampaignReport) -> str:

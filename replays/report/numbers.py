@@ -45,7 +45,9 @@ class Numbers:
         self.put_out_by: dict[str, list[Blow]] = {}
         self.put_out: dict[str, list[Blow]] = {}
         self.down: set[str] = set()
-        self.rounds_down: dict[str, set[int]] = {}
+        # per character: the rounds counted down, and the last of them (a fold's rounds never
+        # go back, so a round is new when it is not the last one counted)
+        self.rounds_down: dict[str, list[int]] = {}
 
     def add(self, event: Event | None, after: FightState[Any], changes: Changes) -> None:
         if event is None or changes.void is not None:
@@ -75,7 +77,10 @@ class Numbers:
         round_now = after.rounds.round
         if round_now:
             for cid in self.down:
-                self.rounds_down.setdefault(cid, set()).add(round_now)
+                counted = self.rounds_down.setdefault(cid, [0, 0])
+                if counted[1] != round_now:
+                    counted[0] += 1
+                    counted[1] = round_now
 
     def _hit(self, hit: Hit, state: FightState[Any]) -> None:
         taken = self.tallies.setdefault(hit.target, Tally())
@@ -100,7 +105,7 @@ class Numbers:
         reports = []
         for cid, character in final.characters.items():
             tally = self.tallies.get(cid, Tally())
-            tally.rounds_down = len(self.rounds_down.get(cid, ()))
+            tally.rounds_down = self.rounds_down.get(cid, [0, 0])[0]
             reports.append(
                 CharacterReport(
                     character=cid,
