@@ -60,18 +60,16 @@ class ReportCases(UseCases):
         The fight is read once, in step (`report.OnePass`): its memory does not grow with the
         fight, but for the chronicle, kept whole in the report unless `written` takes it line
         by line as it is told (`report_spooled`), and the tracks (`tracks=False`: none)."""
-        from ..fold import replayed
         from ..report import build
 
         with self.reading(fight) as opened:
             version = self.within(opened, self.named(fight), most)
             final = opened.undo_resolution(version)
-            # one read of the log, in step for the two folds and the chronicle (tee holds the
-            # few events one of them is ahead by, never the log)
-            for_fold, for_played, for_told = tee(opened.events(1, version), 3)
-            steps = replayed(for_fold, final)
-            played = ((stored, *step) for stored, step in zip(for_played, steps, strict=True))
-            history = zip(for_told, opened.history(version), strict=True)
+            # one fold gives both (`Fight.steps_and_history`); tee holds the one event the
+            # report's two readers are apart by, never the log
+            for_played, for_told = tee(opened.steps_and_history(version))
+            played = (step[:4] for step in for_played)
+            history = ((stored, told) for stored, _, _, _, told in for_told)
             read = history if watch is None else watch(history)
             seqs, ids = final.named_seqs, final.named_ids
 
