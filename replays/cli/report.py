@@ -45,13 +45,11 @@ def report(
 
     def render(write: Callable[[str], object]) -> None:
         if shape == "html":
-            from ..render.html import write_report_html
-
-            write_report_html(made, spool.chapters(), write)
+            from ..render.html import html_pieces as pieces
         else:
-            from ..render.markdown import write_report_markdown
-
-            write_report_markdown(made, spool.chapters(), write)
+            from ..render.markdown import markdown_pieces as pieces
+        for piece in pieces(made, spool.chapters()):
+            write(piece)
 
     with spool:
         write_pieces(output, shape, render)

@@ -4,7 +4,7 @@ SVG, the tables and the chronicle the Markdown's own words."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from html import escape
 
 from ..report.values import Line, Report
@@ -35,44 +35,37 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 def report_html(report: Report) -> str:
     """The whole page, self-contained (`woundlog report -o report.html`)."""
-    parts: list[str] = []
-    write_report_html(report, chapters_of(report), parts.append)
-    return "".join(parts)
+    return "".join(html_pieces(report, chapters_of(report)))
 
 
-def write_report_html(
-    report: Report, chapters: Iterable[tuple[int, Iterable[Line]]], write: Callable[[str], object]
-) -> None:
-    """`report_html`, handed to `write` piece by piece, the chronicle's `chapters` as they are
-    read (`markdown.write_report_markdown`)."""
+def html_pieces(report: Report, chapters: Iterable[tuple[int, Iterable[Line]]]) -> Iterator[str]:
+    """`report_html`, piece by piece, the chronicle's `chapters` as they are read
+    (`markdown.markdown_pieces`)."""
     title = report.name or report.fight
-    write(
+    yield (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}: report</title><style>{STYLE}</style></head>"
         "<body><main>"
     )
-    write_report_fragment(report, chapters, write)
-    write("</main></body></html>\n")
+    yield from fragment_pieces(report, chapters)
+    yield "</main></body></html>\n"
 
 
 def report_fragment(report: Report, *, timeline: str | None = None) -> str:
     """The report's content, for a page to hold; `timeline`, when given, is the address of
     the fight's timeline to link to."""
-    parts: list[str] = []
-    write_report_fragment(report, chapters_of(report), parts.append, timeline=timeline)
-    return "".join(parts)
+    return "".join(fragment_pieces(report, chapters_of(report), timeline=timeline))
 
 
-def write_report_fragment(
+def fragment_pieces(
     report: Report,
     chapters: Iterable[tuple[int, Iterable[Line]]],
-    write: Callable[[str], object],
     *,
     timeline: str | None = None,
-) -> None:
-    """`report_fragment`, handed to `write` piece by piece, the chronicle's `chapters` as they
-    are read (`markdown.write_report_markdown`)."""
+) -> Iterator[str]:
+    """`report_fragment`, piece by piece, the chronicle's `chapters` as they are read
+    (`markdown.markdown_pieces`)."""
     title = report.name or report.fight
     named = names(report)
     parts = [f"<h1>{escape(title)}</h1>", f"<p>{escape(length_line(report))}</p>"]
@@ -156,9 +149,9 @@ def write_report_fragment(
     if report.luck.why_sampled:
         parts.append(f"<p>({escape(report.luck.why_sampled)}.)</p>")
     parts.append("<h2>Chronicle</h2>")
-    write("".join(parts))
+    yield "".join(parts)
     for round_, lines in chapters:
-        write(f"<h3>{f'Round {round_}' if round_ else 'Before the first round'}</h3><p>")
+        yield f"<h3>{f'Round {round_}' if round_ else 'Before the first round'}</h3><p>"
         for index, line in enumerate(lines):
-            write(escape(line.text) if index == 0 else " " + escape(line.text))
-        write("</p>")
+            yield escape(line.text) if index == 0 else " " + escape(line.text)
+        yield "</p>"

@@ -4,7 +4,7 @@ character of the fight (a trap, a troll): then as the log wrote it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..report.values import (
@@ -115,9 +115,7 @@ def tally_cells(t: Tally) -> str:
 
 def report_markdown(report: Report) -> str:
     """The report whole, its chronicle the report's own."""
-    parts: list[str] = []
-    write_report_markdown(report, chapters_of(report), parts.append)
-    return "".join(parts)
+    return "".join(markdown_pieces(report, chapters_of(report)))
 
 
 def chapters_of(report: Report) -> Iterator[tuple[int, Iterable[Line]]]:
@@ -125,29 +123,25 @@ def chapters_of(report: Report) -> Iterator[tuple[int, Iterable[Line]]]:
     return ((chapter.round, chapter.lines) for chapter in report.chronicle)
 
 
-class Trimmed:
-    """Writes on what it is given but the whitespace at its end, held back until more comes:
-    what `str.rstrip` of the whole would leave, written as it comes."""
-
-    def __init__(self, write: Callable[[str], object]) -> None:
-        self.write = write
-        self.held = ""
-
-    def __call__(self, text: str) -> None:
+def trimmed(pieces: Iterable[str]) -> Iterator[str]:
+    """`pieces` but the whitespace at the end of the last, held back until more comes: what
+    `str.rstrip` of the whole would leave, given as it comes."""
+    held = ""
+    for text in pieces:
         kept = text.rstrip()
         if kept:
-            self.write(self.held + kept)
-            self.held = text[len(kept) :]
+            yield held + kept
+            held = text[len(kept) :]
         else:
-            self.held += text
+            held += text
 
 
-def write_report_markdown(
-    report: Report, chapters: Iterable[tuple[int, Iterable[Line]]], write: Callable[[str], object]
-) -> None:
-    """The report as Markdown, handed to `write` piece by piece: its numbers and luck, then
-    the chronicle's `chapters` (each a round and its lines) as they are read, so a chronicle
-    spooled aside (`report.ChronicleSpool`) is written without being held."""
+def markdown_pieces(
+    report: Report, chapters: Iterable[tuple[int, Iterable[Line]]]
+) -> Iterator[str]:
+    """The report as Markdown, piece by piece: its numbers and luck, then the chronicle's
+    `chapters` (each a round and its lines) as they are read, so a chronicle spooled aside
+    (`report.ChronicleSpool`) is written out without being held."""
     named = names(report)
     out = [f"# {report.name or report.fight}", "", length_line(report), "", "## Characters", ""]
     out += [
@@ -188,16 +182,19 @@ def write_report_markdown(
         ]
     if luck.why_sampled:
         out += ["", f"({luck.why_sampled}.)"]
-    write("\n".join(out) + "\n\n")
+    yield "\n".join(out) + "\n\n"
     # the chronicle as `chronicle_markdown` writes it, less its trailing whitespace
-    trimmed = Trimmed(write)
-    trimmed(f"## {report.name}" if report.name else "## The fight")
+    yield from trimmed(_chronicle_pieces(report.name, chapters))
+    yield "\n"
+
+
+def _chronicle_pieces(title: str, chapters: Iterable[tuple[int, Iterable[Line]]]) -> Iterator[str]:
+    yield f"## {title}" if title else "## The fight"
     for round_, lines in chapters:
-        trimmed("\n\n" + (f"### Round {round_}" if round_ else "### Before the first round"))
-        trimmed("\n\n")
+        yield "\n\n" + (f"### Round {round_}" if round_ else "### Before the first round")
+        yield "\n\n"
         for index, line in enumerate(lines):
-            trimmed(line.text if index == 0 else " " + line.text)
-    write("\n")
+            yield line.text if index == 0 else " " + line.text
 
 
 def campaign_markdown(report: CampaignReport) -> str:
