@@ -94,9 +94,9 @@ class EventSpool(Sequence[Event]):
     the rest written aside. By index past the head, an event of the same kind (the module's
     docstring says why)."""
 
-    def __init__(self, head: int = HEAD) -> None:
+    def __init__(self, head: int | None = None) -> None:
         self.head: list[Event] = []
-        self.most = head
+        self.most = HEAD if head is None else head
         self.file: IO[bytes] | None = None
         self.length = 0
         self.last_tick: Event | None = None
