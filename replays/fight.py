@@ -165,8 +165,8 @@ class Fight:
         final = self.undo_resolution(end)
         undone_by: dict[str, int] = {}  # a name an undo event names -> the last that does
         for undo in final.events:
-            named = undo.event.event
-            undone_by[named] = max(undone_by.get(named, 0), undo.seq)
+            target = undo.event.event
+            undone_by[target] = max(undone_by.get(target, 0), undo.seq)
         apart = 0  # the fight as it happened may differ from it as it stands before this seq
         same = True  # the two states are equal (checked after each event folded apart)
         before: FightState[Any] | None = None  # the state as it stands, before this event
