@@ -45,10 +45,14 @@ def report(
 
     def render(write: Callable[[str], object]) -> None:
         if shape == "html":
-            from ..render.html import html_pieces as pieces
+            from ..render.html import html_pieces
+
+            pieces = html_pieces(made, spool.chapters(), tracks=spool.tracks)
         else:
-            from ..render.markdown import markdown_pieces as pieces
-        for piece in pieces(made, spool.chapters()):
+            from ..render.markdown import markdown_pieces
+
+            pieces = markdown_pieces(made, spool.chapters())
+        for piece in pieces:
             write(piece)
 
     with spool:

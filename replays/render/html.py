@@ -4,9 +4,10 @@ SVG, the tables and the chronicle the Markdown's own words."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 
+from ..report.spool import TrackPoints
 from ..report.values import Line, Report
 from .charts import damage_chart, health_chart, luck_chart
 from .markdown import (
@@ -38,9 +39,14 @@ def report_html(report: Report) -> str:
     return "".join(html_pieces(report, chapters_of(report)))
 
 
-def html_pieces(report: Report, chapters: Iterable[tuple[int, Iterable[Line]]]) -> Iterator[str]:
+def html_pieces(
+    report: Report,
+    chapters: Iterable[tuple[int, Iterable[Line]]],
+    *,
+    tracks: Sequence[TrackPoints] | None = None,
+) -> Iterator[str]:
     """`report_html`, piece by piece, the chronicle's `chapters` as they are read
-    (`markdown.markdown_pieces`)."""
+    (`markdown.markdown_pieces`), the health chart's `tracks` where they were spooled."""
     title = report.name or report.fight
     yield (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -48,7 +54,7 @@ def html_pieces(report: Report, chapters: Iterable[tuple[int, Iterable[Line]]]) 
         f"<title>{escape(title)}: report</title><style>{STYLE}</style></head>"
         "<body><main>"
     )
-    yield from fragment_pieces(report, chapters)
+    yield from fragment_pieces(report, chapters, tracks=tracks)
     yield "</main></body></html>\n"
 
 
@@ -63,9 +69,10 @@ def fragment_pieces(
     chapters: Iterable[tuple[int, Iterable[Line]]],
     *,
     timeline: str | None = None,
+    tracks: Sequence[TrackPoints] | None = None,
 ) -> Iterator[str]:
     """`report_fragment`, piece by piece, the chronicle's `chapters` as they are read
-    (`markdown.markdown_pieces`)."""
+    (`markdown.markdown_pieces`), the health chart's `tracks` where they were spooled."""
     title = report.name or report.fight
     named = names(report)
     parts = [f"<h1>{escape(title)}</h1>", f"<p>{escape(length_line(report))}</p>"]
@@ -106,7 +113,7 @@ def fragment_pieces(
         ),
         f'<figure id="damage">{damage_chart(report)}<figcaption>Damage dealt (dark) and taken '
         "(light)</figcaption></figure>",
-        f'<figure id="health">{health_chart(report)}<figcaption>Health over the fight'
+        f'<figure id="health">{health_chart(report, tracks)}<figcaption>Health over the fight'
         "</figcaption></figure>",
         f"<p>{escape(withheld_line(report))}</p>" if report.withheld else "",
         "<h2>Sides</h2>",

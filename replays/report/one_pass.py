@@ -37,7 +37,7 @@ from .luck import (
     readings,
 )
 from .numbers import Count, sides
-from .spool import EventSpool
+from .spool import ChronicleSpool, EventSpool, TrackPoints
 from .values import DieLuck, Luck, Moment, Report, Track
 
 STOP_EVERY = 256
@@ -63,7 +63,8 @@ class OnePass:
         self.stop = stop
         self.weighing = Weighing(steps, stop)
         self.count = Count()
-        self.tracks = Tracks() if tracks else None
+        spooled = written.tracks if isinstance(written, ChronicleSpool) else None
+        self.tracks = Tracks(spooled) if tracks else None
         self.dice: list[DieLuck] = []
         self.dice_read = 0
         self.luckiest: Moment | None = None
@@ -141,16 +142,18 @@ class OnePass:
                 why_left_out=weighing.why(),
             ),
             chronicle=written.chapters if isinstance(written, Chapters) else [],
-            tracks=[] if self.tracks is None else self.tracks.done(),
+            tracks=[] if self.tracks is None else self.tracks.done(),  # spooled: none here
         )
 
 
 class Tracks:
     """Each character's health counter, after every event that changed it: the first of its
-    ruleset's pools it has (`Presentation.pools`)."""
+    ruleset's pools it has (`Presentation.pools`). Kept whole, or written aside to `spooled`
+    (a `ChronicleSpool`'s tracks) as they come."""
 
-    def __init__(self) -> None:
-        self.points: dict[str, tuple[str, list[tuple[int, int]]]] = {}
+    def __init__(self, spooled: list[TrackPoints] | None = None) -> None:
+        self.points: dict[str, tuple[str, list[tuple[int, int]] | TrackPoints]] = {}
+        self.spooled = spooled
 
     def add(self, state: FightState[Any], changes: Changes) -> None:
         for change in changes.characters:
@@ -162,15 +165,26 @@ class Tracks:
                 value = getattr(character, counter) if counter else None
                 if counter is None or not isinstance(value, int):
                     continue
-                self.points[cid] = (counter, [(changes.seq, value)])
+                if self.spooled is None:
+                    self.points[cid] = (counter, [(changes.seq, value)])
+                else:
+                    track = TrackPoints(cid, counter)
+                    track.add(changes.seq, value)
+                    self.spooled.append(track)
+                    self.points[cid] = (counter, track)
                 continue
             counter, points = self.points[cid]
             moved = change.counters.get(counter)
             if moved is not None and isinstance(moved[1], int):
-                points.append((changes.seq, moved[1]))
+                if isinstance(points, TrackPoints):
+                    points.add(changes.seq, moved[1])
+                else:
+                    points.append((changes.seq, moved[1]))
 
     def done(self) -> list[Track]:
+        """The tracks kept whole (none when they were written aside)."""
         return [
             Track(character=cid, counter=counter, points=points)
             for cid, (counter, points) in self.points.items()
+            if isinstance(points, list)
         ]

@@ -1,5 +1,6 @@
 """What a report writes aside as it reads a fight, so that its memory does not grow with the
-fight: the chronicle, line by line, and the events of the fight as played (the luck's what-if),
+fight: the chronicle, line by line, each character's health track (for the HTML chart), and
+the events of the fight as played (the luck's what-if),
 each in a temporary file that stays in memory while it is small (`SPOOLED` bytes) and goes to
 disk past it. Read back in the order written, once or again.
 
@@ -16,6 +17,7 @@ Decisions where the issue is silent:
 from __future__ import annotations
 
 import tempfile
+from array import array
 from collections.abc import Iterator, Sequence
 from itertools import groupby
 from typing import IO, Any, overload
@@ -44,6 +46,7 @@ class ChronicleSpool:
     def __init__(self) -> None:
         self.file = _spooled()
         self.count = 0  # chapters begun
+        self.tracks: list[TrackPoints] = []  # the health tracks, where a report spools them
 
     def chapter(self, round: int) -> None:
         self.count += 1
@@ -65,6 +68,8 @@ class ChronicleSpool:
 
     def close(self) -> None:
         self.file.close()
+        for track in self.tracks:
+            track.close()
 
     def __enter__(self) -> ChronicleSpool:
         return self
@@ -152,6 +157,50 @@ class EventSpool(Sequence[Event]):
         if index < len(self.head):
             return self.head[index]
         return self.last_tick if index >= self.ticks_from else self.last_other
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+class TrackPoints:
+    """One character's health track (`values.Track`), its points written aside as they come:
+    `character`, `counter`, and `points`, read back in order (once or again)."""
+
+    BUFFERED = 4096
+    """Points held in memory before they go to the file."""
+
+    def __init__(self, character: str, counter: str) -> None:
+        self.character = character
+        self.counter = counter
+        self.buffer = array("q")  # seq, value, seq, value, ...
+        self.file: IO[bytes] | None = None
+
+    def add(self, seq: int, value: int) -> None:
+        self.buffer.append(seq)
+        self.buffer.append(value)
+        if len(self.buffer) >= 2 * self.BUFFERED:
+            if self.file is None:
+                self.file = _spooled()
+            self.file.seek(0, 2)
+            self.buffer.tofile(self.file)
+            self.buffer = array("q")
+
+    @property
+    def points(self) -> Iterator[tuple[int, int]]:
+        if self.file is not None:
+            self.file.flush()
+            at = 0
+            while True:
+                self.file.seek(at)
+                block = self.file.read(2 * 8 * self.BUFFERED)
+                if not block:
+                    break
+                at = self.file.tell()
+                read = array("q", block)
+                yield from zip(read[::2], read[1::2], strict=True)
+        yield from zip(self.buffer[::2], self.buffer[1::2], strict=True)
 
     def close(self) -> None:
         if self.file is not None:

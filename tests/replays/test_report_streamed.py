@@ -35,7 +35,7 @@ from woundlog.replays.files import file_fight
 from woundlog.replays.fold import replayed
 from woundlog.replays.render.html import fragment_pieces, html_pieces, report_fragment, report_html
 from woundlog.replays.render.markdown import markdown_pieces, report_markdown
-from woundlog.replays.report import ChronicleSpool, Line, OnePass, Report, build
+from woundlog.replays.report import ChronicleSpool, Line, OnePass, Report, Track, build
 from woundlog.replays.report import luck as luck_module
 from woundlog.replays.report import one_pass as one_pass_module
 from woundlog.replays.report import spool as spool_module
@@ -79,9 +79,13 @@ def streamed(path: Path) -> tuple[Report, str, str, str]:
     made, spool = Application.without_store().report_spooled(path, tracks=True)
     with spool:
         markdown = "".join(markdown_pieces(made, spool.chapters()))
-        page = "".join(html_pieces(made, spool.chapters()))
-        fragment = "".join(fragment_pieces(made, spool.chapters(), timeline="./"))
-    return made, markdown, page, fragment
+        page = "".join(html_pieces(made, spool.chapters(), tracks=spool.tracks))
+        fragment = "".join(
+            fragment_pieces(made, spool.chapters(), timeline="./", tracks=spool.tracks)
+        )
+        tracks = [Track(character=t.character, counter=t.counter, points=list(t.points))
+                  for t in spool.tracks]  # fmt: skip
+    return msgspec.structs.replace(made, tracks=tracks), markdown, page, fragment
 
 
 def assert_the_same(path: Path) -> None:
@@ -107,9 +111,13 @@ def test_the_events_written_aside_give_the_same_luck(
     log: list[Event], head: int, folder: Path
 ) -> None:
     """The whole fight's what-if, its events past the first `head` written aside and read
-    back (`spool.EventSpool`), exact or sampled as the list of them was."""
+    back (`spool.EventSpool`), exact or sampled as the list of them was; the health tracks
+    past a few points written aside too (`spool.TrackPoints`)."""
     path = written(log, folder)
-    with mock.patch.object(spool_module, "HEAD", head):
+    with (
+        mock.patch.object(spool_module, "HEAD", head),
+        mock.patch.object(spool_module.TrackPoints, "BUFFERED", 1 + head // 4),
+    ):
         assert_the_same(path)
 
 

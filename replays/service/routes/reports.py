@@ -57,7 +57,7 @@ class ReportsController(Controller):
             request,
             lambda stop: app.report_spooled(fight, most=REPORT_MAX, stop=stop, tracks=True),
         )
-        pieces = fragment_pieces(made, spool.chapters(), timeline="./")
+        pieces = fragment_pieces(made, spool.chapters(), timeline="./", tracks=spool.tracks)
         return Stream(chunked(pieces, spool), media_type=HTML)
 
     @get("/timeline", role=Role.VIEWER)
