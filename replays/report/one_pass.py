@@ -25,6 +25,7 @@ from woundlog.core import Changes, FightState, get_ruleset
 from woundlog.events import Amend, Event, FightStarted, Retract
 from woundlog.events.stores import Stored
 
+from . import luck
 from .chronicle import Chapters, Chronicle, Named, Written
 from .luck import (
     DICE_LISTED,
@@ -69,7 +70,11 @@ class OnePass:
         self.dice_read = 0
         self.luckiest: Moment | None = None
         self.unluckiest: Moment | None = None
-        self.whatif = EventSpool()
+        # the events the whole fight's luck may read: as many as an exact answer may reach,
+        # or as a fight may have and still be sampled (luck.fight_luck)
+        self.whatif = EventSpool(
+            max(luck.FIGHT_STEPS + 1, luck.SAMPLE_STEPS // luck.FEWEST_SAMPLES)
+        )
         self.start: FightState[Any] | None = None
         self.before: FightState[Any] | None = None
         self.chronicle = Chronicle(written, named)
@@ -97,7 +102,7 @@ class OnePass:
             for moment in moments(before, event, state, changes, self.weighing):
                 self._weigh(moment)
         if event is not None and not isinstance(event, FightStarted | Retract | Amend):
-            self.whatif.add(free(event))
+            self.whatif.add(event, free)
         self.before = state
 
     def _weigh(self, moment: Moment) -> None:

@@ -5,9 +5,13 @@ each in a temporary file that stays in memory while it is small (`SPOOLED` bytes
 disk past it. Read back in the order written, once or again.
 
 Decisions where the issue is silent:
-- The what-if's first `HEAD` events are kept as objects (the odds engine reads them again for
-  each sample, and at most FIGHT_STEPS of them before it gives up on an exact answer); the rest
-  are written aside as MessagePack and decoded again only if the engine gets that far.
+- The what-if's first `head` events are kept as objects (FIGHT_STEPS + 1, or the most a
+  fight may have and still be sampled, SAMPLE_STEPS // FEWEST_SAMPLES, whichever is more):
+  the odds engine reads them again for each sample, and an exact answer spends at least a
+  reducer step on each event before the ticks that end the fight (`core.odds.exact`), so it
+  gives up within them. Past them, only the ticks at the very end could be reached (when
+  they rest): those are written aside as MessagePack while no other event has come after
+  them, and dropped once one does.
 - Past the head, an index answers with an event of the same kind, a tick or not, rather than
   the event itself: what the engine reads by index is where the ticks at the end begin
   (`core.odds._ticks_from`), and a fight of a million events read back by index would cost a
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import tempfile
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import groupby
 from typing import IO, Any, overload
 
@@ -31,8 +35,9 @@ from .values import Line
 SPOOLED = 1 << 20
 """Bytes a spool holds in memory before it goes to a file on disk."""
 HEAD = 10_001
-"""What-if events kept as objects: one more than the reducer steps (FIGHT_STEPS) an exact
-answer may take, each event at least one."""
+"""What-if events kept as objects by default: one more than the reducer steps an exact answer
+may take (luck.FIGHT_STEPS), each event at least one; a report works its own out as it begins
+(one_pass.OnePass)."""
 
 
 def _spooled() -> IO[bytes]:
@@ -96,8 +101,8 @@ _decode = msgspec.msgpack.Decoder(Event).decode
 
 class EventSpool(Sequence[Event]):
     """Events added one by one (`add`), iterated in that order: the first `head` as objects,
-    the rest written aside. By index past the head, an event of the same kind (the module's
-    docstring says why)."""
+    then the ticks that end the fight, written aside (the module's docstring says why). By
+    index past the head, an event of the same kind."""
 
     def __init__(self, head: int | None = None) -> None:
         self.head: list[Event] = []
@@ -108,28 +113,38 @@ class EventSpool(Sequence[Event]):
         self.last_other: Event | None = None
         self.ticks_from = 0  # the index past the last event that is not a tick
 
-    def add(self, event: Event) -> None:
-        if isinstance(event, TurnStarted | TurnEnded):
+    def add(self, event: Event, freed: Callable[[Event], Event]) -> None:
+        """`event`, as `freed` makes it where it is kept (its given dice left out)."""
+        tick = isinstance(event, TurnStarted | TurnEnded)
+        if tick:
             self.last_tick = event
         else:
             self.last_other = event
             self.ticks_from = self.length + 1
         self.length += 1
         if len(self.head) < self.most:
-            self.head.append(event)
-            return
-        if self.file is None:
-            self.file = _spooled()
-        data = _encode(event)
-        self.file.write(len(data).to_bytes(4, "little") + data)
+            self.head.append(freed(event))
+        elif not tick:
+            self.close()  # the ticks before it can no longer be reached
+        else:
+            if self.file is None:
+                self.file = _spooled()
+            data = _encode(freed(event))
+            self.file.write(len(data).to_bytes(4, "little") + data)
 
     def __len__(self) -> int:
         return self.length
 
     def __iter__(self) -> Iterator[Event]:
         yield from self.head
-        if self.file is None:
+        if self.length == len(self.head):
             return
+        if self.ticks_from > len(self.head):
+            raise AssertionError(
+                f"the what-if's events past {len(self.head):,} were not kept: an exact answer "
+                "gives up before them"
+            )
+        assert self.file is not None
         self.file.flush()
         at = 0
         while True:

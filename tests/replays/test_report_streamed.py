@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from tests.strategies import mordheim_logs
 from woundlog.events import (
+    Amend,
     CharacterJoined,
     Event,
     FightStarted,
@@ -70,7 +71,17 @@ def the_old_way(path: Path) -> Report:
         steps = replayed(stream, opened.undo_resolution(version))
         played = [(stored, *step) for stored, step in zip(stream, steps, strict=True)]
         history = list(zip(stream, opened.history(version), strict=True))
-    return build(path.stem, played, history)
+    made = build(path.stem, played, history)
+    # the whole fight's luck from the events as played held in a list, as it was
+    start, final = played[0][2], played[-1][2]
+    events = [
+        luck_module.free(event)
+        for _, event, _, _ in played
+        if event is not None and not isinstance(event, FightStarted | Retract | Amend)
+    ]
+    characters, why = luck_module.fight_luck(start, events, final)
+    made.luck = msgspec.structs.replace(made.luck, characters=characters, why_sampled=why)
+    return made
 
 
 def streamed(path: Path) -> tuple[Report, str, str, str]:
@@ -106,17 +117,19 @@ def test_a_streamed_report_is_the_old_report_byte_for_byte(log: list[Event], fol
 
 
 @settings(SETTINGS, max_examples=10)
-@given(log=mordheim_logs(undo=True, named=True), head=st.integers(0, 12))
+@given(log=mordheim_logs(undo=True, named=True), steps=st.integers(0, 40))
 def test_the_events_written_aside_give_the_same_luck(
-    log: list[Event], head: int, folder: Path
+    log: list[Event], steps: int, folder: Path
 ) -> None:
-    """The whole fight's what-if, its events past the first `head` written aside and read
-    back (`spool.EventSpool`), exact or sampled as the list of them was; the health tracks
-    past a few points written aside too (`spool.TrackPoints`)."""
+    """The whole fight's what-if, its events past the first FIGHT_STEPS + 1 not kept but for
+    the ticks that end it, written aside and read back (`spool.EventSpool`), exact or sampled
+    as the list of them was; the health tracks past a few points written aside too
+    (`spool.TrackPoints`)."""
     path = written(log, folder)
     with (
-        mock.patch.object(spool_module, "HEAD", head),
-        mock.patch.object(spool_module.TrackPoints, "BUFFERED", 1 + head // 4),
+        mock.patch.object(luck_module, "FIGHT_STEPS", steps),
+        mock.patch.object(luck_module, "SAMPLE_STEPS", luck_module.FEWEST_SAMPLES * steps),
+        mock.patch.object(spool_module.TrackPoints, "BUFFERED", 1 + steps // 8),
     ):
         assert_the_same(path)
 
@@ -252,7 +265,8 @@ def test_nothing_the_report_keeps_grows_with_the_fight(tmp_path: Path) -> None:
     sizes = []
     with (
         mock.patch.object(one_pass_module, "DICE_LISTED", 5),
-        mock.patch.object(spool_module, "HEAD", 20),
+        mock.patch.object(luck_module, "FIGHT_STEPS", 19),
+        mock.patch.object(luck_module, "SAMPLE_STEPS", luck_module.FEWEST_SAMPLES * 19),
     ):
         for rounds in (40, 160):
             path = tmp_path / f"long{rounds}.jsonl"
