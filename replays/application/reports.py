@@ -50,7 +50,7 @@ class ReportCases(UseCases):
     ) -> Report:
         """The fight's report (`replays.report`): per character and side numbers from the
         fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
-        more than `most` events is TooLarge (the service's bound: a report folds it twice).
+        more than `most` events is TooLarge (the service's bound).
         One budget for the whole report, the CLI's as the service's: its moments within
         REPORT_STEPS reducer steps in all, the later ones left out and said so; `stop` is
         called as the work goes and may raise (a request's deadline); `watch` is given the
