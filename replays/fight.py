@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, islice, takewhile
+from itertools import chain, islice, takewhile, tee
 from typing import Any, NamedTuple, NoReturn, Protocol
 
 import msgspec
@@ -40,7 +40,7 @@ from . import snapshots
 from .batch_fold import KEEP_EVERY, BatchFold
 from .fold import fold, fold_state
 from .timeline import Timeline
-from .undo import Target, Undo, target_of
+from .undo import Target, Undo, names_of, target_of
 
 RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
@@ -157,6 +157,63 @@ class Fight:
             if undone is not None:
                 changes = msgspec.structs.replace(changes, undone=undone)
             yield changes
+
+    def steps_and_history(
+        self, at: int | None = None
+    ) -> Iterator[tuple[Stored[Event], Event | None, FightState[Any], Changes, Changes]]:
+        """Each event with, in one fold, what `fold.replayed` gives of it (the event the rules
+        replay in its place, the state after it and its changes, as the fight stands now) and
+        its changes as they happened (`history`): what a report reads.
+
+        The two differ only from an event a later undo event names up to that undo event (the
+        interval in which the fight as it happened had not yet been undone); elsewhere the
+        same event is applied to the same state, and the changes as the fight stands are its
+        history too. So the fold as it happened is worked out in those intervals alone (and
+        at each undo event, whose history tells its consequences), not over the whole log."""
+        from .fold import replayed
+
+        end = self._end(at)
+        final = self.undo_resolution(end)
+        undone_by: dict[str, int] = {}  # a name an undo event names -> the last that does
+        for undo in final.events:
+            target = undo.event.event
+            undone_by[target] = max(undone_by.get(target, 0), undo.seq)
+        apart = 0  # the fight as it happened may differ from it as it stands before this seq
+        same = True  # the two states are equal (checked after each event folded apart)
+        before: FightState[Any] | None = None  # the state as it stands, before this event
+        seq = 0
+
+        def refold(undo: Undo, upto: int, batch_fold: BatchFold | None = None) -> FightState[Any]:
+            # an undo event's past as it makes it: the fight as it stands, when no later undo
+            # event names an event before it (a refold of the whole log spared, per undo event)
+            if upto == seq - 1 and seq >= apart and before is not None:
+                return before
+            return self._refold(undo, upto, batch_fold)
+
+        timeline = Timeline(None, Undo(), refold, self._find)
+        for_steps, for_history = tee(self.events(1, end))
+        steps = replayed(for_steps, final)
+        for (stored, _, undone), (event, state, changes) in zip(
+            final.played(for_history), steps, strict=True
+        ):
+            seq = stored.seq
+            named = False
+            if undone_by:
+                for name in names_of(seq, stored.event):
+                    if name in undone_by:
+                        named = True
+                        apart = max(apart, undone_by[name])
+            if isinstance(stored.event, Retract | Amend) or (seq < apart and (named or not same)):
+                told = timeline.push(stored, strict=False)
+                if undone is not None:
+                    told = msgspec.structs.replace(told, undone=undone)
+                # the same event on the same state from here on, until a named one
+                same = seq >= apart or timeline.state == state
+            else:
+                told = changes
+                timeline.state = state
+            before = state
+            yield stored, event, state, changes, told
 
     def changes_from(self, first: int, last: int | None = None) -> Iterator[Changes]:
         """The changes of events `first` to `last` (default: the newest) as each was appended:

@@ -1,6 +1,7 @@
 """Reports and timelines: a fight told after the fact, from a stored fight or a file alike.
 
     report(fight_or_file, *, most=None) -> Report        numbers, luck and chronicle (report/)
+    report_spooled(fight_or_file) -> (Report, ChronicleSpool)   the same, its chronicle aside
     timeline(fight, first=1, limit=TIMELINE_MAX) -> TimelinePage   a window, for the page
     history(fight_or_file) -> FightHistory               every event as the fight stands: what
                                                          `woundlog timeline` draws
@@ -13,6 +14,7 @@ renderers' (replays/render/), which a front end calls with the values these retu
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import tee
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -26,7 +28,8 @@ from .base import FightOrFile, UseCases
 from .values import FightHistory, Moment, TimelinePage, TooLarge
 
 if TYPE_CHECKING:  # loaded by the use cases that need them: `woundlog hit` needs none of them
-    from ..report import Report
+    from ..report import ChronicleSpool, Report
+    from ..report.chronicle import Written
 
 TIMELINE_MAX = 1000
 """The most events one timeline window holds (each with its changes: a few KiB)."""
@@ -42,22 +45,73 @@ class ReportCases(UseCases):
         most: int | None = None,
         stop: Callable[[], None] | None = None,
         watch: Callable[[Iterator[tuple[Stored[Event], Changes]]], Iterator[Any]] | None = None,
+        written: Written | None = None,
+        tracks: bool = True,
     ) -> Report:
         """The fight's report (`replays.report`): per character and side numbers from the
         fight as it stands, the luck of its dice, and its chronicle as it happened. A fight of
-        more than `most` events is TooLarge (the service's bound: a report folds it twice).
+        more than `most` events is TooLarge (the service's bound).
         One budget for the whole report, the CLI's as the service's: its moments within
         REPORT_STEPS reducer steps in all, the later ones left out and said so; `stop` is
         called as the work goes and may raise (a request's deadline); `watch` is given the
         events with what each did as the report reads them, and passes them on (the players'
-        view keeps those it must word again: redaction.py)."""
+        view keeps those it must word again: redaction.py).
+
+        The fight is read once, in step (`report.OnePass`): its memory does not grow with the
+        fight, but for the chronicle, kept whole in the report unless `written` takes it line
+        by line as it is told (`report_spooled`), and the tracks (`tracks=False`: none)."""
         from ..report import build
 
         with self.reading(fight) as opened:
-            stream, played = self.replayed_from(opened, self.named(fight), most=most)
-            history = zip(stream, opened.history(opened.version), strict=True)
+            version = self.within(opened, self.named(fight), most)
+            final = opened.undo_resolution(version)
+            # one fold gives both (`Fight.steps_and_history`); tee holds the one event the
+            # report's two readers are apart by, never the log
+            for_played, for_told = tee(opened.steps_and_history(version))
+            played = (step[:4] for step in for_played)
+            history = ((stored, told) for stored, _, _, _, told in for_told)
             read = history if watch is None else watch(history)
-            return build(self.named(fight), played, read, stop=stop)
+            seqs, ids = final.named_seqs, final.named_ids
+
+            def named(seq: int, event: Event) -> bool:
+                return seq in seqs or (event.id is not None and event.id in ids)
+
+            return build(
+                self.named(fight), played, read, stop=stop, written=written, named=named,
+                tracks=tracks,
+            )  # fmt: skip
+
+    def report_spooled(
+        self,
+        fight: FightOrFile,
+        *,
+        most: int | None = None,
+        stop: Callable[[], None] | None = None,
+        tracks: bool = False,
+    ) -> tuple[Report, ChronicleSpool]:
+        """The report with its chronicle written aside as it is told (`report.ChronicleSpool`,
+        which the caller closes once a renderer has read it back): what `woundlog report`
+        writes and the report page streams, in memory that does not grow with the fight."""
+        from ..report import ChronicleSpool
+
+        spool = ChronicleSpool()
+        try:
+            made = self.report(fight, most=most, stop=stop, written=spool, tracks=tracks)
+        except BaseException:
+            spool.close()
+            raise
+        return made, spool
+
+    @staticmethod
+    def within(opened: Fight, fight: str, most: int | None) -> int:
+        """The fight's version, if it is at most `most` events (else TooLarge)."""
+        version = opened.version
+        if most is not None and version > most:
+            raise TooLarge(
+                f"fight `{fight}` has {version:,} events; a report here takes at most {most:,}: "
+                "run `woundlog report` where the store is"
+            )
+        return version
 
     def history(self, fight: FightOrFile) -> FightHistory:
         """Every event of the fight with what it did as it happened, each undo with its
@@ -115,12 +169,7 @@ class ReportCases(UseCases):
         """`replayed`, of a fight already opened (a stored one, or a file's)."""
         from ..fold import replayed
 
-        version = opened.version
-        if most is not None and version > most:
-            raise TooLarge(
-                f"fight `{fight}` has {version:,} events; a report here takes at most {most:,}: "
-                "run `woundlog report` where the store is"
-            )
+        version = ReportCases.within(opened, fight, most)
         stream = list(opened.events(1, version))
         steps = replayed(stream, opened.undo_resolution(version))
         return stream, ((stored, *step) for stored, step in zip(stream, steps, strict=True))

@@ -12,7 +12,7 @@ import typer
 from .application import reading
 from .options import AsJson, Db, FightOrFile
 from .output import print_json, print_raw, say
-from .written import Format, chosen_format, to_stdout, write_output
+from .written import Format, chosen_format, to_stdout, write_output, write_pieces
 
 FORMATS = ("md", "html")
 
@@ -37,17 +37,28 @@ def report(
     fight told round by round, as Markdown to paste into a campaign journal."""
     shape = chosen_format(output, format_, FORMATS)
     with reading(source, db) as (app, fight):
-        made = app.report(fight)
-    from ..render.markdown import report_markdown
+        if as_json and output is None:
+            print_json(app.report(fight))
+            return
+        # the chronicle is written aside as the fight is read, and written out from there
+        made, spool = app.report_spooled(fight, tracks=shape == "html")
 
-    def written(shape: str) -> str:
+    def render(write: Callable[[str], object]) -> None:
         if shape == "html":
-            from ..render.html import report_html
+            from ..render.html import html_pieces
 
-            return report_html(made)
-        return report_markdown(made)
+            pieces = html_pieces(made, spool.chapters(), tracks=spool.tracks)
+        else:
+            from ..render.markdown import markdown_pieces
 
-    write_report(made, as_json, output, shape, written)
+            pieces = markdown_pieces(made, spool.chapters())
+        for piece in pieces:
+            write(piece)
+
+    with spool:
+        write_pieces(output, shape, render)
+    if output is not None and not to_stdout(output):
+        say(f"wrote {output}")
 
 
 def write_report(

@@ -5,7 +5,7 @@ tool reads a dash, in the format `--format` names or the file's suffix tells. De
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -63,3 +63,47 @@ def write_output(output: Path, data: str | bytes, shape: str) -> None:
         sys.stdout.buffer.flush()
     else:
         output.write_bytes(raw)
+
+
+Render = Callable[[Callable[[str], object]], None]
+"""A renderer that hands what it writes, piece by piece, to the writer it is given."""
+
+
+def write_pieces(output: Path | None, shape: str, render: Render) -> None:
+    """What `render` writes, as it writes it, never held whole: to the file `-o` names, to
+    standard output for `-o -` (as `write_output`), or printed as `output.print_raw` prints
+    (its control characters neutralised, one trailing newline) when there is no `-o`."""
+    if output is not None and not to_stdout(output):
+        with open(output, "wb") as file:
+            render(lambda piece: file.write(piece.encode()))
+        return
+    from .output import shown, stdout_filter
+
+    sys.stdout.flush()  # what was printed before comes first
+    if output is not None:
+        written = stdout_filter(shape)
+        out = sys.stdout.buffer
+        render(lambda piece: out.write(written(piece.encode())))
+        out.flush()
+        return
+    held = Newlines(sys.stdout.write)
+    render(lambda piece: held(shown(piece)))
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
+class Newlines:
+    """Writes on what it is given but the newlines at its end, held back until more comes:
+    `print_raw`'s one trailing newline, for a text written in pieces."""
+
+    def __init__(self, write: Callable[[str], object]) -> None:
+        self.write = write
+        self.held = ""
+
+    def __call__(self, text: str) -> None:
+        kept = text.rstrip("\n")
+        if kept:
+            self.write(self.held + kept)
+            self.held = text[len(kept) :]
+        else:
+            self.held += text

@@ -4,9 +4,11 @@ Each chart carries a <title> and an aria-label, and its numbers are in the table
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
-from ..report.values import Report
+from ..report.spool import TrackPoints
+from ..report.values import Report, Track
 
 WIDTH = 560
 BAR = 18
@@ -50,10 +52,12 @@ def damage_chart(report: Report) -> str:
     return _svg("Damage dealt and taken by character", height, body)
 
 
-def health_chart(report: Report) -> str:
-    """Per character a line: the health counter after each event that changed it."""
+def health_chart(report: Report, tracks: Sequence[Track | TrackPoints] | None = None) -> str:
+    """Per character a line: the health counter after each event that changed it (the
+    report's tracks, or `tracks` where the report wrote them aside: `report.spool`)."""
     events = max(report.length.events, 2)
-    most = max([1] + [v for track in report.tracks for _, v in track.points])
+    tracks = report.tracks if tracks is None else tracks
+    most = max([1] + [v for track in tracks for _, v in track.points])
     left, top, plot_w, plot_h = 40, 10, WIDTH - 216, 200
     body = [
         f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
@@ -62,7 +66,7 @@ def health_chart(report: Report) -> str:
         f'<text x="{left - 4}" y="{top + plot_h}" text-anchor="end">0</text>',
     ]
     named = {one.character: one.name for one in report.characters}
-    for index, track in enumerate(report.tracks):
+    for index, track in enumerate(tracks):
         colour = COLOURS[index % len(COLOURS)]
         points, last = [], None
         for seq, value in track.points:

@@ -4,11 +4,21 @@ SVG, the tables and the chronicle the Markdown's own words."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 
-from ..report.values import Report
+from ..report.spool import TrackPoints
+from ..report.values import Line, Report
 from .charts import damage_chart, health_chart, luck_chart
-from .markdown import STATE_WORDS, length_line, luck_row, moment_line, names, withheld_line
+from .markdown import (
+    STATE_WORDS,
+    chapters_of,
+    length_line,
+    luck_row,
+    moment_line,
+    names,
+    withheld_line,
+)
 
 STYLE = """
 body { font-family: sans-serif; max-width: 62rem; margin: 1rem auto; padding: 0 1rem; color: #111; }
@@ -26,18 +36,43 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 def report_html(report: Report) -> str:
     """The whole page, self-contained (`woundlog report -o report.html`)."""
+    return "".join(html_pieces(report, chapters_of(report)))
+
+
+def html_pieces(
+    report: Report,
+    chapters: Iterable[tuple[int, Iterable[Line]]],
+    *,
+    tracks: Sequence[TrackPoints] | None = None,
+) -> Iterator[str]:
+    """`report_html`, piece by piece, the chronicle's `chapters` as they are read
+    (`markdown.markdown_pieces`), the health chart's `tracks` where they were spooled."""
     title = report.name or report.fight
-    return (
+    yield (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}: report</title><style>{STYLE}</style></head>"
-        f"<body><main>{report_fragment(report)}</main></body></html>\n"
+        "<body><main>"
     )
+    yield from fragment_pieces(report, chapters, tracks=tracks)
+    yield "</main></body></html>\n"
 
 
 def report_fragment(report: Report, *, timeline: str | None = None) -> str:
     """The report's content, for a page to hold; `timeline`, when given, is the address of
     the fight's timeline to link to."""
+    return "".join(fragment_pieces(report, chapters_of(report), timeline=timeline))
+
+
+def fragment_pieces(
+    report: Report,
+    chapters: Iterable[tuple[int, Iterable[Line]]],
+    *,
+    timeline: str | None = None,
+    tracks: Sequence[TrackPoints] | None = None,
+) -> Iterator[str]:
+    """`report_fragment`, piece by piece, the chronicle's `chapters` as they are read
+    (`markdown.markdown_pieces`), the health chart's `tracks` where they were spooled."""
     title = report.name or report.fight
     named = names(report)
     parts = [f"<h1>{escape(title)}</h1>", f"<p>{escape(length_line(report))}</p>"]
@@ -78,7 +113,7 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
         ),
         f'<figure id="damage">{damage_chart(report)}<figcaption>Damage dealt (dark) and taken '
         "(light)</figcaption></figure>",
-        f'<figure id="health">{health_chart(report)}<figcaption>Health over the fight'
+        f'<figure id="health">{health_chart(report, tracks)}<figcaption>Health over the fight'
         "</figcaption></figure>",
         f"<p>{escape(withheld_line(report))}</p>" if report.withheld else "",
         "<h2>Sides</h2>",
@@ -121,8 +156,9 @@ def report_fragment(report: Report, *, timeline: str | None = None) -> str:
     if report.luck.why_sampled:
         parts.append(f"<p>({escape(report.luck.why_sampled)}.)</p>")
     parts.append("<h2>Chronicle</h2>")
-    for chapter in report.chronicle:
-        heading = f"Round {chapter.round}" if chapter.round else "Before the first round"
-        text = " ".join(line.text for line in chapter.lines)
-        parts.append(f"<h3>{heading}</h3><p>{escape(text)}</p>")
-    return "".join(parts)
+    yield "".join(parts)
+    for round_, lines in chapters:
+        yield f"<h3>{f'Round {round_}' if round_ else 'Before the first round'}</h3><p>"
+        for index, line in enumerate(lines):
+            yield escape(line.text) if index == 0 else " " + escape(line.text)
+        yield "</p>"

@@ -4,6 +4,7 @@ character of the fight (a trap, a troll): then as the log wrote it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..report.values import (
@@ -12,6 +13,7 @@ from ..report.values import (
     Chapter,
     CharacterLuck,
     Length,
+    Line,
     Moment,
     Report,
     Tally,
@@ -112,6 +114,34 @@ def tally_cells(t: Tally) -> str:
 
 
 def report_markdown(report: Report) -> str:
+    """The report whole, its chronicle the report's own."""
+    return "".join(markdown_pieces(report, chapters_of(report)))
+
+
+def chapters_of(report: Report) -> Iterator[tuple[int, Iterable[Line]]]:
+    """The chapters a report holds, as a renderer reads a spooled chronicle's."""
+    return ((chapter.round, chapter.lines) for chapter in report.chronicle)
+
+
+def trimmed(pieces: Iterable[str]) -> Iterator[str]:
+    """`pieces` but the whitespace at the end of the last, held back until more comes: what
+    `str.rstrip` of the whole would leave, given as it comes."""
+    held = ""
+    for text in pieces:
+        kept = text.rstrip()
+        if kept:
+            yield held + kept
+            held = text[len(kept) :]
+        else:
+            held += text
+
+
+def markdown_pieces(
+    report: Report, chapters: Iterable[tuple[int, Iterable[Line]]]
+) -> Iterator[str]:
+    """The report as Markdown, piece by piece: its numbers and luck, then the chronicle's
+    `chapters` (each a round and its lines) as they are read, so a chronicle spooled aside
+    (`report.ChronicleSpool`) is written out without being held."""
     named = names(report)
     out = [f"# {report.name or report.fight}", "", length_line(report), "", "## Characters", ""]
     out += [
@@ -152,8 +182,19 @@ def report_markdown(report: Report) -> str:
         ]
     if luck.why_sampled:
         out += ["", f"({luck.why_sampled}.)"]
-    out += ["", chronicle_markdown(report.name, report.chronicle).rstrip()]
-    return "\n".join(out) + "\n"
+    yield "\n".join(out) + "\n\n"
+    # the chronicle as `chronicle_markdown` writes it, less its trailing whitespace
+    yield from trimmed(_chronicle_pieces(report.name, chapters))
+    yield "\n"
+
+
+def _chronicle_pieces(title: str, chapters: Iterable[tuple[int, Iterable[Line]]]) -> Iterator[str]:
+    yield f"## {title}" if title else "## The fight"
+    for round_, lines in chapters:
+        yield "\n\n" + (f"### Round {round_}" if round_ else "### Before the first round")
+        yield "\n\n"
+        for index, line in enumerate(lines):
+            yield line.text if index == 0 else " " + line.text
 
 
 def campaign_markdown(report: CampaignReport) -> str:

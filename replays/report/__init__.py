@@ -13,22 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from woundlog.core import Changes, FightState, get_ruleset
-from woundlog.events import Event, FightStarted
+from woundlog.core import Changes, FightState
+from woundlog.events import Event
 from woundlog.events.stores import Stored
 
-from .chronicle import chronicle
-from .luck import (
-    DICE_LISTED,
-    REPORT_STEPS,
-    Weighing,
-    extreme,
-    fight_luck,
-    moments,
-    played_events,
-    readings,
-)
-from .numbers import Count, FightNumbers, fight_numbers, sides
+from .chronicle import Named, Written
+from .luck import REPORT_STEPS
+from .numbers import FightNumbers, fight_numbers
+from .one_pass import OnePass
+from .spool import ChronicleSpool
 from .values import (
     Blow,
     Chance,
@@ -52,12 +45,14 @@ __all__ = [
     "Chapter",
     "CharacterLuck",
     "CharacterReport",
+    "ChronicleSpool",
     "DieLuck",
     "FightNumbers",
     "Length",
     "Line",
     "Luck",
     "Moment",
+    "OnePass",
     "Report",
     "SideReport",
     "Tally",
@@ -69,10 +64,6 @@ __all__ = [
 Played = tuple[Stored[Event], Event | None, FightState[Any], Changes]
 
 
-STOP_EVERY = 256
-"""Events folded between two calls of a report's `stop`."""
-
-
 def build(
     fight: str,
     played: Iterable[Played],
@@ -80,85 +71,16 @@ def build(
     *,
     steps: int = REPORT_STEPS,
     stop: Callable[[], None] | None = None,
+    written: Written | None = None,
+    named: Named | None = None,
+    tracks: bool = True,
 ) -> Report:
     """The report, its moments weighed within `steps` reducer steps in all (past them, left
-    out, and said); `stop` is called as the work goes and may raise (a deadline)."""
-    weighing = Weighing(steps, stop)
-    count = Count()
-    tracks = Tracks()
-    dice: list[DieLuck] = []
-    dice_read = 0
-    found: list[Moment] = []
-    events: list[Event | None] = []
-    start: FightState[Any] | None = None
-    before: FightState[Any] | None = None
-    state: FightState[Any] | None = None
-    for stored, event, state, changes in played:
-        if stop is not None and stored.seq % STOP_EVERY == 0:
-            stop()
-        if isinstance(event, FightStarted):
-            start = state
-        count.add(stored, event, state, changes)
-        tracks.add(state, changes)
-        if changes.dice and event is not None and before is not None:
-            read = readings(before, event, changes)
-            dice_read += len(read)
-            dice.extend(read[: DICE_LISTED - len(dice)])
-            found.extend(moments(before, event, state, changes, weighing))
-        events.append(event)
-        before = state
-    assert state is not None and start is not None, "a fight begins with fight_started"
-    counted = count.done(state)
-    per_character, why = fight_luck(start, played_events(events), state, stop)
-    return Report(
-        fight=fight,
-        name=counted.name,
-        ruleset=state.ruleset,
-        length=counted.length,
-        characters=counted.characters,
-        sides=sides(counted.characters),
-        luck=Luck(
-            dice=dice,
-            dice_read=dice_read,
-            characters=per_character,
-            luckiest=extreme(found, "lucky"),
-            unluckiest=extreme(found, "unlucky"),
-            why_sampled=why,
-            moments_left_out=weighing.left_out,
-            moments_left_out_from=weighing.left_out_from,
-            why_left_out=weighing.why(),
-        ),
-        chronicle=chronicle(history),
-        tracks=tracks.done(),
-    )
-
-
-class Tracks:
-    """Each character's health counter, after every event that changed it: the first of its
-    ruleset's pools it has (`Presentation.pools`)."""
-
-    def __init__(self) -> None:
-        self.points: dict[str, tuple[str, list[tuple[int, int]]]] = {}
-
-    def add(self, state: FightState[Any], changes: Changes) -> None:
-        for change in changes.characters:
-            cid = change.character
-            if cid not in self.points:
-                character = state.characters.get(cid)
-                pools = get_ruleset(state.ruleset).presentation.pools
-                counter = next((c for c in pools if hasattr(character, c)), None)
-                value = getattr(character, counter) if counter else None
-                if counter is None or not isinstance(value, int):
-                    continue
-                self.points[cid] = (counter, [(changes.seq, value)])
-                continue
-            counter, points = self.points[cid]
-            moved = change.counters.get(counter)
-            if moved is not None and isinstance(moved[1], int):
-                points.append((changes.seq, moved[1]))
-
-    def done(self) -> list[Track]:
-        return [
-            Track(character=cid, counter=counter, points=points)
-            for cid, (counter, points) in self.points.items()
-        ]
+    out, and said); `stop` is called as the work goes and may raise (a deadline). Both are
+    read in one pass, an event of each in turn (`OnePass`); the chronicle is kept whole in
+    the report unless `written` takes it as it is told."""
+    made = OnePass(fight, written, steps=steps, stop=stop, named=named, tracks=tracks)
+    for (stored, event, state, changes), (told, happened) in zip(played, history, strict=True):
+        made.played(stored, event, state, changes)
+        made.told(told, happened)
+    return made.done()

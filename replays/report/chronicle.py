@@ -13,11 +13,16 @@ Decisions where the issue is silent:
 - An event the rules voided is told as set aside, with the rules' reason.
 - A hit or a heal says who dealt it first ("Grishnak hits Elwen the Ranger for 9: ..."), as
   the log names them: a character by name, anyone else (a trap, a troll) as written.
+
+Each line is handed on as it is told (`Written.chapter` when a round's first line comes,
+then `Written.line`), so a report can write the chronicle as the fight is read and hold none
+of it (`Spool`); what an undo later tells again is kept only of the events an undo names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from woundlog.core import Changes
 from woundlog.events import (
@@ -48,20 +53,53 @@ def words(state: str | None) -> str:
     return "not in the fight" if state is None else state.replace("_", " ")
 
 
-class Chronicle:
+class Written(Protocol):
+    """Where the chronicle goes as it is told: a chapter begins (its round) when its first
+    line is told, then each of its lines."""
+
+    def chapter(self, round: int) -> None: ...
+
+    def line(self, line: Line) -> None: ...
+
+
+class Chapters:
+    """The chronicle kept whole, chapter by chapter (`Report.chronicle`)."""
+
     def __init__(self) -> None:
         self.chapters: list[Chapter] = []
+
+    def chapter(self, round: int) -> None:
+        self.chapters.append(Chapter(round=round, lines=[]))
+
+    def line(self, line: Line) -> None:
+        self.chapters[-1].lines.append(line)
+
+
+Named = Callable[[int, Event], bool]
+"""Whether a later undo event names the event at this seq (by `#N` or by its id)."""
+
+
+class Chronicle:
+    """Tells a fight event by event (`add`) into `written`. `named`, when given, says which
+    events an undo event names: only their sentences are kept to be told again (else every
+    event's, as a chronicle read without knowing its undo events must)."""
+
+    def __init__(self, written: Written | None = None, named: Named | None = None) -> None:
+        self.written: Written = Chapters() if written is None else written
+        self.named = named
         self.round = 0
-        self.lines: list[Line] = []
-        self.told: dict[str, str] = {}  # an event's names -> what it did, as played
-        self.seen: dict[str, Stored[Event]] = {}  # an event's names -> the event
+        self.opened = False  # whether the round's chapter has begun (a line was told in it)
+        self.told: dict[str, str] = {}  # a named event's names -> what it did, as played
+        self.seen: dict[str, Stored[Event]] = {}  # a named event's names -> the event
         self.names: dict[str, str] = {}  # character id -> display name, as they join
         self.undo = Undo()  # the undo events so far, resolved as each was made
 
     def add(self, stored: Stored[Event], changes: Changes) -> None:
         event = stored.event
-        for name in names_of(stored.seq, event):
-            self.seen[name] = stored
+        kept = self.named is None or self.named(stored.seq, event)
+        if kept:
+            for name in names_of(stored.seq, event):
+                self.seen[name] = stored
         if isinstance(event, Retract | Amend):
             self.undo.add(Stored(stored.seq, event))
         if isinstance(event, TurnStarted | TurnEnded):
@@ -71,10 +109,14 @@ class Chronicle:
         for change in changes.characters:
             self.names.setdefault(change.character, change.name)
         told = self._tell(event, changes)
-        for name in names_of(stored.seq, event):
-            self.told[name] = told[:-1]  # its own sentence, told again
+        if kept:
+            for name in names_of(stored.seq, event):
+                self.told[name] = told[:-1]  # its own sentence, told again
         if told:
-            self.lines.append(Line(seq=stored.seq, text=told))
+            if not self.opened:
+                self.written.chapter(self.round)
+                self.opened = True
+            self.written.line(Line(seq=stored.seq, text=told))
 
     def _in_effect(self, name: str) -> bool:
         """Whether the event `name` names is played now, as the undo events so far leave it."""
@@ -89,13 +131,8 @@ class Chronicle:
         else:
             round_now = max(self.round, 1)
         if round_now != self.round:
-            self._close()
             self.round = round_now
-
-    def _close(self) -> None:
-        if self.lines:
-            self.chapters.append(Chapter(round=self.round, lines=self.lines))
-        self.lines = []
+            self.opened = False
 
     def _tell(self, event: Event, changes: Changes) -> str:
         if isinstance(event, FightStarted):
@@ -134,14 +171,11 @@ class Chronicle:
             return f"{named(event.healer)} heals {named(event.target)}{means}: "
         return ""
 
-    def done(self) -> list[Chapter]:
-        self._close()
-        return self.chapters
-
 
 def chronicle(history: Iterable[tuple[Stored[Event], Changes]]) -> list[Chapter]:
     """The chapters of a fight from its events with what each did as it happened."""
-    told = Chronicle()
+    kept = Chapters()
+    told = Chronicle(kept)
     for stored, changes in history:
         told.add(stored, changes)
-    return told.done()
+    return kept.chapters

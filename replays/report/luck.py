@@ -38,7 +38,7 @@ Decisions where the issue is silent:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import groupby
 from typing import Any
@@ -49,7 +49,7 @@ from woundlog.core import Changes, FightState, get_ruleset
 from woundlog.core.dice import DieRoll
 from woundlog.core.fight_state import Character
 from woundlog.core.odds import Budget, TooLarge, branches, estimate, exact
-from woundlog.events import Amend, Event, FightStarted, Retract
+from woundlog.events import Event
 
 from .values import Chance, CharacterLuck, DieLuck, Moment
 
@@ -127,6 +127,24 @@ def readings(before: FightState[Any], event: Event, changes: Changes) -> list[Di
                 )
             )
     return found
+
+
+def reading_count(before: FightState[Any], changes: Changes) -> int:
+    """How many readings `readings` finds in the event's dice, without working them out: what
+    a report counts of the readings past the DICE_LISTED it lists."""
+    kinds: Mapping[str, str] = get_ruleset(before.ruleset).dice_readings
+    count = 0
+    ordered = sorted(changes.dice, key=lambda die: (die.purpose, die.character or ""))
+    for (purpose, _), group in groupby(ordered, key=lambda die: (die.purpose, die.character)):
+        dice = sum(1 for _ in group)
+        kind = kinds.get(purpose, "die")
+        if kind == "highest" or (kind == "total" and dice > 1):
+            count += 1
+        elif kind == "tens_units":
+            count += dice // 2 + dice % 2
+        else:
+            count += dice
+    return count
 
 
 def harmed(
@@ -306,32 +324,12 @@ def moments(
     return found
 
 
-def extreme(found: Iterable[Moment], kind: str) -> Moment | None:
-    """The moment of `kind` with the smallest chance; the earliest of equals."""
-    best: Moment | None = None
-    for moment in found:
-        if moment.kind == kind and (
-            best is None or moment.chance.fraction() < best.chance.fraction()
-        ):
-            best = moment
-    return best
-
-
 # --- the whole fight ------------------------------------------------------------------------
-
-
-def played_events(played: Iterable[Event | None]) -> list[Event]:
-    """The events of a what-if that replays the fight as played, dice free."""
-    return [
-        free(event)
-        for event in played
-        if event is not None and not isinstance(event, FightStarted | Retract | Amend)
-    ]
 
 
 def fight_luck(
     start: FightState[Any],
-    whatif: list[Event],
+    whatif: Sequence[Event],
     final: FightState[Any],
     stop: Callable[[], None] | None = None,
 ) -> tuple[list[CharacterLuck], str | None]:

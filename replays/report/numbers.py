@@ -45,26 +45,35 @@ class Numbers:
         self.put_out_by: dict[str, list[Blow]] = {}
         self.put_out: dict[str, list[Blow]] = {}
         self.down: set[str] = set()
-        self.rounds_down: dict[str, set[int]] = {}
+        # per character: the rounds counted down, and the last of them (a fold's rounds never
+        # go back, so a round is new when it is not the last one counted); counted as a
+        # character goes down, and for each one down when a round begins
+        self.rounds_down: dict[str, list[int]] = {}
+        self.round = 0  # the round of the last event counted
 
     def add(self, event: Event | None, after: FightState[Any], changes: Changes) -> None:
         if event is None or changes.void is not None:
             return
+        tallies = self.tallies
         for change in changes.characters:
-            self.tallies.setdefault(change.character, Tally())
+            if change.character not in tallies:
+                tallies[change.character] = Tally()
         if isinstance(event, Hit):
             self._hit(event, after)
         elif isinstance(event, Heal):
             self._heal(event, after)
         attacker = event.attacker if isinstance(event, Hit) else None
+        round_now = after.rounds.round
         for change in changes.characters:
             cid, state = change.character, change.after
             if state == change.before or state is None:
                 continue
-            tally = self.tallies[cid]
+            tally = tallies[cid]
             if state in DOWN:
                 setattr(tally, state, getattr(tally, state) + 1)
                 self.down.add(cid)
+                if round_now:
+                    self._count_down(cid, round_now)
             else:
                 self.down.discard(cid)
             if state in PUT_OUT and not (change.before in PUT_OUT and state != "dead"):
@@ -72,10 +81,17 @@ class Numbers:
                 self.put_out_by.setdefault(cid, []).append(blow)
                 if attacker is not None:
                     self.put_out.setdefault(attacker, []).append(blow)
-        round_now = after.rounds.round
-        if round_now:
-            for cid in self.down:
-                self.rounds_down.setdefault(cid, set()).add(round_now)
+        if round_now != self.round:  # a new round: each character down in it counts it
+            self.round = round_now
+            if round_now:
+                for cid in self.down:
+                    self._count_down(cid, round_now)
+
+    def _count_down(self, cid: str, round_now: int) -> None:
+        counted = self.rounds_down.setdefault(cid, [0, 0])
+        if counted[1] != round_now:
+            counted[0] += 1
+            counted[1] = round_now
 
     def _hit(self, hit: Hit, state: FightState[Any]) -> None:
         taken = self.tallies.setdefault(hit.target, Tally())
@@ -100,7 +116,7 @@ class Numbers:
         reports = []
         for cid, character in final.characters.items():
             tally = self.tallies.get(cid, Tally())
-            tally.rounds_down = len(self.rounds_down.get(cid, ()))
+            tally.rounds_down = self.rounds_down.get(cid, [0, 0])[0]
             reports.append(
                 CharacterReport(
                     character=cid,

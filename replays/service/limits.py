@@ -51,8 +51,8 @@ LIST_MAX = 200
 """The most fights one `GET /fights` lists (each costs two small reads)."""
 REPORT_MAX = 50_000
 """The most events a fight's report (or a campaign's, per fight) is made of here: it folds the
-fight twice and runs its dice through the odds engine, so a longer one would hold a worker for
-many seconds."""
+fight and runs its dice through the odds engine, so a longer one would hold a worker for many
+seconds."""
 
 
 # --- the gate: work that grows with what a request asks ---------------------------------------
