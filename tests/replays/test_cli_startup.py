@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from woundlog.events.importers import IMPORTERS
+
 RUN_AND_LIST = """
 import sys
 out, args = sys.argv[1], sys.argv[2:]
@@ -278,7 +280,7 @@ print(json.dumps(sorted(info.callback.__name__ for info in infos if "__signature
     [
         (("--version",), []),
         (("hit", "--help"), ["hit"]),
-        (("import", "--help"), ["import_", "records", "records", "records", "records"]),
+        (("import", "--help"), ["import_", *["records"] * len(IMPORTERS)]),  # one a format
     ],
 )
 def test_a_run_works_out_the_parameters_of_the_commands_it_builds_alone(

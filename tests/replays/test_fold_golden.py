@@ -22,6 +22,7 @@ import importlib
 import json
 import sys
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,9 @@ fold_module = importlib.import_module("woundlog.replays.fold")
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "golden"
 BENCHMARKS = ROOT / "tests" / "benchmarks"
+BUNDLED = Path(str(files("woundlog.replays") / "data"))  # the wheel's: CI tests no tree of it
 RECORDED = [
-    *sorted((ROOT / "replays" / "data").glob("*.jsonl")),
+    *sorted(BUNDLED.glob("*.jsonl")),
     *sorted(p for p in (ROOT / "tests" / "data" / "v1").glob("*.jsonl") if ".trace" not in p.name),
     *sorted((ROOT / "tests" / "data" / "report").glob("*.jsonl")),
     ROOT / "tests" / "data" / "mordheim_story.jsonl",
@@ -72,10 +74,12 @@ def generated(name: str, tmp: Path) -> list[Event]:
 
 def fights(tmp: Path) -> Iterator[tuple[str, list[Event]]]:
     for path in RECORDED:
-        yield (
-            f"{path.parent.parent.name}-{path.parent.name}-{path.stem}",
-            [event for _, event in read_jsonl(path)],
+        folder = (
+            "replays-data"
+            if path.parent == BUNDLED
+            else f"{path.parent.parent.name}-{path.parent.name}"
         )
+        yield f"{folder}-{path.stem}", [event for _, event in read_jsonl(path)]
     for name in GENERATED:
         yield name, generated(name, tmp)
 
