@@ -253,16 +253,18 @@ def test_after_the_database_drops_every_connection_the_service_reconnects_by_its
         time.sleep(2.0)  # the LISTEN connection is opened again after RECONNECT_S
         written = a.get("/fights/restart-pg/state", headers=fight.viewer).json()["seq"]
         heard: list[int] = []
+        opened = threading.Event()
 
         def watch() -> None:
             with a.stream("GET", "/fights/restart-pg/stream", headers=fight.viewer) as response:
+                opened.set()  # its head is here: it starts at the next append, not one after
                 for seq, _ in messages(response):
                     heard.append(seq)
                     return
 
         viewer = threading.Thread(target=watch, daemon=True)
         viewer.start()
-        time.sleep(0.5)
+        assert opened.wait(15), "the stream did not open"
         for _ in range(3):  # the second process's connections were dropped too
             answer = b.post("/fights/restart-pg/events", json=hit, headers=fight.gm)
             if answer.status_code == 200:
