@@ -444,7 +444,8 @@ async function start() {
   try {
     const seq = await draw();
     say("");
-    follow(fight, gm(), seq + 1, (changes, now) => redraw(() => heard(changes, now)), new AbortController().signal);
+    follow(fight, gm(), seq + 1, (changes, now) => redraw(() => heard(changes, now)), new AbortController().signal)
+      .then((ended) => ended && failed(ended));
   } catch (error) {
     failed(error);
   }

@@ -9,9 +9,20 @@
 // shows it: application/following.py), then `changes` (what it did, its id the event's seq).
 // `now` has no id, so a connection dropped between the two resumes with both again.
 
-const RETRY_MS = 1000;
+import { ApiError } from "./api.js";
 
-/** Call `onChanges(changes, now)` for each event from seq `first` on, until `signal` aborts:
+const RETRY_MS = 1000;
+// Answers a retry cannot change: the token or the fight is gone, or `from` is past its end
+const FOR_GOOD = new Set([401, 403, 404, 422]);
+// The messages that end a stream for good (stream.py): a client must not reconnect
+const ENDED = {
+  deleted: new ApiError(404, { message: "this fight was deleted" }),
+  revoked: new ApiError(401, { message: "the token this page follows the fight with was revoked" }),
+};
+
+/** Call `onChanges(changes, now)` for each event from seq `first` on, until `signal` aborts
+ * (then resolves to null) or the stream ends for good: then resolves to why, an ApiError (the
+ * fight deleted: 404; the token revoked: 401; or the refusal of a reconnect), never retrying.
  * `now` is the event's `now` message, or null if none came with it. */
 export async function follow(fight, token, first, onChanges, signal) {
   let next = first;
@@ -21,9 +32,13 @@ export async function follow(fight, token, first, onChanges, signal) {
         headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
         signal,
       });
+      if (FOR_GOOD.has(response.status)) {
+        return new ApiError(response.status, await response.json().catch(() => null));
+      }
       if (!response.ok) throw new Error(`stream: HTTP ${response.status}`);
       let now = null;
       for await (const message of messages(response.body, signal)) {
+        if (Object.hasOwn(ENDED, message.event)) return ENDED[message.event];
         if (message.event === "now") now = JSON.parse(message.data);
         if (message.event !== "changes") continue;
         next = Number(message.id) + 1;
@@ -31,11 +46,12 @@ export async function follow(fight, token, first, onChanges, signal) {
         now = null;
       }
     } catch (error) {
-      if (signal.aborted) return;
+      if (signal.aborted) return null;
       console.warn("stream interrupted, resuming", error);
     }
     await new Promise((resume) => setTimeout(resume, RETRY_MS));
   }
+  return null;
 }
 
 /** The messages of an SSE body: `{id, event, data}` per blank-line-separated block. */

@@ -160,7 +160,7 @@ async function start() {
     follow(fight, tokens(fight).read, seq + 1, (changes, now) => {
       // in turn, so a burst of events cannot paint an older state over a newer one
       drawing = drawing.then(() => heard(changes, now)).catch(failed);
-    }, new AbortController().signal);
+    }, new AbortController().signal).then((ended) => ended && failed(ended));
   } catch (error) {
     failed(error);
   }

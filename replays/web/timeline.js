@@ -141,7 +141,9 @@ function live(after) {
   page.stream?.abort();
   page.stream = new AbortController();
   // the whole timeline is refetched on each event: an undo rewrites what earlier columns mean
-  follow(fight, tokens(fight).read, after + 1, heard, page.stream.signal);
+  follow(fight, tokens(fight).read, after + 1, heard, page.stream.signal).then(
+    (ended) => ended && failed(ended),
+  );
 }
 
 // --- time travel ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.replays.service.server import bearer
+from tests.replays.service.server import ADMIN, bearer
 
 from .conftest import Tokens, Watched, logged_fight, page_fight
 from .server import PagesServer
@@ -146,3 +146,35 @@ def test_a_table_that_lost_its_server_resumes_after_its_newest_event_and_misses_
         assert paths == streams and len(streams) >= 1, paths  # reconnected; no GET of state
         assert errors == []
         context.close()
+
+
+def test_a_table_whose_fight_is_deleted_says_so_and_stops_following(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    """The stream's `deleted` ends it for good (stream.py): the page says the fight is gone and
+    does not reconnect, where it used to retry every second for ever."""
+    tokens = page_fight(client, "live-deleted", "roadside.jsonl")
+    page = watched.page
+    page.goto(f"{server.url}/fights/{tokens.fight}/table#viewer={tokens.viewer}")
+    at(page, 12)
+    paths = asked(page)
+    assert client.delete(f"/fights/{tokens.fight}", headers=bearer(ADMIN)).status_code == 204
+    expect(page.locator("#status")).to_contain_text("this fight was deleted", timeout=10000)
+    page.wait_for_timeout(2500)  # more than two of the reconnects it would have made
+    assert not [path for path in paths if path.endswith("/stream")]
+
+
+def test_a_table_whose_token_is_revoked_asks_for_a_token_and_stops_following(
+    watched: Watched, server: Any, client: httpx.Client
+) -> None:
+    tokens = page_fight(client, "live-revoked", "roadside.jsonl")
+    page = watched.page
+    page.goto(f"{server.url}/fights/{tokens.fight}/table#viewer={tokens.viewer}")
+    at(page, 12)
+    paths = asked(page)
+    revoked = client.delete(f"/fights/{tokens.fight}/tokens", headers=bearer(ADMIN))
+    assert revoked.status_code == 204
+    expect(page.locator("#status")).to_contain_text("was revoked", timeout=10000)
+    expect(page.locator("#token-form")).to_be_visible()
+    page.wait_for_timeout(2500)
+    assert not [path for path in paths if path.endswith("/stream")]
