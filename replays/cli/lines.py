@@ -24,6 +24,7 @@ from .application import application, kept_open
 from .ondemand import OnDemand
 from .output import print_error, say
 from .session import MAX_LINE, Session, split_typed, status_line
+from .words import quoted
 
 SKIP_CHUNK = 1024 * 1024
 MAX_SKIPPED = MAX_DOCUMENT
@@ -113,8 +114,32 @@ def history_path() -> Path | None:
 def interactive(
     session: Session, history: Path | None, *, input: Any = None, output: Any = None
 ) -> None:
-    """Read lines with prompt_toolkit until `quit` or Ctrl-D; `input` and `output` (a pipe
-    input and a DummyOutput in tests), else the terminal."""
+    """Read lines until `quit` or Ctrl-D: with the standard library's readline where Python
+    has it, else with prompt_toolkit; `input` and `output` (a pipe input and a DummyOutput in
+    tests) are prompt_toolkit's, else the terminal."""
+    if input is None and output is None:
+        from .readline_editor import read_lines, usable
+
+        readline = usable()
+        if readline is not None:
+            read_lines(readline, session, history, lambda line: handled(session, line))
+            return
+    prompted(session, history, input=input, output=output)
+
+
+def handled(session: Session, line: str) -> bool:
+    """`session.handle(line)`; a command Ctrl-C interrupts is dropped and the session goes on."""
+    try:
+        return session.handle(line)
+    except KeyboardInterrupt:  # Ctrl-C while a command runs: that command is dropped
+        print_error("interrupted")
+        return True
+
+
+def prompted(
+    session: Session, history: Path | None, *, input: Any = None, output: Any = None
+) -> None:
+    """Read lines with prompt_toolkit until `quit` or Ctrl-D."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
@@ -135,11 +160,8 @@ def interactive(
             continue
         except EOFError:  # Ctrl-D
             break
-        try:
-            if not session.handle(line):
-                break
-        except KeyboardInterrupt:  # Ctrl-C while a command runs: that command is dropped
-            print_error("interrupted")
+        if not handled(session, line):
+            break
 
 
 def loop_running() -> bool:
@@ -164,10 +186,3 @@ def completer(session: Session) -> Any:
                 yield Completion(quoted(word), start_position=-len(raw), display=word)
 
     return Candidates()
-
-
-def quoted(word: str) -> str:
-    """A word as the line must hold it: a display name of several words in quotes."""
-    import shlex
-
-    return shlex.quote(word)
