@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from woundlog.replays.cli.session import MAX_LINE
+
 from .conftest import Run
 from .test_cli import ok
 from .test_cli_names import events_of
@@ -273,3 +275,33 @@ def test_with_readline_the_history_prompt_toolkit_wrote_is_read_back_and_added_t
     read = list(FileHistory(str(kept)).load_history_strings())  # newest first
     assert read == ["state", "hit grim 1 --roll injury=3", "log", "hit grim 1 --roll injury=3"]
     assert [event["type"] for event in events_of(run, skirmish)][3:] == ["hit"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pty is POSIX")
+def test_with_readline_a_line_typed_past_the_bound_is_refused_and_the_session_goes_on(
+    run: Run, skirmish: str, db: Path, tmp_path: Path
+) -> None:
+    """README, "Bounds": a line typed is at most 64 KiB, whichever editor reads it; past it,
+    refused unread (and not kept in the history), and the session goes on."""
+    terminal = Readline(db, skirmish, tmp_path)
+    at = terminal.until(b"skirmish> ")
+    terminal.reading()
+    line = b"hit grim 1 " + b" " * (MAX_LINE + 1 - len(b"hit grim 1 ")) + b"\r"
+    for start in range(0, len(line), 4096):  # as a terminal passes a paste on, a piece at a time
+        terminal.type(line[start : start + 4096])
+        terminal.pump(0)
+    at = terminal.until(b"more than 65,536 bytes", at)
+    terminal.reading()
+    terminal.type(b"state\r")
+    terminal.until(b"skirmish: mordheim, seq 3", at)
+    terminal.leave()
+    assert len(events_of(run, skirmish)) == 3
+    assert kept_entries(tmp_path) == ["state"]
+
+
+def kept_entries(state: Path) -> list[str]:
+    """The session's history as prompt_toolkit's FileHistory reads it, oldest first."""
+    from prompt_toolkit.history import FileHistory
+
+    path = state / "woundlog" / "play_history"
+    return list(reversed(list(FileHistory(str(path)).load_history_strings())))
