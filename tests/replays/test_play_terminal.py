@@ -15,6 +15,7 @@ terminal, as a shell makes it."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -176,6 +177,23 @@ class Readline(Terminal):
             asleep = asleep + 1 if stat.read_text().rpartition(")")[2].split()[0] == "S" else 0
             self.pump(0.01)
 
+    def paste(self, keys: bytes) -> None:
+        """Type `keys` as a terminal passes a paste on, reading what the session echoes
+        meanwhile (a pty's queues are a few KiB: writing all first would wait for ever)."""
+        deadline = time.monotonic() + LIMIT
+        os.set_blocking(self.fd, False)
+        try:
+            while keys:
+                assert time.monotonic() < deadline, bytes(self.seen)[-2000:]
+                readable, writable, _ = select.select([self.fd], [self.fd], [], 0.2)
+                if readable:
+                    self.pump(0)
+                if writable:
+                    with contextlib.suppress(BlockingIOError):  # the queue filled meanwhile
+                        keys = keys[os.write(self.fd, keys[:4096]) :]
+        finally:
+            os.set_blocking(self.fd, True)
+
     def leave(self) -> bytes:
         """Ctrl-D at the next prompt; everything the session wrote (it must end with 0)."""
         try:
@@ -287,9 +305,7 @@ def test_with_readline_a_line_typed_past_the_bound_is_refused_and_the_session_go
     at = terminal.until(b"skirmish> ")
     terminal.reading()
     line = b"hit grim 1 " + b" " * (MAX_LINE + 1 - len(b"hit grim 1 ")) + b"\r"
-    for start in range(0, len(line), 4096):  # as a terminal passes a paste on, a piece at a time
-        terminal.type(line[start : start + 4096])
-        terminal.pump(0)
+    terminal.paste(line)
     at = terminal.until(b"more than 65,536 bytes", at)
     terminal.reading()
     terminal.type(b"state\r")
