@@ -24,8 +24,10 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-KEPT = 1000
-"""Entries a session reads back from its history at start (the newest)."""
+KEPT = 200
+"""Entries a session reads back from its history at start (the newest): each costs its start
+about 47,000 instructions (read here, then handed to readline, which encodes it for the
+locale): 200 cost 9.4 M, 3.5% of a one-shot `woundlog hit` (tests/benchmarks/README.md)."""
 BLOCK = 64 * 1024
 """Bytes read at a time, back from the end, until KEPT entries are in."""
 MOST = 1024 * 1024
@@ -58,29 +60,30 @@ def last_entries(stream: BinaryIO, count: int = KEPT) -> list[str]:
         block = stream.read(step)
         blocks.append(block)
         headers += block.count(b"\n#")
-    data = b"".join(reversed(blocks))
-    lines = data.split(b"\n")
-    if start > 0:  # read from the middle: up to the first line that ends an entry is dropped
-        lines = lines[1:]
-        first = next((at for at, line in enumerate(lines) if not line.startswith(b"+")), None)
-        lines = lines[first:] if first is not None else []
+    lines = b"".join(reversed(blocks)).split(b"\n")
+    ended = lines[-1] == b""  # the file ends in a line break: no line after it
+    if ended:
+        lines.pop()
+    lowest = 1 if start > 0 else 0  # read from the middle: the first line is a part of one
     entries: list[str] = []
-    entry: list[str] = []
-    for at, raw in enumerate(lines):
-        if at == len(lines) - 1 and not raw:  # after the file's last line break: no line
+    at = len(lines) - 1
+    while at >= lowest and len(entries) < count:  # back from the end, an entry at a time
+        if not lines[at].startswith(b"+"):
+            at -= 1
+            continue
+        last_line = at
+        while at > lowest and lines[at - 1].startswith(b"+"):
+            at -= 1
+        if start > 0 and at == lowest:  # it may be an entry's end, its start not read: dropped
             break
-        # each line with its line break, as iterating the file gives it; the last one, if the
-        # file does not end in a line break, without (FileHistory then drops its last character)
-        line = raw.decode("utf-8", errors="replace") + ("\n" if at < len(lines) - 1 else "")
-        if line.startswith("+"):
-            entry.append(line[1:])
-        else:
-            if entry:
-                entries.append("".join(entry)[:-1])
-            entry = []
-    if entry:  # the entry the file ends in
-        entries.append("".join(entry)[:-1])
-    return entries[-count:] if count else []
+        entry = b"\n".join(line[1:] for line in lines[at : last_line + 1])
+        text = entry.decode("utf-8", errors="replace")
+        # FileHistory drops each entry's last line break, or the last character of an entry the
+        # file ends in without one
+        entries.append(text[:-1] if last_line == len(lines) - 1 and not ended else text)
+        at -= 1
+    entries.reverse()
+    return entries
 
 
 def append(path: Path, entry: str) -> None:

@@ -1,10 +1,22 @@
 """Where the lines of a `woundlog play` session come from (`played`): typed at a terminal and
-read by prompt_toolkit, else read one by one from standard input; each handled by session.py.
+read by a line editor, else read one by one from standard input; each handled by session.py.
 
-prompt_toolkit is the line editor: maintained, pure Python, the same on a plain terminal (no
-readline needed) and in the Windows console; it gives history (a file under the user's state
-directory), Tab completion (`Completer`, from the session's `candidates`), Ctrl-C (the line is
-cancelled) and Ctrl-D (the session ends). It loads only for a session at a terminal.
+At a terminal the line editor is the standard library's: `input()` with the `readline` module
+(GNU readline on Linux, libedit on macOS), where Python has it (readline_editor.py). It is
+already compiled into the Python that runs the session (importing it: 1.9 M instructions), so
+a session's first answer costs about what the same command costs alone: with prompt_toolkit a
+session at a terminal answered its first line at 3.51x a one-shot `woundlog hit` (importing it
+435 M, asyncio 168 M of that; its PromptSession 58 M; about 2.4 M a key typed), with readline
+at 1.03x on the default store, 1.13x with `--db` (the history's folder, found by platformdirs,
+is the rest: tests/benchmarks/README.md). What the table has is kept: Tab completion
+from the session's `candidates`, the history in one file under the user's state directory
+(history.py: prompt_toolkit's FileHistory format, so either editor reads what the other wrote),
+Ctrl-C cancelling the line, Ctrl-D ending the session.
+
+prompt_toolkit reads the lines where `import readline` fails (Windows, a Python built without
+readline), and only there is it imported: maintained, pure Python, the same in the Windows
+console; it gives the same history file (`FileHistory`), Tab completion (`Completer`), Ctrl-C
+and Ctrl-D. Tests give it a pipe input and a DummyOutput (`interactive`'s `input`, `output`).
 
 Nothing here loads typer: `woundlog play FIGHT` is read as a plain hit is (quick.py), and a
 session's commands are made when a line first needs them (ondemand.py), so a session's first
