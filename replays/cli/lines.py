@@ -1,10 +1,22 @@
 """Where the lines of a `woundlog play` session come from (`played`): typed at a terminal and
-read by prompt_toolkit, else read one by one from standard input; each handled by session.py.
+read by a line editor, else read one by one from standard input; each handled by session.py.
 
-prompt_toolkit is the line editor: maintained, pure Python, the same on a plain terminal (no
-readline needed) and in the Windows console; it gives history (a file under the user's state
-directory), Tab completion (`Completer`, from the session's `candidates`), Ctrl-C (the line is
-cancelled) and Ctrl-D (the session ends). It loads only for a session at a terminal.
+At a terminal the line editor is the standard library's: `input()` with the `readline` module
+(GNU readline on Linux, libedit on macOS), where Python has it (readline_editor.py). It is
+already compiled into the Python that runs the session (importing it: 1.9 M instructions), so
+a session's first answer costs about what the same command costs alone: with prompt_toolkit a
+session at a terminal answered its first line at 3.51x a one-shot `woundlog hit` (importing it
+435 M, asyncio 168 M of that; its PromptSession 58 M; about 2.4 M a key typed), with readline
+at 1.03x on the default store, 1.13x with `--db` (the history's folder, found by platformdirs,
+is the rest: tests/benchmarks/README.md). What the table has is kept: Tab completion
+from the session's `candidates`, the history in one file under the user's state directory
+(history.py: prompt_toolkit's FileHistory format, so either editor reads what the other wrote),
+Ctrl-C cancelling the line, Ctrl-D ending the session.
+
+prompt_toolkit reads the lines where `import readline` fails (Windows, a Python built without
+readline), and only there is it imported: maintained, pure Python, the same in the Windows
+console; it gives the same history file (`FileHistory`), Tab completion (`Completer`), Ctrl-C
+and Ctrl-D. Tests give it a pipe input and a DummyOutput (`interactive`'s `input`, `output`).
 
 Nothing here loads typer: `woundlog play FIGHT` is read as a plain hit is (quick.py), and a
 session's commands are made when a line first needs them (ondemand.py), so a session's first
@@ -24,6 +36,7 @@ from .application import application, kept_open
 from .ondemand import OnDemand
 from .output import print_error, say
 from .session import MAX_LINE, Session, split_typed, status_line
+from .words import quoted
 
 SKIP_CHUNK = 1024 * 1024
 MAX_SKIPPED = MAX_DOCUMENT
@@ -113,8 +126,32 @@ def history_path() -> Path | None:
 def interactive(
     session: Session, history: Path | None, *, input: Any = None, output: Any = None
 ) -> None:
-    """Read lines with prompt_toolkit until `quit` or Ctrl-D; `input` and `output` (a pipe
-    input and a DummyOutput in tests), else the terminal."""
+    """Read lines until `quit` or Ctrl-D: with the standard library's readline where Python
+    has it, else with prompt_toolkit; `input` and `output` (a pipe input and a DummyOutput in
+    tests) are prompt_toolkit's, else the terminal."""
+    if input is None and output is None:
+        from .readline_editor import read_lines, usable
+
+        readline = usable()
+        if readline is not None:
+            read_lines(readline, session, history, lambda line: handled(session, line))
+            return
+    prompted(session, history, input=input, output=output)
+
+
+def handled(session: Session, line: str) -> bool:
+    """`session.handle(line)`; a command Ctrl-C interrupts is dropped and the session goes on."""
+    try:
+        return session.handle(line)
+    except KeyboardInterrupt:  # Ctrl-C while a command runs: that command is dropped
+        print_error("interrupted")
+        return True
+
+
+def prompted(
+    session: Session, history: Path | None, *, input: Any = None, output: Any = None
+) -> None:
+    """Read lines with prompt_toolkit until `quit` or Ctrl-D."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
@@ -135,11 +172,8 @@ def interactive(
             continue
         except EOFError:  # Ctrl-D
             break
-        try:
-            if not session.handle(line):
-                break
-        except KeyboardInterrupt:  # Ctrl-C while a command runs: that command is dropped
-            print_error("interrupted")
+        if not handled(session, line):
+            break
 
 
 def loop_running() -> bool:
@@ -164,10 +198,3 @@ def completer(session: Session) -> Any:
                 yield Completion(quoted(word), start_position=-len(raw), display=word)
 
     return Candidates()
-
-
-def quoted(word: str) -> str:
-    """A word as the line must hold it: a display name of several words in quotes."""
-    import shlex
-
-    return shlex.quote(word)

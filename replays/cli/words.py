@@ -2,7 +2,8 @@
 `'...'`, `"..."` with `\\"` and `\\\\`, a backslash outside quotes), in time linear in the
 line: `shlex` builds each word a character at a time, quadratic in a long word (a 1 MB line:
 112 s). The same words and the same errors (`No closing quotation`, `No escaped character`)
-as `shlex.split`, which a property test holds it to."""
+as `shlex.split`, which a property test holds it to. `quoted`: a word written back as a line
+must hold it (completion's)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,10 @@ def split(line: str) -> list[str]:
     if in_word:
         words.append("".join(word))
     return words
+
+
+def quoted(word: str) -> str:
+    """A word as the line must hold it: a display name of several words in quotes."""
+    import shlex
+
+    return shlex.quote(word)

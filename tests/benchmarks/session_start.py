@@ -17,8 +17,9 @@ refused):
 
 A session's first answer is its process with one line (its start, the line, its end); each
 line after it is (the process with --lines lines - the one with one) / (--lines - 1). At a
-terminal the line is typed at once, so a line's figure holds prompt_toolkit reading its 27
-keys and drawing the prompt again, beside the command. `--before CHECKOUT` measures another
+terminal the line is typed at once, so a line's figure holds the line editor (readline where
+Python has it; prompt_toolkit before) reading its 27 keys and drawing the prompt again, beside
+the command. `--before CHECKOUT` measures another
 tree of woundlog (say main before a change) in the same run, through PYTHONPATH (a folder
 whose `woundlog/` links to its `events`, `core` and `replays`), with this venv's libraries.
 Bytecode caching is on (PYTHONDONTWRITEBYTECODE removed: it would compile every module in every

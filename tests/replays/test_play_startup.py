@@ -26,7 +26,7 @@ from woundlog.replays.cli.run import every_command
 
 from .test_cli_quick import rows
 from .test_cli_startup import RICH, loaded_by, top_level
-from .test_play_terminal import LIMIT, Terminal
+from .test_play_terminal import LIMIT, Terminal, without_readline
 
 LIST_AFTER_THE_FIRST_LINE = """
 import sys
@@ -73,13 +73,21 @@ NOT_BEFORE_A_HIT = (
 )
 
 
-def first_answer(tmp_path: Path, db: Path, typed: str, *, terminal: bool = False) -> set[str]:
+def first_answer(
+    tmp_path: Path, db: Path, typed: str, *, terminal: bool = False, readline: bool = True
+) -> set[str]:
     """The modules `woundlog play skirmish` has imported when its first line (`typed`) is
-    answered, its lines piped in or typed at a terminal."""
+    answered, its lines piped in or typed at a terminal (`readline` False: in a Python where
+    `import readline` fails)."""
     out = tmp_path / "modules.txt"
     argv = [sys.executable, "-c", LIST_AFTER_THE_FIRST_LINE, str(out), "--db", str(db)]
     argv += ["play", "skirmish"]
-    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "TERM": "xterm", "COLUMNS": "100"}
+    env = {
+        **(os.environ if readline else without_readline(tmp_path)),
+        "XDG_STATE_HOME": str(tmp_path),
+        "TERM": "xterm",
+        "COLUMNS": "100",
+    }
     if not terminal:
         done = subprocess.run(
             argv, input=typed + "\n", capture_output=True, text=True, timeout=LIMIT, env=env
@@ -126,9 +134,23 @@ def test_a_piped_sessions_first_hit_loads_no_typer_rich_or_other_command(
 def test_a_sessions_first_hit_at_a_terminal_loads_the_line_editor_and_no_typer(
     tmp_path: Path, db: Path, skirmish: str
 ) -> None:
-    modules = first_answer(tmp_path, db, "hit grim 0 --attacker snitch", terminal=True)
+    # where Python has no readline (Windows): prompt_toolkit is the line editor
+    modules = first_answer(
+        tmp_path, db, "hit grim 0 --attacker snitch", terminal=True, readline=False
+    )
     assert "prompt_toolkit" in top_level(modules)
     assert loaded(modules, NOT_BEFORE_A_HIT) == {}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pty is POSIX")
+def test_with_readline_a_sessions_first_hit_at_a_terminal_loads_no_prompt_toolkit(
+    tmp_path: Path, db: Path, skirmish: str
+) -> None:
+    """The standard library's readline reads the lines: prompt_toolkit (435 M instructions to
+    import, asyncio's 168 M among them) never loads."""
+    modules = first_answer(tmp_path, db, "hit grim 0 --attacker snitch", terminal=True)
+    assert "readline" in modules
+    assert loaded(modules, {**NOT_BEFORE_A_HIT, "prompt_toolkit": "", "asyncio": ""}) == {}
 
 
 def test_a_first_line_typer_reads_makes_its_own_command_alone(
