@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import operator
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -24,6 +23,7 @@ from .model import (
     EventBase,
     Retract,
     UndoEvent,
+    all_cleared,
     misnamed,
 )
 
@@ -456,9 +456,7 @@ def _decoded(text: bytes, start: int) -> Decoded:
     if (
         events
         and b"\n".join(encoded) == body
-        and all(  # (no events: a blank line's block)
-            map(operator.call, map(KNOWN_IDS.__getitem__, map(type, events)), events)
-        )
+        and all_cleared(events)  # (no events, cleared all the same: a blank line's block)
     ):
         return Decoded(start, len(events), events, zip(itertools.count(start), events))
     lines = body.split(b"\n")
