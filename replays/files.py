@@ -26,10 +26,12 @@ from .undo import Undo, resolve
 
 BLOCK = 1 << 16
 """Bytes the first pass reads at a time."""
-_UNDO_WORDS = (b'"id"', b"retract", b"amend", b"\\")
-"""A line holding none of these carries no id and is no undo event. A backslash is among them
-because a JSON escape can spell any of the words (`"r\\u0065tract"`): a line with one is
-decoded, which costs little, since woundlog and most programs escape only quotes and controls."""
+_UNDO_WORDS = (b'"id"', b'"event"', b"\\")
+"""A line holding none of these carries no id and is no undo event: a `retract` and an `amend`
+name the event they undo in the field `event`, which no other event has (one search for both,
+cheaper than one for each of their types). A backslash is among them because a JSON escape can
+spell any of the words (`"\\u0065vent"`): a line with one is decoded, which costs little, since
+woundlog and most programs escape only quotes and controls."""
 _BLANK_START = re.compile(rb"\n[ \t\r\n\x0b\x0c]")
 """How a blank line (only whitespace) begins after the line before it, if there is one."""
 

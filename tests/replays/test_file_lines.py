@@ -79,3 +79,26 @@ def test_a_replay_to_an_event_of_a_plain_block_stops_there(tmp_path: Path, at: i
     assert state is not None and state.seq == at
     assert voided_lines(path, at) == []
     assert voided_lines(path, len(lines)) == [len(lines)]
+
+
+def test_the_undo_scan_takes_the_lines_an_undo_or_an_id_is_written_in_and_no_other(
+    tmp_path: Path,
+) -> None:
+    """Pass one decodes the lines undo needs: the first, those with an `id`, every `retract`
+    and `amend` (found by the field `event` they alone have, even escaped), not a blow whose
+    note says `retract` or `amend`."""
+    from woundlog.replays.files import _undo_lines
+
+    lines = [
+        *START,
+        '{"type":"hit","target":"a","damage":0,"note":"retract this, amend that"}',
+        '{"type":"hit","id":"blow","target":"a","damage":0}',
+        '{"type":"retract","event":"blow"}',
+        '{"type":"amend","event":"#4","replacement":{"type":"hit","target":"a","damage":1}}',
+        '{"type":"retract","\\u0065vent":"#5"}',
+        BLOW,
+    ]
+    path = written(tmp_path / "f.jsonl", lines)
+    assert [seq for seq, _, _ in _undo_lines(path)] == [1, 5, 6, 7, 8]
+    state = replay_file_state(path)
+    assert state is not None and state.seq == len(lines)
