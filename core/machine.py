@@ -48,6 +48,11 @@ class Graph:
             for t, s, d in self.transitions
         ]
         self.table: dict[tuple[str, str], State] = self._compile()
+        # the table by state, then trigger: what `fire` reads, two lookups of strings whose
+        # hash each keeps, no pair made and hashed a move
+        self._moves: dict[str, dict[str, State]] = {}
+        for (source, trigger), dest in self.table.items():
+            self._moves.setdefault(source, {})[trigger] = dest
         self.edges: frozenset[tuple[str, str]] = frozenset(
             (source, dest) for (source, _), dest in self.table.items()
         )
@@ -97,7 +102,7 @@ class Graph:
     def fire(self, state: str, trigger: str) -> State:
         """The state `trigger` leads to from `state`; IllegalTransition if undeclared."""
         try:
-            return self.table[(state, trigger)]
+            return self._moves[state][trigger]
         except KeyError:
             raise IllegalTransition(f"{self.name}: no move `{trigger}` from {state}") from None
 

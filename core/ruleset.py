@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 import msgspec
@@ -416,16 +417,23 @@ class Ruleset:
         each character's turn starts and ends at most once a round, whichever scope says so
         first (`core.turns`). A whole round's `turn_started` before version 3 starts nobody's."""
         characters = fight.characters
-        if (  # a side's tick in a fold's own map without its index: that side, in C
-            turn.side is not None
+        side, pulse = turn.side, ctx.pulse
+        if (  # a side's tick in a fold's own map without its index (most ticks): in a few steps
+            side is not None
             and turn.character is None
             and type(characters) is Roster
-            and not characters.indexes(kind)
+            and not (characters.indexing and characters.indexes(kind))
         ):
-            scope: Mapping[str, Any] = characters.side(turn.side, EMPTY).copy()
-        else:
-            scope = self.ticked(fight, kind, turn)
-        pulse = ctx.pulse
+            if pulse is not None:
+                done = pulse.done
+                if done.everyone or side in done.sides:
+                    return {}
+                if done.characters:  # all of a side's scope is on that side: by name only
+                    members = characters.side(side, EMPTY)
+                    return {cid: c for cid, c in members.items() if cid not in done.characters}
+            # the side's own map, read only: the fold writes what the tick updated after it
+            return MappingProxyType(characters.side(side, EMPTY))
+        scope = self.ticked(fight, kind, turn)
         if pulse is None:
             return scope
         if turn.side is None and turn.character is None and not pulse.everyone:

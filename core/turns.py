@@ -45,9 +45,11 @@ PULSE_VERSION = 3
 """The first version of the wire format whose whole-round `turn_started` starts every turn."""
 
 
-class Scopes(msgspec.Struct, frozen=True, omit_defaults=True):
+class Scopes(msgspec.Struct, frozen=True, omit_defaults=True, cache_hash=True, gc=False):
     """The scopes that have started (or ended) turns in this round: the whole round, sides,
-    characters, in the order the log ticked them."""
+    characters, in the order the log ticked them. Its hash is kept (a side's tick looks its
+    growth up, `_with_side`), and it holds no object that could hold it back: no garbage
+    collector tracks it."""
 
     everyone: bool = False
     sides: tuple[str, ...] = ()
@@ -82,7 +84,7 @@ class Scopes(msgspec.Struct, frozen=True, omit_defaults=True):
 NOBODY = Scopes()
 
 
-class Rounds(msgspec.Struct, frozen=True, omit_defaults=True):
+class Rounds(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """Where a fight's rounds stand: the round its ticks are in (the log's own `round` when it
     gives one, else counted from 1), whether a whole-round `turn_ended` has ended it, and the
     scopes whose turns have started and ended in it."""
@@ -93,7 +95,7 @@ class Rounds(msgspec.Struct, frozen=True, omit_defaults=True):
     ended: Scopes = NOBODY
 
 
-class Pulse(msgspec.Struct, frozen=True):
+class Pulse(msgspec.Struct, frozen=True, gc=False):
     """What one tick does: `done`, the scopes whose turns (of this tick's kind) had already
     started or ended this round, whom the tick leaves alone; `everyone`, whether a tick of the
     whole round starts or ends the turns of all the others; whether a round ends before the
@@ -109,7 +111,9 @@ class Pulse(msgspec.Struct, frozen=True):
 
 def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[Pulse, Rounds]:
     """The tick's Pulse, and where the rounds stand after it."""
-    starts = isinstance(turn, TurnStarted)
+    # the type itself: `isinstance` of a Struct's type asks its metaclass, a thousand
+    # instructions when it is not (every `turn_ended`); an event's type has no subclass
+    starts = type(turn) is TurnStarted
     ended_before = False
     if turn.round is not None:
         if turn.round > rounds.round:
@@ -121,8 +125,8 @@ def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[
     round_scope = side is None and turn.character is None  # `whole`, asked once a tick
     everyone = round_scope and (not starts or version >= PULSE_VERSION)
     done = rounds.started if starts else rounds.ended
-    if side is not None and turn.character is None:  # a side's tick, most are: `plus` inline
-        grown = done if side in done.sides else replace(done, sides=(*done.sides, side))
+    if side is not None and turn.character is None:  # a side's tick, most are
+        grown = _GROWN.get((done, side)) or _with_side(done, side)
     else:
         grown = done.plus(turn)
     if starts:
@@ -132,14 +136,23 @@ def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[
     else:
         after = replace(rounds, ended=grown, closed=rounds.closed or round_scope)
     round_ends = round_scope and not starts and not rounds.closed
-    said = Pulse(
-        done=done,
-        everyone=everyone,
-        round_ended_before=ended_before,
-        round_ends=round_ends,
-        round=rounds.round,
-    )
-    return said, after
+    # done, everyone, round_ended_before, round_ends, round: by place, in fewer steps
+    return Pulse(done, everyone, ended_before, round_ends, rounds.round), after
+
+
+_GROWN: dict[tuple[Scopes, str], Scopes] = {}
+"""Scopes and a side, and the scopes with that side (`Scopes.plus` of a side's tick), as a fight
+grows them: every round's ticks grow the same ones in the same order, so a fight makes each
+once. A pure memo, bounded (`_GROWN_KEPT`)."""
+_GROWN_KEPT = 4096
+
+
+def _with_side(done: Scopes, side: str) -> Scopes:
+    grown = done if side in done.sides else replace(done, sides=(*done.sides, side))
+    if len(_GROWN) >= _GROWN_KEPT:
+        _GROWN.clear()
+    _GROWN[(done, side)] = grown
+    return grown
 
 
 def _repeats(rounds: Rounds, turn: TurnStarted | TurnEnded, starts: bool) -> bool:

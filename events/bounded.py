@@ -70,28 +70,51 @@ def blocks(
 ) -> Iterator[bytes]:
     """`f` in blocks of about `size` bytes, each ending at the end of a line (the last may lack
     its newline); a line past `limit` bytes (default MAX_LINE) is refused, naming `where` and
-    the line."""
+    the line.
+
+    The lines before a refused one are counted only then, reading `f` again from where this
+    began up to that line, when `f` can seek (a file): not once a block, which costs a replay
+    a pass over every byte it reads. From a stream that cannot seek (a pipe), block by block."""
     limit = limit or MAX_LINE
     size = min(size, limit)  # only a line that spans reads is measured: no read may hold one
     pending: list[bytes] = []  # the start of a line the next read ends
-    held = lines_before = 0
+    held = 0
+    origin = f.tell() if f.seekable() else None
+    read_out = lines_before = 0  # the bytes yielded; their lines, when `f` cannot seek
+
+    def refused() -> TooLong:
+        number = lines_before if origin is None else _lines_in(f, origin, read_out)
+        return _long_line(where, number + 1, limit)
+
     while data := f.read(size):
         end = data.rfind(b"\n") + 1
         if not end:
             pending.append(data)
             held += len(data)
             if held > limit:
-                raise _long_line(where, lines_before + 1, limit)
+                raise refused()
             continue
         block = b"".join([*pending, data[:end]])
         if held + data.find(b"\n") + 1 > limit:
-            raise _long_line(where, lines_before + 1, limit)
-        lines_before += block.count(b"\n")
+            raise refused()
+        if origin is None:
+            lines_before += block.count(b"\n")
+        read_out += len(block)
         yield block
         pending = [data[end:]]
         held = len(data) - end
     if last := b"".join(pending):
         yield last
+
+
+def _lines_in(f: BinaryIO, origin: int, size: int) -> int:
+    """The lines of the `size` bytes of `f` from `origin` (read again: a refusal's message)."""
+    f.seek(origin)
+    lines = 0
+    while size > 0 and (data := f.read(min(size, 1 << 20))):
+        lines += data.count(b"\n")
+        size -= len(data)
+    return lines
 
 
 def _long_line(where: str | Path, number: int, limit: int) -> TooLong:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import operator
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Generic, TypeVar
+from typing import IO, Any, Generic, NamedTuple, TypeVar
 
 import msgspec
 
@@ -24,6 +23,7 @@ from .model import (
     EventBase,
     Retract,
     UndoEvent,
+    all_cleared,
     misnamed,
 )
 
@@ -355,7 +355,7 @@ def iter_jsonl(lines: Iterable[bytes], *, start: int = 1) -> Iterator[tuple[int,
     number = start
     for block in _line_blocks(lines):
         text = _as_text(block)
-        yield from _one_by_one(block, number) if text is None else _decoded(text, number)[1]
+        yield from _one_by_one(block, number) if text is None else _decoded(text, number).events
         number += len(block)
 
 
@@ -371,12 +371,31 @@ def read_jsonl_blocks(path: str | Path) -> Iterator[Iterator[tuple[int, Event]]]
     and checked as `read_jsonl` does, for a reader that loops over a block's events itself
     rather than through one more generator an event. A block's lines are refused only as its
     events are taken (a reader that stops early refuses no line past where it stops)."""
+    for block in read_jsonl_decoded(path):
+        yield block.events
+
+
+class Decoded(NamedTuple):
+    """A block of lines, decoded (`_decoded`): how many lines it holds, and its events as
+    (line number, event) each, refused as they are taken. `plain`, when each line of the block
+    is its event's own encoding, its ids cleared, is the list of those events, one a line in
+    order from the block's first line `start` (none refused); else None."""
+
+    start: int
+    lines: int
+    plain: list[Event] | None
+    events: Iterator[tuple[int, Event]]
+
+
+def read_jsonl_decoded(path: str | Path) -> Iterator[Decoded]:
+    """`read_jsonl_blocks`, each block as `Decoded`: a reader may take a plain block's events
+    straight from its list (no tuple made an event) and work a line out from its place."""
     with open(path, "rb") as f:
         number = 1
         for text in bounded.blocks(f, path, BLOCK):
-            lines, events = _decoded(text, number)
-            yield events
-            number += lines
+            block = _decoded(text, number)
+            yield block
+            number += block.lines
 
 
 def _line_blocks(lines: Iterable[bytes]) -> Iterator[list[bytes]]:
@@ -413,9 +432,10 @@ def _as_text(block: list[bytes]) -> bytes | None:
 _block_decoder = msgspec.json.Decoder(list[Event])
 
 
-def _decoded(text: bytes, start: int) -> tuple[int, Iterator[tuple[int, Event]]]:
+def _decoded(text: bytes, start: int) -> Decoded:
     """The number of lines of `text` (split at newlines; the last may lack its newline), and
-    what `_one_by_one` yields or raises for them, found with a few calls for all of them.
+    what `_one_by_one` yields or raises for them, found with a few calls for all of them
+    (`Decoded`, its `plain` list when the fast way below clears the whole block).
 
     The lines, joined by commas, are decoded as one array in one call, and each event is
     encoded again. When the encodings, joined by newlines, are `text` itself (and every id is
@@ -436,16 +456,15 @@ def _decoded(text: bytes, start: int) -> tuple[int, Iterator[tuple[int, Event]]]
     if (
         events
         and b"\n".join(encoded) == body
-        and all(  # (no events: a blank line's block)
-            map(operator.call, map(KNOWN_IDS.__getitem__, map(type, events)), events)
-        )
+        and all_cleared(events)  # (no events, cleared all the same: a blank line's block)
     ):
-        return len(events), zip(itertools.count(start), events)
+        return Decoded(start, len(events), events, zip(itertools.count(start), events))
     lines = body.split(b"\n")
     ends = [b"\n"] * (len(lines) - 1) + [text[len(body) :]]  # each line's newline, if it has one
     if len(events) != len(lines):
-        return len(lines), _one_by_one(map(bytes.__add__, lines, ends), start)
-    return len(lines), _each_line(zip(itertools.count(start), lines, events, encoded, ends))
+        return Decoded(start, len(lines), None, _one_by_one(map(bytes.__add__, lines, ends), start))
+    each = _each_line(zip(itertools.count(start), lines, events, encoded, ends))
+    return Decoded(start, len(lines), None, each)
 
 
 def _each_line(

@@ -158,13 +158,14 @@ def take_wounds(fighter: Warrior, damage: int, ctx: Context) -> tuple[int, list[
 
 
 def recovery_phase(fighter: Warrior, ctx: Context) -> tuple[Warrior, str | None]:
-    """Stunned fighters turn face up; knocked-down fighters stand, at half rate this turn."""
+    """Stunned fighters turn face up; knocked-down fighters stand, at half rate this turn.
+    What happened is said as a template of the fighter's `name`, worded only when read."""
     if fighter.state == KNOCKED_DOWN:
         stood = replace(fighter, state=ctx.graph.fire(KNOCKED_DOWN, "stand_up"), half_rate=True)
-        return stood, f"{fighter.name} stands up (half rate this turn)"
+        return stood, "{name} stands up (half rate this turn)"
     if fighter.state == STUNNED:
         face_up = replace(fighter, state=ctx.graph.fire(STUNNED, "turn_face_up"), half_rate=False)
-        return face_up, f"{fighter.name} turns face up (knocked down)"
+        return face_up, "{name} turns face up (knocked down)"
     if fighter.half_rate:
         return msgspec.structs.replace(fighter, half_rate=False), None
     return fighter, None
@@ -309,8 +310,8 @@ class Mordheim(Ruleset):
             after, said = recovery_phase(fighter, ctx)
             if after is not fighter:
                 updated[cid] = after
-            if said:
-                moves.append(said)
+            if said and ctx.explains:
+                moves.append(said.format(name=fighter.name))
         if ctx.explains:
             ctx.say("recovery phase: " + (", ".join(moves) or "nobody to recover"))
         return updated
