@@ -24,6 +24,8 @@ counted twice, which no log meant.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import msgspec
 from msgspec.structs import replace
 
@@ -126,7 +128,7 @@ def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[
     everyone = round_scope and (not starts or version >= PULSE_VERSION)
     done = rounds.started if starts else rounds.ended
     if side is not None and turn.character is None:  # a side's tick, most are
-        grown = _GROWN.get((done, side)) or _with_side(done, side)
+        grown = _with_side(done, side)
     else:
         grown = done.plus(turn)
     if starts:
@@ -140,19 +142,16 @@ def pulse(rounds: Rounds, turn: TurnStarted | TurnEnded, version: int) -> tuple[
     return Pulse(done, everyone, ended_before, round_ends, rounds.round), after
 
 
-_GROWN: dict[tuple[Scopes, str], Scopes] = {}
-"""Scopes and a side, and the scopes with that side (`Scopes.plus` of a side's tick), as a fight
-grows them: every round's ticks grow the same ones in the same order, so a fight makes each
-once. A pure memo, bounded (`_GROWN_KEPT`)."""
 _GROWN_KEPT = 4096
+"""The most (scopes, side) growths kept: each fight's rounds grow a few, the same every round."""
 
 
+@lru_cache(maxsize=_GROWN_KEPT)
 def _with_side(done: Scopes, side: str) -> Scopes:
-    grown = done if side in done.sides else replace(done, sides=(*done.sides, side))
-    if len(_GROWN) >= _GROWN_KEPT:
-        _GROWN.clear()
-    _GROWN[(done, side)] = grown
-    return grown
+    """`done` with `side` (`Scopes.plus` of a side's tick), memoised: every round's ticks grow
+    the same scopes in the same order, so a fight makes each once. A pure function's cache,
+    bounded, and safe to share between threads (lru_cache keeps its own lock)."""
+    return done if side in done.sides else replace(done, sides=(*done.sides, side))
 
 
 def _repeats(rounds: Rounds, turn: TurnStarted | TurnEnded, starts: bool) -> bool:

@@ -40,4 +40,4 @@ def test_the_memo_is_bounded_however_many_sides_a_log_names() -> None:
     for n in range(turns._GROWN_KEPT + 10):
         _, rounds = pulse(rounds, TurnStarted(round=n + 1, side=f"side-{n}"), 3)
         assert rounds.started == Scopes(sides=(f"side-{n}",))
-        assert len(turns._GROWN) <= turns._GROWN_KEPT
+        assert turns._with_side.cache_info().currsize <= turns._GROWN_KEPT
