@@ -10,8 +10,10 @@ Decisions where the issue is silent:
   the odds engine reads them again for each sample, and an exact answer spends at least a
   reducer step on each event before the ticks that end the fight (`core.odds.exact`), so it
   gives up within them. Past them, only the ticks at the very end could be reached (when
-  they rest): those are written aside as MessagePack while no other event has come after
-  them, and dropped once one does.
+  they rest): those are held while no other event has come after them, and dropped once
+  one does; a run of more than TICKS_HELD of them is written aside as MessagePack (before,
+  every tick past the head was encoded and written, and a new spool made after each other
+  event: about 10,000 instructions an event of the benchmark fight).
 - Past the head, an index answers with an event of the same kind, a tick or not, rather than
   the event itself: what the engine reads by index is where the ticks at the end begin
   (`core.odds._ticks_from`), and a fight of a million events read back by index would cost a
@@ -95,27 +97,41 @@ def _records(file: IO[bytes]) -> Iterator[tuple[int, int | Line]]:
             yield number, Line(seq=int(seq), text=msgspec.json.decode(text, type=str))
 
 
+def _as_given(event: Event) -> Event:
+    return event
+
+
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder(Event).decode
 
 
+TICKS_HELD = 1_024
+"""Ticks past the head held as they came, before they are written aside: most runs of ticks
+end with another event, which drops them, before they reach it."""
+TICKS = (TurnStarted, TurnEnded)
+
+
 class EventSpool(Sequence[Event]):
     """Events added one by one (`add`), iterated in that order: the first `head` as objects,
-    then the ticks that end the fight, written aside (the module's docstring says why). By
-    index past the head, an event of the same kind."""
+    then the ticks that end the fight, held as they come (TICKS_HELD at most) and written
+    aside past them (the module's docstring says why). By index past the head, an event of
+    the same kind."""
 
     def __init__(self, head: int | None = None) -> None:
         self.head: list[Event] = []
         self.most = HEAD if head is None else head
         self.file: IO[bytes] | None = None
+        self.ticks: list[Event] = []  # the newest ticks past the head, not yet written aside
+        self.freed: Callable[[Event], Event] = _as_given
         self.length = 0
         self.last_tick: Event | None = None
         self.last_other: Event | None = None
         self.ticks_from = 0  # the index past the last event that is not a tick
 
     def add(self, event: Event, freed: Callable[[Event], Event]) -> None:
-        """`event`, as `freed` makes it where it is kept (its given dice left out)."""
-        tick = isinstance(event, TurnStarted | TurnEnded)
+        """`event`, as `freed` makes it where it is kept (its given dice left out): past the
+        head, when it is read back (most ticks are dropped before then)."""
+        tick = type(event) in TICKS
         if tick:
             self.last_tick = event
         else:
@@ -125,12 +141,23 @@ class EventSpool(Sequence[Event]):
         if len(self.head) < self.most:
             self.head.append(freed(event))
         elif not tick:
+            if self.ticks:
+                self.ticks = []
             self.close()  # the ticks before it can no longer be reached
         else:
-            if self.file is None:
-                self.file = _spooled()
-            data = _encode(freed(event))
+            self.freed = freed
+            ticks = self.ticks
+            ticks.append(event)
+            if len(ticks) >= TICKS_HELD:
+                self._write_aside()
+
+    def _write_aside(self) -> None:
+        if self.file is None:
+            self.file = _spooled()
+        for tick in self.ticks:
+            data = _encode(self.freed(tick))
             self.file.write(len(data).to_bytes(4, "little") + data)
+        self.ticks = []
 
     def __len__(self) -> int:
         return self.length
@@ -144,17 +171,18 @@ class EventSpool(Sequence[Event]):
                 f"the what-if's events past {len(self.head):,} were not kept: an exact answer "
                 "gives up before them"
             )
-        assert self.file is not None
-        self.file.flush()
-        at = 0
-        while True:
-            self.file.seek(at)
-            size = self.file.read(4)
-            if not size:
-                return
-            data = self.file.read(int.from_bytes(size, "little"))
-            at = self.file.tell()
-            yield _decode(data)
+        if self.file is not None:
+            self.file.flush()
+            at = 0
+            while True:
+                self.file.seek(at)
+                size = self.file.read(4)
+                if not size:
+                    break
+                data = self.file.read(int.from_bytes(size, "little"))
+                at = self.file.tell()
+                yield _decode(data)
+        yield from map(self.freed, self.ticks)
 
     @overload
     def __getitem__(self, index: int) -> Event: ...

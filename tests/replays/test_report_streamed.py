@@ -134,6 +134,31 @@ def test_the_events_written_aside_give_the_same_luck(
         assert_the_same(path)
 
 
+def test_the_ticks_that_end_the_fight_are_read_back_freed_held_or_written_aside() -> None:
+    """Past the head, a run of ticks is held as it comes and written aside past TICKS_HELD;
+    another event drops the run; what is read back is each kept event as `freed` makes it."""
+
+    def freed(event: Event) -> Event:
+        return msgspec.structs.replace(event, rolls={}) if event.rolls else event
+
+    def tick(n: int) -> Event:
+        return TurnStarted(round=n, rolls={"recovery@grim": [n % 6 + 1]})
+
+    hit = Hit(target="grim", damage=1, rolls={"injury": [3]})
+    for held_at_most in (2, 3, 100):
+        with mock.patch.object(spool_module, "TICKS_HELD", held_at_most):
+            spool = spool_module.EventSpool(head=2)
+            events = [hit, tick(1), *(tick(n) for n in range(2, 9))]
+            for event in events:
+                spool.add(event, freed)
+            for _ in range(2):  # read again
+                assert list(spool) == [freed(event) for event in events]
+            assert len(spool) == 9 and spool[0] == freed(hit) and spool[8] == tick(8)
+            spool.add(hit, freed)  # the ticks before it are dropped
+            assert spool.ticks == [] and spool.file is None and len(spool) == 10
+            spool.close()
+
+
 @pytest.mark.parametrize("log", LOGS, ids=lambda path: path.stem)
 def test_every_shipped_and_test_log_is_reported_as_before(log: Path, tmp_path: Path) -> None:
     path = tmp_path / log.name
