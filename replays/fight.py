@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, islice, takewhile, tee
+from itertools import chain, islice, takewhile
 from typing import Any, NamedTuple, NoReturn, Protocol
 
 import msgspec
 
-from woundlog.core import Changes, FightState, refuse_strangers_dice
+from woundlog.core import Changes, FightState, apply_or_void, not_replayed, refuse_strangers_dice
 from woundlog.events import (
     Amend,
     BatchRefused,
@@ -170,8 +170,6 @@ class Fight:
         same event is applied to the same state, and the changes as the fight stands are its
         history too. So the fold as it happened is worked out in those intervals alone (and
         at each undo event, whose history tells its consequences), not over the whole log."""
-        from .fold import replayed
-
         end = self._end(at)
         final = self.undo_resolution(end)
         undone_by: dict[str, int] = {}  # a name an undo event names -> the last that does
@@ -191,19 +189,29 @@ class Fight:
             return self._refold(undo, upto, batch_fold)
 
         timeline = Timeline(None, Undo(), refold, self._find)
-        for_steps, for_history = tee(self.events(1, end))
-        steps = replayed(for_steps, final)
-        for (stored, _, undone), (event, state, changes) in zip(
-            final.played(for_history), steps, strict=True
-        ):
-            seq = stored.seq
+        # one walk of the log, the fold's steps inlined (`fold.replayed`, `Undo.played`): each
+        # generator layer and name made per event cost a report some thousand instructions
+        seqs, ids, as_played = final.named_seqs, final.named_ids, final.as_played
+        state: FightState[Any] | None = None
+        for stored in self.events(1, end):
+            seq, written = stored.seq, stored.event
             named = False
-            if undone_by:
-                for name in names_of(seq, stored.event):
+            event: Event | None = written
+            undone: str | None = None
+            if seq in seqs or (written.id is not None and written.id in ids):
+                event, undone = as_played(seq, written)
+                for name in names_of(seq, written):
                     if name in undone_by:
                         named = True
                         apart = max(apart, undone_by[name])
-            if isinstance(stored.event, Retract | Amend) or (seq < apart and (named or not same)):
+            if event is None:  # taken back (fight_started, the first, cannot be)
+                assert state is not None
+                state, changes = not_replayed(state, written, undone or "")
+            else:
+                state, changes = apply_or_void(state, event)
+                if undone is not None:  # amended: the replacement, in its place
+                    changes = msgspec.structs.replace(changes, undone=undone)
+            if isinstance(written, Retract | Amend) or (seq < apart and (named or not same)):
                 told = timeline.push(stored, strict=False)
                 if undone is not None:
                     told = msgspec.structs.replace(told, undone=undone)
