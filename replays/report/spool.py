@@ -25,7 +25,6 @@ from __future__ import annotations
 import tempfile
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from itertools import groupby
 from typing import IO, Any, overload
 
 import msgspec
@@ -46,35 +45,81 @@ def _spooled() -> IO[bytes]:
     return tempfile.SpooledTemporaryFile(max_size=SPOOLED, mode="w+b")
 
 
+def _spooled_text() -> IO[str]:
+    """Text as it is written: UTF-8, its line ends as they are (`newline=""`)."""
+    return tempfile.SpooledTemporaryFile(max_size=SPOOLED, mode="w+", encoding="utf-8", newline="")
+
+
 class ChronicleSpool:
     """The chronicle as it is told (`chronicle.Written`), read back chapter by chapter
-    (`chapters`). A context manager: the file goes when it closes."""
+    (`chapters`). A context manager: the file goes when it closes.
+
+    What is written is the chronicle's text as the renderers write it, each chapter's lines
+    one after the other with a space between (`SpooledChapter.text`, read in blocks: no work a line
+    when it is written out), and, aside, each chapter's round and size and each line's event
+    and size (`Ints`), from which its lines are read back one by one where they are asked
+    for (`SpooledChapter.__iter__`)."""
 
     def __init__(self) -> None:
-        self.file = _spooled()
+        self.file = _spooled_text()
+        self.held: list[str] = []  # text told, not yet written to the file
+        self.size = 0  # characters held
         self.count = 0  # chapters begun
+        self.rounds = Ints()  # per chapter: its round, lines and characters
+        self.lines = Ints()  # per line: its event's seq and characters
+        self.round: int | None = None  # the chapter being told: its round, lines, characters
+        self.told = self.characters = 0
         self.tracks: list[TrackPoints] = []  # the health tracks, where a report spools them
 
     def chapter(self, round: int) -> None:
+        self._close_chapter()
         self.count += 1
-        self.file.write(b"c%d\n" % round)
+        self.round = round
 
     def line(self, line: Line) -> None:
-        self.file.write(b"l%d %s\n" % (line.seq, msgspec.json.encode(line.text)))
+        text, held = line.text, self.held
+        if self.told:
+            held.append(" ")
+            self.characters += 1
+        held.append(text)
+        self.told += 1
+        self.characters += len(text)
+        self.lines.append(line.seq)
+        self.lines.append(len(text))
+        self.size += len(text)
+        if self.size >= HELD:
+            self._write_held()
 
-    def chapters(self) -> Iterator[tuple[int, Iterator[Line]]]:
-        """Each chapter's round and its lines, in the order told; a chapter's lines are read
-        as its iterator is (read each before the next chapter)."""
+    def _write_held(self) -> None:
+        self.file.write("".join(self.held))
+        self.held, self.size = [], 0
+
+    def _close_chapter(self) -> None:
+        if self.round is not None:
+            for number in (self.round, self.told, self.characters):
+                self.rounds.append(number)
+        self.round, self.told, self.characters = None, 0, 0
+
+    def chapters(self) -> Iterator[tuple[int, SpooledChapter]]:
+        """Each chapter's round and its lines (`SpooledChapter`), in the order told; a chapter is
+        read as it is iterated (read each before the next chapter: what is left of one is
+        passed over when the next is asked for)."""
+        self._close_chapter()
+        self._write_held()
         self.file.flush()
         self.file.seek(0)
-        numbered = groupby(_records(self.file), key=lambda record: record[0])
-        for _, records in numbered:
-            _, first = next(records)
-            assert isinstance(first, int), "a chapter begins with its round"
-            yield first, (line for _, line in records if isinstance(line, Line))
+        first_line = 0
+        numbers = iter(self.rounds)
+        for round_, lines, characters in zip(numbers, numbers, numbers, strict=True):
+            chapter = SpooledChapter(self, first_line, lines, characters)
+            yield round_, chapter
+            chapter.pass_over()
+            first_line += lines
 
     def close(self) -> None:
         self.file.close()
+        self.rounds.close()
+        self.lines.close()
         for track in self.tracks:
             track.close()
 
@@ -85,16 +130,91 @@ class ChronicleSpool:
         self.close()
 
 
-def _records(file: IO[bytes]) -> Iterator[tuple[int, int | Line]]:
-    """(chapter number, its round or one of its lines) of each record written."""
-    number = 0
-    for raw in file:
-        if raw[:1] == b"c":
-            number += 1
-            yield number, int(raw[1:])
-        else:
-            seq, _, text = raw[1:].partition(b" ")
-            yield number, Line(seq=int(seq), text=msgspec.json.decode(text, type=str))
+HELD = 1 << 16
+"""Characters of the chronicle held before they are written to its spool: one write a block."""
+
+
+class SpooledChapter:
+    """One chapter of a `ChronicleSpool` as it is read back: its lines (`Line`) as it is
+    iterated, or its text (`text`: the lines with a space between, in blocks of at most HELD
+    characters); what one way has read, the other does not read again."""
+
+    def __init__(self, spool: ChronicleSpool, first_line: int, lines: int, characters: int):
+        self.spool = spool
+        self.first_line = first_line
+        self.lines = lines
+        self.taken = 0  # lines read
+        self.left = characters  # characters not yet read
+
+    def text(self) -> Iterator[str]:
+        self.taken = self.lines
+        read = self.spool.file.read
+        while self.left > 0:
+            block = read(min(self.left, HELD))
+            self.left -= len(block)
+            yield block
+
+    def __iter__(self) -> Iterator[Line]:
+        read = self.spool.file.read
+        numbers = self.spool.lines.read_from(2 * (self.first_line + self.taken))
+        while self.taken < self.lines:
+            seq, size = next(numbers), next(numbers)
+            if self.taken:
+                read(1)  # the space between two lines
+                self.left -= 1
+            text = read(size)
+            self.left -= size
+            self.taken += 1
+            yield Line(seq=seq, text=text)
+
+    def pass_over(self) -> None:
+        """Read what is left of the chapter, so that the next one begins where it should."""
+        for _ in self.text():
+            pass
+
+
+class Ints:
+    """Integers appended in order, read back in order from any position, once or again:
+    BUFFERED in memory, the rest written aside to a spool's file as they come."""
+
+    BUFFERED = 4096
+
+    def __init__(self) -> None:
+        self.buffer = array("q")
+        self.written = 0  # integers in the file
+        self.file: IO[bytes] | None = None
+
+    def append(self, number: int) -> None:
+        buffer = self.buffer
+        buffer.append(number)
+        if len(buffer) >= self.BUFFERED:
+            if self.file is None:
+                self.file = _spooled()
+            self.file.seek(0, 2)
+            buffer.tofile(self.file)
+            self.written += len(buffer)
+            self.buffer = array("q")
+
+    def __iter__(self) -> Iterator[int]:
+        return self.read_from(0)
+
+    def read_from(self, index: int) -> Iterator[int]:
+        """The integers from the `index`-th on (0: the first)."""
+        if self.file is not None and index < self.written:
+            file = self.file
+            file.flush()
+            at = 8 * index
+            while at < 8 * self.written:
+                file.seek(at)
+                block = file.read(min(8 * self.BUFFERED, 8 * self.written - at))
+                at += len(block)
+                yield from array("q", block)
+        yield from self.buffer[max(0, index - self.written) :]
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
 
 def _as_given(event: Event) -> Event:
