@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, islice, takewhile, tee
+from itertools import chain, islice, takewhile
 from typing import Any, NamedTuple, NoReturn, Protocol
 
 import msgspec
 
-from woundlog.core import Changes, FightState, refuse_strangers_dice
+from woundlog.core import Changes, FightState, apply_or_void, not_replayed, refuse_strangers_dice
 from woundlog.events import (
     Amend,
     BatchRefused,
@@ -40,7 +40,7 @@ from . import snapshots
 from .batch_fold import KEEP_EVERY, BatchFold
 from .fold import fold, fold_state
 from .timeline import Timeline
-from .undo import Target, Undo, names_of, target_of
+from .undo import Target, Undo, names_of, reach, target_of
 
 RETRIES = 20
 """How often an append is revalidated when another writer got in first."""
@@ -170,14 +170,19 @@ class Fight:
         same event is applied to the same state, and the changes as the fight stands are its
         history too. So the fold as it happened is worked out in those intervals alone (and
         at each undo event, whose history tells its consequences), not over the whole log."""
-        from .fold import replayed
-
         end = self._end(at)
         final = self.undo_resolution(end)
         undone_by: dict[str, int] = {}  # a name an undo event names -> the last that does
         for undo in final.events:
             target = undo.event.event
             undone_by[target] = max(undone_by.get(target, 0), undo.seq)
+        # each undo event's reach: the first seq whose fate it may change (`undo.reach`)
+        self._prefetch(undo.event.event for undo in final.events)
+        reaches: dict[int, int] = {}
+        for undo in final.events:
+            reaches[undo.seq] = reach(self._find(undo.event.event), reaches)
+        last_reached = {at: seq for seq, at in reaches.items()}  # by the last that reaches it
+        kept: dict[int, FightState[Any]] = {}  # the fight as it stands before a seq reached
         apart = 0  # the fight as it happened may differ from it as it stands before this seq
         same = True  # the two states are equal (checked after each event folded apart)
         before: FightState[Any] | None = None  # the state as it stands, before this event
@@ -188,22 +193,42 @@ class Fight:
             # event names an event before it (a refold of the whole log spared, per undo event)
             if upto == seq - 1 and seq >= apart and before is not None:
                 return before
-            return self._refold(undo, upto, batch_fold)
+            held = None
+            if upto == seq - 1:
+                # else from the fight as it stands before the first seq a later undo event
+                # reaches (the two agree before it), when no snapshot that holds is newer
+                later = [at for by, at in reaches.items() if by > seq and at < seq]
+                first = min(later, default=0)
+                if first in kept:
+                    held = (first - 1, kept[first])
+            return self._refold(undo, upto, batch_fold, held)
 
         timeline = Timeline(None, Undo(), refold, self._find)
-        for_steps, for_history = tee(self.events(1, end))
-        steps = replayed(for_steps, final)
-        for (stored, _, undone), (event, state, changes) in zip(
-            final.played(for_history), steps, strict=True
-        ):
-            seq = stored.seq
+        # one walk of the log, the fold's steps inlined (`fold.replayed`, `Undo.played`): each
+        # generator layer and name made per event cost a report some thousand instructions
+        seqs, ids, as_played = final.named_seqs, final.named_ids, final.as_played
+        state: FightState[Any] | None = None
+        for stored in self.events(1, end):
+            seq, written = stored.seq, stored.event
+            if seq in last_reached and before is not None:
+                kept[seq] = before
             named = False
-            if undone_by:
-                for name in names_of(seq, stored.event):
+            event: Event | None = written
+            undone: str | None = None
+            if seq in seqs or (written.id is not None and written.id in ids):
+                event, undone = as_played(seq, written)
+                for name in names_of(seq, written):
                     if name in undone_by:
                         named = True
                         apart = max(apart, undone_by[name])
-            if isinstance(stored.event, Retract | Amend) or (seq < apart and (named or not same)):
+            if event is None:  # taken back (fight_started, the first, cannot be)
+                assert state is not None
+                state, changes = not_replayed(state, written, undone or "")
+            else:
+                state, changes = apply_or_void(state, event)
+                if undone is not None:  # amended: the replacement, in its place
+                    changes = msgspec.structs.replace(changes, undone=undone)
+            if isinstance(written, Retract | Amend) or (seq < apart and (named or not same)):
                 told = timeline.push(stored, strict=False)
                 if undone is not None:
                     told = msgspec.structs.replace(told, undone=undone)
@@ -212,6 +237,9 @@ class Fight:
             else:
                 told = changes
                 timeline.state = state
+            if kept and seq in reaches:  # what no undo event after this one can reach
+                for at in [at for at in kept if last_reached[at] <= seq]:
+                    del kept[at]
             before = state
             yield stored, event, state, changes, told
 
@@ -479,9 +507,14 @@ class Fight:
         return errors, timeline.state, batch_fold
 
     def _refold(
-        self, undo: Undo, upto: int, batch_fold: BatchFold | None = None
+        self,
+        undo: Undo,
+        upto: int,
+        batch_fold: BatchFold | None = None,
+        held: tuple[int, FightState[Any]] | None = None,
     ) -> FightState[Any]:
-        """The state at `upto` under `undo`, from the newest snapshot that still holds.
+        """The state at `upto` under `undo`, from the newest snapshot that still holds, or
+        from `held` (a seq and the state at it under `undo`) when it is as new.
 
         With `batch_fold` (the batch being validated), from the newest state it keeps that still
         holds: an undo of an event of the batch refolds part of the batch, not the fight."""
@@ -507,7 +540,9 @@ class Fight:
         snap = snapshots.newest_that_holds(
             lambda limit: self.store.snapshot(self.id, limit), stored_upto, targets
         )
-        if snap is not None:
+        if held is not None and (snap is None or held[0] >= snap[0]):
+            start, first = held[1], held[0] + 1
+        elif snap is not None:
             start = snapshots.decode(snap[1])  # None: folded by other rules, so start over
             first = 1 if start is None else snap[0] + 1
         stream: Iterable[Stored[Event]] = (

@@ -60,26 +60,31 @@ class ReportCases(UseCases):
         The fight is read once, in step (`report.OnePass`): its memory does not grow with the
         fight, but for the chronicle, kept whole in the report unless `written` takes it line
         by line as it is told (`report_spooled`), and the tracks (`tracks=False`: none)."""
-        from ..report import build
+        from ..report import OnePass, build
 
         with self.reading(fight) as opened:
             version = self.within(opened, self.named(fight), most)
             final = opened.undo_resolution(version)
-            # one fold gives both (`Fight.steps_and_history`); tee holds the one event the
-            # report's two readers are apart by, never the log
-            for_played, for_told = tee(opened.steps_and_history(version))
-            played = (step[:4] for step in for_played)
-            history = ((stored, told) for stored, _, _, _, told in for_told)
-            read = history if watch is None else watch(history)
             seqs, ids = final.named_seqs, final.named_ids
 
             def named(seq: int, event: Event) -> bool:
                 return seq in seqs or (event.id is not None and event.id in ids)
 
-            return build(
-                self.named(fight), played, read, stop=stop, written=written, named=named,
-                tracks=tracks,
-            )  # fmt: skip
+            # one fold gives both (`Fight.steps_and_history`)
+            steps = opened.steps_and_history(version)
+            if watch is not None:  # tee holds the one event its two readers are apart by
+                for_played, for_told = tee(steps)
+                played = (step[:4] for step in for_played)
+                history = watch((stored, told) for stored, _, _, _, told in for_told)
+                return build(
+                    self.named(fight), played, history, stop=stop, written=written, named=named,
+                    tracks=tracks,
+                )  # fmt: skip
+            made = OnePass(self.named(fight), written, stop=stop, named=named, tracks=tracks)
+            for stored, event, state, changes, told in steps:
+                made.played(stored, event, state, changes)
+                made.told(stored, told)
+            return made.done()
 
     def report_spooled(
         self,

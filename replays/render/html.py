@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 
-from ..report.spool import TrackPoints
+from ..report.spool import SpooledChapter, TrackPoints
 from ..report.values import Line, Report
 from .charts import damage_chart, health_chart, luck_chart
 from .markdown import (
@@ -159,6 +159,9 @@ def fragment_pieces(
     yield "".join(parts)
     for round_, lines in chapters:
         yield f"<h3>{f'Round {round_}' if round_ else 'Before the first round'}</h3><p>"
-        for index, line in enumerate(lines):
-            yield escape(line.text) if index == 0 else " " + escape(line.text)
+        if isinstance(lines, SpooledChapter):  # its text as written, escaped a block at a time
+            yield from map(escape, lines.text())
+        else:
+            for index, line in enumerate(lines):
+                yield escape(line.text) if index == 0 else " " + escape(line.text)
         yield "</p>"

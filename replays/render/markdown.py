@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..report.spool import SpooledChapter
 from ..report.values import (
     Blow,
     Chance,
@@ -193,6 +194,9 @@ def _chronicle_pieces(title: str, chapters: Iterable[tuple[int, Iterable[Line]]]
     for round_, lines in chapters:
         yield "\n\n" + (f"### Round {round_}" if round_ else "### Before the first round")
         yield "\n\n"
+        if isinstance(lines, SpooledChapter):  # its text as written: no work a line
+            yield from lines.text()
+            continue
         for index, line in enumerate(lines):
             yield line.text if index == 0 else " " + line.text
 

@@ -161,14 +161,17 @@ class Chronicle:
         return sentence(self._who(event) + changes.explanation)
 
     def _who(self, event: Event) -> str:
-        def named(who: str) -> str:
-            return self.names.get(who, who)
-
-        if isinstance(event, Hit) and event.attacker is not None:
-            return f"{named(event.attacker)} hits {named(event.target)} for {event.damage}: "
+        names = self.names
+        if isinstance(event, Hit):
+            attacker, target = event.attacker, event.target
+            if attacker is None:
+                return ""
+            hits = f"{names.get(attacker, attacker)} hits {names.get(target, target)}"
+            return f"{hits} for {event.damage}: "
         if isinstance(event, Heal) and event.healer is not None:
+            healer, target = event.healer, event.target
             means = f" ({event.means})" if event.means else ""
-            return f"{named(event.healer)} heals {named(event.target)}{means}: "
+            return f"{names.get(healer, healer)} heals {names.get(target, target)}{means}: "
         return ""
 
 

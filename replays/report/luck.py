@@ -132,6 +132,8 @@ def readings(before: FightState[Any], event: Event, changes: Changes) -> list[Di
 def reading_count(before: FightState[Any], changes: Changes) -> int:
     """How many readings `readings` finds in the event's dice, without working them out: what
     a report counts of the readings past the DICE_LISTED it lists."""
+    if len(changes.dice) == 1:  # one die reads once, whatever its kind
+        return 1
     kinds: Mapping[str, str] = get_ruleset(before.ruleset).dice_readings
     count = 0
     ordered = sorted(changes.dice, key=lambda die: (die.purpose, die.character or ""))

@@ -55,20 +55,20 @@ class Numbers:
         if event is None or changes.void is not None:
             return
         tallies = self.tallies
-        for change in changes.characters:
-            if change.character not in tallies:
-                tallies[change.character] = Tally()
+        attacker = None
         if isinstance(event, Hit):
             self._hit(event, after)
+            attacker = event.attacker
         elif isinstance(event, Heal):
             self._heal(event, after)
-        attacker = event.attacker if isinstance(event, Hit) else None
         round_now = after.rounds.round
         for change in changes.characters:
             cid, state = change.character, change.after
+            tally = tallies.get(cid)
+            if tally is None:
+                tally = tallies[cid] = Tally()
             if state == change.before or state is None:
                 continue
-            tally = tallies[cid]
             if state in DOWN:
                 setattr(tally, state, getattr(tally, state) + 1)
                 self.down.add(cid)

@@ -2,7 +2,7 @@
 (not a test).
 
     .venv/bin/python tests/benchmarks/report_flat.py [--sizes 20000,100000] [--runs 3]
-        [--baseline ROOT] [--format md|html] [--counter cpu|instructions]
+        [--baseline ROOT ...] [--format md|html] [--counter cpu|instructions]
 
 The fight is generate.py's Mordheim fight (the one run.py and aims.py use: 37 fighters on 4
 sides, recovery phases, hits with drawn and given injury dice, GM retracts and amends), written
@@ -15,13 +15,16 @@ each a whole process, one right after the other:
 
 and, with `--baseline ROOT`, the report again with `PYTHONPATH=ROOT` (a folder whose
 `woundlog/` links to another version's `events`, `core` and `replays`: README.md), its output
-checked byte for byte against this version's. Per event is the difference between the two
+checked byte for byte against this version's; given more than once, each version in turn,
+named by its folder. Per event is the difference between the two
 sizes over the difference in events (it cancels start-up and the report's fixed costs: the
 moments' budget is spent by about 13,000 events); the figures are medians of `--runs` runs of
 CPU seconds (user + system, from `wait4`), or instructions under callgrind with
-`--counter instructions` (about 50 times slower). Peak memory is `wait4`'s maximum resident set
-size of the largest run (the files are made in a process of its own, so that no measured
-process starts from this one's high-water mark).
+`--counter instructions` (about 50 times slower; each command is then run once before,
+uncounted, so that no counted process compiles a module or fills a cache: without it the first
+replay counted 0.7 G more). Peak memory is `wait4`'s maximum resident set size of the largest
+run (under callgrind, valgrind's own: read memory from a CPU run); the files are made in a
+process of its own, so that no measured process starts from this one's high-water mark.
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="20000,100000")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--baseline", type=Path, default=None)
+    parser.add_argument("--baseline", type=Path, action="append", default=[])
     parser.add_argument("--format", default="md", choices=["md", "html"])
     parser.add_argument("--counter", default="cpu", choices=["cpu", "instructions"])
     parser.add_argument("--make", type=int, default=None, help=argparse.SUPPRESS)
@@ -102,8 +105,11 @@ def main() -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # every process would compile every module
     env.pop("PYTHONPATH", None)
     sides = {"after": env}
-    if args.baseline is not None:
-        sides = {"before": dict(env, PYTHONPATH=str(args.baseline)), **sides}
+    if args.baseline:
+        before = {
+            f"before ({root.name})": dict(env, PYTHONPATH=str(root)) for root in args.baseline
+        }
+        sides = {**before, **sides}
     figures: dict[tuple[str, str, int], list[float]] = {}
     peaks: dict[tuple[str, str, int], int] = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -121,16 +127,19 @@ def main() -> None:
                         ),
                     ]
                     for what, command in runs:
-                        if what == "replay" and side == "before":
+                        if what == "replay" and side != "after":
                             continue  # the replay is not what changed
+                        if args.counter == "instructions" and (side, what, events) not in figures:
+                            # once uncounted: a first run may compile what a later one reads
+                            subprocess.run(command, env=side_env, check=True,
+                                           stdout=subprocess.DEVNULL)  # fmt: skip
                         figure, rss = measured(command, side_env, args.counter)
                         key = (side, what, events)
                         figures.setdefault(key, []).append(figure)
                         peaks[key] = max(rss, peaks.get(key, 0))
                     with out.open("rb") as report_file:
                         written[side] = hashlib.file_digest(report_file, "sha256").hexdigest()
-            if "before" in written:
-                assert written["before"] == written["after"], "the reports differ"
+            assert len(set(written.values())) == 1, f"the reports differ: {written}"
     unit = "CPU s" if args.counter == "cpu" else "instructions"
 
     def figure(side: str, what: str, events: int) -> float:

@@ -6,6 +6,7 @@ reads grows with the fight."""
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 from collections.abc import Iterator
 from importlib.resources import files
@@ -132,6 +133,31 @@ def test_the_events_written_aside_give_the_same_luck(
         mock.patch.object(spool_module.TrackPoints, "BUFFERED", 1 + steps // 8),
     ):
         assert_the_same(path)
+
+
+def test_the_ticks_that_end_the_fight_are_read_back_freed_held_or_written_aside() -> None:
+    """Past the head, a run of ticks is held as it comes and written aside past TICKS_HELD;
+    another event drops the run; what is read back is each kept event as `freed` makes it."""
+
+    def freed(event: Event) -> Event:
+        return msgspec.structs.replace(event, rolls={}) if event.rolls else event
+
+    def tick(n: int) -> Event:
+        return TurnStarted(round=n, rolls={"recovery@grim": [n % 6 + 1]})
+
+    hit = Hit(target="grim", damage=1, rolls={"injury": [3]})
+    for held_at_most in (2, 3, 100):
+        with mock.patch.object(spool_module, "TICKS_HELD", held_at_most):
+            spool = spool_module.EventSpool(head=2)
+            events = [hit, tick(1), *(tick(n) for n in range(2, 9))]
+            for event in events:
+                spool.add(event, freed)
+            for _ in range(2):  # read again
+                assert list(spool) == [freed(event) for event in events]
+            assert len(spool) == 9 and spool[0] == freed(hit) and spool[8] == tick(8)
+            spool.add(hit, freed)  # the ticks before it are dropped
+            assert spool.ticks == [] and spool.file is None and len(spool) == 10
+            spool.close()
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda path: path.stem)
@@ -317,4 +343,52 @@ def test_a_chronicle_spool_reads_back_its_chapters_again() -> None:
                 (0, [Line(seq=2, text="Grim joins.\nA second line.")]),
                 (3, []),
                 (3, [Line(seq=9, text='"Quoted" \u00e9 and more')]),
+            ]
+
+
+@pytest.mark.parametrize("small", [False, True])
+def test_a_chronicle_spool_gives_each_chapter_as_lines_or_as_its_text(small: bool) -> None:
+    """A chapter read back as its lines, or as its text (the lines with a space between, what
+    the renderers write), or partly as lines and the rest skipped, leaves the next chapter
+    whole; its text and lines as told, whatever their characters, held or written aside
+    (`small`: a few characters held, a few integers buffered)."""
+    told = [
+        (0, ["Grim joins.\nA second line.", "", "\u00e9\u20ac\U0001f5e1 \r\n end"]),
+        (1, []),
+        (2, [f"Line {n} \u00e9." for n in range(40)]),
+        (3, ['"Quoted" & <b>']),
+    ]
+    with (
+        mock.patch.object(spool_module, "HELD", 5 if small else spool_module.HELD),
+        mock.patch.object(spool_module.Ints, "BUFFERED", 3 if small else 4096),
+        ChronicleSpool() as spool,
+    ):
+        seq = 0
+        for round_, texts in told:
+            spool.chapter(round_)
+            for text in texts:
+                seq += 1
+                spool.line(Line(seq=seq, text=text))
+        expected, seq = [], 0
+        for round_, texts in told:
+            lines = [Line(seq=seq + n, text=text) for n, text in enumerate(texts, 1)]
+            expected.append((round_, lines))
+            seq += len(texts)
+        for _ in range(2):  # read again
+            assert [(r, list(lines)) for r, lines in spool.chapters()] == expected
+            assert [(r, "".join(lines.text())) for r, lines in spool.chapters()] == [
+                (r, " ".join(line.text for line in lines)) for r, lines in expected
+            ]
+            partly = []
+            for r, lines in spool.chapters():
+                partly.append((r, next(iter(lines), None)))  # the rest passed over
+            assert partly == [(r, lines[0] if lines else None) for r, lines in expected]
+            halves = []
+            for r, lines in spool.chapters():
+                first = list(itertools.islice(iter(lines), 1))
+                halves.append((r, first, "".join(lines.text())))
+            rest = [" ".join(line.text for line in lines[1:]) for _, lines in expected]
+            assert halves == [
+                (r, lines[:1], " " * (len(lines) > 1) + text)
+                for (r, lines), text in zip(expected, rest, strict=True)
             ]
