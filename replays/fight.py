@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, NoReturn, Protocol
 
 import msgspec
 
-from woundlog.core import Changes, FightState, apply_or_void, not_replayed, refuse_strangers_dice
+from woundlog.core import Changes, FightState, apply_or_void, refuse_strangers_dice
 from woundlog.events import (
     Amend,
     BatchRefused,
@@ -38,7 +38,7 @@ from woundlog.events.stores import Store, Stored
 
 from . import snapshots
 from .batch_fold import KEEP_EVERY, BatchFold
-from .fold import fold, fold_state
+from .fold import fold, fold_state, played_step
 from .timeline import Timeline
 from .undo import Target, Undo, names_of, reach, target_of
 
@@ -221,13 +221,7 @@ class Fight:
                     if name in undone_by:
                         named = True
                         apart = max(apart, undone_by[name])
-            if event is None:  # taken back (fight_started, the first, cannot be)
-                assert state is not None
-                state, changes = not_replayed(state, written, undone or "")
-            else:
-                state, changes = apply_or_void(state, event)
-                if undone is not None:  # amended: the replacement, in its place
-                    changes = msgspec.structs.replace(changes, undone=undone)
+            state, changes = played_step(state, written, event, undone, apply_or_void)
             if isinstance(written, Retract | Amend) or (seq < apart and (named or not same)):
                 told = timeline.push(stored, strict=False)
                 if undone is not None:

@@ -48,14 +48,27 @@ def replayed(
     amended one's replacement, or None for a retracted one (a report reads what was played)."""
     step = apply if strict else apply_or_void
     for stored, event, undone in undo.played(stream):
-        if event is None:  # taken back (fight_started, the first, cannot be)
-            assert state is not None
-            state, changes = not_replayed(state, stored.event, undone or "")
-        else:
-            state, changes = step(state, event)
-            if undone is not None:  # amended: the replacement, in its place
-                changes = msgspec.structs.replace(changes, undone=undone)
+        state, changes = played_step(state, stored.event, event, undone, step)
         yield event, state, changes
+
+
+def played_step(
+    state: FightState[Any] | None,
+    written: Event,
+    event: Event | None,
+    undone: str | None,
+    step: Callable[[FightState[Any] | None, Event], tuple[FightState[Any], Changes]],
+) -> tuple[FightState[Any], Changes]:
+    """One step of the fold as played (`Undo.as_played`'s `event` and `undone` for the event
+    `written`): the event folded by `step`, an amended one's replacement in its place, or a
+    retracted one not replayed."""
+    if event is None:  # taken back (fight_started, the first, cannot be)
+        assert state is not None
+        return not_replayed(state, written, undone or "")
+    state, changes = step(state, event)
+    if undone is not None:  # amended: the replacement, in its place
+        changes = msgspec.structs.replace(changes, undone=undone)
+    return state, changes
 
 
 def fold_state(
