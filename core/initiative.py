@@ -129,7 +129,7 @@ def ticked(
     character whose turn has not started this round starts his; a `turn_ended` of him, his
     side or the whole round ends it."""
     current = turn.current if said.round == turn.round else None
-    if isinstance(tick, TurnStarted):
+    if type(tick) is TurnStarted:  # not `isinstance`: core.reducer._effect says why
         cid = tick.character
         if cid is not None and not said.done.covers(cid, characters[cid].side):
             current = cid

@@ -12,7 +12,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress
 from operator import ne
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, cast
 
 import msgspec
 from msgspec.structs import astuple
@@ -168,7 +168,9 @@ def _effect(
     `core.turns.pulse`) and its turns (`core.initiative`)."""
     seq = state.seq + 1
     eid = event_ref(event, seq)
-    if isinstance(event, FightStarted):
+    # an event's own type asked, not `isinstance`: of a msgspec Struct type an event is not, that
+    # asks the metaclass (five to ten times the cost), and an event type has no subclass
+    if type(event) is FightStarted:
         raise StructuralError(
             "`fight_started` comes once, as the first event", event=eid, field="$.type"
         )
@@ -190,20 +192,20 @@ def _effect(
         # given dice are checked now, rolled or not; with none given, Dice are made if needed
         given = dice() if event.rolls else dice
         ctx = Context(eid, given, rules.graph, state.options, explains=explains)
-        if isinstance(event, _UNDO):
+        if type(event) is Retract or type(event) is Amend:
             return rules, None, {}, state.ended, state.rounds, state.turn
         if state.ended:
             raise ctx.refuse("the fight has ended; undo `fight_ended` to go on")
         rounds, turn = state.rounds, state.turn
-        if isinstance(event, TurnStarted | TurnEnded):
+        if type(event) is TurnStarted or type(event) is TurnEnded:
             ctx.pulse, rounds = pulse(rounds, event, state.version)
         updated, ended = _on_event(rules, state, event, ctx)
-        if isinstance(event, TurnStarted | TurnEnded):
+        if type(event) is TurnStarted or type(event) is TurnEnded:
             assert ctx.pulse is not None
             turn = ticked(turn, event, ctx.pulse, state.characters)
-        elif isinstance(event, CharacterJoined):
+        elif type(event) is CharacterJoined:
             turn = joined(turn, event)
-        elif isinstance(event, TurnOrder):
+        elif type(event) is TurnOrder:
             turn = reordered(turn, event, state.characters)
             ctx.say("turn order from now: {order}", order=", ".join(turn.order))
     except WoundlogError as exc:
@@ -688,11 +690,21 @@ def _concerns(event: Event) -> str | None:
     """The one character an event is about (a hit's target, a choice's chooser, a turn of one
     character), whose dice may be given as `purpose@character` too; None for an event about
     several, whose rules roll per character through `Context.for_character`."""
-    if isinstance(event, Hit | Heal):
-        return event.target
-    if isinstance(event, Choice | Check | StatChanged | TurnStarted | TurnEnded):
-        return event.character
-    return None
+    field = _CONCERNED.get(type(event))
+    return None if field is None else cast(str | None, getattr(event, field))
+
+
+_CONCERNED = {
+    Hit: "target",
+    Heal: "target",
+    Choice: "character",
+    Check: "character",
+    StatChanged: "character",
+    TurnStarted: "character",
+    TurnEnded: "character",
+}
+"""The field that names the character an event is about, by the event's type (`_concerns`:
+asked of every event, by its type rather than `isinstance`, as `_effect` says why)."""
 
 
 def _undo_marker(state: FightState[Any], event: Event) -> Changes:
@@ -721,10 +733,11 @@ def _on_event(
                 treated = rules.on_heal(state, target, event, ctx)
             _say_outsider(state, event, ctx)
             return {event.target: treated}, False
-        case TurnStarted() | TurnEnded():
+        case TurnStarted():
             _check_scope(rules, state, event, ctx)
-            if isinstance(event, TurnStarted):
-                return rules.on_turn_started(state, event, ctx), False
+            return rules.on_turn_started(state, event, ctx), False
+        case TurnEnded():
+            _check_scope(rules, state, event, ctx)
             return rules.on_turn_ended(state, event, ctx), False
         case CharacterJoined():
             if event.character in characters:

@@ -222,7 +222,8 @@ class Fight:
                         named = True
                         apart = max(apart, undone_by[name])
             state, changes = played_step(state, written, event, undone, apply_or_void)
-            if isinstance(written, Retract | Amend) or (seq < apart and (named or not same)):
+            # the event's type asked, not `isinstance` (core.reducer._effect says why)
+            if type(written) in (Retract, Amend) or (seq < apart and (named or not same)):
                 told = timeline.push(stored, strict=False)
                 if undone is not None:
                     told = msgspec.structs.replace(told, undone=undone)

@@ -100,9 +100,10 @@ class Chronicle:
         if kept:
             for name in names_of(stored.seq, event):
                 self.seen[name] = stored
-        if isinstance(event, Retract | Amend):
+        # an event's type asked, not `isinstance` (core.reducer._effect says why)
+        if type(event) is Retract or type(event) is Amend:
             self.undo.add(Stored(stored.seq, event))
-        if isinstance(event, TurnStarted | TurnEnded):
+        if type(event) is TurnStarted or type(event) is TurnEnded:
             self._tick(event)
             if not changes.characters and not changes.dice and changes.void is None:
                 return
@@ -126,7 +127,7 @@ class Chronicle:
     def _tick(self, event: TurnStarted | TurnEnded) -> None:
         if event.round is not None:
             round_now = event.round
-        elif isinstance(event, TurnStarted) and event.side is None and event.character is None:
+        elif type(event) is TurnStarted and event.side is None and event.character is None:
             round_now = self.round + 1
         else:
             round_now = max(self.round, 1)
@@ -135,23 +136,23 @@ class Chronicle:
             self.opened = False
 
     def _tell(self, event: Event, changes: Changes) -> str:
-        if isinstance(event, FightStarted):
+        if type(event) is FightStarted:
             return ""
         if changes.void is not None:
             return sentence(
                 f"the rules set a {changes.type.replace('_', ' ')} aside: {changes.void}"
             )
-        if isinstance(event, Retract | Amend):
+        if type(event) is Retract or type(event) is Amend:
             # a retract of a retract gives back what that one took (`Undo.ends_on`), and a
             # retract of that takes it back again: told by whether it is in effect now
             concerns = self.undo.ends_on(event.event)
-            gave = isinstance(event, Retract) and self._in_effect(concerns)
+            gave = type(event) is Retract and self._in_effect(concerns)
             verb = "gave back" if gave else "took back"
             took = self.told.get(concerns)
             what = sentence(f"the GM {verb}: {took}" if took else f"the GM {verb} an event")
             if event.reason:
                 what = what[:-1] + f" ({event.reason})."
-            if isinstance(event, Amend) and changes.consequences:
+            if type(event) is Amend and changes.consequences:
                 now = ", ".join(
                     f"{c.name} {words(c.after)} rather than {words(c.before)}"
                     for c in changes.consequences
@@ -162,13 +163,13 @@ class Chronicle:
 
     def _who(self, event: Event) -> str:
         names = self.names
-        if isinstance(event, Hit):
+        if type(event) is Hit:
             attacker, target = event.attacker, event.target
             if attacker is None:
                 return ""
             hits = f"{names.get(attacker, attacker)} hits {names.get(target, target)}"
             return f"{hits} for {event.damage}: "
-        if isinstance(event, Heal) and event.healer is not None:
+        if type(event) is Heal and event.healer is not None:
             healer, target = event.healer, event.target
             means = f" ({event.means})" if event.means else ""
             return f"{names.get(healer, healer)} heals {names.get(target, target)}{means}: "

@@ -56,10 +56,11 @@ class Numbers:
             return
         tallies = self.tallies
         attacker = None
-        if isinstance(event, Hit):
+        # an event's type asked, not `isinstance` (core.reducer._effect says why)
+        if type(event) is Hit:
             self._hit(event, after)
             attacker = event.attacker
-        elif isinstance(event, Heal):
+        elif type(event) is Heal:
             self._heal(event, after)
         round_now = after.rounds.round
         for change in changes.characters:
@@ -165,11 +166,11 @@ class Count:
     def add(
         self, stored: Stored[Event], event: Event | None, state: FightState[Any], changes: Changes
     ) -> None:
-        if isinstance(stored.event, Retract | Amend):
+        if type(stored.event) is Retract or type(stored.event) is Amend:
             self.undo_events += 1
         self.undone += changes.undone is not None
         self.void += changes.void is not None
-        if isinstance(event, FightStarted):
+        if type(event) is FightStarted:
             self.name = event.name
         self.numbers.add(event, state, changes)
 

@@ -86,7 +86,7 @@ class OnePass:
         back), the state after it, its changes."""
         if self.stop is not None and stored.seq % STOP_EVERY == 0:
             self.stop()
-        if isinstance(event, FightStarted):
+        if type(event) is FightStarted:  # not `isinstance`: core.reducer._effect says why
             self.start = state
         self.count.add(stored, event, state, changes)
         if self.tracks is not None:
@@ -101,7 +101,7 @@ class OnePass:
                 self.dice_read += reading_count(before, changes)
             for moment in moments(before, event, state, changes, self.weighing):
                 self._weigh(moment)
-        if event is not None and not isinstance(event, FightStarted | Retract | Amend):
+        if event is not None and type(event) not in (FightStarted, Retract, Amend):
             self.whatif.add(event, free)
         self.before = state
 
