@@ -177,22 +177,6 @@ class Readline(Terminal):
             asleep = asleep + 1 if stat.read_text().rpartition(")")[2].split()[0] == "S" else 0
             self.pump(0.01)
 
-    def interrupt(self, prompt: bytes, after: int) -> int:
-        """Ctrl-C typed when the session waits for a key, until `prompt` comes back after
-        `after` (where it ends). On a loaded machine the session can still be handling a key
-        when the SIGINT lands, and readline sees it only at the next key (`waiting`): a person
-        whose Ctrl-C did nothing presses it again, and so does this."""
-        deadline = time.monotonic() + LIMIT
-        while True:
-            self.waiting()
-            self.type(b"\x03")
-            again = min(deadline, time.monotonic() + 3)
-            while (at := self.seen.find(prompt, after)) < 0 and time.monotonic() < again:
-                self.pump(0.2)
-            if at >= 0:
-                return at + len(prompt)
-            assert time.monotonic() < deadline, bytes(self.seen)[-2000:]
-
     def paste(self, keys: bytes) -> None:
         """Type `keys` as a terminal passes a paste on, reading what the session echoes
         meanwhile (a pty's queues are a few KiB: writing all first would wait for ever)."""
@@ -238,7 +222,9 @@ def test_with_readline_a_session_answers_cancels_with_ctrl_c_leaves_with_ctrl_d_
     terminal.reading()  # the next prompt
     terminal.type(b"hit snitch 1 --roll injury=6")
     at = terminal.until(b"injury=6", at)
-    at = terminal.interrupt(b"skirmish> ", at)  # Ctrl-C: the half-typed line is dropped
+    terminal.waiting()
+    terminal.type(b"\x03")  # Ctrl-C: the half-typed line is dropped
+    at = terminal.until(b"skirmish> ", at)
     terminal.reading()
     terminal.type(b"state\r")
     at = terminal.until(b"skirmish: mordheim, seq 4", at)
