@@ -35,7 +35,9 @@ Decisions where prompt_toolkit and readline differ:
 from __future__ import annotations
 
 import shutil
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,7 +80,8 @@ def read_lines(
     """Read lines with `input()` until `quit` or Ctrl-D, each given to `handle` (False: the
     session ends)."""
     prompt = f"{session.fight}> "
-    with editing(readline, Completion(readline, session, prompt), history) as remember:
+    completion = Completion(readline, session, prompt)
+    with interruptible(), editing(readline, completion, history) as remember:
         while True:
             try:
                 line = input(prompt)
@@ -91,6 +94,26 @@ def read_lines(
             remember(line)
             if not handle(line):
                 break
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Ctrl-C a KeyboardInterrupt during the session even where the process began with SIGINT
+    ignored (started by a program as a background job is: its shell ignores SIGINT for it).
+    prompt_toolkit reads Ctrl-C as a key, so it cancelled the line whatever SIGINT's handling;
+    under readline the terminal turns it into a SIGINT, which Python leaves ignored if it began
+    so. Put back after the session; only Python's main thread may set a handler."""
+    if (
+        signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager

@@ -21,6 +21,7 @@ import os
 import pty
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -153,14 +154,21 @@ class Readline(Terminal):
     """A `woundlog play` session at a terminal where Python has readline, the pty its
     controlling terminal (so that Ctrl-C is a SIGINT, as at a shell)."""
 
-    def __init__(self, db: Path, fight: str, state: Path) -> None:
+    def __init__(
+        self, db: Path, fight: str, state: Path, sigint: signal.Handlers = signal.SIG_DFL
+    ) -> None:
         super().__init__()
         env = {**os.environ, "XDG_STATE_HOME": str(state), "TERM": "xterm"}
         child = self.child
+
+        def start() -> None:  # in the child: SIGINT as `sigint` says, the pty its terminal
+            signal.signal(signal.SIGINT, sigint)
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.played = subprocess.Popen(
             [*WATCHED, "--db", str(db), "play", fight],
             stdin=child, stdout=child, stderr=child, env=env, start_new_session=True,
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+            preexec_fn=start,
         )  # fmt: skip
         os.close(child)
 
@@ -238,6 +246,28 @@ def test_with_readline_a_session_answers_cancels_with_ctrl_c_leaves_with_ctrl_d_
         kept,
     ), kept  # FileHistory's format, entry for entry
     assert [event["type"] for event in events_of(run, skirmish)][3:] == ["hit"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pty is POSIX")
+def test_with_readline_ctrl_c_cancels_the_line_where_the_session_began_with_sigint_ignored(
+    run: Run, skirmish: str, db: Path, tmp_path: Path
+) -> None:
+    """Started as a program's background job is (its shell ignores SIGINT for it): the
+    terminal's Ctrl-C still cancels the line, as prompt_toolkit's did, and nothing runs."""
+    terminal = Readline(db, skirmish, tmp_path, sigint=signal.SIG_IGN)
+    at = terminal.until(b"skirmish> ")
+    terminal.reading()
+    terminal.type(b"hit snitch 1 --roll injury=6")
+    at = terminal.until(b"injury=6", at)
+    terminal.waiting()
+    terminal.type(b"\x03")  # Ctrl-C: the half-typed line is dropped
+    at = terminal.until(b"skirmish> ", at)
+    terminal.reading()
+    terminal.type(b"state\r")
+    terminal.until(b"skirmish: mordheim, seq 3", at)
+    shown = terminal.leave()
+    assert b"#4" not in shown and b"out of action" not in shown  # the cancelled hit never ran
+    assert [event["type"] for event in events_of(run, skirmish)][3:] == []
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pty is POSIX")
